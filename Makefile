@@ -1,0 +1,165 @@
+# nodemark: GNU make + pkg-config, no autotools.
+#
+#   make            build/nodemark
+#   make test       unit tests + CLI tests (last line: "N passed, N failed")
+#   make asan       the same tests against an ASan+UBSan build
+#   make run        the one-command baseline (nodemark run --quick)
+#   make mpi        build/nodemark-mpi with Open MPI
+#   make fuzz-smoke each libFuzzer harness for $(FUZZ_SECONDS) s
+#   make install PREFIX=/usr/local DESTDIR=
+#   make clean
+#
+# Sources are found by wildcard: adding a file under src/ needs no edit here.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+DESTDIR ?=
+BUILD   ?= build
+PKGS    := liburing jansson sqlite3 libcrypto
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+# The official BLAKE3 C implementation, shipped as source by Debian's librust-blake3-dev.
+BLAKE3_DIR ?= $(lastword $(sort $(wildcard /usr/share/cargo/registry/blake3-*/c)))
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+OPT     ?= -O2 -g
+CFLAGS  ?=
+CPPFLAGS_ALL := -D_GNU_SOURCE -DNODEMARK_VERSION='"$(VERSION)"' -Isrc -I$(BLAKE3_DIR) \
+                $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CFLAGS_ALL   := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
+LDLIBS_ALL   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
+
+LIB_SRC  := $(filter-out src/main.c, $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort))
+TEST_SRC := $(sort $(wildcard tests/unit/*.c))
+SHIM_SRC := $(sort $(wildcard tests/shim/*.c))
+FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
+
+BLAKE3_C := blake3.c blake3_dispatch.c blake3_portable.c
+BLAKE3_S := blake3_sse2_x86-64_unix.S blake3_sse41_x86-64_unix.S \
+            blake3_avx2_x86-64_unix.S blake3_avx512_x86-64_unix.S
+
+# obj-dir: one object tree per build flavour (plain, asan), so they never mix.
+define objs
+$(patsubst %.c,$(1)/obj/%.o,$(2))
+endef
+
+.PHONY: all test asan run mpi fuzz fuzz-smoke install clean deps check-deps unit cli
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/nodemark
+
+# --- the plain build ---------------------------------------------------------
+
+LIB_OBJ    := $(call objs,$(BUILD),$(LIB_SRC))
+BLAKE3_OBJ := $(patsubst %,$(BUILD)/blake3/%.o,$(BLAKE3_C) $(BLAKE3_S))
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $<"
+	@$(CC) $(CPPFLAGS_ALL) $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/blake3/%.c.o: $(BLAKE3_DIR)/%.c
+	@mkdir -p $(dir $@)
+	@echo "  CC      $(notdir $<) (BLAKE3)"
+	@$(CC) -O3 -g -I$(BLAKE3_DIR) $(CFLAGS) -c $< -o $@
+
+$(BUILD)/blake3/%.S.o: $(BLAKE3_DIR)/%.S
+	@mkdir -p $(dir $@)
+	@$(CC) -c $< -o $@
+
+$(BUILD)/libnodemark.a: $(LIB_OBJ) $(BLAKE3_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+$(BUILD)/nodemark: $(BUILD)/obj/src/main.o $(BUILD)/libnodemark.a
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/unit-tests: $(call objs,$(BUILD),$(TEST_SRC)) $(BUILD)/libnodemark.a
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+$(BUILD)/shim/%.so: tests/shim/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS_ALL) -std=gnu11 -O2 -g $(WARN) -fPIC -shared -o $@ $< -ldl
+
+SHIMS := $(patsubst tests/shim/%.c,$(BUILD)/shim/%.so,$(SHIM_SRC))
+
+# --- tests -------------------------------------------------------------------
+
+# deps: install missing packages when root (quietly; a no-op when all are there).
+deps:
+	@bash scripts/deps.sh
+
+test: deps
+	@$(MAKE) --no-print-directory $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS)
+	@NODEMARK=$(abspath $(BUILD)/nodemark) UNIT_TESTS=$(abspath $(BUILD)/unit-tests) \
+	  SHIM_DIR=$(abspath $(BUILD)/shim) bash tests/run.sh
+
+# Only the unit tests, or only the CLI tests (quicker while working on one layer).
+unit: $(BUILD)/unit-tests
+	@$(BUILD)/unit-tests
+
+cli: $(BUILD)/nodemark $(SHIMS)
+	@NODEMARK=$(abspath $(BUILD)/nodemark) SHIM_DIR=$(abspath $(BUILD)/shim) \
+	  bash tests/run.sh --cli-only
+
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+asan: deps
+	@$(MAKE) --no-print-directory BUILD=build/asan OPT="$(ASAN_FLAGS)" \
+	  build/asan/nodemark build/asan/unit-tests $(patsubst $(BUILD)/%,build/asan/%,$(SHIMS))
+	@ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:exitcode=99 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
+	  NODEMARK_SANITIZED=1 NODEMARK=$(abspath build/asan/nodemark) \
+	  UNIT_TESTS=$(abspath build/asan/unit-tests) SHIM_DIR=$(abspath build/asan/shim) \
+	  bash tests/run.sh
+
+run: deps $(BUILD)/nodemark
+	$(BUILD)/nodemark run --quick
+
+# --- MPI build ---------------------------------------------------------------
+
+MPICC ?= mpicc
+MPI_SRC := $(sort $(wildcard src/mpi/*.c))
+
+mpi: $(BUILD)/nodemark-mpi
+
+$(BUILD)/mpi/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(MPICC) $(CPPFLAGS_ALL) -DNODEMARK_MPI=1 $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+
+$(BUILD)/nodemark-mpi: $(call objs,$(BUILD)/mpi,src/main.c $(MPI_SRC)) $(BUILD)/libnodemark.a
+	$(MPICC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+
+# --- fuzzing -----------------------------------------------------------------
+
+FUZZ_SECONDS ?= 60
+FUZZ_CC      ?= clang
+FUZZ_FLAGS   := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJ := $(call objs,build/fuzz,$(LIB_SRC))
+
+build/fuzz/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	  -fno-sanitize-recover=all $(WARN) -Wno-unused-command-line-argument -c $< -o $@
+
+build/fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(BLAKE3_OBJ)
+	$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 $(FUZZ_FLAGS) $(WARN) -o $@ $^ $(LDLIBS_ALL)
+
+fuzz: $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
+
+fuzz-smoke: deps fuzz
+	@bash fuzz/smoke.sh $(FUZZ_SECONDS)
+
+# --- install / clean ---------------------------------------------------------
+
+install: $(BUILD)/nodemark
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 $(BUILD)/nodemark $(DESTDIR)$(PREFIX)/bin/nodemark
+	install -m 0644 docs/nodemark.1 $(DESTDIR)$(PREFIX)/share/man/man1/nodemark.1
+
+clean:
+	rm -rf build
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

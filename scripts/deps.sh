@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs every package nodemark needs to build and test on Debian/Ubuntu.
+# Idempotent and quiet: when everything is there it prints nothing and exits 0.
+# As root it installs with apt-get; otherwise it prints the exact command and exits 1.
+set -eu
+
+# Build: compiler toolchain, pkg-config and the libraries of DESIGN.md.
+BUILD_PKGS="build-essential pkg-config liburing-dev libssl-dev libjansson-dev libsqlite3-dev librust-blake3-dev"
+# Tests and benchmarks: the reference tools we compare against, fuzzing, MPI, the browser for reports.
+TEST_PKGS="fio hyperfine b3sum openssl sqlite3 clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
+           chromium python3 util-linux coreutils procps valgrind"
+
+missing=""
+for p in $BUILD_PKGS $TEST_PKGS; do
+    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+        missing="$missing $p"
+    fi
+done
+[ -z "$missing" ] && exit 0
+
+cmd="apt-get install -y -q --no-install-recommends$missing"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "nodemark: missing packages:$missing" >&2
+    echo "run as root:  apt-get update && $cmd" >&2
+    exit 1
+fi
+echo "deps.sh: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+# Only refresh the package lists when they are missing or the first install attempt fails.
+if ! ls /var/lib/apt/lists/*_Packages >/dev/null 2>&1 || ! $cmd >/tmp/nodemark-deps.log 2>&1; then
+    apt-get update -q >/tmp/nodemark-deps.log 2>&1
+    $cmd >>/tmp/nodemark-deps.log 2>&1 || { tail -20 /tmp/nodemark-deps.log >&2; exit 1; }
+fi

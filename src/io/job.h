@@ -1,0 +1,124 @@
+/* The I/O plan (what to run) and its result (what happened), shared by `nodemark disk`,
+ * `nodemark fio`, `nodemark run` and the MPI build.  The engine (io/) fills io_job_result;
+ * it knows nothing of command lines, fio syntax or the store.
+ *
+ * Sizes are bytes, durations nanoseconds.  A field left 0 means "the default" unless said. */
+#ifndef NM_IO_JOB_H
+#define NM_IO_JOB_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include "stats/hist.h"
+
+enum io_rw {
+	IO_READ,
+	IO_WRITE,
+	IO_RANDREAD,
+	IO_RANDWRITE,
+	IO_RW,          /* sequential mix of reads and writes, rwmix_read % reads */
+	IO_RANDRW,
+	IO_TRIM_UNUSED, /* keeps the enum open for trim later */
+};
+
+enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_COUNT = 2 };
+
+enum io_engine_kind {
+	ENGINE_AUTO = 0, /* uring for O_DIRECT and block devices, psync/mmap for buffered tmpfs */
+	ENGINE_URING,
+	ENGINE_PSYNC,
+	ENGINE_MMAP,
+	ENGINE_NULL,
+};
+
+enum io_direct {
+	DIRECT_AUTO = 0, /* O_DIRECT where the filesystem allows it, else buffered with a warning */
+	DIRECT_ON,
+	DIRECT_OFF,
+};
+
+enum io_buffer_fill { FILL_RANDOM = 0, FILL_ZERO };
+
+#define IO_MAX_TARGETS 256
+
+struct io_job {
+	char name[64];
+	int group;                  /* reporting group (fio's groupid) */
+	enum io_rw rw;
+	unsigned rwmix_read;        /* percent of reads in IO_RW/IO_RANDRW; default 50 */
+	uint64_t bs[DIR_COUNT];     /* block size per direction; default 4 KiB */
+	unsigned iodepth;           /* default 1 */
+	unsigned numjobs;           /* threads; default 1 */
+
+	/* Where: files or directories (a directory gets files created in a private subdir). */
+	const char *targets[IO_MAX_TARGETS];
+	unsigned ntargets;
+	unsigned nrfiles;           /* files per job in a directory target; default 1 */
+	uint64_t size;              /* bytes of I/O per job (size-based); also the region when filesize is 0 */
+	uint64_t filesize;          /* size of each file; default size / nrfiles */
+	uint64_t offset;            /* start of the region in each file */
+	uint64_t rw_seq_skip;       /* fio's rw=read:N hole after each I/O */
+	int allow_write_blockdev;   /* the block device was also named in --allow-write */
+
+	/* How long */
+	int time_based;
+	uint64_t runtime_ns;        /* limit (time_based: exact duration) */
+	uint64_t ramp_ns;           /* run but do not measure */
+	uint64_t startdelay_ns;
+	unsigned loops;             /* default 1 */
+
+	/* How */
+	enum io_engine_kind engine;
+	enum io_direct direct;
+	int fixedbufs, registerfiles, sqpoll, hipri;
+	enum io_buffer_fill fill;
+	int refill_buffers;
+	unsigned fsync_every, fdatasync_every; /* every N writes; 0 = never */
+	int end_fsync;
+	int randrepeat;             /* default 1: the same offsets each run */
+	uint64_t seed;
+	int norandommap;            /* 0: every block once per pass (a random map), as fio */
+	int create_only;
+	int unlink_after;
+	const char *cpus;           /* "0-3,8" or NULL */
+	int numa_place;             /* place threads on the device's NUMA node when known */
+
+	/* Reporting */
+	int per_second_series;      /* collect IOPS/bandwidth per second */
+	double percentiles[32];     /* fio's percentile_list; n = 0 means the defaults */
+	unsigned npercentiles;
+};
+
+struct io_dir_result {
+	uint64_t ios, bytes, short_ios, drop_ios;
+	uint64_t runtime_ns;        /* time this direction was active */
+	struct hist slat, clat, lat;
+	uint64_t bw_min, bw_max;    /* per-second bandwidth samples (B/s) */
+	double bw_mean, bw_dev;
+	uint64_t bw_samples;
+	uint64_t iops_min, iops_max;
+	double iops_mean, iops_dev;
+	uint64_t iops_samples;
+};
+
+struct io_job_result {
+	const struct io_job *job;
+	unsigned job_index;         /* which of numjobs (0-based), or ~0u when merged */
+	unsigned target_index;
+	char engine_used[16];       /* "uring", "psync", "mmap", "null" */
+	int direct_used;
+	struct io_dir_result dir[DIR_COUNT];
+	uint64_t runtime_ns;        /* wall time of the measured part */
+	uint64_t start_ns, end_ns;  /* monotonic, for IOR-style aggregation */
+	uint64_t usr_cpu_ns, sys_cpu_ns;
+	uint64_t ctx_voluntary, ctx_involuntary, majf, minf;
+	uint64_t iodepth_level[7];  /* fio's 1, 2, 4, 8, 16, 32, >=64 */
+	uint64_t sync_ios;
+	struct hist sync_lat;
+	/* per-second series, owned by the result; NULL when not collected */
+	double *sec_iops, *sec_bw;
+	size_t nsec;
+	int error;                  /* errno of the first failure, 0 when fine */
+	char errmsg[256];           /* "file: pread at offset N: Input/output error" */
+};
+
+#endif

@@ -1,0 +1,117 @@
+/* nodemark: know what your machine can do. Measure it, keep the result, compare it later.
+ *
+ * main() finds the subcommand in the table below and hands it argv from the command name on
+ * (git's builtin/ pattern).  Help and version are handled here so every command gets them. */
+#include "cmd/cmd.h"
+#include "util/cleanup.h"
+#include "util/error.h"
+#include "util/opt.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+	const char *usage;
+};
+
+#define TABLE_ENTRY(name, summary) { #name, cmd_##name, summary, cmd_##name##_usage },
+static const struct command commands[] = { COMMANDS(TABLE_ENTRY) };
+#undef TABLE_ENTRY
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static void print_help(FILE *out)
+{
+	fprintf(out, "usage: nodemark <command> [options]\n\n"
+		     "Know what your machine can do: measure it, keep the result, compare it later.\n\n"
+		     "Commands:\n");
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out, "\n'nodemark help <command>' or 'nodemark <command> --help' shows a command's options.\n"
+		     "'nodemark --version' prints the version.\n"
+		     "Exit codes: 0 ok, 1 the benchmark failed, 2 bad usage or input, 130 interrupted.\n");
+}
+
+static const struct command *find_command(const char *name)
+{
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		if (strcmp(commands[i].name, name) == 0)
+			return &commands[i];
+	return NULL;
+}
+
+static int unknown_command(const char *name)
+{
+	const char *best = NULL;
+	int bestd = 3;
+	for (size_t i = 0; i < NCOMMANDS; i++) {
+		int d = opt_edit_distance(name, commands[i].name);
+		if (d < bestd || (d == bestd && !best && strncmp(name, commands[i].name, 2) == 0)) {
+			bestd = d;
+			best = commands[i].name;
+		}
+	}
+	if (best)
+		nm_error("unknown command '%s' (did you mean '%s'?)", name, best);
+	else
+		nm_error("unknown command '%s' (see 'nodemark --help')", name);
+	return NM_EXIT_USAGE;
+}
+
+static int show_usage(const struct command *c)
+{
+	fputs(c->usage, stdout);
+	return NM_EXIT_OK;
+}
+
+/* --help or -h among the options, before any "--" (after it, words belong to a child command). */
+static int asks_for_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--") == 0)
+			return 0;
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_help(stderr);
+		return NM_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0) {
+		print_help(stdout);
+		return NM_EXIT_OK;
+	}
+	if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+		printf("nodemark %s\n", NODEMARK_VERSION);
+		return NM_EXIT_OK;
+	}
+	if (strcmp(name, "help") == 0) {
+		if (argc < 3) {
+			print_help(stdout);
+			return NM_EXIT_OK;
+		}
+		const struct command *c = find_command(argv[2]);
+		return c ? show_usage(c) : unknown_command(argv[2]);
+	}
+	if (name[0] == '-') {
+		nm_error("unknown option '%s' (see 'nodemark --help')", name);
+		return NM_EXIT_USAGE;
+	}
+	const struct command *c = find_command(name);
+	if (!c)
+		return unknown_command(name);
+	nm_set_command(c->name);
+	if (asks_for_help(argc - 1, argv + 1))
+		return show_usage(c);
+	cleanup_init();
+	return c->fn(argc - 1, argv + 1);
+}

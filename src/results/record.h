@@ -1,0 +1,109 @@
+/* The one record type that every benchmarking command produces (DESIGN.md: "one record type
+ * flows everywhere; every output format is an exporter of that record").
+ *
+ *   record     a run: id, time, host, version, command line, label, tags, inventory
+ *     bench    one benchmark of the run ("SEQ1M Q8T1 read", "pieces/nosync-BLAKE3"), with
+ *              settings (a JSON object of the parameters that define it) and
+ *       metric   a named figure with unit and direction, and its raw samples (one per pass,
+ *                run or repetition): compare/report compute medians and tests from these
+ *       series   (x, y) pairs: per-second IOPS, a track timeline
+ *       hist     a latency histogram as sparse (bucket value ns, count) pairs (fio's buckets)
+ *
+ * Builders return pointers that stay valid until record_free (arrays hold pointers, so adding
+ * a bench never moves an earlier one).  Allocation failure aborts: records are small. */
+#ifndef NM_RESULTS_RECORD_H
+#define NM_RESULTS_RECORD_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum metric_direction {
+	HIGHER_IS_BETTER = 1,
+	LOWER_IS_BETTER = -1,
+	NEUTRAL = 0,
+};
+
+struct metric {
+	char *name;     /* "bytes_per_sec", "iops", "lat_mean_ns", "wall_s" */
+	char *unit;     /* "B/s", "op/s", "ns", "s", "B" */
+	int direction;  /* enum metric_direction */
+	double *samples;
+	size_t nsamples, cap;
+};
+
+struct series {
+	char *name;     /* "iops", "bytes_per_sec", "progress" */
+	char *x_unit;   /* "s" */
+	char *y_unit;
+	double *x, *y;
+	size_t n, cap;
+};
+
+struct histogram {
+	char *name;     /* "clat_read" */
+	uint64_t *value_ns;
+	uint64_t *count;
+	size_t n;
+};
+
+struct bench {
+	char *name;
+	json_t *settings;       /* object; never NULL */
+	struct metric **metrics;
+	size_t nmetrics;
+	struct series **series;
+	size_t nseries;
+	struct histogram **hists;
+	size_t nhists;
+};
+
+struct record {
+	char id[24];            /* 16 hex digits: 8 of start time, 8 random; sorts by time */
+	int64_t time_ms;        /* wall-clock start, Unix ms */
+	char *host;
+	char *version;
+	char *command;          /* the subcommand: "disk", "pieces", "time", ... */
+	char *cmdline;          /* the whole command line, shell-quoted */
+	char *label;            /* may be NULL */
+	char **tag_keys, **tag_values;
+	size_t ntags;
+	json_t *inventory;      /* the `nodemark info` object; may be NULL */
+	json_t *extra;          /* command-specific facts (noise figures, ranks, ...); object, never NULL */
+	struct bench **benches;
+	size_t nbenches;
+};
+
+/* A new record with a fresh id, the current time, the host name and this version. */
+struct record *record_new(const char *command, int argc, char **argv);
+void record_free(struct record *r);
+
+void record_set_label(struct record *r, const char *label);
+/* Set or replace a tag. */
+void record_set_tag(struct record *r, const char *key, const char *value);
+const char *record_tag(const struct record *r, const char *key);
+/* Takes ownership of inventory (a reference is stolen, as jansson's *_new calls do). */
+void record_set_inventory(struct record *r, json_t *inventory);
+
+struct bench *record_add_bench(struct record *r, const char *name);
+struct bench *record_find_bench(const struct record *r, const char *name);
+
+/* Settings: steals the reference to value. */
+void bench_set(struct bench *b, const char *key, json_t *value);
+
+/* The metric of that name, created on first use. */
+struct metric *bench_metric(struct bench *b, const char *name, const char *unit, int direction);
+struct metric *bench_find_metric(const struct bench *b, const char *name);
+void metric_add(struct metric *m, double sample);
+
+struct series *bench_series(struct bench *b, const char *name, const char *x_unit, const char *y_unit);
+void series_add(struct series *s, double x, double y);
+
+/* Copies the pairs. */
+struct histogram *bench_add_hist(struct bench *b, const char *name, const uint64_t *value_ns,
+				 const uint64_t *count, size_t n);
+
+/* Median of a metric's samples (0 when it has none). */
+double metric_median(const struct metric *m);
+
+#endif

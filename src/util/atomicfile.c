@@ -1,0 +1,101 @@
+#include "util/atomicfile.h"
+#include "util/cleanup.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <string.h>
+#include <unistd.h>
+
+FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t errlen)
+{
+	memset(af, 0, sizeof *af);
+	if (strcmp(path, "-") == 0) {
+		af->is_stdout = 1;
+		af->fp = stdout;
+		return af->fp;
+	}
+	if ((size_t)snprintf(af->path, sizeof af->path, "%s", path) >= sizeof af->path ||
+	    (size_t)snprintf(af->tmp, sizeof af->tmp, "%s.tmp-XXXXXX", path) >= sizeof af->tmp) {
+		nm_errf(err, errlen, "%s: path too long", path);
+		return NULL;
+	}
+	int fd = mkostemp(af->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		nm_errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	fchmod(fd, 0644);
+	cleanup_add(af->tmp);
+	af->fp = fdopen(fd, "w");
+	if (!af->fp) {
+		nm_errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		close(fd);
+		cleanup_now(af->tmp);
+		return NULL;
+	}
+	return af->fp;
+}
+
+int afile_commit(struct atomic_file *af, char *err, size_t errlen)
+{
+	if (af->is_stdout) {
+		if (fflush(stdout) != 0)
+			return nm_errf(err, errlen, "writing to standard output: %s", strerror(errno));
+		return 0;
+	}
+	int bad = ferror(af->fp);
+	if (fflush(af->fp) != 0 || bad || fsync(fileno(af->fp)) < 0) {
+		int e = bad ? EIO : errno;
+		fclose(af->fp);
+		af->fp = NULL;
+		cleanup_now(af->tmp);
+		return nm_errf(err, errlen, "cannot write %s: %s", af->path, strerror(e));
+	}
+	if (fclose(af->fp) != 0) {
+		int e = errno;
+		af->fp = NULL;
+		cleanup_now(af->tmp);
+		return nm_errf(err, errlen, "cannot write %s: %s", af->path, strerror(e));
+	}
+	af->fp = NULL;
+	if (rename(af->tmp, af->path) < 0) {
+		int e = errno;
+		cleanup_now(af->tmp);
+		return nm_errf(err, errlen, "cannot rename %s into place: %s", af->path, strerror(e));
+	}
+	cleanup_forget(af->tmp);
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", af->path);
+	int dfd = open(dirname(dir), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return 0;
+}
+
+void afile_abort(struct atomic_file *af)
+{
+	if (af->is_stdout || !af->fp)
+		return;
+	fclose(af->fp);
+	af->fp = NULL;
+	cleanup_now(af->tmp);
+}
+
+int afile_write_all(const char *path, const void *data, size_t len, char *err, size_t errlen)
+{
+	struct atomic_file af;
+	if (!afile_open(&af, path, err, errlen))
+		return -1;
+	if (len && fwrite(data, 1, len, af.fp) != len) {
+		int e = errno;
+		afile_abort(&af);
+		return nm_errf(err, errlen, "cannot write %s: %s", path, strerror(e));
+	}
+	return afile_commit(&af, err, errlen);
+}

@@ -1,0 +1,27 @@
+/* Files written for the user (JSON, reports, exports): written to a temp file beside the
+ * target, synced, then renamed over it, so a crash never leaves half a file.
+ * The path "-" means standard output (written directly). */
+#ifndef NM_UTIL_ATOMICFILE_H
+#define NM_UTIL_ATOMICFILE_H
+
+#include <stdio.h>
+#include <stddef.h>
+
+struct atomic_file {
+	FILE *fp;
+	char path[4096];
+	char tmp[4096];
+	int is_stdout;
+};
+
+/* Returns af->fp, or NULL with a message naming the file. */
+FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t errlen);
+/* Flush, fsync, rename into place, fsync the directory. Returns 0 or -1 with a message. */
+int afile_commit(struct atomic_file *af, char *err, size_t errlen);
+/* Throw the temp file away. */
+void afile_abort(struct atomic_file *af);
+
+/* Convenience: write a whole buffer atomically. */
+int afile_write_all(const char *path, const void *data, size_t len, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,59 @@
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static const char *current_command;
+static int quiet;
+
+void nm_set_command(const char *cmd) { current_command = cmd; }
+const char *nm_command(void) { return current_command; }
+void nm_set_quiet(int q) { quiet = q; }
+
+static void vreport(const char *kind, const char *fmt, va_list ap)
+{
+	char msg[1024];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (current_command)
+		fprintf(stderr, "nodemark: %s: %s%s\n", current_command, kind, msg);
+	else
+		fprintf(stderr, "nodemark: %s%s\n", kind, msg);
+}
+
+void nm_error(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+}
+
+void nm_warn(const char *fmt, ...)
+{
+	va_list ap;
+	if (quiet)
+		return;
+	va_start(ap, fmt);
+	vreport("warning: ", fmt, ap);
+	va_end(ap);
+}
+
+void nm_usage_fail(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vreport("", fmt, ap);
+	va_end(ap);
+	exit(NM_EXIT_USAGE);
+}
+
+int nm_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}

@@ -1,0 +1,125 @@
+#include "util/opt.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void opt_init(struct opt_iter *it, int argc, char **argv)
+{
+	memset(it, 0, sizeof *it);
+	it->argc = argc;
+	it->argv = argv;
+	it->i = 1; /* argv[0] is the command's own name */
+}
+
+int opt_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	if (la > 64 || lb > 64)
+		return 99;
+	int d[65][65];
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = (int)i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = (int)j;
+	for (size_t i = 1; i <= la; i++)
+		for (size_t j = 1; j <= lb; j++) {
+			int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < c)
+				c = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < c)
+				c = d[i][j - 1] + 1;
+			d[i][j] = c;
+		}
+	return d[la][lb];
+}
+
+static __attribute__((noreturn)) void unknown_option(const char *typed, const char *name,
+						     const struct opt_spec *specs)
+{
+	const char *best = NULL;
+	int bestd = 3;
+	for (const struct opt_spec *s = specs; s->name; s++) {
+		int d = opt_edit_distance(name, s->name);
+		if (d < bestd && strlen(s->name) > 1) {
+			bestd = d;
+			best = s->name;
+		}
+	}
+	if (best)
+		nm_usage_fail("unknown option '%s' (did you mean '--%s'?)", typed, best);
+	nm_usage_fail("unknown option '%s' (see --help)", typed);
+}
+
+int opt_next(struct opt_iter *it, const struct opt_spec *specs)
+{
+	it->arg = NULL;
+	it->name = NULL;
+	if (it->i >= it->argc)
+		return OPT_END;
+	char *w = it->argv[it->i++];
+	if (it->after_dashdash || w[0] != '-' || w[1] == '\0') {
+		it->arg = w;
+		return OPT_POSITIONAL;
+	}
+	if (strcmp(w, "--") == 0) {
+		it->after_dashdash = 1;
+		return OPT_DASHDASH;
+	}
+	if (strcmp(w, "--help") == 0 || strcmp(w, "-h") == 0)
+		return OPT_HELP;
+
+	if (w[1] == '-') {
+		const char *name = w + 2;
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		snprintf(it->namebuf, sizeof it->namebuf, "--%.*s", (int)(len < 64 ? len : 64), name);
+		it->name = it->namebuf;
+		for (const struct opt_spec *s = specs; s->name; s++) {
+			if (strlen(s->name) != len || strncmp(s->name, name, len) != 0)
+				continue;
+			if (s->has_arg == OPT_NOARG) {
+				if (eq)
+					nm_usage_fail("option '--%s' takes no value", s->name);
+			} else if (eq) {
+				it->arg = eq + 1;
+			} else if (s->has_arg == OPT_ARG) {
+				if (it->i >= it->argc)
+					nm_usage_fail("option '--%s' needs a value", s->name);
+				it->arg = it->argv[it->i++];
+			}
+			return s->id;
+		}
+		char namebuf[65];
+		snprintf(namebuf, sizeof namebuf, "%.*s", (int)(len < 64 ? len : 64), name);
+		char typed[80];
+		snprintf(typed, sizeof typed, "--%s", namebuf);
+		unknown_option(typed, namebuf, specs);
+	}
+	/* a short option: -x, -xVALUE, -x VALUE */
+	snprintf(it->namebuf, sizeof it->namebuf, "-%c", w[1]);
+	it->name = it->namebuf;
+	for (const struct opt_spec *s = specs; s->name; s++) {
+		if (strlen(s->name) != 1 || s->name[0] != w[1])
+			continue;
+		if (s->has_arg == OPT_NOARG) {
+			if (w[2])
+				nm_usage_fail("option '-%c' takes no value", w[1]);
+		} else if (w[2]) {
+			it->arg = w + 2;
+		} else if (s->has_arg == OPT_ARG) {
+			if (it->i >= it->argc)
+				nm_usage_fail("option '-%c' needs a value", w[1]);
+			it->arg = it->argv[it->i++];
+		}
+		return s->id;
+	}
+	char typed[4] = { '-', w[1], 0, 0 };
+	unknown_option(typed, typed + 1, specs);
+}
+
+void opt_bad_value(const struct opt_iter *it, const char *msg)
+{
+	nm_usage_fail("%s: %s", it->name ? it->name : "argument", msg);
+}

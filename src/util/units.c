@@ -1,0 +1,72 @@
+#include "util/units.h"
+
+#include <stdio.h>
+
+const char *units_bytes_iec(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *names[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	double v = (double)bytes;
+	int i = 0;
+	while (v >= 1024 && i < 6) {
+		v /= 1024;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%llu B", (unsigned long long)bytes);
+	else
+		snprintf(buf, len, v >= 100 ? "%.0f %s" : v >= 10 ? "%.1f %s" : "%.2f %s", v, names[i]);
+	return buf;
+}
+
+static const char *si(double v, const char *unit, char *buf, size_t len)
+{
+	static const char *prefix[] = { "", "k", "M", "G", "T", "P", "E" };
+	int i = 0;
+	while ((v >= 1000 || v <= -1000) && i < 6) {
+		v /= 1000;
+		i++;
+	}
+	snprintf(buf, len, v >= 100 || v <= -100 ? "%.0f %s%s" : v >= 10 || v <= -10 ? "%.1f %s%s" : "%.2f %s%s",
+		 v, prefix[i], unit);
+	return buf;
+}
+
+const char *units_bytes_si(double bytes, char *buf, size_t len) { return si(bytes, "B", buf, len); }
+const char *units_rate_si(double bps, char *buf, size_t len) { return si(bps, "B/s", buf, len); }
+
+const char *units_count(double n, char *buf, size_t len)
+{
+	static const char *prefix[] = { "", "k", "M", "G", "T" };
+	int i = 0;
+	while (n >= 1000 && i < 4) {
+		n /= 1000;
+		i++;
+	}
+	if (i == 0)
+		snprintf(buf, len, "%.0f", n);
+	else
+		snprintf(buf, len, n >= 100 ? "%.0f%s" : n >= 10 ? "%.1f%s" : "%.2f%s", n, prefix[i]);
+	return buf;
+}
+
+const char *units_duration(uint64_t ns, char *buf, size_t len)
+{
+	double v = (double)ns;
+	if (ns < 1000)
+		snprintf(buf, len, "%lluns", (unsigned long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, v < 10e3 ? "%.2fµs" : v < 100e3 ? "%.1fµs" : "%.0fµs", v / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, v < 10e6 ? "%.2fms" : v < 100e6 ? "%.1fms" : "%.0fms", v / 1e6);
+	else if (ns < 60ull * 1000000000)
+		snprintf(buf, len, v < 10e9 ? "%.2fs" : "%.1fs", v / 1e9);
+	else {
+		uint64_t s = ns / 1000000000ull;
+		if (s < 3600)
+			snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
+		else
+			snprintf(buf, len, "%lluh%02llum", (unsigned long long)(s / 3600),
+				 (unsigned long long)(s / 60 % 60));
+	}
+	return buf;
+}

@@ -1,0 +1,35 @@
+# The command table, help, version, and unknown commands/options.
+. "$TESTS_DIR/cli/lib.sh"
+
+run_nm --version
+expect_rc 0 "--version exits 0"
+expect_out_matches '^nodemark [0-9]+\.[0-9]+\.[0-9]+$' "--version prints the version"
+
+run_nm --help
+expect_rc 0 "--help exits 0"
+for c in run info disk fio hash pieces time track compare report runs show export import rm; do
+    expect_out_has "  $c " "--help lists $c"
+done
+
+run_nm
+expect_rc 2 "no command is a usage error"
+
+run_nm dsik
+expect_rc 2 "unknown command exits 2"
+one_line_error "unknown command is one line"
+expect_err_has "did you mean 'disk'" "unknown command suggests the closest"
+
+run_nm --frobnicate
+expect_rc 2 "unknown global option exits 2"
+one_line_error "unknown global option is one line"
+
+run_nm help disk
+expect_rc 0 "help disk exits 0"
+expect_out_has "usage: nodemark disk" "help disk shows disk's usage"
+
+run_nm disk --help
+expect_rc 0 "disk --help exits 0"
+expect_out_has "usage: nodemark disk" "disk --help shows disk's usage"
+
+run_nm help nosuch
+expect_rc 2 "help of an unknown command exits 2"
