@@ -1,4 +1,6 @@
 #include "export/hyperfine.h"
+#include "stats/mannwhitney.h"
+#include "stats/summary.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -7,9 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* stats/mannwhitney.h (the project's one Mann-Whitney U) is landing separately; until it is in
- * the build this weak reference is NULL and the summary says the test is not available. */
-double mwu_pvalue(const double *a, size_t na, const double *b, size_t nb) __attribute__((weak));
 
 #define OUTLIER_THRESHOLD 14.826 /* hyperfine's: 10 sigma, as MADs (1.4826 MAD = 1 sigma) */
 #define MAX_BENCHES 4096
@@ -22,7 +21,7 @@ static int cmp_double(const void *a, const void *b)
 
 static double median_sorted(const double *s, size_t n)
 {
-	return n == 0 ? 0 : n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	return n == 0 ? 0 : stats_quantile(s, n, 0.5);
 }
 
 void time_stats_of(const double *x, size_t n, struct time_stats *st)
@@ -228,14 +227,10 @@ void time_print_summary(FILE *fp, const struct record *r)
 		time_ratio(&st[best], &st[i], &ratio, &err);
 		fprintf(fp, "  %8.2f ± %.2f times faster than '%s'", ratio, err, bs[i]->name);
 		const struct metric *wi = bench_find_metric(bs[i], "wall_s");
-		if (mwu_pvalue) {
-			double pv = mwu_pvalue(wb->samples, wb->nsamples, wi->samples, wi->nsamples);
-			fprintf(fp, "  (p=%.3f: %s)", pv, pv < 0.05 ? "significant" : "not significant, may be noise");
-		}
-		fputc('\n', fp);
+		double pv = mwu_pvalue(wb->samples, wb->nsamples, wi->samples, wi->nsamples);
+		fprintf(fp, "  (Mann-Whitney U p=%.3f: %s)\n", pv,
+			pv < 0.05 ? "significant" : "not significant, may be noise");
 	}
-	if (!mwu_pvalue)
-		fprintf(fp, "  (significance: the Mann-Whitney U test is not in this build)\n");
 	fputc('\n', fp);
 }
 

@@ -26,11 +26,12 @@ run_nm time --no-save -r 1 --export-json - -- sh -c 'head -c 300000 /dev/zero > 
 check "bytes through write() come from /proc/PID/io" test "$(json_get 'int("write_bytes" in j["results"][0])')" = 1
 
 # Two shell commands, names, relative speed.
-run_nm time --no-save -r 3 -n quick -n slow 'sleep 0' 'sleep 0.2'
+run_nm time --no-save -r 5 -n quick -n slow 'sleep 0' 'sleep 0.2'
 expect_rc 0 "two shell commands exit 0"
 expect_out_has "Benchmark 2: slow (sleep 0.2)" "--name names each command in order"
 expect_out_has "'quick' ran" "the summary names the fastest"
 expect_out_matches "times faster than 'slow'" "the summary gives the relative speed"
+expect_out_matches "Mann-Whitney U p=0\.0[0-4][0-9]: significant" "a clear difference is significant (Mann-Whitney U)"
 
 # Parameters.
 run_nm time --no-save -r 1 -L comp=a,b -P n=1:3 --export-json - 'true {comp} {n}'
