@@ -1,0 +1,41 @@
+/* Summaries of a sample the way benchstat gives them: the median (R8 quantile) with a
+ * distribution-free confidence interval from order statistics, and the geometric mean.
+ *
+ * The interval comes from Binomial(n, 1/2): the number of samples below the population median.
+ * For n <= 30 the exact distribution is summed outward from its mode (ties between the two
+ * sides go left), above that a normal approximation with continuity correction is used.
+ * n = 10 at 95% gives the 2nd and 9th values.  Too few samples give an infinite bound. */
+#ifndef NM_STATS_SUMMARY_H
+#define NM_STATS_SUMMARY_H
+
+#include <stddef.h>
+
+struct summary {
+	double center;          /* the median */
+	double lo, hi;          /* the interval; -INFINITY / INFINITY when n is too small */
+	double confidence;      /* the interval's actual confidence (>= the one asked for) */
+	size_t n;
+};
+
+/* The R8 quantile (Hyndman & Fan) of sorted[0..n), p in [0, 1]. NAN when n is 0. */
+double stats_quantile(const double *sorted, size_t n, double p);
+
+/* The 1-based order statistics [lo_order, hi_order] that bound the confidence interval of the
+ * median of n values; lo_order 0 or hi_order n+1 mean an infinite bound. */
+void stats_median_ci_orders(size_t n, double confidence, size_t *lo_order, size_t *hi_order,
+			    double *actual_confidence);
+
+/* Median and its interval of x[0..n) (not modified). Returns -1 when n is 0. */
+int summary_median(const double *x, size_t n, double confidence, struct summary *out);
+
+/* The smallest n that gives a finite interval at this confidence (6 at 0.95). */
+size_t summary_min_samples(double confidence);
+
+/* benchstat's "± x%" text without the "±": max(hi/center - 1, 1 - lo/center) as "%.0f%%";
+ * "∞" for an infinite bound, "?" when the bounds have another sign than the center. */
+const char *summary_range_pct(const struct summary *s, char *buf, size_t len);
+
+/* Geometric mean of x[0..n); NAN when n is 0 or a value is <= 0. */
+double stats_geomean(const double *x, size_t n);
+
+#endif

@@ -1,0 +1,191 @@
+#include "test.h"
+#include "stats/mannwhitney.h"
+#include "stats/summary.h"
+
+#include <stdlib.h>
+
+TEST(stats_quantile_r8)
+{
+	double v[] = { 1, 2, 3, 4 };
+	CHECK_NEAR(stats_quantile(v, 4, 0.5), 2.5, 1e-12);
+	/* h = (4 + 1/3) * 0.25 + 1/3 = 17/12: 1 + 5/12 */
+	CHECK_NEAR(stats_quantile(v, 4, 0.25), 1 + 5.0 / 12, 1e-12);
+	CHECK_NEAR(stats_quantile(v, 4, 0), 1, 0);
+	CHECK_NEAR(stats_quantile(v, 4, 1), 4, 0);
+	CHECK_NEAR(stats_quantile(v, 3, 0.5), 2, 0);
+	CHECK(isnan(stats_quantile(v, 0, 0.5)));
+}
+
+TEST(stats_median_ci_orders_exact)
+{
+	size_t lo, hi;
+	double conf;
+	/* Binomial(10, 1/2): the 2nd..9th values hold 1002/1024 of the mass */
+	stats_median_ci_orders(10, 0.95, &lo, &hi, &conf);
+	CHECK_EQ_U64(lo, 2);
+	CHECK_EQ_U64(hi, 9);
+	CHECK_NEAR(conf, 1002.0 / 1024, 1e-12);
+	/* n = 6: 62/64 between the 1st and 6th */
+	stats_median_ci_orders(6, 0.95, &lo, &hi, &conf);
+	CHECK_EQ_U64(lo, 1);
+	CHECK_EQ_U64(hi, 6);
+	/* n = 5 cannot reach 95% inside the sample: the lower bound is open */
+	stats_median_ci_orders(5, 0.95, &lo, &hi, &conf);
+	CHECK_EQ_U64(lo, 0);
+	CHECK_EQ_U64(summary_min_samples(0.95), 6);
+}
+
+TEST(stats_median_ci_orders_normal_approx)
+{
+	size_t lo, hi;
+	double conf;
+	/* n = 50, mu 25, sigma sqrt(12.5): the band rounds to [18, 33); the left-biased [18, 32)
+	 * still holds 0.95006 >= 0.95, so it is taken */
+	stats_median_ci_orders(50, 0.95, &lo, &hi, &conf);
+	CHECK_EQ_U64(lo, 18);
+	CHECK_EQ_U64(hi, 32);
+	CHECK_NEAR(conf, 0.9500565457, 1e-8);
+}
+
+TEST(stats_summary_median_and_range)
+{
+	double x[] = { 10, 1, 9, 2, 8, 3, 7, 4, 6, 5 };
+	struct summary s;
+	char buf[16];
+	CHECK(summary_median(x, 10, 0.95, &s) == 0);
+	CHECK_NEAR(s.center, 5.5, 1e-12);
+	CHECK_NEAR(s.lo, 2, 0);
+	CHECK_NEAR(s.hi, 9, 0);
+	/* max(9/5.5 - 1, 1 - 2/5.5) = 0.6364 */
+	CHECK_EQ_STR(summary_range_pct(&s, buf, sizeof buf), "64%");
+	CHECK(summary_median(x, 3, 0.95, &s) == 0);
+	CHECK(isinf(s.lo));
+	CHECK_EQ_STR(summary_range_pct(&s, buf, sizeof buf), "∞");
+	double z[] = { 0, 0, 0, 0, 0, 0 };
+	CHECK(summary_median(z, 6, 0.95, &s) == 0);
+	CHECK_EQ_STR(summary_range_pct(&s, buf, sizeof buf), "0%");
+	double mixed[] = { -1, 1, 2, 3, 4, 5 };
+	CHECK(summary_median(mixed, 6, 0.95, &s) == 0);
+	CHECK_EQ_STR(summary_range_pct(&s, buf, sizeof buf), "?");
+	CHECK(summary_median(x, 0, 0.95, &s) < 0);
+}
+
+TEST(stats_geomean_of_positive_values)
+{
+	double x[] = { 1, 4, 16 };
+	CHECK_NEAR(stats_geomean(x, 3), 4, 1e-12);
+	double bad[] = { 1, 0 };
+	CHECK(isnan(stats_geomean(bad, 2)));
+	CHECK(isnan(stats_geomean(x, 0)));
+}
+
+TEST(stats_mwu_exact_no_ties)
+{
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 };
+	struct mwu_result r;
+	CHECK(mwu_test(a, 5, b, 5, &r) == 0);
+	CHECK(r.exact);
+	CHECK_NEAR(r.u, 0, 0);
+	CHECK_NEAR(r.p, 2.0 / 252, 1e-12); /* one arrangement of C(10, 5) on each side */
+	CHECK_NEAR(mwu_pvalue(b, 5, a, 5), 2.0 / 252, 1e-12);
+	CHECK_NEAR(mwu_min_pvalue(10), 2.0 / 184756, 1e-15);
+	CHECK_NEAR(mwu_min_pvalue(4), 2.0 / 70, 1e-15);
+	/* one value each, as benchstat's "p=1.000 n=1" */
+	double x = 100, y = 101;
+	CHECK_NEAR(mwu_pvalue(&x, 1, &y, 1), 1, 1e-12);
+	/* U1 == U2: p is 1 */
+	double c[] = { 1, 4 }, d[] = { 2, 3 };
+	CHECK_NEAR(mwu_pvalue(c, 2, d, 2), 1, 0);
+}
+
+TEST(stats_mwu_degenerate)
+{
+	double a[] = { 3, 3, 3 }, b[] = { 3, 3 };
+	struct mwu_result r;
+	CHECK(mwu_test(a, 3, b, 2, &r) == 0);
+	CHECK(r.all_equal);
+	CHECK_NEAR(r.p, 1, 0);
+	CHECK(mwu_test(a, 0, b, 2, &r) < 0);
+	CHECK_NEAR(r.p, 1, 0);
+}
+
+/* Brute force: every way to pick which na of the pooled values form the first sample. */
+static double brute_p(const double *a, size_t na, const double *b, size_t nb)
+{
+	size_t n = na + nb;
+	double pool[16];
+	for (size_t i = 0; i < na; i++)
+		pool[i] = a[i];
+	for (size_t i = 0; i < nb; i++)
+		pool[na + i] = b[i];
+	double u_obs = 0;
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++)
+			u_obs += a[i] > b[j] ? 1 : a[i] == b[j] ? 0.5 : 0;
+	double small = fmin(u_obs, (double)(na * nb) - u_obs);
+	if (u_obs == (double)(na * nb) - u_obs)
+		return 1;
+	unsigned long below = 0, total = 0;
+	for (unsigned mask = 0; mask < (1u << n); mask++) {
+		if ((size_t)__builtin_popcount(mask) != na)
+			continue;
+		double u = 0;
+		for (size_t i = 0; i < n; i++)
+			for (size_t j = 0; j < n; j++)
+				if ((mask >> i & 1) && !(mask >> j & 1))
+					u += pool[i] > pool[j] ? 1 : pool[i] == pool[j] ? 0.5 : 0;
+		total++;
+		if (u <= small)
+			below++;
+	}
+	return 2.0 * below / total;
+}
+
+TEST(stats_mwu_exact_with_ties_matches_enumeration)
+{
+	srand(42);
+	for (int trial = 0; trial < 200; trial++) {
+		size_t na = 1 + (size_t)rand() % 7, nb = 1 + (size_t)rand() % 7;
+		double a[8], b[8];
+		for (size_t i = 0; i < na; i++)
+			a[i] = rand() % 6;
+		for (size_t i = 0; i < nb; i++)
+			b[i] = rand() % 6;
+		struct mwu_result r;
+		mwu_test(a, na, b, nb, &r);
+		if (r.all_equal)
+			continue;
+		CHECK(r.exact);
+		CHECK_NEAR(r.p, brute_p(a, na, b, nb), 1e-9);
+	}
+}
+
+TEST(stats_mwu_normal_approximation)
+{
+	/* 30 values each, in pairs (ties), so above the 25-value exact limit for ties:
+	 * U1 = 288, tie-corrected sigma, continuity correction: p = 0.0167625... */
+	double a[30], b[30];
+	for (int i = 0; i < 30; i++) {
+		a[i] = i / 2;
+		b[i] = i / 2 + 3;
+	}
+	struct mwu_result r;
+	CHECK(mwu_test(a, 30, b, 30, &r) == 0);
+	CHECK(!r.exact);
+	CHECK_NEAR(r.u, 288, 0);
+	CHECK_NEAR(r.p, 0.016762535550069298, 1e-12);
+}
+
+TEST(stats_mwu_exact_at_limit_is_quick_and_tiny)
+{
+	double a[50], b[50];
+	for (int i = 0; i < 50; i++) {
+		a[i] = i;
+		b[i] = 100 + i;
+	}
+	struct mwu_result r;
+	CHECK(mwu_test(a, 50, b, 50, &r) == 0);
+	CHECK(r.exact);
+	CHECK(r.p > 0 && r.p < 1e-25); /* 2 / C(100, 50) = 1.98e-29 */
+	CHECK_NEAR(r.p / mwu_min_pvalue(50), 1, 1e-9);
+}
