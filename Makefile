@@ -12,6 +12,7 @@
 # Sources are found by wildcard: adding a file under src/ needs no edit here.
 
 CC      ?= cc
+MPICC   ?= mpicc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
@@ -91,9 +92,13 @@ SHIMS := $(patsubst tests/shim/%.c,$(BUILD)/shim/%.so,$(SHIM_SRC))
 deps:
 	@bash scripts/deps.sh
 
+# The MPI test runs build/nodemark-mpi (the plain one, also under asan) when mpicc is there.
+MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),build/nodemark-mpi)
+
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS)
+	@$(MAKE) --no-print-directory $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS) $(MPI_BIN)
 	@NODEMARK=$(abspath $(BUILD)/nodemark) UNIT_TESTS=$(abspath $(BUILD)/unit-tests) \
+	  NODEMARK_MPI=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  SHIM_DIR=$(abspath $(BUILD)/shim) bash tests/run.sh
 
 # Only the unit tests, or only the CLI tests (quicker while working on one layer).
@@ -109,9 +114,11 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="$(ASAN_FLAGS)" \
 	  build/asan/nodemark build/asan/unit-tests $(patsubst $(BUILD)/%,build/asan/%,$(SHIMS))
+	@$(if $(MPI_BIN),$(MAKE) --no-print-directory $(MPI_BIN))
 	@ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:exitcode=99 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
 	  NODEMARK_SANITIZED=1 NODEMARK=$(abspath build/asan/nodemark) \
+	  NODEMARK_MPI=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  UNIT_TESTS=$(abspath build/asan/unit-tests) SHIM_DIR=$(abspath build/asan/shim) \
 	  bash tests/run.sh
 
@@ -120,17 +127,18 @@ run: deps $(BUILD)/nodemark
 
 # --- MPI build ---------------------------------------------------------------
 
-MPICC ?= mpicc
 MPI_SRC := $(sort $(wildcard src/mpi/*.c))
 
 mpi: $(BUILD)/nodemark-mpi
 
 $(BUILD)/mpi/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CPPFLAGS_ALL) -DNODEMARK_MPI=1 $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	@echo "  MPICC   $<"
+	@$(MPICC) $(CPPFLAGS_ALL) -DNODEMARK_MPI=1 $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/nodemark-mpi: $(call objs,$(BUILD)/mpi,src/main.c $(MPI_SRC)) $(BUILD)/libnodemark.a
-	$(MPICC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+	@echo "  LINK    $@"
+	@$(MPICC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 # --- fuzzing -----------------------------------------------------------------
 
@@ -141,11 +149,18 @@ FUZZ_LIB_OBJ := $(call objs,build/fuzz,$(LIB_SRC))
 
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	  -fno-sanitize-recover=all $(WARN) -Wno-unused-command-line-argument -c $< -o $@
+	@echo "  CC      $< (fuzz)"
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	  -fno-sanitize-recover=all $(WARN) -Wno-unused-command-line-argument -MMD -MP -c $< -o $@
 
-build/fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(BLAKE3_OBJ)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 $(FUZZ_FLAGS) $(WARN) -o $@ $^ $(LDLIBS_ALL)
+# An archive, so each harness links only the objects it uses (and make keeps them).
+build/fuzz/libnodemark.a: $(FUZZ_LIB_OBJ) $(BLAKE3_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+build/fuzz/%: fuzz/%.c build/fuzz/libnodemark.a $(wildcard fuzz/*.h)
+	@echo "  LINK    $@"
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 $(FUZZ_FLAGS) $(WARN) -o $@ $< build/fuzz/libnodemark.a $(LDLIBS_ALL)
 
 fuzz: $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 
