@@ -267,7 +267,8 @@ json_t *cpu_collect(const char *root)
 	char s[256];
 	if (sysfs_str(root, s, sizeof s, "/sys/devices/system/cpu/online") == 0) {
 		json_object_set_new(o, "online", json_string(s));
-		json_object_set_new(o, "online_count", json_integer(parse_cpulist_count(s)));
+		if (parse_cpulist_count(s) >= 0)
+			json_object_set_new(o, "online_count", json_integer(parse_cpulist_count(s)));
 	}
 	if (sysfs_str(root, s, sizeof s, "/sys/devices/system/cpu/smt/control") == 0)
 		json_object_set_new(o, "smt", json_string(s));

@@ -199,12 +199,13 @@ json_t *os_collect(const char *root, int hypervisor_flag)
 		json_object_set_new(o, "id", json_string(rel.id));
 	if (rel.pretty[0])
 		json_object_set_new(o, "pretty_name", json_string(rel.pretty));
-	if (sysfs_str(root, s, 256, "/proc/sys/kernel/osrelease") == 0)
+	if (sysfs_str(root, s, 256, "/proc/sys/kernel/osrelease") == 0 && s[0])
 		json_object_set_new(o, "kernel", json_string(s));
-	if (sysfs_str(root, s, sizeof s, "/proc/cmdline") == 0)
+	if (sysfs_str(root, s, sizeof s, "/proc/cmdline") == 0 && s[0])
 		json_object_set_new(o, "cmdline", json_string(s));
 	char clock[64] = "";
-	if (sysfs_str(root, clock, sizeof clock, "/sys/devices/system/clocksource/clocksource0/current_clocksource") == 0)
+	if (sysfs_str(root, clock, sizeof clock, "/sys/devices/system/clocksource/clocksource0/current_clocksource") == 0 &&
+	    clock[0])
 		json_object_set_new(o, "clocksource", json_string(clock));
 	json_t *dmi = dmi_strings(root);
 	json_object_set_new(o, "virtualization", virtualization(root, hypervisor_flag, clock, dmi));
