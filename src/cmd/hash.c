@@ -1,13 +1,311 @@
-/* Placeholder: this command is being built (see the issue that names it). */
+/* nodemark hash: hashing throughput per algorithm and thread count. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "hash/bench.h"
+#include "hash/cpufeat.h"
+#include "util/atomicfile.h"
+#include "util/cleanup.h"
 #include "util/error.h"
+#include "util/parse.h"
+#include "util/units.h"
 
-const char cmd_hash_usage[] = "usage: nodemark hash [options]\n\n(not built yet)\n";
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+const char cmd_hash_usage[] =
+	"usage: nodemark hash [options]\n"
+	"\n"
+	"Measure hashing throughput: each thread hashes its own stream in --block updates, as\n"
+	"storage nodes hash pieces while they are written. Reports MB/s (10^6 B/s), cycles per\n"
+	"byte (x86 TSC reference cycles; \"n/a\" where the CPU has no readable counter) and the\n"
+	"CPU features each hash uses (AVX-512, AVX2, SHA-NI, ...).\n"
+	"\n"
+	"Options:\n"
+	"  --algo LIST         hashes to measure: blake3, sha256, none (default blake3,sha256)\n"
+	"  --size SIZE         bytes hashed per measurement, split over the threads (default 1GiB)\n"
+	"  --block SIZE        bytes per update call (default 256KiB)\n"
+	"  --threads LIST      thread counts, e.g. 1,2,4 (default 1 and the number of CPUs)\n"
+	"  --file FILE         hash this file (mapped) instead of random bytes in memory;\n"
+	"                      --size defaults to its length; with 1 thread the digest is printed\n"
+	"  --runs N            measurements per algorithm and thread count; the median is shown (default 1)\n"
+	"  --json              print JSON: {\"results\":[{\"algo\", \"threads\", \"block\", \"bytes\",\n"
+	"                      \"seconds\", \"bytes_per_sec\", \"cycles_per_byte\", \"impl\"}, ...]}\n"
+	"  --output FILE       write the JSON to FILE instead of stdout (implies --json)\n" RUN_OPT_USAGE
+	"\n"
+	"Example:\n"
+	"  nodemark hash --algo blake3,sha256 --size 1GiB --threads 1,2\n";
+
+enum { O_ALGO = 1, O_SIZE, O_BLOCK, O_THREADS, O_FILE, O_RUNS, O_JSON, O_OUTPUT };
+
+static const struct opt_spec specs[] = {
+	{ "algo", OPT_ARG, O_ALGO },       { "size", OPT_ARG, O_SIZE },   { "block", OPT_ARG, O_BLOCK },
+	{ "threads", OPT_ARG, O_THREADS }, { "file", OPT_ARG, O_FILE },   { "runs", OPT_ARG, O_RUNS },
+	{ "json", OPT_NOARG, O_JSON },     { "output", OPT_ARG, O_OUTPUT }, RUN_OPT_SPECS,
+	{ 0 },
+};
+
+#define MAX_LIST 16
+
+struct hash_opts {
+	enum hash_algo algos[MAX_LIST];
+	unsigned nalgos;
+	unsigned threads[MAX_LIST];
+	unsigned nthreads;
+	uint64_t size, block, runs;
+	const char *file, *output;
+	int json;
+};
+
+static void parse_algos(struct hash_opts *o, const struct opt_iter *it)
+{
+	char err[256], **v;
+	int n = split_list(it->arg, ',', &v, err, sizeof err);
+	if (n < 0)
+		opt_bad_value(it, err);
+	if (n > MAX_LIST)
+		opt_bad_value(it, "too many items");
+	o->nalgos = 0;
+	for (int i = 0; i < n; i++) {
+		enum hash_algo a;
+		if (hash_algo_parse(v[i], &a) < 0) {
+			snprintf(err, sizeof err, "\"%s\": expected blake3, sha256 or none", v[i]);
+			free_strv(v);
+			opt_bad_value(it, err);
+		}
+		o->algos[o->nalgos++] = a;
+	}
+	free_strv(v);
+}
+
+static void parse_threads(struct hash_opts *o, const struct opt_iter *it)
+{
+	char err[256], **v;
+	int n = split_list(it->arg, ',', &v, err, sizeof err);
+	if (n < 0)
+		opt_bad_value(it, err);
+	if (n > MAX_LIST)
+		opt_bad_value(it, "too many items");
+	o->nthreads = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t t;
+		if (parse_count(v[i], 1, 1024, &t, err, sizeof err) < 0) {
+			free_strv(v);
+			opt_bad_value(it, err);
+		}
+		o->threads[o->nthreads++] = (unsigned)t;
+	}
+	free_strv(v);
+}
+
+static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char **argv)
+{
+	struct opt_iter it;
+	char err[256];
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+		if (run_opts_handle(ro, id, &it))
+			continue;
+		switch (id) {
+		case O_ALGO:
+			parse_algos(o, &it);
+			break;
+		case O_THREADS:
+			parse_threads(o, &it);
+			break;
+		case O_SIZE:
+		case O_BLOCK: {
+			uint64_t v;
+			if (parse_size(it.arg, &v, err, sizeof err) < 0)
+				opt_bad_value(&it, err);
+			if (v == 0)
+				opt_bad_value(&it, "must be above 0");
+			if (id == O_BLOCK && v > (1ull << 30))
+				opt_bad_value(&it, "at most 1GiB");
+			*(id == O_SIZE ? &o->size : &o->block) = v;
+			break;
+		}
+		case O_RUNS:
+			if (parse_count(it.arg, 1, 1000, &o->runs, err, sizeof err) < 0)
+				opt_bad_value(&it, err);
+			break;
+		case O_FILE:
+			o->file = it.arg;
+			break;
+		case O_JSON:
+			o->json = 1;
+			break;
+		case O_OUTPUT:
+			o->output = it.arg;
+			o->json = 1;
+			break;
+		case OPT_POSITIONAL:
+			nm_usage_fail("unexpected argument \"%s\" (see 'nodemark hash --help')", it.arg);
+		}
+	}
+}
+
+/* The file to hash, mapped read-only. Exits 2 when it cannot be read (it is input). */
+static void *map_file(const char *path, size_t *len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		nm_usage_fail("--file: %s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode) || st.st_size == 0)
+		nm_usage_fail("--file: %s: expected a regular file that is not empty", path);
+	void *p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED)
+		nm_usage_fail("--file: %s: cannot map it: %s", path, strerror(errno));
+	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	*len = (size_t)st.st_size;
+	return p;
+}
+
+static int cmp_rate(const void *a, const void *b)
+{
+	double x = ((const struct hash_bench_result *)a)->bytes_per_sec;
+	double y = ((const struct hash_bench_result *)b)->bytes_per_sec;
+	return (x > y) - (x < y);
+}
 
 int cmd_hash(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	nm_error("not built yet");
-	return NM_EXIT_USAGE;
+	struct hash_opts o = {
+		.algos = { HASH_BLAKE3, HASH_SHA256 }, .nalgos = 2, .threads = { 1 }, .nthreads = 1,
+		.block = 256 << 10, .runs = 1,
+	};
+	struct run_opts ro = { 0 };
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > 1)
+		o.threads[o.nthreads++] = (unsigned)(ncpu > 1024 ? 1024 : ncpu);
+	parse_args(&o, &ro, argc, argv);
+
+	void *data = NULL;
+	size_t data_len = 0;
+	if (o.file) {
+		data = map_file(o.file, &data_len);
+		if (!o.size)
+			o.size = data_len;
+	}
+	if (!o.size)
+		o.size = 1ull << 30;
+
+	struct record *rec = record_new("hash", argc, argv);
+	char feat[128], err[512], buf[64], buf2[64];
+	cpu_features_list(feat, sizeof feat);
+	json_object_set_new(rec->extra, "cpu_features", json_string(feat));
+	json_t *results = json_array();
+	int rc = NM_EXIT_OK;
+
+	if (!o.json) {
+		printf("CPU features: %s\n", feat);
+		printf("%-8s %-8s %7s %10s %12s %10s\n", "algo", "impl", "threads", "block", "MB/s", "cycles/B");
+	}
+	struct hash_bench_result *runs = calloc(o.runs, sizeof *runs);
+	for (unsigned a = 0; a < o.nalgos && rc == NM_EXIT_OK; a++) {
+		for (unsigned t = 0; t < o.nthreads && rc == NM_EXIT_OK; t++) {
+			struct hash_bench_plan plan = {
+				.algo = o.algos[a], .size = o.size, .block = (size_t)o.block,
+				.threads = o.threads[t], .data = data, .data_len = data_len,
+			};
+			char name[64];
+			snprintf(name, sizeof name, "hash/%s/%ut", hash_algo_name(plan.algo), plan.threads);
+			struct bench *b = record_add_bench(rec, name);
+			bench_set(b, "algo", json_string(hash_algo_name(plan.algo)));
+			bench_set(b, "impl", json_string(hash_impl_name(plan.algo)));
+			bench_set(b, "threads", json_integer(plan.threads));
+			bench_set(b, "block", json_integer((json_int_t)plan.block));
+			bench_set(b, "bytes", json_integer((json_int_t)plan.size));
+			struct metric *mrate = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+			struct metric *mcpb = cycles_readable() ?
+				bench_metric(b, "cycles_per_byte", "cycles/B", LOWER_IS_BETTER) : NULL;
+			for (uint64_t i = 0; i < o.runs; i++) {
+				if (cleanup_interrupted()) {
+					rc = NM_EXIT_INTERRUPTED;
+					break;
+				}
+				if (hash_bench(&plan, &runs[i], err, sizeof err) < 0) {
+					nm_error("%s: %s", hash_algo_name(plan.algo), err);
+					rc = NM_EXIT_FAILED;
+					break;
+				}
+				metric_add(mrate, runs[i].bytes_per_sec);
+				if (mcpb)
+					metric_add(mcpb, runs[i].cycles_per_byte);
+			}
+			if (rc != NM_EXIT_OK)
+				break;
+			qsort(runs, o.runs, sizeof *runs, cmp_rate);
+			const struct hash_bench_result *m = &runs[(o.runs - 1) / 2];
+			/* The digest says what was hashed only when one stream covered the file once. */
+			int show_digest = o.file && plan.threads == 1 && plan.size == data_len &&
+					  plan.algo != HASH_NONE;
+			char hex[2 * HASH_MAX_DIGEST + 1];
+			hash_hex(m->digest, hash_digest_size(plan.algo), hex);
+			json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:s}", "algo",
+					      hash_algo_name(plan.algo), "threads", (json_int_t)plan.threads,
+					      "block", (json_int_t)plan.block, "bytes", (json_int_t)m->bytes,
+					      "seconds", m->seconds, "bytes_per_sec", m->bytes_per_sec,
+					      "impl", hash_impl_name(plan.algo));
+			json_object_set_new(j, "cycles_per_byte",
+					    m->cycles_per_byte >= 0 ? json_real(m->cycles_per_byte) : json_null());
+			if (show_digest)
+				json_object_set_new(j, "digest", json_string(hex));
+			json_array_append_new(results, j);
+			if (!o.json) {
+				char cpb[32] = "n/a";
+				if (m->cycles_per_byte >= 0)
+					snprintf(cpb, sizeof cpb, "%.2f", m->cycles_per_byte);
+				printf("%-8s %-8s %7u %10s %12.1f %10s\n", hash_algo_name(plan.algo),
+				       hash_impl_name(plan.algo), plan.threads,
+				       units_bytes_iec(plan.block, buf, sizeof buf), m->bytes_per_sec / 1e6, cpb);
+				if (show_digest)
+					printf("  %s  %s\n", hex, o.file);
+			}
+		}
+	}
+	free(runs);
+	if (!o.json && rc == NM_EXIT_OK)
+		printf("%s, %s per measurement%s\n",
+		       cycles_readable() ? "cycles: TSC reference cycles per byte on one thread"
+					 : "cycles/B: n/a, this CPU has no readable cycle counter",
+		       units_bytes_iec(o.size, buf2, sizeof buf2),
+		       o.runs > 1 ? ", median of the runs" : "");
+	if (o.json && rc == NM_EXIT_OK) {
+		json_t *top = json_pack("{s:s, s:s, s:o}", "cpu_features", feat, "cycle_counter",
+					cycles_readable() ? "tsc" : "none", "results", results);
+		struct atomic_file af;
+		FILE *fp = afile_open(&af, o.output ? o.output : "-", err, sizeof err);
+		if (!fp) {
+			nm_error("%s", err);
+			rc = NM_EXIT_FAILED;
+		} else {
+			json_dumpf(top, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+			fputc('\n', fp);
+			if (afile_commit(&af, err, sizeof err) < 0) {
+				nm_error("%s", err);
+				rc = NM_EXIT_FAILED;
+			}
+		}
+		json_decref(top);
+	} else {
+		json_decref(results);
+	}
+	if (rc == NM_EXIT_OK) {
+		run_opts_apply(&ro, rec, NULL);
+		if (run_save(&ro, rec) < 0)
+			rc = NM_EXIT_FAILED;
+	}
+	record_free(rec);
+	run_opts_free(&ro);
+	if (data)
+		munmap(data, data_len);
+	return rc;
 }

@@ -1,0 +1,91 @@
+#include "hash/cpufeat.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <x86intrin.h>
+
+static uint64_t xgetbv0(void)
+{
+	uint32_t eax, edx;
+	__asm__ volatile("xgetbv" : "=a"(eax), "=d"(edx) : "c"(0));
+	return ((uint64_t)edx << 32) | eax;
+}
+
+void cpu_features_detect(struct cpu_features *f)
+{
+	unsigned a, b, c, d;
+	memset(f, 0, sizeof *f);
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return;
+	f->sse2 = !!(d & (1u << 26));
+	f->ssse3 = !!(c & (1u << 9));
+	f->sse41 = !!(c & (1u << 19));
+	int osxsave = !!(c & (1u << 27));
+	uint64_t xcr0 = osxsave ? xgetbv0() : 0;
+	int os_ymm = (xcr0 & 6) == 6, os_zmm = (xcr0 & 0xe6) == 0xe6;
+	if (__get_cpuid_count(7, 0, &a, &b, &c, &d)) {
+		f->avx2 = os_ymm && (b & (1u << 5));
+		/* AVX512F (bit 16) and AVX512VL (bit 31), as BLAKE3's dispatch asks. */
+		f->avx512 = os_zmm && (b & (1u << 16)) && (b & (1u << 31));
+		f->sha_ni = !!(b & (1u << 29));
+	}
+}
+
+int cycles_readable(void)
+{
+	return 1;
+}
+
+uint64_t cycles_now(void)
+{
+	return __rdtsc();
+}
+#else
+void cpu_features_detect(struct cpu_features *f)
+{
+	memset(f, 0, sizeof *f);
+}
+
+int cycles_readable(void)
+{
+	return 0;
+}
+
+uint64_t cycles_now(void)
+{
+	return 0;
+}
+#endif
+
+const char *hash_impl_name(enum hash_algo a)
+{
+	struct cpu_features f;
+	cpu_features_detect(&f);
+	switch (a) {
+	case HASH_BLAKE3:
+		return f.avx512 ? "AVX-512" : f.avx2 ? "AVX2" : f.sse41 ? "SSE4.1" : f.sse2 ? "SSE2" : "portable";
+	case HASH_SHA256:
+		return f.sha_ni ? "SHA-NI" : f.avx2 ? "AVX2" : f.ssse3 ? "SSSE3" : "generic";
+	case HASH_NONE:
+		return "-";
+	}
+	return "?";
+}
+
+const char *cpu_features_list(char *buf, unsigned len)
+{
+	struct cpu_features f;
+	cpu_features_detect(&f);
+	snprintf(buf, len, "%s%s%s%s%s%s", f.sse2 ? "SSE2," : "", f.ssse3 ? "SSSE3," : "",
+		 f.sse41 ? "SSE4.1," : "", f.avx2 ? "AVX2," : "", f.avx512 ? "AVX-512," : "",
+		 f.sha_ni ? "SHA-NI," : "");
+	size_t n = strlen(buf);
+	if (n)
+		buf[n - 1] = 0;
+	else
+		snprintf(buf, len, "none");
+	return buf;
+}

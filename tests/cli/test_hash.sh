@@ -1,0 +1,55 @@
+# nodemark hash: digests of files agree with b3sum and sha256sum, the JSON schema, bad input.
+. "$TESTS_DIR/cli/lib.sh"
+
+# Digests of random files of the lengths where block and chunk boundaries fall.
+mismatch=""
+for n in 1 63 64 65 1023 1024 1025 4097 65537 1048577; do
+    head -c "$n" /dev/urandom >in.bin
+    run_nm hash --file in.bin --algo blake3,sha256 --threads 1 --block 4k --json --no-save
+    [ "$rc" -eq 0 ] || { mismatch="$mismatch rc=$rc@$n"; continue; }
+    ours_b3=$(json_get 'j["results"][0]["digest"]')
+    ours_sha=$(json_get 'j["results"][1]["digest"]')
+    if command -v b3sum >/dev/null; then
+        [ "$ours_b3" = "$(b3sum in.bin | cut -d' ' -f1)" ] || mismatch="$mismatch blake3@$n"
+    fi
+    [ "$ours_sha" = "$(sha256sum in.bin | cut -d' ' -f1)" ] || mismatch="$mismatch sha256@$n"
+done
+if [ -z "$mismatch" ]; then ok "--file digests agree with b3sum and sha256sum"; else not_ok "--file digests agree" "$mismatch"; fi
+
+run_nm hash --file in.bin --algo sha256 --threads 1 --no-save
+expect_rc 0 "text output with --file exits 0"
+expect_out_has "$(sha256sum in.bin | cut -d' ' -f1)  in.bin" "text output prints the digest and file name"
+
+# The JSON schema of the issue, numeric, one result per algorithm and thread count.
+run_nm hash --algo blake3,sha256,none --size 3MiB --block 64KiB --threads 1,2 --json --no-save
+expect_rc 0 "--json exits 0"
+check "--json has one result per algorithm and thread count" test "$(json_get 'len(j["results"])')" = 6
+check "--json results have the issue's keys" test "$(json_get 'all(set(["algo","threads","block","bytes","seconds","bytes_per_sec"]) <= set(r) for r in j["results"])')" = True
+check "--json numbers are numbers" test "$(json_get 'all(isinstance(r["bytes_per_sec"], float) and r["bytes_per_sec"] > 0 and isinstance(r["seconds"], float) for r in j["results"])')" = True
+check "--json bytes is --size" test "$(json_get 'set(r["bytes"] for r in j["results"])')" = "{3145728}"
+check "--json block is --block" test "$(json_get 'set(r["block"] for r in j["results"])')" = "{65536}"
+check "--json threads follow --threads" test "$(json_get '[r["threads"] for r in j["results"]]')" = "[1, 2, 1, 2, 1, 2]"
+check "--json algos follow --algo" test "$(json_get '[r["algo"] for r in j["results"]][::2]')" = "['blake3', 'sha256', 'none']"
+check "--json names the CPU features" test -n "$(json_get 'j["cpu_features"]')"
+
+run_nm hash --algo blake3 --size 1MiB --threads 1 --runs 3 --no-save
+expect_rc 0 "text output exits 0"
+expect_out_has "CPU features:" "text output lists the CPU features"
+expect_out_matches '^blake3 +[A-Za-z0-9.-]+ +1 +256 KiB +[0-9]+\.[0-9] +([0-9]+\.[0-9]+|n/a)$' "text output has a row per algorithm"
+expect_out_has "median of the runs" "--runs says the median is shown"
+
+run_nm hash --algo sha256 --size 1MiB --threads 1 --output out.json --no-save
+expect_rc 0 "--output exits 0"
+check "--output writes the JSON to the file" python3 -c 'import json; assert json.load(open("out.json"))["results"][0]["algo"] == "sha256"'
+
+for bad in "--algo md5" "--algo blake3,,sha256" "--size 0" "--size 4q" "--block 0" "--threads 0" \
+    "--threads x" "--runs 0" "--file nonexistent.bin" "extra-arg" "--frobnicate"; do
+    # shellcheck disable=SC2086
+    run_nm hash $bad --no-save
+    expect_rc 2 "bad input '$bad' exits 2"
+    one_line_error "bad input '$bad' is one line"
+done
+: >empty.bin
+run_nm hash --file empty.bin --no-save
+expect_rc 2 "an empty --file exits 2"
+expect_err_has "not empty" "an empty --file says why"
