@@ -141,11 +141,18 @@ FUZZ_LIB_OBJ := $(call objs,build/fuzz,$(LIB_SRC))
 
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
-	  -fno-sanitize-recover=all $(WARN) -Wno-unused-command-line-argument -c $< -o $@
+	@echo "  CC      $< (fuzz)"
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 -g -O1 -fsanitize=fuzzer-no-link,address,undefined \
+	  -fno-sanitize-recover=all $(WARN) -Wno-unused-command-line-argument -MMD -MP -c $< -o $@
 
-build/fuzz/%: fuzz/%.c $(FUZZ_LIB_OBJ) $(BLAKE3_OBJ)
-	$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 $(FUZZ_FLAGS) $(WARN) -o $@ $^ $(LDLIBS_ALL)
+# An archive, so each harness links only the objects it uses (and make keeps them).
+build/fuzz/libnodemark.a: $(FUZZ_LIB_OBJ) $(BLAKE3_OBJ)
+	@rm -f $@
+	@ar rcs $@ $^
+
+build/fuzz/%: fuzz/%.c build/fuzz/libnodemark.a $(wildcard fuzz/*.h)
+	@echo "  LINK    $@"
+	@$(FUZZ_CC) $(CPPFLAGS_ALL) -std=gnu11 $(FUZZ_FLAGS) $(WARN) -o $@ $< build/fuzz/libnodemark.a $(LDLIBS_ALL)
 
 fuzz: $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 

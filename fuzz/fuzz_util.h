@@ -1,0 +1,40 @@
+/* Small helpers shared by the libFuzzer harnesses (header-only: each harness is one program). */
+#ifndef NM_FUZZ_UTIL_H
+#define NM_FUZZ_UTIL_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A failed property is a crash, so libFuzzer saves the input that broke it. */
+#define FUZZ_ASSERT(cond)                                                                   \
+	do {                                                                                \
+		if (!(cond)) {                                                              \
+			fprintf(stderr, "%s:%d: property failed: %s\n", __FILE__, __LINE__, #cond); \
+			abort();                                                            \
+		}                                                                           \
+	} while (0)
+
+/* The input as a NUL-terminated string (parsers of command-line values take C strings). */
+static inline char *fuzz_cstring(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+	if (!s)
+		abort();
+	memcpy(s, data, size);
+	s[size] = '\0';
+	return s;
+}
+
+/* An error message goes to the terminal as one line: not empty, no control characters. */
+static inline void fuzz_check_message(const char *err)
+{
+	FUZZ_ASSERT(err[0] != '\0');
+	for (const unsigned char *p = (const unsigned char *)err; *p; p++)
+		FUZZ_ASSERT(*p >= 0x20 && *p != 0x7f);
+}
+
+#endif
