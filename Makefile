@@ -12,6 +12,7 @@
 # Sources are found by wildcard: adding a file under src/ needs no edit here.
 
 CC      ?= cc
+MPICC   ?= mpicc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
@@ -91,9 +92,13 @@ SHIMS := $(patsubst tests/shim/%.c,$(BUILD)/shim/%.so,$(SHIM_SRC))
 deps:
 	@bash scripts/deps.sh
 
+# The MPI test runs build/nodemark-mpi (the plain one, also under asan) when mpicc is there.
+MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),build/nodemark-mpi)
+
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS)
+	@$(MAKE) --no-print-directory $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS) $(MPI_BIN)
 	@NODEMARK=$(abspath $(BUILD)/nodemark) UNIT_TESTS=$(abspath $(BUILD)/unit-tests) \
+	  NODEMARK_MPI=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  SHIM_DIR=$(abspath $(BUILD)/shim) bash tests/run.sh
 
 # Only the unit tests, or only the CLI tests (quicker while working on one layer).
@@ -109,9 +114,11 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 asan: deps
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="$(ASAN_FLAGS)" \
 	  build/asan/nodemark build/asan/unit-tests $(patsubst $(BUILD)/%,build/asan/%,$(SHIMS))
+	@$(if $(MPI_BIN),$(MAKE) --no-print-directory $(MPI_BIN))
 	@ASAN_OPTIONS=detect_leaks=1:verify_asan_link_order=0:exitcode=99 \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99 \
 	  NODEMARK_SANITIZED=1 NODEMARK=$(abspath build/asan/nodemark) \
+	  NODEMARK_MPI=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  UNIT_TESTS=$(abspath build/asan/unit-tests) SHIM_DIR=$(abspath build/asan/shim) \
 	  bash tests/run.sh
 
@@ -120,17 +127,18 @@ run: deps $(BUILD)/nodemark
 
 # --- MPI build ---------------------------------------------------------------
 
-MPICC ?= mpicc
 MPI_SRC := $(sort $(wildcard src/mpi/*.c))
 
 mpi: $(BUILD)/nodemark-mpi
 
 $(BUILD)/mpi/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(MPICC) $(CPPFLAGS_ALL) -DNODEMARK_MPI=1 $(CFLAGS_ALL) -MMD -MP -c $< -o $@
+	@echo "  MPICC   $<"
+	@$(MPICC) $(CPPFLAGS_ALL) -DNODEMARK_MPI=1 $(CFLAGS_ALL) -MMD -MP -c $< -o $@
 
 $(BUILD)/nodemark-mpi: $(call objs,$(BUILD)/mpi,src/main.c $(MPI_SRC)) $(BUILD)/libnodemark.a
-	$(MPICC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
+	@echo "  LINK    $@"
+	@$(MPICC) $(CFLAGS_ALL) -o $@ $^ $(LDLIBS_ALL)
 
 # --- fuzzing -----------------------------------------------------------------
 

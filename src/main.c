@@ -6,6 +6,9 @@
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/opt.h"
+#ifdef NODEMARK_MPI
+#include "mpi/mpi.h"
+#endif
 
 #include <stdio.h>
 #include <string.h>
@@ -110,6 +113,9 @@ int main(int argc, char **argv)
 	if (!c)
 		return unknown_command(name);
 	nm_set_command(c->name);
+#ifdef NODEMARK_MPI
+	return mpi_main(c->name, c->fn, c->usage, argc - 1, argv + 1);
+#endif
 	if (asks_for_help(argc - 1, argv + 1))
 		return show_usage(c);
 	cleanup_init();

@@ -1,0 +1,191 @@
+#include "mem/membw.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BLOCK (1u << 20)
+
+uint64_t membw_llc_bytes(void)
+{
+	uint64_t best = 0;
+	for (int i = 0; i < 8; i++) {
+		char path[128], buf[64];
+		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		FILE *f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(buf, sizeof buf, f)) {
+			char *end;
+			unsigned long long v = strtoull(buf, &end, 10);
+			if (*end == 'K')
+				v <<= 10;
+			else if (*end == 'M')
+				v <<= 20;
+			if (v > best)
+				best = v;
+		}
+		fclose(f);
+	}
+	return best;
+}
+
+size_t membw_copy_size(uint64_t cap)
+{
+	uint64_t llc = membw_llc_bytes();
+	uint64_t size = llc ? 4 * llc : 64ull << 20;
+	if (size < (16ull << 20))
+		size = 16ull << 20;
+	if (cap && size > cap)
+		size = cap;
+	return (size_t)size;
+}
+
+struct copy_thread {
+	pthread_t thread;
+	char *src, *dst;
+	size_t size;
+	uint64_t deadline_ns;
+	uint64_t bytes;
+	const volatile int *go;
+};
+
+static void *copy_main(void *p)
+{
+	struct copy_thread *t = p;
+	while (!*t->go)
+		; /* the start line: every thread begins together, so the wall time is shared */
+	do {
+		memcpy(t->dst, t->src, t->size);
+		t->bytes += t->size;
+		/* keep the compiler from dropping the copy: the destination feeds the next source */
+		t->src[t->bytes % t->size] ^= t->dst[(t->bytes / 7) % t->size];
+	} while (clock_now_ns() < t->deadline_ns && !cleanup_interrupted());
+	return NULL;
+}
+
+int membw_copy(size_t per_thread, unsigned threads, uint64_t duration_ns, struct membw_result *res,
+	       char *err, size_t errlen)
+{
+	struct copy_thread *t = calloc(threads ? threads : 1, sizeof *t);
+	volatile int go = 0;
+	unsigned started = 0;
+	int rc = 0;
+
+	memset(res, 0, sizeof *res);
+	if (!t || !threads || !per_thread) {
+		free(t);
+		return nm_errf(err, errlen, "memory copy: nothing to do (threads %u, size %zu)", threads, per_thread);
+	}
+	for (unsigned i = 0; i < threads; i++) {
+		t[i].src = malloc(per_thread);
+		t[i].dst = malloc(per_thread);
+		if (!t[i].src || !t[i].dst) {
+			rc = nm_errf(err, errlen, "memory copy: cannot allocate 2 x %zu bytes", per_thread);
+			goto out;
+		}
+		/* touch every page now, so page faults are not measured */
+		memset(t[i].src, (int)(i + 1), per_thread);
+		memset(t[i].dst, 0, per_thread);
+		t[i].size = per_thread;
+		t[i].go = &go;
+	}
+	uint64_t start = clock_now_ns();
+	for (unsigned i = 0; i < threads; i++) {
+		t[i].deadline_ns = start + duration_ns;
+		if (pthread_create(&t[i].thread, NULL, copy_main, &t[i]) != 0) {
+			rc = nm_errf(err, errlen, "memory copy: cannot start thread %u: %s", i, strerror(errno));
+			break;
+		}
+		started++;
+	}
+	start = clock_now_ns();
+	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < started; i++) {
+		pthread_join(t[i].thread, NULL);
+		res->bytes += t[i].bytes;
+	}
+	res->ns = clock_now_ns() - start;
+	if (rc == 0 && res->ns)
+		res->bytes_per_sec = (double)res->bytes * 1e9 / (double)res->ns;
+	if (rc == 0 && cleanup_interrupted())
+		rc = 1;
+out:
+	for (unsigned i = 0; i < threads; i++) {
+		free(t[i].src);
+		free(t[i].dst);
+	}
+	free(t);
+	return rc;
+}
+
+static int write_file(int fd, const char *path, const char *buf, uint64_t size, char *err, size_t errlen)
+{
+	for (uint64_t off = 0; off < size;) {
+		size_t n = size - off < BLOCK ? (size_t)(size - off) : BLOCK;
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w <= 0)
+			return nm_errf(err, errlen, "%s: write at offset %llu: %s", path, (unsigned long long)off,
+				       w < 0 ? strerror(errno) : "no progress");
+		off += (uint64_t)w;
+	}
+	return 0;
+}
+
+int membw_cached_read(const char *dir, uint64_t file_bytes, uint64_t duration_ns, struct membw_result *res,
+		      char *err, size_t errlen)
+{
+	char path[4096];
+	char *buf = malloc(BLOCK);
+	int rc = 0, fd;
+
+	memset(res, 0, sizeof *res);
+	if (!buf)
+		return nm_errf(err, errlen, "page-cache read: out of memory");
+	snprintf(path, sizeof path, "%s/pagecache-%llx", dir, (unsigned long long)(clock_now_ns() & 0xffffff));
+	fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		free(buf);
+		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+	}
+	cleanup_add(path);
+	for (size_t i = 0; i < BLOCK; i++)
+		buf[i] = (char)(i * 2654435761u >> 13);
+	if (write_file(fd, path, buf, file_bytes, err, errlen) < 0) {
+		rc = -1;
+		goto out;
+	}
+	uint64_t start = clock_now_ns(), now = start;
+	do {
+		for (uint64_t off = 0; off < file_bytes;) {
+			ssize_t r = pread(fd, buf, BLOCK, (off_t)off);
+			if (r < 0) {
+				rc = nm_errf(err, errlen, "%s: read at offset %llu: %s", path,
+					     (unsigned long long)off, strerror(errno));
+				goto out;
+			}
+			if (r == 0)
+				break;
+			off += (uint64_t)r;
+			res->bytes += (uint64_t)r;
+		}
+		now = clock_now_ns();
+	} while (now - start < duration_ns && !cleanup_interrupted());
+	res->ns = now - start;
+	if (res->ns)
+		res->bytes_per_sec = (double)res->bytes * 1e9 / (double)res->ns;
+	if (cleanup_interrupted())
+		rc = 1;
+out:
+	close(fd);
+	cleanup_now(path);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,152 @@
+/* hash under MPI: every rank hashes its own stream of random bytes (CPU only, no target);
+ * the aggregate is the machine's or the cluster's hashing capacity. */
+#include "mpi/workload.h"
+#include "hash/bench.h"
+#include "hash/cpufeat.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "util/parse.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { H_ALGO = 1, H_SIZE, H_BLOCK, H_THREADS };
+
+static const struct opt_spec hash_specs[] = {
+	{ "algo", OPT_ARG, H_ALGO }, { "size", OPT_ARG, H_SIZE }, { "block", OPT_ARG, H_BLOCK },
+	{ "threads", OPT_ARG, H_THREADS }, { 0 },
+};
+
+struct hash_state {
+	enum hash_algo algos[8];
+	unsigned nalgos, threads;
+	uint64_t size, block;
+};
+
+static void *hash_create(void)
+{
+	struct hash_state *s = calloc(1, sizeof *s);
+	s->algos[0] = HASH_BLAKE3;
+	s->algos[1] = HASH_SHA256;
+	s->nalgos = 2;
+	s->threads = 1;
+	s->size = 256ull << 20;
+	s->block = 256 << 10;
+	return s;
+}
+
+static void hash_option(void *st, int id, const struct opt_iter *it)
+{
+	struct hash_state *s = st;
+	char err[256], **v;
+	uint64_t n;
+	switch (id) {
+	case H_ALGO: {
+		int cnt = split_list(it->arg, ',', &v, err, sizeof err);
+		if (cnt < 0)
+			opt_bad_value(it, err);
+		if (cnt > 8) {
+			free_strv(v);
+			opt_bad_value(it, "at most 8 hashes");
+		}
+		s->nalgos = 0;
+		for (int i = 0; i < cnt; i++) {
+			if (hash_algo_parse(v[i], &s->algos[s->nalgos++]) < 0) {
+				snprintf(err, sizeof err, "\"%s\": expected blake3, sha256 or none", v[i]);
+				free_strv(v);
+				opt_bad_value(it, err);
+			}
+		}
+		free_strv(v);
+		break;
+	}
+	case H_SIZE:
+	case H_BLOCK:
+		if (parse_size(it->arg, &n, err, sizeof err) < 0)
+			opt_bad_value(it, err);
+		if (!n)
+			opt_bad_value(it, "must be above 0");
+		if (id == H_BLOCK && n > (1ull << 30))
+			opt_bad_value(it, "at most 1GiB");
+		*(id == H_SIZE ? &s->size : &s->block) = n;
+		break;
+	case H_THREADS:
+		if (parse_count(it->arg, 1, 1024, &n, err, sizeof err) < 0)
+			opt_bad_value(it, err);
+		s->threads = (unsigned)n;
+		break;
+	case OPT_POSITIONAL:
+		nm_usage_fail("unexpected argument \"%s\" (see 'nodemark-mpi hash --help')", it->arg);
+	}
+}
+
+static void hash_check(void *st, struct work_ctx *ctx)
+{
+	(void)st;
+	if (ctx->shared_file)
+		nm_usage_fail("--shared-file: hash has no target file");
+}
+
+static int hash_prepare(void *st, struct work_ctx *ctx, char *err, size_t errlen)
+{
+	return 0;
+}
+
+static unsigned hash_nphases(void *st)
+{
+	return ((struct hash_state *)st)->nalgos;
+}
+
+static void hash_run(void *st, struct work_ctx *ctx, unsigned phase, struct work_phase *out)
+{
+	struct hash_state *s = st;
+	struct hash_bench_plan plan = {
+		.algo = s->algos[phase], .size = s->size, .block = (size_t)s->block, .threads = s->threads,
+	};
+	struct hash_bench_result r;
+	snprintf(out->name, sizeof out->name, "hash/%s/%ut", hash_algo_name(plan.algo), plan.threads);
+	out->unit = "B";
+	out->start_ns = clock_now_ns();
+	if (hash_bench(&plan, &r, out->errmsg, sizeof out->errmsg) < 0) {
+		out->status = NM_EXIT_FAILED;
+		return;
+	}
+	out->end_ns = clock_now_ns();
+	out->bytes = r.bytes;
+	out->ops = r.bytes / s->block;
+}
+
+static json_t *hash_settings(void *st)
+{
+	struct hash_state *s = st;
+	return json_pack("{s:I, s:I, s:i}", "size", (json_int_t)s->size, "block", (json_int_t)s->block,
+			 "threads", (int)s->threads);
+}
+
+static void hash_finish(void *st, struct work_ctx *ctx)
+{
+	free(st);
+}
+
+const struct workload work_hash = {
+	.name = "hash",
+	.usage = "usage: nodemark-mpi hash [options]\n"
+		 "\n"
+		 "Every rank hashes --size bytes of random data in --block updates on --threads threads,\n"
+		 "one phase per hash; the aggregate is the total bytes over the slowest rank's end.\n"
+		 "\n"
+		 "Options:\n"
+		 "  --algo LIST         blake3, sha256, none (default blake3,sha256)\n"
+		 "  --size SIZE         bytes per rank (default 256MiB)\n"
+		 "  --block SIZE        bytes per update call (default 256KiB)\n"
+		 "  --threads N         threads per rank (default 1)\n",
+	.specs = hash_specs,
+	.create = hash_create,
+	.option = hash_option,
+	.check = hash_check,
+	.prepare = hash_prepare,
+	.nphases = hash_nphases,
+	.run = hash_run,
+	.settings = hash_settings,
+	.finish = hash_finish,
+};
