@@ -202,8 +202,6 @@ static void build_entries(struct fio_cmd *c, struct runner *runs, struct fio_rep
 				e = &rep->entries[rep->nentries++];
 				e->name = j->name;
 				e->groupid = j->io.group;
-				e->opts = j->opts.kv;
-				e->nopts = j->opts.n;
 				e->io = &j->io;
 				e->ioengine = j->ioengine ? j->ioengine : fio_engine_name(io_session_engine(runs[i].session, 0));
 				e->kb_base = j->kb_base;
@@ -213,6 +211,9 @@ static void build_entries(struct fio_cmd *c, struct runner *runs, struct fio_rep
 				e->lat_percentiles = j->lat_percentiles;
 				io_result_init(&e->res);
 			}
+			/* fio shows the first job's name but the last merged job's options */
+			e->opts = j->opts.kv;
+			e->nopts = j->opts.n;
 			io_result_merge(&e->res, res);
 			e->nthreads++;
 			e->job_runtime_ns += res->runtime_ns;

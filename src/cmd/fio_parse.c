@@ -1,7 +1,7 @@
 /* fio's syntax into struct io_job plans.  Options are first collected as typed (fio prints them
- * back in its JSON as "global options" and "job options"), then each job is resolved: kb_base
- * first (it changes how every size reads), then the inherited globals and the job's own options
- * in order, later ones winning, as fio does. */
+ * back in its JSON as "global options" and "job options"), then each job is resolved: the
+ * inherited globals and then the job's own options, in order, later ones winning.  As in fio,
+ * kb_base changes how the sizes after it read, not those before it. */
 #include "cmd/fio_parse.h"
 #include "util/error.h"
 #include "util/parse.h"
@@ -782,15 +782,11 @@ static void job_defaults(struct fio_job *j)
 	j->clat_percentiles = 1;
 }
 
-static int apply_list(struct fio_job *j, const struct fio_optlist *l, int only_kb_base, char *err,
-		      size_t errlen)
+static int apply_list(struct fio_job *j, const struct fio_optlist *l, char *err, size_t errlen)
 {
 	char msg[320];
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_kv *kv = &l->kv[i];
-		int is_kb = strcmp(kv->key, "kb_base") == 0;
-		if (only_kb_base != is_kb)
-			continue;
 		const struct fio_opt_def *d = find_def(kv->key);
 		if (!d || !d->apply)
 			continue; /* refused options never get this far */
@@ -803,10 +799,13 @@ static int apply_list(struct fio_job *j, const struct fio_optlist *l, int only_k
 static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
 {
 	job_defaults(j);
-	if (apply_list(j, &j->inherited, 1, err, errlen) < 0 || apply_list(j, &j->opts, 1, err, errlen) < 0 ||
-	    apply_list(j, &j->inherited, 0, err, errlen) < 0 || apply_list(j, &j->opts, 0, err, errlen) < 0)
+	if (apply_list(j, &j->inherited, err, errlen) < 0 || apply_list(j, &j->opts, err, errlen) < 0)
 		return -1;
 	snprintf(j->io.name, sizeof j->io.name, "%s", j->name);
+	/* fio does whole blocks only: the size rounds down to a multiple of the block size */
+	uint64_t min_bs = j->io.bs[DIR_READ] < j->io.bs[DIR_WRITE] ? j->io.bs[DIR_READ] : j->io.bs[DIR_WRITE];
+	if (j->io.size > min_bs && min_bs)
+		j->io.size -= j->io.size % min_bs;
 	if (j->io.rw != IO_READ && j->io.rw != IO_RANDREAD && p->readonly)
 		return nm_errf(err, errlen, "job '%.64s': --readonly given but the job writes", j->name);
 	if (j->ioengine) {
