@@ -788,6 +788,7 @@ static void job_defaults(struct fio_job *j)
 	io->direct = DIRECT_OFF;
 	io->fill = FILL_RANDOM;
 	io->randrepeat = 1;
+	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	j->kb_base = 1024;
 	j->unit_base = 8;
 	j->clat_percentiles = 1;
