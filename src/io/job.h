@@ -57,7 +57,13 @@ struct io_job {
 	uint64_t filesize;          /* size of each file; default size / nrfiles */
 	uint64_t offset;            /* start of the region in each file */
 	uint64_t rw_seq_skip;       /* fio's rw=read:N hole after each I/O */
-	int allow_write_blockdev;   /* the block device was also named in --allow-write */
+	int allow_write_blockdev;   /* writes allowed on a target nodemark did not create (a block
+	                             * device named again in --allow-write, an existing file);
+	                             * a mounted block device is never written */
+	int shared_file;            /* 1: all threads on a directory target share one set of files
+	                             * (CrystalDiskMark); 0: a set per thread (fio's default) */
+	int create_targets;         /* a missing file target is created and laid out (fio's
+	                             * filename=); 0: a missing target is an error */
 
 	/* How long */
 	int time_based;

@@ -1,0 +1,390 @@
+#include "export/hyperfine.h"
+#include "stats/mannwhitney.h"
+#include "stats/summary.h"
+#include "util/error.h"
+#include "util/units.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+#define OUTLIER_THRESHOLD 14.826 /* hyperfine's: 10 sigma, as MADs (1.4826 MAD = 1 sigma) */
+#define MAX_BENCHES 4096
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median_sorted(const double *s, size_t n)
+{
+	return n == 0 ? 0 : stats_quantile(s, n, 0.5);
+}
+
+void time_stats_of(const double *x, size_t n, struct time_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	st->n = n;
+	if (n == 0)
+		return;
+	double *s = malloc(n * sizeof *s);
+	if (!s)
+		abort();
+	double sum = 0;
+	for (size_t i = 0; i < n; i++)
+		sum += x[i];
+	st->mean = sum / (double)n;
+	double ss = 0;
+	for (size_t i = 0; i < n; i++)
+		ss += (x[i] - st->mean) * (x[i] - st->mean);
+	st->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	memcpy(s, x, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_double);
+	st->min = s[0];
+	st->max = s[n - 1];
+	st->median = median_sorted(s, n);
+	for (size_t i = 0; i < n; i++)
+		s[i] = fabs(x[i] - st->median);
+	qsort(s, n, sizeof *s, cmp_double);
+	st->mad = median_sorted(s, n);
+	free(s);
+}
+
+int time_outliers(const double *x, size_t n)
+{
+	struct time_stats st;
+	if (n < 2)
+		return 0;
+	time_stats_of(x, n, &st);
+	double mad = st.mad > 0 ? st.mad : 2.220446049250313e-16;
+	if ((x[0] - st.median) / mad > OUTLIER_THRESHOLD)
+		return 1;
+	for (size_t i = 1; i < n; i++)
+		if (fabs(x[i] - st.median) / mad > OUTLIER_THRESHOLD)
+			return 2;
+	return 0;
+}
+
+void time_ratio(const struct time_stats *a, const struct time_stats *b, double *ratio, double *err)
+{
+	*ratio = a->mean > 0 ? b->mean / a->mean : NAN;
+	double ra = a->mean > 0 ? a->stddev / a->mean : 0, rb = b->mean > 0 ? b->stddev / b->mean : 0;
+	*err = *ratio * sqrt(ra * ra + rb * rb);
+}
+
+size_t time_benches(const struct record *r, const struct bench **out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < r->nbenches && n < max; i++)
+		if (bench_find_metric(r->benches[i], "wall_s"))
+			out[n++] = r->benches[i];
+	return n;
+}
+
+static void metric_stats(const struct bench *b, const char *name, struct time_stats *st)
+{
+	const struct metric *m = bench_find_metric(b, name);
+	time_stats_of(m ? m->samples : NULL, m ? m->nsamples : 0, st);
+}
+
+/* Times in the unit hyperfine would pick for the mean: µs, ms or s. */
+struct tunit {
+	const char *name;
+	double scale;
+};
+
+static struct tunit unit_for(double seconds)
+{
+	if (seconds < 1e-3)
+		return (struct tunit){ "µs", 1e6 };
+	if (seconds < 1)
+		return (struct tunit){ "ms", 1e3 };
+	return (struct tunit){ "s", 1 };
+}
+
+/* "  Label:" padded so values line up (labels hold multi-byte characters). */
+static void label(FILE *fp, const char *text)
+{
+	int w = 0;
+	for (const char *c = text; *c; c++)
+		w += ((unsigned char)*c & 0xC0) != 0x80;
+	fprintf(fp, "  %s%*s", text, 21 - w, "");
+}
+
+static const char *tfmt(double seconds, struct tunit u, char *buf)
+{
+	snprintf(buf, 32, "%.1f %s", seconds * u.scale, u.name);
+	return buf;
+}
+
+static const char *bytes_fmt(double v, char *buf)
+{
+	if (v < 1000)
+		snprintf(buf, 32, "%.0f B", v);
+	else
+		units_bytes_si(v, buf, 32);
+	return buf;
+}
+
+static const char *command_text(const struct bench *b)
+{
+	json_t *c = json_object_get(b->settings, "command");
+	return json_is_string(c) ? json_string_value(c) : b->name;
+}
+
+void time_print_bench(FILE *fp, const struct record *r, const struct bench *b, size_t index)
+{
+	struct time_stats wall, user, sys, rss, majf, minf, vcs, ics;
+	const struct metric *wm = bench_find_metric(b, "wall_s");
+	char b1[32], b2[32], b3[32], b4[32];
+
+	metric_stats(b, "wall_s", &wall);
+	metric_stats(b, "user_s", &user);
+	metric_stats(b, "sys_s", &sys);
+	metric_stats(b, "max_rss", &rss);
+	metric_stats(b, "major_faults", &majf);
+	metric_stats(b, "minor_faults", &minf);
+	metric_stats(b, "vol_ctx_switches", &vcs);
+	metric_stats(b, "invol_ctx_switches", &ics);
+	struct tunit u = unit_for(wall.mean), uu = unit_for(user.mean > sys.mean ? user.mean : sys.mean);
+
+	if (strcmp(b->name, command_text(b)) != 0)
+		fprintf(fp, "Benchmark %zu: %s (%s)\n", index, b->name, command_text(b));
+	else
+		fprintf(fp, "Benchmark %zu: %s\n", index, b->name);
+	label(fp, "Time (mean ± σ):");
+	fprintf(fp, "%s ± %s    [User: %s, System: %s]\n", tfmt(wall.mean, u, b1), tfmt(wall.stddev, u, b2),
+		tfmt(user.mean, uu, b3), tfmt(sys.mean, uu, b4));
+	label(fp, "Range (min … max):");
+	fprintf(fp, "%s … %s    %zu run%s\n", tfmt(wall.min, u, b1), tfmt(wall.max, u, b2), wall.n,
+		wall.n == 1 ? "" : "s");
+	label(fp, "Median:");
+	fprintf(fp, "%s\n", tfmt(wall.median, u, b1));
+	label(fp, "Peak memory (RSS):");
+	fprintf(fp, "%s    Faults: %.0f major, %.0f minor (mean)\n", units_bytes_iec((uint64_t)rss.max, b1, sizeof b1),
+		majf.mean, minf.mean);
+	label(fp, "Context switches:");
+	fprintf(fp, "%.0f voluntary, %.0f involuntary (mean)\n", vcs.mean, ics.mean);
+	label(fp, "Storage I/O:");
+	if (bench_find_metric(b, "read_bytes")) {
+		struct time_stats rb, wb;
+		metric_stats(b, "read_bytes", &rb);
+		metric_stats(b, "write_bytes", &wb);
+		fprintf(fp, "%s read, %s written (mean)\n", bytes_fmt(rb.mean, b1), bytes_fmt(wb.mean, b2));
+	} else {
+		fprintf(fp, "not readable (/proc/PID/io)\n");
+	}
+	label(fp, "Energy:");
+	if (bench_find_metric(b, "energy_j")) {
+		struct time_stats e;
+		metric_stats(b, "energy_j", &e);
+		fprintf(fp, "%.3f J ± %.3f J (CPU packages, RAPL)\n", e.mean, e.stddev);
+	} else {
+		json_t *why = json_object_get(r->extra, "energy");
+		fprintf(fp, "%s\n", json_is_string(why) ? json_string_value(why) : "not measured");
+	}
+	const struct metric *ec = bench_find_metric(b, "exit_code");
+	size_t failed = 0;
+	for (size_t i = 0; ec && i < ec->nsamples; i++)
+		failed += ec->samples[i] != 0;
+	fputc('\n', fp);
+	fflush(fp);
+	if (failed)
+		nm_warn("%s: %zu of %zu runs exited with a non-zero code", b->name, failed, ec->nsamples);
+	if (wall.n && wall.min < 5e-3 && json_is_true(json_object_get(b->settings, "shell")))
+		nm_warn("%s: took less than 5 ms; the shell's start-up cost subtracted from it is only an estimate "
+			"(time it without a shell: nodemark time -- CMD ARGS)", b->name);
+	int out = wm ? time_outliers(wm->samples, wm->nsamples) : 0;
+	if (out == 1)
+		nm_warn("%s: the first run was much slower than the rest (%s): caches filling? try --warmup or --prepare",
+			b->name, units_duration((uint64_t)(wm->samples[0] * 1e9), b1, sizeof b1));
+	else if (out == 2)
+		nm_warn("%s: statistical outliers (more than 10 sigma from the median): other programs disturbing "
+			"the runs? try a quieter machine, --warmup or --interleave", b->name);
+}
+
+void time_print_summary(FILE *fp, const struct record *r)
+{
+	const struct bench *bs[MAX_BENCHES];
+	struct time_stats st[MAX_BENCHES];
+	size_t n = time_benches(r, bs, MAX_BENCHES), best = 0;
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		metric_stats(bs[i], "wall_s", &st[i]);
+		if (st[i].mean < st[best].mean)
+			best = i;
+	}
+	const struct metric *wb = bench_find_metric(bs[best], "wall_s");
+	fprintf(fp, "Summary\n  '%s' ran\n", bs[best]->name);
+	for (size_t i = 0; i < n; i++) {
+		if (i == best)
+			continue;
+		double ratio, err;
+		time_ratio(&st[best], &st[i], &ratio, &err);
+		fprintf(fp, "  %8.2f ± %.2f times faster than '%s'", ratio, err, bs[i]->name);
+		const struct metric *wi = bench_find_metric(bs[i], "wall_s");
+		double pv = mwu_pvalue(wb->samples, wb->nsamples, wi->samples, wi->nsamples);
+		fprintf(fp, "  (Mann-Whitney U p=%.3f: %s)\n", pv,
+			pv < 0.05 ? "significant" : "not significant, may be noise");
+	}
+	fputc('\n', fp);
+}
+
+/* --- JSON ------------------------------------------------------------------------------ */
+
+static json_t *samples_json(const struct bench *b, const char *name, int as_int)
+{
+	const struct metric *m = bench_find_metric(b, name);
+	json_t *a = json_array();
+	for (size_t i = 0; m && i < m->nsamples; i++)
+		json_array_append_new(a, as_int ? json_integer((json_int_t)m->samples[i]) : json_real(m->samples[i]));
+	return a;
+}
+
+int export_hyperfine_json(FILE *fp, const struct record *r)
+{
+	const struct bench *bs[MAX_BENCHES];
+	size_t n = time_benches(r, bs, MAX_BENCHES);
+	json_t *results = json_array();
+	static const struct {
+		const char *field, *metric;
+		int as_int;
+	} extra[] = {
+		{ "memory_usage_byte", "max_rss", 1 },
+		{ "user_times", "user_s", 0 },
+		{ "system_times", "sys_s", 0 },
+		{ "major_faults", "major_faults", 1 },
+		{ "minor_faults", "minor_faults", 1 },
+		{ "voluntary_context_switches", "vol_ctx_switches", 1 },
+		{ "involuntary_context_switches", "invol_ctx_switches", 1 },
+		{ "read_bytes", "read_bytes", 1 },
+		{ "write_bytes", "write_bytes", 1 },
+		{ "energy_j", "energy_j", 0 },
+	};
+	for (size_t i = 0; i < n; i++) {
+		const struct bench *b = bs[i];
+		struct time_stats wall, user, sys;
+		metric_stats(b, "wall_s", &wall);
+		metric_stats(b, "user_s", &user);
+		metric_stats(b, "sys_s", &sys);
+		json_t *o = json_object();
+		json_t *params = json_object_get(b->settings, "parameters");
+		json_object_set_new(o, "command", json_string(b->name));
+		json_object_set_new(o, "mean", json_real(wall.mean));
+		json_object_set_new(o, "stddev", json_real(wall.stddev));
+		json_object_set_new(o, "median", json_real(wall.median));
+		json_object_set_new(o, "user", json_real(user.mean));
+		json_object_set_new(o, "system", json_real(sys.mean));
+		json_object_set_new(o, "min", json_real(wall.min));
+		json_object_set_new(o, "max", json_real(wall.max));
+		json_object_set_new(o, "times", samples_json(b, "wall_s", 0));
+		json_object_set_new(o, "exit_codes", samples_json(b, "exit_code", 1));
+		json_object_set_new(o, "parameters", json_is_object(params) ? json_deep_copy(params) : json_object());
+		/* Our additions; hyperfine's readers ignore fields they do not know. */
+		json_object_set_new(o, "command_line", json_string(command_text(b)));
+		for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++)
+			if (bench_find_metric(b, extra[k].metric))
+				json_object_set_new(o, extra[k].field, samples_json(b, extra[k].metric, extra[k].as_int));
+		json_array_append_new(results, o);
+	}
+	json_t *root = json_pack("{s:o}", "results", results);
+	int rc = json_dumpf(root, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	fputc('\n', fp);
+	json_decref(root);
+	return rc;
+}
+
+/* --- CSV and Markdown ------------------------------------------------------------------ */
+
+static void csv_field(FILE *fp, const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', fp);
+		fputc(*s, fp);
+	}
+	fputc('"', fp);
+}
+
+int export_hyperfine_csv(FILE *fp, const struct record *r)
+{
+	const struct bench *bs[MAX_BENCHES];
+	size_t n = time_benches(r, bs, MAX_BENCHES);
+	json_t *first = n ? json_object_get(bs[0]->settings, "parameters") : NULL;
+	const char *key;
+	json_t *v;
+
+	fputs("command,mean,stddev,median,user,system,min,max", fp);
+	json_object_foreach(first, key, v) {
+		fputs(",", fp);
+		csv_field(fp, "parameter_");
+		csv_field(fp, key);
+	}
+	fputc('\n', fp);
+	for (size_t i = 0; i < n; i++) {
+		struct time_stats wall, user, sys;
+		metric_stats(bs[i], "wall_s", &wall);
+		metric_stats(bs[i], "user_s", &user);
+		metric_stats(bs[i], "sys_s", &sys);
+		csv_field(fp, bs[i]->name);
+		fprintf(fp, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", wall.mean, wall.stddev, wall.median, user.mean,
+			sys.mean, wall.min, wall.max);
+		json_t *params = json_object_get(bs[i]->settings, "parameters");
+		json_object_foreach(first, key, v) {
+			json_t *pv = json_object_get(params, key);
+			fputc(',', fp);
+			csv_field(fp, json_is_string(pv) ? json_string_value(pv) : "");
+		}
+		fputc('\n', fp);
+	}
+	return ferror(fp) ? -1 : 0;
+}
+
+static void md_code(FILE *fp, const char *s)
+{
+	/* A command in a table cell: inline code, with '|' escaped so the row stays one row. */
+	fputc('`', fp);
+	for (; *s; s++) {
+		if (*s == '|')
+			fputc('\\', fp);
+		fputc(*s == '\n' ? ' ' : *s, fp);
+	}
+	fputc('`', fp);
+}
+
+int export_hyperfine_markdown(FILE *fp, const struct record *r)
+{
+	const struct bench *bs[MAX_BENCHES];
+	struct time_stats st[MAX_BENCHES];
+	size_t n = time_benches(r, bs, MAX_BENCHES), best = 0;
+	for (size_t i = 0; i < n; i++) {
+		metric_stats(bs[i], "wall_s", &st[i]);
+		if (st[i].mean < st[best].mean)
+			best = i;
+	}
+	struct tunit u = unit_for(n ? st[best].mean : 1);
+	fprintf(fp, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n", u.name, u.name, u.name);
+	fputs("|:---|---:|---:|---:|---:|\n", fp);
+	for (size_t i = 0; i < n; i++) {
+		double ratio, err;
+		time_ratio(&st[best], &st[i], &ratio, &err);
+		fputs("| ", fp);
+		md_code(fp, bs[i]->name);
+		fprintf(fp, " | %.1f ± %.1f | %.1f | %.1f | ", st[i].mean * u.scale, st[i].stddev * u.scale,
+			st[i].min * u.scale, st[i].max * u.scale);
+		if (i == best)
+			fputs("1.00 |\n", fp);
+		else
+			fprintf(fp, "%.2f ± %.2f |\n", ratio, err);
+	}
+	return ferror(fp) ? -1 : 0;
+}

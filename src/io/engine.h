@@ -1,0 +1,142 @@
+/* The I/O engine: the entry points `nodemark disk`, `nodemark fio`, `nodemark run` and the MPI
+ * build call, and the ops table every engine (uring, psync, mmap, null) implements.
+ *
+ * One call runs one job (struct io_job, io/job.h): numjobs worker threads, each with its own
+ * engine state, buffers, file descriptors, PRNG and histograms, spread round-robin over the
+ * job's targets (thread i works on target i % ntargets).  results[] gets numjobs entries, in
+ * thread order; merge them with io_result_merge() for a target or a group total.
+ *
+ *   struct io_job job; io_job_init(&job);
+ *   job.rw = IO_RANDREAD; job.targets[0] = "/mnt/disk"; job.ntargets = 1; job.size = 1 << 30;
+ *   struct io_job_result *res = calloc(job.numjobs, sizeof *res);
+ *   int st = io_run_job(&job, res, err, sizeof err);      // IO_OK, IO_FAILED, IO_BAD_JOB, ...
+ *   ... io_result_merge(&total, &res[i]) ... io_result_free(&res[i]) ...
+ *
+ * Runs that repeat a job on the same files (CrystalDiskMark's passes, several tests on one test
+ * file) open a session: the files are laid out once and removed when it closes.
+ *
+ * Nothing here prints: warnings (O_DIRECT fell back to buffered, the engine auto picked) come
+ * back in the session's notes, errors in err. */
+#ifndef NM_IO_ENGINE_H
+#define NM_IO_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "io/job.h"
+
+/* Return values: the same numbers as the process exit codes (util/error.h) on purpose. */
+enum io_status {
+	IO_OK = 0,
+	IO_FAILED = 1,        /* an I/O error mid-run; results hold what ran, err names file+offset */
+	IO_BAD_JOB = 2,       /* bad input found before anything ran (bs 0, missing target, ...) */
+	IO_INTERRUPTED = 130, /* cleanup_interrupted() became true; results hold what ran */
+};
+
+/* Defaults for every field (rw read, bs 4 KiB, iodepth 1, numjobs 1, loops 1, rwmix 50,
+ * randrepeat 1, engine auto, direct auto).  Front ends call it, then set what was asked. */
+void io_job_init(struct io_job *job);
+
+/* Check a job without touching any file. Returns IO_OK, or IO_BAD_JOB with a one-line
+ * message in err ("--bs: 0: ...": callers prefix nothing more than the command). */
+int io_job_check(const struct io_job *job, char *err, size_t errlen);
+
+/* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown. */
+const char *io_rw_name(enum io_rw rw);
+int io_rw_parse(const char *s, enum io_rw *out);
+const char *io_engine_name(enum io_engine_kind k);
+int io_engine_parse(const char *s, enum io_engine_kind *out);
+
+/* Live progress, called from the thread that called io_run_job about 10 times a second. */
+struct io_progress {
+	uint64_t ios, bytes;        /* so far, all threads, ramp included */
+	uint64_t elapsed_ns;
+	uint64_t expected_ns;       /* time-based: the runtime; size-based: an estimate; 0 unknown */
+	int ramping;
+};
+typedef void (*io_progress_fn)(const struct io_progress *p, void *arg);
+
+/* --- one-shot ------------------------------------------------------------------------- */
+
+/* Lay out the files, run the job (all its loops), remove what was created.
+ * results[] must hold job->numjobs entries (they are initialised here). */
+int io_run_job(const struct io_job *job, struct io_job_result *results, char *err, size_t errlen);
+
+/* --- sessions: lay out once, run several times ------------------------------------------ */
+
+struct io_session;
+
+/* Resolve and check the targets of job (directories get a private .nodemark-* subdirectory,
+ * registered with util/cleanup.h), check free space and lay out the files with real data.
+ * NULL with a message and *status = IO_BAD_JOB or IO_FAILED. */
+struct io_session *io_session_open(const struct io_job *job, int *status, char *err, size_t errlen);
+
+/* Run a job on the session's files.  job may differ from the one the session was opened with
+ * in its workload (rw, mix, bs, iodepth, numjobs, runtime, ...) but not in targets, size,
+ * filesize, nrfiles or shared_file; files a larger numjobs needs are laid out first.
+ * progress may be NULL. Returns an enum io_status. */
+int io_session_run(struct io_session *s, const struct io_job *job, struct io_job_result *results,
+		   io_progress_fn progress, void *progress_arg, char *err, size_t errlen);
+
+/* Things the user should know, one per line, e.g.
+ * "/dev/shm/x: O_DIRECT not supported (tmpfs), using buffered I/O". NULL-terminated, owned. */
+const char *const *io_session_notes(const struct io_session *s);
+
+/* Per target: which engine "auto" picked, whether O_DIRECT is in use, the file(s) used. */
+const char *io_session_engine(const struct io_session *s, unsigned target);
+int io_session_direct(const struct io_session *s, unsigned target);
+
+/* Remove what the session created (files, private directories) and free it. */
+void io_session_close(struct io_session *s);
+
+/* --- results ---------------------------------------------------------------------------- */
+
+void io_result_init(struct io_job_result *r);
+/* Add src into dst (group reporting): counts and CPU add up, histograms merge, runtime is the
+ * slowest job's (fio: group bandwidth = bytes / slowest runtime), per-second series add up,
+ * the first error is kept.  dst must have been io_result_init'ed; job_index becomes ~0u. */
+void io_result_merge(struct io_job_result *dst, const struct io_job_result *src);
+/* Frees what a result owns (the per-second series); the struct itself is the caller's. */
+void io_result_free(struct io_job_result *r);
+
+/* Whole-result figures (both directions): I/Os per second and bytes per second over runtime. */
+double io_result_iops(const struct io_job_result *r);
+double io_result_bytes_per_sec(const struct io_job_result *r);
+
+/* --- the engine ops table (for engine implementers: io/uring.c, psync.c, mmap.c, null.c) --- */
+
+struct io_worker;
+
+/* One I/O in flight. The worker owns an array of iodepth of these. */
+struct io_req {
+	uint64_t offset;
+	char *buf;
+	uint32_t len;
+	uint8_t dir;        /* enum io_dir */
+	uint8_t fsync;      /* 1: this is an fsync/fdatasync request, not data */
+	uint16_t file;      /* index into the worker's files */
+	uint64_t start_ns;  /* when it was queued (slat starts) */
+	uint64_t issue_ns;  /* when it was handed to the kernel (clat starts) */
+	int64_t res;        /* bytes done, or -errno */
+	uint32_t index;     /* its slot in the worker's array */
+};
+
+struct io_engine_ops {
+	const char *name;
+	/* Set up per-thread state (a ring, registered files and buffers, mappings).
+	 * Returns 0, or -errno with a message in the worker's error buffer. */
+	int (*setup)(struct io_worker *w);
+	/* Take one request. A synchronous engine does the I/O here and returns 1 (done);
+	 * an asynchronous one queues it and returns 0. -errno on failure. */
+	int (*queue)(struct io_worker *w, struct io_req *r);
+	/* Hand everything queued to the kernel. Returns how many were submitted, or -errno. */
+	int (*submit)(struct io_worker *w);
+	/* Collect at least min completions (waiting if needed), at most max, into done[].
+	 * Returns the count, or -errno. */
+	int (*reap)(struct io_worker *w, unsigned min, unsigned max, struct io_req **done);
+	void (*cleanup)(struct io_worker *w);
+	int sync;           /* queue() completes the I/O; submit/reap are not called */
+};
+
+const struct io_engine_ops *io_engine_ops(enum io_engine_kind k);
+
+#endif

@@ -1,0 +1,135 @@
+/* What the pieces of io/ share and nobody outside io/ needs: targets, workers, offsets. */
+#ifndef NM_IO_INTERNAL_H
+#define NM_IO_INTERNAL_H
+
+#include "io/engine.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+
+int io_job_reads(const struct io_job *job);
+int io_job_writes(const struct io_job *job);
+
+/* --- offsets: a cheap PRNG and a full-cycle random permutation ------------------------ */
+
+/* wyrand-style generator: one add and one 64x64->128 multiply per number. */
+static inline uint64_t prng_next(uint64_t *s)
+{
+	*s += 0xa0761d6478bd642full;
+	__uint128_t m = (__uint128_t)*s * (*s ^ 0xe7037ed1a0b428dbull);
+	return (uint64_t)(m >> 64) ^ (uint64_t)m;
+}
+
+/* A uniform number in [0, n) without division (Lemire's multiply-shift). */
+static inline uint64_t prng_below(uint64_t *s, uint64_t n)
+{
+	return (uint64_t)(((__uint128_t)prng_next(s) * n) >> 64);
+}
+
+/* Every block of [0, n) exactly once per pass, in a random order, in O(1) memory: a keyed
+ * Feistel network over the smallest even number of bits covering n, with cycle walking. This
+ * gives fio's random-map guarantee without a bitmap the size of the device. */
+struct randperm {
+	uint64_t n;
+	unsigned half;      /* bits per Feistel half */
+	uint64_t mask;
+	uint64_t key[4];
+};
+
+void randperm_init(struct randperm *p, uint64_t n, uint64_t seed);
+uint64_t randperm_at(const struct randperm *p, uint64_t i);
+
+/* --- targets and files ------------------------------------------------------------------ */
+
+enum target_kind { TARGET_DIR, TARGET_FILE, TARGET_BLOCK, TARGET_NONE /* null engine */ };
+
+struct io_target {
+	const char *path;           /* as given */
+	enum target_kind kind;
+	char workdir[4096];         /* a directory target's private .nodemark-* subdirectory */
+	int memory_backed;          /* tmpfs/ramfs: buffered I/O is a memcpy */
+	int direct;                 /* O_DIRECT in use */
+	int writable;               /* writes allowed */
+	int numa_node;              /* -1 when unknown */
+	enum io_engine_kind engine; /* resolved (never AUTO) */
+	uint64_t dev_size;          /* block device or existing file size */
+	unsigned align;             /* O_DIRECT alignment (logical block size) */
+	int created;                /* a file target we created (create_targets) */
+};
+
+/* One file a worker uses. */
+struct io_file {
+	int fd;
+	char *map;                  /* mmap engine: the whole file */
+	uint64_t size;              /* bytes mapped / file size */
+	uint64_t region_start, region_len;
+	const char *path;
+	/* offset state per direction */
+	uint64_t seq_pos[DIR_COUNT];
+	struct randperm perm[DIR_COUNT];
+	uint64_t perm_i[DIR_COUNT], pass[DIR_COUNT];
+};
+
+/* Per-worker progress, read by the coordinating thread (one cache line each, no sharing). */
+struct io_live {
+	_Atomic uint64_t ios, bytes;
+	char pad[48];
+};
+
+struct io_worker {
+	const struct io_job *job;
+	const struct io_engine_ops *ops;
+	void *engine_data;
+	struct io_target *target;
+	unsigned index;             /* thread number within the job */
+	struct io_file *files;
+	unsigned nfiles, next_file;
+	int direct;
+	unsigned depth;
+	struct io_req *reqs;
+	char *bufs;                 /* depth buffers of buf_size each, page aligned */
+	size_t buf_size;
+	uint64_t rng;
+	struct io_job_result *res;
+	struct io_live *live;
+	const _Atomic int *stop;
+	int cpu;                    /* pin to this CPU, or -1 */
+	const int *cpuset;          /* or to these (NUMA node), count ncpuset */
+	unsigned ncpuset;
+	pthread_barrier_t *barrier; /* all threads start together */
+	void (*on_exit)(struct io_worker *w); /* tells the coordinator this thread is done */
+	void *coord;
+	char err[256];
+	int status;
+};
+
+/* Run one worker to completion (the thread body). */
+void *io_worker_main(void *arg);
+
+extern const struct io_engine_ops io_null_ops, io_psync_ops, io_mmap_ops, io_uring_ops;
+
+/* Pick the direction and offset of the next I/O (shared by all engines' loops). */
+static inline uint64_t io_pick_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random)
+{
+	if (random) {
+		if (w->job->norandommap) {
+			uint64_t blocks = f->region_len / bs;
+			return f->region_start + prng_below(&w->rng, blocks) * bs;
+		}
+		if (f->perm_i[dir] == f->perm[dir].n) {
+			/* a new pass: a new order (the same sequence each run with randrepeat) */
+			f->pass[dir]++;
+			randperm_init(&f->perm[dir], f->perm[dir].n, prng_next(&w->rng));
+			f->perm_i[dir] = 0;
+		}
+		return f->region_start + randperm_at(&f->perm[dir], f->perm_i[dir]++) * bs;
+	}
+	uint64_t off = f->seq_pos[dir];
+	if (off + bs > f->region_start + f->region_len)
+		off = f->region_start;
+	f->seq_pos[dir] = off + bs + w->job->rw_seq_skip;
+	return off;
+}
+
+#endif

@@ -1,0 +1,128 @@
+/* The job: defaults, names and the checks that need no file. */
+#include "io/engine.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <string.h>
+
+void io_job_init(struct io_job *job)
+{
+	memset(job, 0, sizeof *job);
+	snprintf(job->name, sizeof job->name, "nodemark");
+	job->rw = IO_READ;
+	job->rwmix_read = 50;
+	job->bs[DIR_READ] = job->bs[DIR_WRITE] = 4096;
+	job->iodepth = 1;
+	job->numjobs = 1;
+	job->nrfiles = 1;
+	job->loops = 1;
+	job->randrepeat = 1;
+	job->engine = ENGINE_AUTO;
+	job->direct = DIRECT_AUTO;
+	job->fixedbufs = 1;         /* cheaper per I/O; the device sees the same requests */
+	job->registerfiles = 1;
+}
+
+static const char *const rw_names[] = {
+	[IO_READ] = "read", [IO_WRITE] = "write", [IO_RANDREAD] = "randread",
+	[IO_RANDWRITE] = "randwrite", [IO_RW] = "rw", [IO_RANDRW] = "randrw",
+};
+
+static const char *const engine_names[] = {
+	[ENGINE_AUTO] = "auto", [ENGINE_URING] = "uring", [ENGINE_PSYNC] = "psync",
+	[ENGINE_MMAP] = "mmap", [ENGINE_NULL] = "null",
+};
+
+const char *io_rw_name(enum io_rw rw)
+{
+	return (unsigned)rw < sizeof rw_names / sizeof rw_names[0] ? rw_names[rw] : NULL;
+}
+
+int io_rw_parse(const char *s, enum io_rw *out)
+{
+	for (unsigned i = 0; i < sizeof rw_names / sizeof rw_names[0]; i++)
+		if (rw_names[i] && strcmp(s, rw_names[i]) == 0) {
+			*out = (enum io_rw)i;
+			return 0;
+		}
+	/* fio's spellings */
+	if (strcmp(s, "readwrite") == 0) {
+		*out = IO_RW;
+		return 0;
+	}
+	return -1;
+}
+
+const char *io_engine_name(enum io_engine_kind k)
+{
+	return (unsigned)k < sizeof engine_names / sizeof engine_names[0] ? engine_names[k] : NULL;
+}
+
+int io_engine_parse(const char *s, enum io_engine_kind *out)
+{
+	for (unsigned i = 0; i < sizeof engine_names / sizeof engine_names[0]; i++)
+		if (strcmp(s, engine_names[i]) == 0) {
+			*out = (enum io_engine_kind)i;
+			return 0;
+		}
+	if (strcmp(s, "io_uring") == 0) {
+		*out = ENGINE_URING;
+		return 0;
+	}
+	if (strcmp(s, "pvsync") == 0 || strcmp(s, "sync") == 0) {
+		*out = ENGINE_PSYNC;
+		return 0;
+	}
+	return -1;
+}
+
+int io_job_reads(const struct io_job *job)
+{
+	return job->rw == IO_READ || job->rw == IO_RANDREAD ||
+	       ((job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read > 0);
+}
+
+int io_job_writes(const struct io_job *job)
+{
+	return job->rw == IO_WRITE || job->rw == IO_RANDWRITE ||
+	       ((job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read < 100);
+}
+
+int io_job_check(const struct io_job *job, char *err, size_t errlen)
+{
+	if (!io_rw_name(job->rw))
+		return nm_errf(err, errlen, "unknown rw %d", (int)job->rw), IO_BAD_JOB;
+	if (job->rwmix_read > 100)
+		return nm_errf(err, errlen, "rwmix_read %u: expected a percentage 0-100", job->rwmix_read), IO_BAD_JOB;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		uint64_t bs = job->bs[d];
+		if (bs == 0)
+			return nm_errf(err, errlen, "block size 0: expected at least 1 byte"), IO_BAD_JOB;
+		if (bs > (256u << 20))
+			return nm_errf(err, errlen, "block size %llu: at most 256 MiB", (unsigned long long)bs), IO_BAD_JOB;
+		if (job->direct == DIRECT_ON && bs % 512)
+			return nm_errf(err, errlen, "block size %llu: O_DIRECT needs a multiple of 512",
+				       (unsigned long long)bs), IO_BAD_JOB;
+	}
+	if (job->iodepth < 1 || job->iodepth > 65536)
+		return nm_errf(err, errlen, "iodepth %u: expected 1 to 65536", job->iodepth), IO_BAD_JOB;
+	if (job->numjobs < 1 || job->numjobs > 4096)
+		return nm_errf(err, errlen, "numjobs %u: expected 1 to 4096", job->numjobs), IO_BAD_JOB;
+	if (job->nrfiles < 1 || job->nrfiles > 1024)
+		return nm_errf(err, errlen, "nrfiles %u: expected 1 to 1024", job->nrfiles), IO_BAD_JOB;
+	if (job->loops < 1)
+		return nm_errf(err, errlen, "loops 0: expected at least 1"), IO_BAD_JOB;
+	if (job->engine != ENGINE_NULL && job->ntargets == 0)
+		return nm_errf(err, errlen, "no target: name a directory, file or block device"), IO_BAD_JOB;
+	if (job->ntargets > IO_MAX_TARGETS)
+		return nm_errf(err, errlen, "%u targets: at most %d", job->ntargets, IO_MAX_TARGETS), IO_BAD_JOB;
+	if (!io_engine_name(job->engine))
+		return nm_errf(err, errlen, "unknown engine %d", (int)job->engine), IO_BAD_JOB;
+	if (job->engine == ENGINE_MMAP && job->direct == DIRECT_ON)
+		return nm_errf(err, errlen, "the mmap engine cannot do O_DIRECT"), IO_BAD_JOB;
+	if (job->time_based && !job->runtime_ns)
+		return nm_errf(err, errlen, "time-based without a runtime"), IO_BAD_JOB;
+	if (job->engine == ENGINE_NULL && !job->size && !job->time_based && !job->runtime_ns)
+		return nm_errf(err, errlen, "the null engine needs a size or a runtime"), IO_BAD_JOB;
+	return IO_OK;
+}

@@ -1,0 +1,661 @@
+/* Sessions: resolve targets, lay out files with real data, run jobs on them with one thread
+ * per job, and remove what was created.  The coordinating thread only starts, watches
+ * (progress, Ctrl-C) and joins the workers. */
+#include "io/internal.h"
+#include "io/target.h"
+#include "io/ticks.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "util/units.h"
+#include "util/workdir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <semaphore.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAX_CPUS 1024
+
+/* A file the session laid out (or found), so a later run can reuse it. */
+struct laid_file {
+	char *path;
+	uint64_t size;
+};
+
+struct io_session {
+	struct io_job job;              /* the layout fields of the opening job */
+	struct io_target *targets;
+	unsigned ntargets;
+	struct laid_file *files;
+	unsigned nfiles, capfiles;
+	char **notes;
+	unsigned nnotes;
+	int cpus[MAX_CPUS];
+	int ncpus;
+};
+
+static void add_note(struct io_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void add_note(struct io_session *s, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	char **n = realloc(s->notes, (s->nnotes + 2) * sizeof *n);
+	if (!n)
+		return;
+	s->notes = n;
+	n[s->nnotes++] = strdup(buf);
+	n[s->nnotes] = NULL;
+}
+
+const char *const *io_session_notes(const struct io_session *s)
+{
+	static const char *const none[] = { NULL };
+	return s->notes ? (const char *const *)s->notes : none;
+}
+
+const char *io_session_engine(const struct io_session *s, unsigned t)
+{
+	return t < s->ntargets ? io_engine_name(s->targets[t].engine) : NULL;
+}
+
+int io_session_direct(const struct io_session *s, unsigned t)
+{
+	return t < s->ntargets ? s->targets[t].direct : 0;
+}
+
+/* --- files ------------------------------------------------------------------------------ */
+
+static uint64_t file_len_for(const struct io_job *job)
+{
+	if (job->filesize)
+		return job->filesize;
+	return job->size / job->nrfiles;
+}
+
+/* The path of file k of thread i on target t. Directory targets only. */
+static void file_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k,
+		      char *out, size_t len)
+{
+	snprintf(out, len, "%s/%s.%u.%u", t->workdir, job->name[0] ? job->name : "nodemark",
+		 job->shared_file ? 0 : thread, k);
+}
+
+static struct laid_file *find_laid(struct io_session *s, const char *path)
+{
+	for (unsigned i = 0; i < s->nfiles; i++)
+		if (strcmp(s->files[i].path, path) == 0)
+			return &s->files[i];
+	return NULL;
+}
+
+static int remember(struct io_session *s, const char *path, uint64_t size)
+{
+	if (s->nfiles == s->capfiles) {
+		unsigned cap = s->capfiles ? s->capfiles * 2 : 16;
+		struct laid_file *f = realloc(s->files, cap * sizeof *f);
+		if (!f)
+			return -1;
+		s->files = f;
+		s->capfiles = cap;
+	}
+	s->files[s->nfiles].path = strdup(path);
+	s->files[s->nfiles].size = size;
+	return s->files[s->nfiles++].path ? 0 : -1;
+}
+
+/* Write size bytes of random data (a sparse file would read zeros for free). */
+static int lay_out(const char *path, uint64_t from, uint64_t size, int create, char *err, size_t errlen)
+{
+	const size_t chunk = 1 << 20;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
+	if (fd < 0)
+		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
+	uint64_t *buf = malloc(chunk);
+	if (!buf) {
+		close(fd);
+		return nm_errf(err, errlen, "out of memory"), IO_FAILED;
+	}
+	uint64_t seed = random_u64();
+	int st = IO_OK;
+	for (uint64_t off = from; off < size;) {
+		if (cleanup_interrupted()) {
+			st = IO_INTERRUPTED;
+			nm_errf(err, errlen, "interrupted while laying out %s", path);
+			break;
+		}
+		for (size_t i = 0; i < chunk / 8; i++)
+			buf[i] = prng_next(&seed);
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w <= 0) {
+			st = IO_FAILED;
+			nm_errf(err, errlen, "%s: laying out: write at offset %llu: %s", path,
+				(unsigned long long)off, w < 0 ? strerror(errno) : "no progress");
+			break;
+		}
+		off += (uint64_t)w;
+	}
+	free(buf);
+	if (st == IO_OK && fsync(fd) < 0) {
+		st = IO_FAILED;
+		nm_errf(err, errlen, "%s: fsync after laying out: %s", path, strerror(errno));
+	}
+	close(fd);
+	return st;
+}
+
+/* Every file thread `thread` of job needs on target t, laid out. */
+static int ensure_files(struct io_session *s, const struct io_job *job, struct io_target *t, unsigned thread,
+			char *err, size_t errlen)
+{
+	if (t->kind != TARGET_DIR)
+		return IO_OK;
+	uint64_t len = file_len_for(job);
+	for (unsigned k = 0; k < job->nrfiles; k++) {
+		char path[4352];
+		file_path(job, t, thread, k, path, sizeof path);
+		struct laid_file *lf = find_laid(s, path);
+		if (lf && lf->size >= len)
+			continue;
+		int st = lay_out(path, lf ? lf->size : 0, len, !lf, err, errlen);
+		if (st != IO_OK)
+			return st;
+		if (lf)
+			lf->size = len;
+		else if (remember(s, path, len) < 0)
+			return nm_errf(err, errlen, "out of memory"), IO_FAILED;
+	}
+	return IO_OK;
+}
+
+/* --- opening ------------------------------------------------------------------------------ */
+
+static int resolve_target(struct io_session *s, const struct io_job *job, struct io_target *t, char *err,
+			  size_t errlen)
+{
+	struct stat st;
+	int writes = io_job_writes(job);
+	t->numa_node = -1;
+	t->align = 512;
+	if (job->engine == ENGINE_NULL) {
+		t->kind = TARGET_NONE;
+		t->engine = ENGINE_NULL;
+		return IO_OK;
+	}
+	if (stat(t->path, &st) < 0) {
+		if (errno == ENOENT && job->create_targets) {
+			t->kind = TARGET_FILE;
+			t->created = 1;
+			t->writable = 1;
+		} else {
+			return nm_errf(err, errlen, "%s: %s", t->path, strerror(errno)), IO_BAD_JOB;
+		}
+	} else if (S_ISDIR(st.st_mode)) {
+		t->kind = TARGET_DIR;
+		t->writable = 1;
+		if (access(t->path, W_OK) < 0)
+			return nm_errf(err, errlen, "%s: cannot write here: %s", t->path, strerror(errno)), IO_BAD_JOB;
+		t->numa_node = target_numa_node(st.st_dev);
+	} else if (S_ISBLK(st.st_mode)) {
+		t->kind = TARGET_BLOCK;
+		int rc = target_blockdev_size(t->path, &t->dev_size);
+		if (rc < 0)
+			return nm_errf(err, errlen, "%s: cannot open: %s", t->path, strerror(-rc)), IO_BAD_JOB;
+		t->numa_node = target_numa_node(st.st_rdev);
+		if (writes) {
+			if (!job->allow_write_blockdev)
+				return nm_errf(err, errlen, "%s: a block device is only read unless writes to it are allowed",
+					       t->path), IO_BAD_JOB;
+			if (target_blockdev_mounted(st.st_rdev))
+				return nm_errf(err, errlen, "%s: mounted: refusing to write to it", t->path), IO_BAD_JOB;
+			t->writable = 1;
+		}
+	} else if (S_ISREG(st.st_mode)) {
+		t->kind = TARGET_FILE;
+		t->dev_size = (uint64_t)st.st_size;
+		t->numa_node = target_numa_node(st.st_dev);
+		int fd = open(t->path, (writes ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+		if (fd < 0)
+			return nm_errf(err, errlen, "%s: cannot open: %s", t->path, strerror(errno)), IO_BAD_JOB;
+		close(fd);
+		if (writes && !job->allow_write_blockdev)
+			return nm_errf(err, errlen, "%s: a file nodemark did not create is only read unless writes "
+				       "to it are allowed", t->path), IO_BAD_JOB;
+		t->writable = writes;
+	} else {
+		return nm_errf(err, errlen, "%s: not a directory, regular file or block device", t->path), IO_BAD_JOB;
+	}
+
+	t->memory_backed = target_is_memory_backed(t->path);
+	if (t->kind == TARGET_DIR) {
+		uint64_t need = file_len_for(job) * job->nrfiles * (job->shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
+		if (!file_len_for(job))
+			return nm_errf(err, errlen, "%s: a directory target needs a size", t->path), IO_BAD_JOB;
+		if (space_check(t->path, need, err, errlen) < 0)
+			return IO_BAD_JOB;
+		if (workdir_create(t->path, t->workdir, sizeof t->workdir, err, errlen) < 0)
+			return IO_BAD_JOB;
+	} else if (t->kind == TARGET_FILE) {
+		uint64_t need = job->offset + (job->size ? job->size : file_len_for(job));
+		if (t->created) {
+			if (!need)
+				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
+			int st2 = lay_out(t->path, 0, need, 1, err, errlen);
+			if (st2 != IO_OK)
+				return st2 == IO_FAILED ? IO_BAD_JOB : st2;
+			t->dev_size = need;
+		} else if (need > t->dev_size) {
+			char a[32], b[32];
+			if (!t->writable)
+				return nm_errf(err, errlen, "%s: the file is %s, smaller than the %s region", t->path,
+					       units_bytes_iec(t->dev_size, a, sizeof a), units_bytes_iec(need, b, sizeof b)),
+				       IO_BAD_JOB;
+			int st2 = lay_out(t->path, t->dev_size, need, 0, err, errlen);
+			if (st2 != IO_OK)
+				return st2;
+			t->dev_size = need;
+		}
+		if (t->dev_size <= job->offset)
+			return nm_errf(err, errlen, "%s: empty (or offset past its end)", t->path), IO_BAD_JOB;
+	} else if (t->kind == TARGET_BLOCK && job->offset >= t->dev_size) {
+		return nm_errf(err, errlen, "%s: offset past the end of the device", t->path), IO_BAD_JOB;
+	}
+	return IO_OK;
+}
+
+/* O_DIRECT and the engine, once the first file exists. */
+static int choose_mode(struct io_session *s, const struct io_job *job, struct io_target *t, const char *probe,
+		       char *err, size_t errlen)
+{
+	if (t->kind == TARGET_NONE)
+		return IO_OK;
+	t->direct = 0;
+	if (job->direct != DIRECT_OFF && job->engine != ENGINE_MMAP) {
+		unsigned align = 512;
+		int rc = target_direct_works(probe, &align);
+		if (rc < 0)
+			return nm_errf(err, errlen, "%s: cannot open: %s", probe, strerror(-rc)), IO_BAD_JOB;
+		if (rc == 0) {
+			if (job->direct == DIRECT_ON)
+				return nm_errf(err, errlen, "%s: O_DIRECT is not supported here%s", t->path,
+					       t->memory_backed ? " (memory-backed filesystem)" : ""), IO_BAD_JOB;
+			add_note(s, "%s: O_DIRECT is not supported here%s, using buffered I/O", t->path,
+				 t->memory_backed ? " (tmpfs)" : "");
+		} else if (job->bs[DIR_READ] % align || job->bs[DIR_WRITE] % align || job->offset % align) {
+			if (job->direct == DIRECT_ON)
+				return nm_errf(err, errlen, "%s: O_DIRECT needs block sizes and offsets in multiples of %u",
+					       t->path, align), IO_BAD_JOB;
+			add_note(s, "%s: block size is not a multiple of %u, using buffered I/O", t->path, align);
+		} else {
+			t->direct = 1;
+			t->align = align;
+		}
+	}
+	if (job->engine != ENGINE_AUTO) {
+		t->engine = job->engine;
+		if (t->engine == ENGINE_URING && !target_uring_available())
+			return nm_errf(err, errlen, "io_uring is not available on this system"), IO_BAD_JOB;
+		return IO_OK;
+	}
+	/* auto: io_uring where the kernel does the waiting (O_DIRECT, devices); on buffered files
+	 * a copy from the page cache is cheaper without a ring (docs/design.md). */
+	if ((t->direct || t->kind == TARGET_BLOCK) && target_uring_available())
+		t->engine = ENGINE_URING;
+	else if (t->memory_backed && !t->direct)
+		t->engine = ENGINE_MMAP;
+	else
+		t->engine = ENGINE_PSYNC;
+	add_note(s, "%s: engine auto picked %s (%s%s)", t->path, io_engine_name(t->engine),
+		 t->direct ? "O_DIRECT" : "buffered", t->memory_backed ? ", memory-backed" : "");
+	return IO_OK;
+}
+
+struct io_session *io_session_open(const struct io_job *job, int *status, char *err, size_t errlen)
+{
+	int st = io_job_check(job, err, errlen);
+	if (st != IO_OK) {
+		*status = st;
+		return NULL;
+	}
+	ticks_init();
+	struct io_session *s = calloc(1, sizeof *s);
+	unsigned nt = job->engine == ENGINE_NULL ? 1 : job->ntargets;
+	if (!s || !(s->targets = calloc(nt, sizeof *s->targets))) {
+		free(s);
+		*status = IO_FAILED;
+		nm_errf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->job = *job;
+	s->ntargets = nt;
+	if (job->cpus) {
+		s->ncpus = parse_cpu_list(job->cpus, s->cpus, MAX_CPUS);
+		if (s->ncpus <= 0) {
+			nm_errf(err, errlen, "cpus \"%s\": expected a list like 0-3,8", job->cpus);
+			st = IO_BAD_JOB;
+			goto fail;
+		}
+	}
+	for (unsigned i = 0; i < nt; i++) {
+		struct io_target *t = &s->targets[i];
+		t->path = job->engine == ENGINE_NULL ? "null" : job->targets[i];
+		st = resolve_target(s, job, t, err, errlen);
+		if (st != IO_OK)
+			goto fail;
+	}
+	/* Lay out what the opening job needs, then probe O_DIRECT on a real file. */
+	for (unsigned i = 0; i < nt; i++) {
+		struct io_target *t = &s->targets[i];
+		for (unsigned th = i; th < job->numjobs; th += nt) {
+			st = ensure_files(s, job, t, th, err, errlen);
+			if (st != IO_OK)
+				goto fail;
+			if (job->shared_file)
+				break;
+		}
+		char probe[4352];
+		if (t->kind == TARGET_DIR)
+			file_path(job, t, i, 0, probe, sizeof probe);
+		else
+			snprintf(probe, sizeof probe, "%s", t->path);
+		st = choose_mode(s, job, t, probe, err, errlen);
+		if (st != IO_OK)
+			goto fail;
+	}
+	*status = IO_OK;
+	return s;
+fail:
+	*status = st;
+	io_session_close(s);
+	return NULL;
+}
+
+void io_session_close(struct io_session *s)
+{
+	if (!s)
+		return;
+	for (unsigned i = 0; i < s->nfiles; i++) {
+		unlink(s->files[i].path);
+		free(s->files[i].path);
+	}
+	free(s->files);
+	for (unsigned i = 0; i < s->ntargets; i++) {
+		struct io_target *t = &s->targets[i];
+		if (t->workdir[0])
+			cleanup_now(t->workdir);
+		if (t->created && s->job.unlink_after)
+			unlink(t->path);
+	}
+	free(s->targets);
+	for (unsigned i = 0; i < s->nnotes; i++)
+		free(s->notes[i]);
+	free(s->notes);
+	free(s);
+}
+
+/* --- running --------------------------------------------------------------------------- */
+
+struct coord {
+	sem_t done;
+};
+
+static void worker_done(struct io_worker *w)
+{
+	sem_post(&((struct coord *)w->coord)->done);
+}
+
+static void *worker_thread(void *arg)
+{
+	struct io_worker *w = arg;
+	io_worker_main(w);
+	w->on_exit(w);
+	return NULL;
+}
+
+/* Drop the page cache of a buffered file before a run, as fio's invalidate=1 does, so a run
+ * does not read what the layout or an earlier run left in memory. */
+static void invalidate(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+		close(fd);
+	}
+}
+
+static int setup_worker(struct io_session *s, const struct io_job *job, struct io_worker *w, unsigned i,
+			struct io_job_result *res, char *err, size_t errlen)
+{
+	struct io_target *t = &s->targets[i % s->ntargets];
+	w->job = job;
+	w->index = i;
+	w->target = t;
+	w->res = res;
+	w->direct = t->direct;
+	w->ops = io_engine_ops(t->engine);
+	w->cpu = s->ncpus > 0 ? s->cpus[i % (unsigned)s->ncpus] : -1;
+	w->rng = (job->randrepeat ? (job->seed ? job->seed : 0x6e6f64656d61726bull) : random_u64()) +
+		 0x9e3779b97f4a7c15ull * (i + 1);
+	res->target_index = i % s->ntargets;
+	res->direct_used = t->direct;
+	snprintf(res->engine_used, sizeof res->engine_used, "%s", w->ops->name);
+
+	unsigned nf = t->kind == TARGET_DIR ? job->nrfiles : 1;
+	w->files = calloc(nf, sizeof *w->files);
+	if (!w->files)
+		return nm_errf(err, errlen, "out of memory"), IO_FAILED;
+	w->nfiles = nf;
+	for (unsigned k = 0; k < nf; k++) {
+		struct io_file *f = &w->files[k];
+		struct laid_file *lf = NULL;
+		f->fd = -1;
+		if (t->kind == TARGET_DIR) {
+			char path[4352];
+			file_path(job, t, i, k, path, sizeof path);
+			lf = find_laid(s, path);
+			if (!lf)
+				return nm_errf(err, errlen, "%s: not laid out", path), IO_FAILED;
+			f->path = lf->path;
+			f->size = lf->size;
+		} else if (t->kind == TARGET_NONE) {
+			f->path = "null";
+			f->size = job->offset + (job->size ? job->size : (uint64_t)job->bs[0] * 1024);
+		} else {
+			f->path = t->path;
+			f->size = t->dev_size;
+		}
+		uint64_t region = f->size > job->offset ? f->size - job->offset : 0;
+		uint64_t per_file = job->size ? job->size / nf : 0;
+		if (t->kind != TARGET_DIR && per_file && per_file < region)
+			region = per_file;
+		if (t->direct) /* whole aligned blocks only */
+			region -= region % t->align;
+		f->region_start = job->offset;
+		f->region_len = region;
+		uint64_t bsmax = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];
+		if (region < bsmax)
+			return nm_errf(err, errlen, "%s: the region (%llu bytes) is smaller than the block size", f->path,
+				       (unsigned long long)region), IO_BAD_JOB;
+		for (int d = 0; d < DIR_COUNT; d++)
+			randperm_init(&f->perm[d], region / job->bs[d], w->rng + (uint64_t)d * 7919 + k);
+	}
+	return IO_OK;
+}
+
+int io_session_run(struct io_session *s, const struct io_job *job, struct io_job_result *results,
+		   io_progress_fn progress, void *progress_arg, char *err, size_t errlen)
+{
+	if (job->numjobs <= 4096)
+		for (unsigned i = 0; i < job->numjobs; i++) {
+			io_result_init(&results[i]);
+			results[i].job = job;
+			results[i].job_index = i;
+		}
+	int st = io_job_check(job, err, errlen);
+	if (st != IO_OK)
+		return st;
+	if ((job->engine == ENGINE_NULL) != (s->job.engine == ENGINE_NULL) || job->ntargets != s->job.ntargets ||
+	    file_len_for(job) != file_len_for(&s->job) || job->nrfiles != s->job.nrfiles ||
+	    job->shared_file != s->job.shared_file)
+		return nm_errf(err, errlen, "the job does not fit the session's files"), IO_BAD_JOB;
+	if (io_job_writes(job) && !io_job_writes(&s->job)) {
+		for (unsigned i = 0; i < s->ntargets; i++)
+			if (!s->targets[i].writable)
+				return nm_errf(err, errlen, "%s: opened for reading only", s->targets[i].path), IO_BAD_JOB;
+	}
+	for (unsigned i = 0; i < job->numjobs && !(job->shared_file && i >= s->ntargets); i++) {
+		st = ensure_files(s, job, &s->targets[i % s->ntargets], i, err, errlen);
+		if (st != IO_OK)
+			return st;
+	}
+	for (unsigned i = 0; i < s->ntargets; i++) {
+		struct io_target *t = &s->targets[i];
+		if (t->direct || t->memory_backed || t->kind == TARGET_NONE)
+			continue;
+		if (t->kind != TARGET_DIR)
+			invalidate(t->path);
+		else
+			for (unsigned k = 0; k < s->nfiles; k++)
+				if (strncmp(s->files[k].path, t->workdir, strlen(t->workdir)) == 0)
+					invalidate(s->files[k].path);
+	}
+
+	unsigned n = job->numjobs;
+	struct io_worker *w = calloc(n, sizeof *w);
+	struct io_live *live = aligned_alloc(64, sizeof *live * n);
+	pthread_t *tid = calloc(n, sizeof *tid);
+	pthread_barrier_t barrier;
+	_Atomic int stop = 0;
+	struct coord co;
+	unsigned started = 0;
+	if (!w || !live || !tid) {
+		nm_errf(err, errlen, "out of memory");
+		st = IO_FAILED;
+		goto out;
+	}
+	memset(live, 0, sizeof *live * n);
+	for (unsigned i = 0; i < n; i++) {
+		st = setup_worker(s, job, &w[i], i, &results[i], err, errlen);
+		if (st != IO_OK)
+			goto out;
+		w[i].live = &live[i];
+		w[i].stop = &stop;
+		w[i].barrier = &barrier;
+		w[i].on_exit = worker_done;
+		w[i].coord = &co;
+	}
+	sem_init(&co.done, 0, 0);
+	pthread_barrier_init(&barrier, NULL, n + 1);
+	for (; started < n; started++)
+		if (pthread_create(&tid[started], NULL, worker_thread, &w[started]) != 0)
+			break;
+	if (started < n) {
+		/* The barrier counts n + 1: stand in for the threads that never started. */
+		atomic_store(&stop, 1);
+		for (unsigned i = started; i < n; i++)
+			pthread_barrier_wait(&barrier);
+	}
+	pthread_barrier_wait(&barrier);
+	uint64_t t0 = clock_now_ns();
+	uint64_t expected = job->runtime_ns ? job->ramp_ns + job->runtime_ns * job->loops : 0;
+	unsigned finished = 0;
+	while (finished < started) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (sem_timedwait(&co.done, &ts) == 0) {
+			finished++;
+			continue;
+		}
+		if (cleanup_interrupted())
+			atomic_store(&stop, 1);
+		if (progress) {
+			struct io_progress p = { 0 };
+			for (unsigned i = 0; i < started; i++) {
+				p.ios += atomic_load_explicit(&live[i].ios, memory_order_relaxed);
+				p.bytes += atomic_load_explicit(&live[i].bytes, memory_order_relaxed);
+			}
+			p.elapsed_ns = clock_now_ns() - t0;
+			p.ramping = job->ramp_ns && p.elapsed_ns < job->ramp_ns;
+			p.expected_ns = expected;
+			if (!expected && job->size && p.bytes) {
+				double total = (double)job->size * job->loops * n;
+				p.expected_ns = (uint64_t)((double)p.elapsed_ns * total / (double)p.bytes);
+			}
+			progress(&p, progress_arg);
+		}
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+	pthread_barrier_destroy(&barrier);
+	sem_destroy(&co.done);
+	st = IO_OK;
+	for (unsigned i = 0; i < n; i++)
+		if (w[i].status != IO_OK || results[i].error) {
+			st = IO_FAILED;
+			nm_errf(err, errlen, "%s", results[i].errmsg[0] ? results[i].errmsg : w[i].err);
+			break;
+		}
+	if (st == IO_OK && started < n) {
+		st = IO_FAILED;
+		nm_errf(err, errlen, "cannot start thread %u of %u", started + 1, n);
+	}
+	if (st == IO_OK && cleanup_interrupted()) {
+		st = IO_INTERRUPTED;
+		nm_errf(err, errlen, "interrupted");
+	}
+out:
+	if (w)
+		for (unsigned i = 0; i < n; i++)
+			free(w[i].files);
+	free(w);
+	free(live);
+	free(tid);
+	return st;
+}
+
+int io_run_job(const struct io_job *job, struct io_job_result *results, char *err, size_t errlen)
+{
+	int st;
+	struct io_session *s = io_session_open(job, &st, err, errlen);
+	if (!s) {
+		for (unsigned i = 0; i < job->numjobs; i++)
+			io_result_init(&results[i]);
+		return st;
+	}
+	st = io_session_run(s, job, results, NULL, NULL, err, errlen);
+	io_session_close(s);
+	return st;
+}
+
+const struct io_engine_ops *io_engine_ops(enum io_engine_kind k)
+{
+	switch (k) {
+	case ENGINE_URING:
+		return &io_uring_ops;
+	case ENGINE_PSYNC:
+		return &io_psync_ops;
+	case ENGINE_MMAP:
+		return &io_mmap_ops;
+	case ENGINE_NULL:
+		return &io_null_ops;
+	case ENGINE_AUTO:
+		break;
+	}
+	return NULL;
+}

@@ -1,0 +1,20 @@
+/* Facts about a target path that decide how to run on it (io/ internal). */
+#ifndef NM_IO_TARGET_H
+#define NM_IO_TARGET_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+int target_is_memory_backed(const char *path);     /* tmpfs, ramfs */
+int target_numa_node(dev_t dev);                   /* the device's node, -1 unknown */
+/* The CPUs of a NUMA node into cpus[]; returns the count or -1. */
+int target_node_cpus(int node, int *cpus, unsigned max);
+/* "0-3,8" into cpus[]; returns the count, or -1 when malformed or too many. */
+int parse_cpu_list(const char *s, int *cpus, unsigned max);
+int target_blockdev_mounted(dev_t rdev);            /* the disk or one of its partitions */
+/* 1: O_DIRECT opens (align = the alignment it needs), 0: not supported here, -errno. */
+int target_direct_works(const char *path, unsigned *align);
+int target_uring_available(void);
+int target_blockdev_size(const char *path, uint64_t *size);
+
+#endif

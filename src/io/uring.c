@@ -1,0 +1,171 @@
+/* The io_uring engine (liburing): one ring per thread, registered files and fixed buffers,
+ * batched submission, submit-and-wait in one system call, completions reaped in batches.
+ * Ring flags follow fio's t/io_uring: SINGLE_ISSUER + DEFER_TASKRUN where the kernel has
+ * them (completions run when we ask, no interrupts), else COOP_TASKRUN; SQPOLL and IOPOLL
+ * on request. */
+#include "io/internal.h"
+
+#include <errno.h>
+#include <liburing.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+struct uring_data {
+	struct io_uring ring;
+	int ring_ok;
+	int fixed_files, fixed_bufs;
+	unsigned pending; /* SQEs filled, not yet handed to the kernel */
+};
+
+static int ring_init(struct uring_data *u, struct io_worker *w)
+{
+	const struct io_job *job = w->job;
+	unsigned entries = w->depth;
+	struct io_uring_params p;
+	unsigned base = 0;
+	if (job->hipri)
+		base |= IORING_SETUP_IOPOLL;
+	if (job->sqpoll) {
+		memset(&p, 0, sizeof p);
+		p.flags = base | IORING_SETUP_SQPOLL;
+		p.sq_thread_idle = 1000;
+		return io_uring_queue_init_params(entries, &u->ring, &p);
+	}
+	/* Newest flags first; older kernels say EINVAL and we try the next set. */
+	const unsigned sets[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN,
+		IORING_SETUP_COOP_TASKRUN,
+		0,
+	};
+	int rc = -EINVAL;
+	for (unsigned i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+		memset(&p, 0, sizeof p);
+		p.flags = base | sets[i];
+		rc = io_uring_queue_init_params(entries, &u->ring, &p);
+		if (rc != -EINVAL)
+			break;
+	}
+	return rc;
+}
+
+static int uring_setup(struct io_worker *w)
+{
+	struct uring_data *u = calloc(1, sizeof *u);
+	if (!u) {
+		snprintf(w->err, sizeof w->err, "out of memory");
+		return -ENOMEM;
+	}
+	w->engine_data = u;
+	int rc = ring_init(u, w);
+	if (rc < 0) {
+		snprintf(w->err, sizeof w->err, "%s: io_uring setup: %s", w->target->path, strerror(-rc));
+		return rc;
+	}
+	u->ring_ok = 1;
+
+	if (w->job->registerfiles && w->nfiles) {
+		int fds[64];
+		unsigned n = w->nfiles < 64 ? w->nfiles : 0; /* many files: plain fds */
+		for (unsigned i = 0; i < n; i++)
+			fds[i] = w->files[i].fd;
+		u->fixed_files = n && io_uring_register_files(&u->ring, fds, n) == 0;
+	}
+	if (w->job->fixedbufs) {
+		/* May fail on RLIMIT_MEMLOCK with big buffers: then plain buffers, same I/O. */
+		struct iovec *iov = calloc(w->depth, sizeof *iov);
+		if (iov) {
+			for (unsigned i = 0; i < w->depth; i++) {
+				iov[i].iov_base = w->reqs[i].buf;
+				iov[i].iov_len = w->buf_size;
+			}
+			u->fixed_bufs = io_uring_register_buffers(&u->ring, iov, w->depth) == 0;
+			free(iov);
+		}
+	}
+	return 0;
+}
+
+static int uring_queue(struct io_worker *w, struct io_req *r)
+{
+	struct uring_data *u = w->engine_data;
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe)
+		return -EBUSY; /* cannot happen: the ring has at least depth entries */
+	int fd = u->fixed_files ? (int)r->file : w->files[r->file].fd;
+	if (u->fixed_bufs) {
+		if (r->dir == DIR_READ)
+			io_uring_prep_read_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
+		else
+			io_uring_prep_write_fixed(sqe, fd, r->buf, r->len, r->offset, (int)r->index);
+	} else {
+		if (r->dir == DIR_READ)
+			io_uring_prep_read(sqe, fd, r->buf, r->len, r->offset);
+		else
+			io_uring_prep_write(sqe, fd, r->buf, r->len, r->offset);
+	}
+	if (u->fixed_files)
+		sqe->flags |= IOSQE_FIXED_FILE;
+	io_uring_sqe_set_data(sqe, r);
+	u->pending++;
+	return 0;
+}
+
+/* Submission happens in reap(), together with the wait: one system call per round. */
+static int uring_submit(struct io_worker *w)
+{
+	struct uring_data *u = w->engine_data;
+	return (int)u->pending;
+}
+
+static int uring_reap(struct io_worker *w, unsigned min, unsigned max, struct io_req **done)
+{
+	struct uring_data *u = w->engine_data;
+	struct io_uring *ring = &u->ring;
+	for (;;) {
+		unsigned ready = io_uring_cq_ready(ring);
+		if (u->pending || ready < min) {
+			int rc = io_uring_submit_and_wait(ring, ready >= min ? 0 : min);
+			if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && rc != -ETIME)
+				return rc;
+			if (rc >= 0) {
+				u->pending = (unsigned)rc >= u->pending ? 0 : u->pending - (unsigned)rc;
+			}
+		}
+		unsigned n = 0, head;
+		struct io_uring_cqe *cqe;
+		io_uring_for_each_cqe(ring, head, cqe)
+		{
+			if (n == max)
+				break;
+			struct io_req *r = io_uring_cqe_get_data(cqe);
+			r->res = cqe->res;
+			done[n++] = r;
+		}
+		io_uring_cq_advance(ring, n);
+		if (n >= min || n > 0)
+			return (int)n;
+	}
+}
+
+static void uring_cleanup(struct io_worker *w)
+{
+	struct uring_data *u = w->engine_data;
+	if (!u)
+		return;
+	if (u->ring_ok)
+		io_uring_queue_exit(&u->ring);
+	free(u);
+	w->engine_data = NULL;
+}
+
+const struct io_engine_ops io_uring_ops = {
+	.name = "uring",
+	.setup = uring_setup,
+	.queue = uring_queue,
+	.submit = uring_submit,
+	.reap = uring_reap,
+	.cleanup = uring_cleanup,
+	.sync = 0,
+};

@@ -1,0 +1,574 @@
+/* One worker thread: opens its files, sets up its engine, and runs the I/O loop.
+ *
+ * Everything the loop touches belongs to this thread (requests, buffers, fds, PRNG, result
+ * with its histograms); the only shared things are a stop flag it reads and two progress
+ * counters it writes, each on its own cache line.  Nothing in the loop allocates, locks or
+ * makes a system call other than the I/O itself (and fsync when asked). */
+#include "io/internal.h"
+#include "io/ticks.h"
+#include "util/clock.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+struct loop {
+	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE, or -1 for a mix */
+	int measuring;
+	uint64_t t_start;          /* ticks: the loop began */
+	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
+	uint64_t ramp_end;         /* ticks; 0 = no ramp left */
+	uint64_t deadline;         /* ticks; 0 = none */
+	uint64_t next_event;       /* min of ramp_end, sec_next, deadline */
+	uint64_t sec_next, sec_len;
+	uint64_t sec_ios0, sec_bytes0;
+	uint64_t io_size, issued;  /* bytes per loop, bytes issued in this loop */
+	unsigned loops_left;
+	unsigned writes_since_sync;
+	int need_sync;
+	uint64_t mono_start;
+	struct rusage ru0;
+	size_t sec_cap;
+};
+
+static void set_error(struct io_worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void set_error(struct io_worker *w, int err, const char *fmt, ...)
+{
+	if (w->status != IO_OK)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->err, sizeof w->err, fmt, ap);
+	va_end(ap);
+	w->status = IO_FAILED;
+	w->res->error = err;
+	snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
+}
+
+static uint64_t total_ios(const struct io_job_result *r)
+{
+	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
+}
+
+static uint64_t total_bytes(const struct io_job_result *r)
+{
+	return r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes;
+}
+
+static void next_event_update(struct loop *ls)
+{
+	uint64_t e = UINT64_MAX;
+	if (ls->ramp_end)
+		e = ls->ramp_end;
+	else if (ls->sec_next < e)
+		e = ls->sec_next;
+	if (ls->deadline && ls->deadline < e)
+		e = ls->deadline;
+	ls->next_event = e;
+}
+
+/* The ramp is over: forget what was counted so far and start the clocks. */
+static __attribute__((noinline)) void start_measuring(struct io_worker *w, struct loop *ls, uint64_t now)
+{
+	struct io_job_result *r = w->res;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct io_dir_result *dr = &r->dir[d];
+		dr->ios = dr->bytes = dr->short_ios = dr->drop_ios = 0;
+		hist_init(&dr->slat);
+		hist_init(&dr->clat);
+		hist_init(&dr->lat);
+	}
+	memset(r->iodepth_level, 0, sizeof r->iodepth_level);
+	r->sync_ios = 0;
+	hist_init(&r->sync_lat);
+	r->nsec = 0;
+	ls->measuring = 1;
+	ls->ramp_end = 0;
+	ls->t_measure = now;
+	ls->sec_next = now + ls->sec_len;
+	ls->sec_ios0 = ls->sec_bytes0 = 0;
+	ls->mono_start = clock_now_ns();
+	getrusage(RUSAGE_THREAD, &ls->ru0);
+	next_event_update(ls);
+}
+
+static __attribute__((noinline)) void close_second(struct io_worker *w, struct loop *ls)
+{
+	struct io_job_result *r = w->res;
+	if (r->nsec == ls->sec_cap) {
+		size_t cap = ls->sec_cap ? ls->sec_cap * 2 : 64;
+		double *a = realloc(r->sec_iops, cap * sizeof *a), *b;
+		if (!a)
+			goto skip;
+		r->sec_iops = a;
+		b = realloc(r->sec_bw, cap * sizeof *b);
+		if (!b)
+			goto skip;
+		r->sec_bw = b;
+		ls->sec_cap = cap;
+	}
+	uint64_t ios = total_ios(r), bytes = total_bytes(r);
+	r->sec_iops[r->nsec] = (double)(ios - ls->sec_ios0);
+	r->sec_bw[r->nsec] = (double)(bytes - ls->sec_bytes0);
+	r->nsec++;
+	ls->sec_ios0 = ios;
+	ls->sec_bytes0 = bytes;
+skip:
+	ls->sec_next += ls->sec_len;
+}
+
+/* Time-driven events: end of the ramp, a second boundary, the deadline, a stop request.
+ * Returns 1 when the loop should stop issuing. */
+static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
+{
+	if (atomic_load_explicit(w->stop, memory_order_relaxed))
+		return 1;
+	if (now < ls->next_event)
+		return 0;
+	if (ls->deadline && now >= ls->deadline)
+		return 1;
+	if (ls->ramp_end && now >= ls->ramp_end)
+		start_measuring(w, ls, now);
+	while (ls->measuring && now >= ls->sec_next)
+		close_second(w, ls);
+	next_event_update(ls);
+	return 0;
+}
+
+/* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue. */
+static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r)
+{
+	const struct io_job *job = w->job;
+	if (ls->io_size && ls->issued >= ls->io_size) {
+		if (ls->loops_left <= 1)
+			return 0;
+		ls->loops_left--;
+		ls->issued = 0;
+	}
+	int dir = ls->fixed_dir;
+	if (dir < 0)
+		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
+	unsigned fi = w->next_file;
+	if (w->nfiles > 1 && ++w->next_file == w->nfiles)
+		w->next_file = 0;
+	struct io_file *f = &w->files[fi];
+	uint64_t bs = job->bs[dir];
+	r->dir = (uint8_t)dir;
+	r->file = (uint16_t)fi;
+	r->len = (uint32_t)bs;
+	r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
+	ls->issued += bs;
+	if (dir == DIR_WRITE && job->refill_buffers && job->fill == FILL_RANDOM) {
+		uint64_t *p = (uint64_t *)r->buf;
+		for (size_t i = 0; i < bs / 8; i++)
+			p[i] = prng_next(&w->rng);
+	}
+	return 1;
+}
+
+/* Book one finished I/O. Returns -1 on an I/O error (the loop stops). */
+static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *r, uint64_t done, int async)
+{
+	if (r->res < 0 || (r->res == 0 && r->len)) {
+		int e = r->res < 0 ? (int)-r->res : EIO;
+		set_error(w, e, "%s: %s of %u bytes at offset %llu: %s",
+			  w->nfiles ? w->files[r->file].path : "(null)", r->dir == DIR_READ ? "read" : "write",
+			  r->len, (unsigned long long)r->offset,
+			  r->res < 0 ? strerror(e) : "unexpected end of file");
+		return -1;
+	}
+	if (r->dir == DIR_WRITE && (w->job->fsync_every || w->job->fdatasync_every)) {
+		unsigned every = w->job->fsync_every ? w->job->fsync_every : w->job->fdatasync_every;
+		if (++ls->writes_since_sync >= every)
+			ls->need_sync = 1;
+	}
+	if (!ls->measuring)
+		return 0;
+	struct io_dir_result *d = &w->res->dir[r->dir];
+	d->ios++;
+	d->bytes += (uint64_t)r->res;
+	if ((uint64_t)r->res != r->len)
+		d->short_ios++;
+	hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
+	if (async) {
+		hist_add(&d->slat, ticks_to_ns(r->issue_ns - r->start_ns));
+		hist_add(&d->lat, ticks_to_ns(done - r->start_ns));
+	}
+	return 0;
+}
+
+static void sync_files(struct io_worker *w, struct loop *ls)
+{
+	const struct io_job *job = w->job;
+	int data_only = !job->fsync_every && job->fdatasync_every;
+	uint64_t t0 = ticks_now();
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct io_file *f = &w->files[i];
+		int rc = 0;
+		if (f->map)
+			rc = msync(f->map, f->size, MS_SYNC);
+		if (rc == 0)
+			rc = data_only ? fdatasync(f->fd) : fsync(f->fd);
+		if (rc < 0) {
+			int e = errno;
+			set_error(w, e, "%s: %s: %s", f->path, data_only ? "fdatasync" : "fsync", strerror(e));
+			return;
+		}
+	}
+	if (ls->measuring) {
+		w->res->sync_ios++;
+		hist_add(&w->res->sync_lat, ticks_to_ns(ticks_now() - t0));
+	}
+	ls->writes_since_sync = 0;
+	ls->need_sync = 0;
+}
+
+static void run_sync(struct io_worker *w, struct loop *ls)
+{
+	struct io_req *r = &w->reqs[0];
+	const struct io_engine_ops *ops = w->ops;
+	struct io_live *live = w->live;
+	uint64_t ios = 0, bytes = 0;
+	w->res->iodepth_level[0] = 0;
+	for (;;) {
+		if (!next_io(w, ls, r))
+			break;
+		uint64_t t0 = ticks_now();
+		r->start_ns = r->issue_ns = t0;
+		ops->queue(w, r);
+		uint64_t t1 = ticks_now();
+		if (complete(w, ls, r, t1, 0) < 0)
+			break;
+		ios++;
+		bytes += r->len;
+		atomic_store_explicit(&live->ios, ios, memory_order_relaxed);
+		atomic_store_explicit(&live->bytes, bytes, memory_order_relaxed);
+		if (ls->need_sync) {
+			sync_files(w, ls);
+			if (w->status != IO_OK)
+				break;
+		}
+		if (tick(w, ls, t1))
+			break;
+	}
+	if (ls->measuring)
+		w->res->iodepth_level[0] = total_ios(w->res);
+}
+
+static inline unsigned depth_bucket(unsigned n)
+{
+	/* fio's 1, 2, 4, 8, 16, 32, >=64 */
+	unsigned b = 0;
+	while (b < 6 && (1u << (b + 1)) <= n)
+		b++;
+	return b;
+}
+
+static void run_async(struct io_worker *w, struct loop *ls)
+{
+	const struct io_engine_ops *ops = w->ops;
+	unsigned depth = w->depth, nfree = depth, inflight = 0, nqueued = 0;
+	struct io_req **freelist = malloc(depth * sizeof *freelist);
+	struct io_req **done = malloc(depth * sizeof *done);
+	struct io_req **queued = malloc(depth * sizeof *queued);
+	uint64_t ios = 0, bytes = 0;
+	int draining = 0;
+	if (!freelist || !done || !queued) {
+		set_error(w, ENOMEM, "out of memory");
+		goto out;
+	}
+	for (unsigned i = 0; i < depth; i++)
+		freelist[i] = &w->reqs[depth - 1 - i];
+
+	for (;;) {
+		uint64_t now = ticks_now();
+		if (!draining && (tick(w, ls, now) || w->status != IO_OK))
+			draining = 1;
+		if (ls->need_sync && !draining && inflight == 0) {
+			sync_files(w, ls);
+			if (w->status != IO_OK)
+				draining = 1;
+		}
+		while (!draining && !ls->need_sync && nfree) {
+			struct io_req *r = freelist[--nfree];
+			if (!next_io(w, ls, r)) {
+				nfree++;
+				draining = 1;
+				break;
+			}
+			r->start_ns = now;
+			int rc = ops->queue(w, r);
+			if (rc < 0) {
+				set_error(w, -rc, "%s: cannot queue I/O: %s", w->files[r->file].path, strerror(-rc));
+				nfree++;
+				draining = 1;
+				break;
+			}
+			queued[nqueued++] = r;
+		}
+		if (!nqueued && !inflight)
+			break;
+		uint64_t issue = ticks_now();
+		for (unsigned i = 0; i < nqueued; i++)
+			queued[i]->issue_ns = issue;
+		inflight += nqueued;
+		if (nqueued && ls->measuring)
+			w->res->iodepth_level[depth_bucket(inflight)] += nqueued;
+		int n = ops->submit(w);
+		nqueued = 0;
+		if (n < 0) {
+			set_error(w, -n, "%s: io_uring_enter: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
+			break;
+		}
+		n = ops->reap(w, 1, depth, done);
+		if (n < 0) {
+			set_error(w, -n, "%s: waiting for completions: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
+			break;
+		}
+		uint64_t t = ticks_now();
+		int past_deadline = ls->deadline && t >= ls->deadline;
+		for (int i = 0; i < n; i++) {
+			struct io_req *r = done[i];
+			inflight--;
+			freelist[nfree++] = r;
+			if (past_deadline) /* finished outside the measured window */
+				continue;
+			if (complete(w, ls, r, t, 1) < 0)
+				draining = 1;
+			ios++;
+			bytes += r->len;
+		}
+		atomic_store_explicit(&w->live->ios, ios, memory_order_relaxed);
+		atomic_store_explicit(&w->live->bytes, bytes, memory_order_relaxed);
+	}
+out:
+	free(freelist);
+	free(done);
+	free(queued);
+}
+
+static int open_files(struct io_worker *w)
+{
+	int flags = (io_job_writes(w->job) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
+	if (w->direct)
+		flags |= O_DIRECT;
+	if (w->ops == &io_null_ops)
+		return 0;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct io_file *f = &w->files[i];
+		f->fd = open(f->path, flags);
+		if (f->fd < 0) {
+			int e = errno;
+			snprintf(w->err, sizeof w->err, "%s: cannot open: %s", f->path, strerror(e));
+			return -e;
+		}
+		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
+	}
+	return 0;
+}
+
+static void close_files(struct io_worker *w)
+{
+	for (unsigned i = 0; i < w->nfiles; i++)
+		if (w->files[i].fd >= 0) {
+			close(w->files[i].fd);
+			w->files[i].fd = -1;
+		}
+}
+
+static int setup_buffers(struct io_worker *w)
+{
+	const struct io_job *job = w->job;
+	uint64_t bs = job->bs[DIR_READ] > job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
+	w->depth = w->ops->sync ? 1 : job->iodepth;
+	w->buf_size = (bs + 4095) & ~(size_t)4095;
+	w->reqs = calloc(w->depth, sizeof *w->reqs);
+	void *p = NULL;
+	if (!w->reqs || posix_memalign(&p, 4096, w->buf_size * w->depth)) {
+		snprintf(w->err, sizeof w->err, "cannot allocate %u buffers of %zu bytes", w->depth, w->buf_size);
+		return -ENOMEM;
+	}
+	w->bufs = p;
+	if (job->fill == FILL_ZERO || w->ops == &io_null_ops) {
+		memset(w->bufs, 0, w->buf_size * w->depth);
+	} else {
+		uint64_t *q = p;
+		for (size_t i = 0; i < w->buf_size * w->depth / 8; i++)
+			q[i] = prng_next(&w->rng);
+	}
+	for (unsigned i = 0; i < w->depth; i++) {
+		w->reqs[i].index = i;
+		w->reqs[i].buf = w->bufs + (size_t)i * w->buf_size;
+	}
+	return 0;
+}
+
+static void pin(struct io_worker *w)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (w->cpu >= 0)
+		CPU_SET(w->cpu, &set);
+	else if (w->ncpuset)
+		for (unsigned i = 0; i < w->ncpuset; i++)
+			CPU_SET(w->cpuset[i], &set);
+	else
+		return;
+	sched_setaffinity(0, sizeof set, &set); /* best effort: a CPU may be offline */
+}
+
+static uint64_t tv_ns(struct timeval tv)
+{
+	return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
+}
+
+/* Per-second figures into min/max/mean/stddev (as fio's bw and iops lines). */
+static void series_stats(const double *v, size_t n, uint64_t *min, uint64_t *max, double *mean,
+			 double *dev, uint64_t *samples)
+{
+	double sum = 0, sumsq = 0, lo = 0, hi = 0;
+	for (size_t i = 0; i < n; i++) {
+		sum += v[i];
+		sumsq += v[i] * v[i];
+		if (i == 0 || v[i] < lo)
+			lo = v[i];
+		if (i == 0 || v[i] > hi)
+			hi = v[i];
+	}
+	*samples = n;
+	*min = (uint64_t)lo;
+	*max = (uint64_t)hi;
+	*mean = n ? sum / (double)n : 0;
+	double var = n > 1 ? (sumsq - sum * sum / (double)n) / (double)(n - 1) : 0;
+	*dev = var > 0 ? sqrt(var) : 0;
+}
+
+static void finish(struct io_worker *w, struct loop *ls)
+{
+	struct io_job_result *r = w->res;
+	uint64_t end = ticks_now();
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	if (!ls->measuring) /* stopped during the ramp: nothing measured */
+		start_measuring(w, ls, end);
+	uint64_t stop = ls->deadline && end > ls->deadline ? ls->deadline : end;
+	r->runtime_ns = ticks_to_ns(stop - ls->t_measure);
+	r->start_ns = ls->mono_start;
+	r->end_ns = ls->mono_start + r->runtime_ns;
+	r->usr_cpu_ns = tv_ns(ru.ru_utime) - tv_ns(ls->ru0.ru_utime);
+	r->sys_cpu_ns = tv_ns(ru.ru_stime) - tv_ns(ls->ru0.ru_stime);
+	r->ctx_voluntary = (uint64_t)(ru.ru_nvcsw - ls->ru0.ru_nvcsw);
+	r->ctx_involuntary = (uint64_t)(ru.ru_nivcsw - ls->ru0.ru_nivcsw);
+	r->majf = (uint64_t)(ru.ru_majflt - ls->ru0.ru_majflt);
+	r->minf = (uint64_t)(ru.ru_minflt - ls->ru0.ru_minflt);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct io_dir_result *dr = &r->dir[d];
+		if (w->ops->sync)
+			memcpy(&dr->lat, &dr->clat, sizeof dr->lat); /* no submission step: lat = clat */
+		dr->runtime_ns = dr->ios ? r->runtime_ns : 0;
+	}
+	/* Per-second series are for both directions together; split by share for bw stats. */
+	for (int d = 0; d < DIR_COUNT; d++) {
+		struct io_dir_result *dr = &r->dir[d];
+		if (!dr->ios)
+			continue;
+		double share_ios = (double)dr->ios / (double)total_ios(r);
+		double share_bytes = (double)dr->bytes / (double)(total_bytes(r) ? total_bytes(r) : 1);
+		series_stats(r->sec_bw, r->nsec, &dr->bw_min, &dr->bw_max, &dr->bw_mean, &dr->bw_dev, &dr->bw_samples);
+		series_stats(r->sec_iops, r->nsec, &dr->iops_min, &dr->iops_max, &dr->iops_mean, &dr->iops_dev,
+			     &dr->iops_samples);
+		dr->bw_min = (uint64_t)((double)dr->bw_min * share_bytes);
+		dr->bw_max = (uint64_t)((double)dr->bw_max * share_bytes);
+		dr->bw_mean *= share_bytes;
+		dr->bw_dev *= share_bytes;
+		dr->iops_min = (uint64_t)((double)dr->iops_min * share_ios);
+		dr->iops_max = (uint64_t)((double)dr->iops_max * share_ios);
+		dr->iops_mean *= share_ios;
+		dr->iops_dev *= share_ios;
+	}
+}
+
+void *io_worker_main(void *arg)
+{
+	struct io_worker *w = arg;
+	const struct io_job *job = w->job;
+	struct loop ls;
+	int rc;
+
+	memset(&ls, 0, sizeof ls);
+	pin(w);
+	rc = setup_buffers(w);
+	if (rc == 0)
+		rc = open_files(w);
+	if (rc == 0)
+		rc = w->ops->setup(w);
+	if (rc < 0) {
+		w->status = IO_FAILED;
+		w->res->error = -rc;
+		snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
+	}
+	/* Everyone waits for everyone, failed or not, so no thread is left at the barrier. */
+	pthread_barrier_wait(w->barrier);
+	if (rc < 0 || atomic_load(w->stop))
+		goto out;
+
+	ls.random = job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW;
+	ls.fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
+		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
+									: -1;
+	if (ls.fixed_dir < 0 && job->rwmix_read == 100)
+		ls.fixed_dir = DIR_READ;
+	if (ls.fixed_dir < 0 && job->rwmix_read == 0)
+		ls.fixed_dir = DIR_WRITE;
+	ls.loops_left = job->loops;
+	ls.io_size = job->size;
+	if (!ls.io_size)
+		for (unsigned i = 0; i < w->nfiles; i++)
+			ls.io_size += w->files[i].region_len;
+	if (job->time_based)
+		ls.io_size = 0; /* runs until the deadline, wrapping around */
+	ls.sec_len = ticks_from_ns(1000000000ull);
+	ls.sec_cap = job->time_based ? job->runtime_ns / 1000000000ull + 2 : 64;
+	w->res->sec_iops = malloc(ls.sec_cap * sizeof(double));
+	w->res->sec_bw = malloc(ls.sec_cap * sizeof(double));
+	if (!w->res->sec_iops || !w->res->sec_bw)
+		ls.sec_cap = 0;
+
+	ls.t_start = ticks_now();
+	if (job->ramp_ns) {
+		ls.ramp_end = ls.t_start + ticks_from_ns(job->ramp_ns);
+		ls.mono_start = clock_now_ns();
+		getrusage(RUSAGE_THREAD, &ls.ru0);
+	} else {
+		start_measuring(w, &ls, ls.t_start);
+	}
+	if (job->runtime_ns)
+		ls.deadline = ls.t_start + ticks_from_ns(job->ramp_ns + job->runtime_ns * job->loops);
+	next_event_update(&ls);
+
+	if (w->ops->sync)
+		run_sync(w, &ls);
+	else
+		run_async(w, &ls);
+
+	if (w->status == IO_OK && job->end_fsync && io_job_writes(job) && w->ops != &io_null_ops)
+		sync_files(w, &ls);
+	finish(w, &ls);
+out:
+	w->ops->cleanup(w);
+	close_files(w);
+	free(w->reqs);
+	free(w->bufs);
+	w->reqs = NULL;
+	w->bufs = NULL;
+	return NULL;
+}

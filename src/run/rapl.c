@@ -1,0 +1,100 @@
+#include "run/rapl.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define RAPL_MAX 16
+
+struct rapl {
+	int fd[RAPL_MAX];
+	double range_j; /* sum of the packages' max_energy_range_uj: where the sum wraps */
+	int n;
+};
+
+static int read_u64(int fd, unsigned long long *v)
+{
+	char buf[32];
+	ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	*v = strtoull(buf, NULL, 10);
+	return 0;
+}
+
+struct rapl *rapl_open(char *why, size_t whylen)
+{
+	glob_t g;
+	/* Top-level zones are the packages; subzones (core, dram) are already inside them. */
+	if (glob("/sys/class/powercap/intel-rapl:[0-9]*", 0, NULL, &g) != 0) {
+		nm_errf(why, whylen, "no RAPL counters on this machine");
+		return NULL;
+	}
+	struct rapl *r = calloc(1, sizeof *r);
+	if (!r)
+		abort();
+	int denied = 0;
+	for (size_t i = 0; i < g.gl_pathc && r->n < RAPL_MAX; i++) {
+		const char *p = g.gl_pathv[i];
+		if (strchr(strrchr(p, '/') + strlen("/intel-rapl:"), ':'))
+			continue; /* a subzone such as intel-rapl:0:0 */
+		char path[512];
+		unsigned long long v, range;
+		snprintf(path, sizeof path, "%s/max_energy_range_uj", p);
+		int rfd = open(path, O_RDONLY | O_CLOEXEC);
+		snprintf(path, sizeof path, "%s/energy_uj", p);
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0 || rfd < 0 || read_u64(fd, &v) < 0 || read_u64(rfd, &range) < 0) {
+			denied |= errno == EACCES || errno == EPERM;
+			if (fd >= 0)
+				close(fd);
+			if (rfd >= 0)
+				close(rfd);
+			continue;
+		}
+		close(rfd);
+		r->fd[r->n++] = fd;
+		r->range_j += (double)range / 1e6;
+	}
+	globfree(&g);
+	if (r->n == 0) {
+		nm_errf(why, whylen, denied ? "RAPL energy counters need root" : "no readable RAPL counters");
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void rapl_close(struct rapl *r)
+{
+	if (!r)
+		return;
+	for (int i = 0; i < r->n; i++)
+		close(r->fd[i]);
+	free(r);
+}
+
+double rapl_read_j(struct rapl *r)
+{
+	double sum = 0;
+	for (int i = 0; i < r->n; i++) {
+		unsigned long long v;
+		if (read_u64(r->fd[i], &v) == 0)
+			sum += (double)v / 1e6;
+	}
+	return sum;
+}
+
+double rapl_delta_j(struct rapl *r, double before_j, double after_j)
+{
+	double d = after_j - before_j;
+	if (d < 0)
+		d += r->range_j; /* one counter wrapped (at most once: runs are far shorter) */
+	return d;
+}

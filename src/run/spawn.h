@@ -1,0 +1,64 @@
+/* Running one child command and taking the kernel's own accounting of it.
+ *
+ * The measured interval is as short as the kernel allows: the clock is read just before
+ * posix_spawn (a vfork-style clone) and just after waitid() reports the exit.  The child is
+ * left a zombie (WNOWAIT) so /proc/PID/io can still be read, then reaped with wait4() for its
+ * rusage; neither step lands inside the measured wall time. */
+#ifndef NM_RUN_SPAWN_H
+#define NM_RUN_SPAWN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* What one run of a command cost. */
+struct run_sample {
+	uint64_t wall_ns;
+	uint64_t user_ns, sys_ns;       /* the child and the descendants it waited for */
+	uint64_t max_rss;               /* bytes */
+	uint64_t majflt, minflt;
+	uint64_t nvcsw, nivcsw;         /* voluntary / involuntary context switches */
+	uint64_t read_bytes, write_bytes; /* /proc/PID/io: what reached the storage layer */
+	uint64_t rchar, wchar;          /* /proc/PID/io: what passed through read/write calls */
+	int io_ok;                      /* the /proc/PID/io figures are valid */
+	double energy_j;                /* RAPL, NAN when not readable */
+	int status;                     /* raw wait status */
+	int exit_code;                  /* exit code, or 128 + signal */
+	int timed_out;
+};
+
+/* Where the child's standard streams go. */
+enum run_stdio {
+	RUN_IO_NULL,      /* /dev/null */
+	RUN_IO_INHERIT,   /* ours */
+};
+
+struct run_spec {
+	char *const *argv;          /* argv[0] as resolved by run_resolve() (a path) */
+	enum run_stdio in, out;     /* out covers stdout and stderr */
+	int out_fd;                 /* >= 0: stdout and stderr go to this fd instead (a pipe) */
+	uint64_t timeout_ns;        /* 0: none; else the child is killed (SIGKILL) after it */
+};
+
+/* Find a program on $PATH once, so the search never lands in the measured time.
+ * Returns a malloc'd path, or NULL with a message ("'nosuch': command not found"). */
+char *run_resolve(const char *name, char *err, size_t errlen);
+
+/* Start the child; returns its pid, or -1 with a message. *t0 gets the clock just before. */
+pid_t run_start(const struct run_spec *spec, uint64_t *t0, char *err, size_t errlen);
+
+/* Wait for the child started at t0 and fill *s. While waiting, a SIGINT/SIGTERM/SIGHUP that
+ * reached nodemark (util/cleanup.h) is passed on to the child once.  Returns 0, or -1 with a
+ * message (the child is then reaped). */
+int run_finish(pid_t pid, uint64_t t0, uint64_t timeout_ns, struct run_sample *s, char *err, size_t errlen);
+
+/* run_start + run_finish. */
+int run_measure(const struct run_spec *spec, struct run_sample *s, char *err, size_t errlen);
+
+/* Parse the text of /proc/PID/io into *s (sets io_ok). Exposed for tests. */
+void run_parse_proc_io(const char *text, struct run_sample *s);
+
+/* The exit code a shell would show for a wait status: the code, or 128 + signal. */
+int run_exit_code(int status);
+
+#endif

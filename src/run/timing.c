@@ -1,0 +1,344 @@
+#include "run/timing.h"
+#include "run/rapl.h"
+#include "util/cleanup.h"
+#include "util/error.h"
+#include "util/progress.h"
+#include "util/units.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SHELL "/bin/sh"
+#define SHELL_CALIBRATION_MIN 10
+#define SHELL_CALIBRATION_MAX 50
+
+static char *xstrdup(const char *s)
+{
+	char *d = s ? strdup(s) : NULL;
+	if (s && !d)
+		abort();
+	return d;
+}
+
+int time_plan_add(struct time_plan *p, const char *name, const char *text, char **argv, int shell,
+		  json_t *parameters, char *err, size_t errlen)
+{
+	struct time_command c = { 0 };
+	size_t argc = 0;
+	while (argv[argc])
+		argc++;
+	c.argv = calloc(argc + 1, sizeof *c.argv);
+	if (!c.argv)
+		abort();
+	for (size_t i = 0; i < argc; i++)
+		c.argv[i] = xstrdup(argv[i]);
+	if (!shell) {
+		char *path = run_resolve(argv[0], err, errlen);
+		if (!path) {
+			for (size_t i = 0; i < argc; i++)
+				free(c.argv[i]);
+			free(c.argv);
+			return -1;
+		}
+		free(c.argv[0]);
+		c.argv[0] = path;
+	}
+	c.name = xstrdup(name ? name : text);
+	c.text = xstrdup(text);
+	c.shell = shell;
+	c.parameters = parameters ? json_incref(parameters) : json_object();
+	p->cmds = realloc(p->cmds, (p->ncmds + 1) * sizeof *p->cmds);
+	if (!p->cmds)
+		abort();
+	p->cmds[p->ncmds++] = c;
+	return 0;
+}
+
+void time_plan_free(struct time_plan *p)
+{
+	for (size_t i = 0; i < p->ncmds; i++) {
+		struct time_command *c = &p->cmds[i];
+		for (char **a = c->argv; *a; a++)
+			free(*a);
+		free(c->argv);
+		free(c->name);
+		free(c->text);
+		free(c->setup);
+		free(c->prepare);
+		free(c->conclude);
+		free(c->cleanup);
+		free(c->samples);
+		json_decref(c->parameters);
+	}
+	free(p->cmds);
+	p->cmds = NULL;
+	p->ncmds = 0;
+}
+
+uint64_t time_auto_runs(const struct time_plan *p, double first_s)
+{
+	double want = first_s > 0 ? ceil(p->auto_seconds / first_s) : (double)p->max_runs;
+	uint64_t n = want > 1e9 ? 1000000000ull : (uint64_t)want;
+	if (n < p->min_runs)
+		n = p->min_runs;
+	if (p->max_runs && n > p->max_runs)
+		n = p->max_runs;
+	return n ? n : 1;
+}
+
+struct runner {
+	struct time_plan *p;
+	struct record *r;
+	struct rapl *rapl;
+	char *err;
+	size_t errlen;
+};
+
+static int interrupted(void) { return cleanup_interrupted() != 0; }
+
+/* A hook (--setup, --prepare, ...): run with sh -c, must succeed. */
+static int run_hook(struct runner *x, const char *cmd, const char *what)
+{
+	char *argv[] = { SHELL, "-c", (char *)cmd, NULL };
+	struct run_spec spec = { .argv = argv, .in = RUN_IO_NULL, .out_fd = -1,
+				 .out = x->p->show_output ? RUN_IO_INHERIT : RUN_IO_NULL };
+	struct run_sample s;
+	if (!cmd)
+		return 0;
+	if (run_measure(&spec, &s, x->err, x->errlen) < 0)
+		return 1;
+	if (interrupted())
+		return 130;
+	if (s.exit_code != 0) {
+		nm_errf(x->err, x->errlen, "the %s command '%s' failed with exit code %d", what, cmd, s.exit_code);
+		return 1;
+	}
+	return 0;
+}
+
+static void push_sample(struct time_command *c, const struct run_sample *s)
+{
+	if (c->nsamples == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 64;
+		c->samples = realloc(c->samples, c->cap * sizeof *c->samples);
+		if (!c->samples)
+			abort();
+	}
+	c->samples[c->nsamples++] = *s;
+}
+
+static uint64_t minus(uint64_t v, double cost_s)
+{
+	double d = (double)v - cost_s * 1e9;
+	return d > 0 ? (uint64_t)d : 0;
+}
+
+/* One run of command c: prepare, the measured run, conclude. measured = 0 for a warmup. */
+static int one_run(struct runner *x, struct time_command *c, int measured)
+{
+	struct time_plan *p = x->p;
+	struct run_spec spec = { .argv = c->argv, .in = RUN_IO_NULL, .out_fd = -1,
+				 .out = p->show_output ? RUN_IO_INHERIT : RUN_IO_NULL,
+				 .timeout_ns = p->timeout_ns };
+	struct run_sample s;
+	int rc;
+
+	if ((rc = run_hook(x, c->prepare, "--prepare")) != 0)
+		return rc;
+	double e0 = x->rapl ? rapl_read_j(x->rapl) : 0;
+	if (run_measure(&spec, &s, x->err, x->errlen) < 0)
+		return 1;
+	if (x->rapl)
+		s.energy_j = rapl_delta_j(x->rapl, e0, rapl_read_j(x->rapl));
+	if (interrupted())
+		return 130;
+	if ((s.exit_code != 0 || s.timed_out) && !p->ignore_failure) {
+		char t[32];
+		if (s.timed_out)
+			nm_errf(x->err, x->errlen, "'%s' timed out after %s (use --ignore-failure to time it anyway)",
+				c->text, units_duration(p->timeout_ns, t, sizeof t));
+		else
+			nm_errf(x->err, x->errlen, "'%s' failed with exit code %d (use --ignore-failure to time it anyway)",
+				c->text, s.exit_code);
+		return 1;
+	}
+	if ((rc = run_hook(x, c->conclude, "--conclude")) != 0)
+		return rc;
+	if (!measured)
+		return 0;
+	if (c->shell && p->shell_measured) {
+		/* As hyperfine does: the shell's own start-up is not the command's time. */
+		s.wall_ns = minus(s.wall_ns, p->shell_wall_s);
+		s.user_ns = minus(s.user_ns, p->shell_user_s);
+		s.sys_ns = minus(s.sys_ns, p->shell_sys_s);
+	}
+	push_sample(c, &s);
+	if (c->target == 0)
+		c->target = p->runs ? p->runs : time_auto_runs(p, (double)s.wall_ns / 1e9);
+	if (progress_enabled()) {
+		char t[32];
+		progress_update("%s: run %zu/%llu, last %s", c->name, c->nsamples,
+				(unsigned long long)c->target, units_duration(s.wall_ns, t, sizeof t));
+	}
+	return 0;
+}
+
+/* The mean cost of starting the shell with nothing to do, subtracted from shell commands:
+ * at least SHELL_CALIBRATION_MIN runs, more (up to _MAX) while they take under half a second. */
+static int measure_shell(struct runner *x)
+{
+	char *argv[] = { SHELL, "-c", "", NULL };
+	struct run_spec spec = { .argv = argv, .in = RUN_IO_NULL, .out = RUN_IO_NULL, .out_fd = -1 };
+	struct run_sample s;
+	double w = 0, u = 0, sy = 0;
+	int n = 0;
+	for (int i = -2; i < SHELL_CALIBRATION_MAX; i++) {
+		if (run_measure(&spec, &s, x->err, x->errlen) < 0)
+			return 1;
+		if (interrupted())
+			return 130;
+		if (i < 0)
+			continue; /* warm the page cache first */
+		w += (double)s.wall_ns / 1e9;
+		u += (double)s.user_ns / 1e9;
+		sy += (double)s.sys_ns / 1e9;
+		if (++n >= SHELL_CALIBRATION_MIN && w > 0.5)
+			break;
+	}
+	x->p->shell_wall_s = w / n;
+	x->p->shell_user_s = u / n;
+	x->p->shell_sys_s = sy / n;
+	x->p->shell_measured = 1;
+	return 0;
+}
+
+static int set_up(struct runner *x, struct time_command *c)
+{
+	int rc = run_hook(x, c->setup, "--setup");
+	for (uint64_t i = 0; rc == 0 && i < x->p->warmup; i++)
+		rc = one_run(x, c, 0);
+	return rc;
+}
+
+#define ADD_METRIC(name, unit, dir, expr)                                     \
+	do {                                                                  \
+		struct metric *m_ = bench_metric(b, name, unit, dir);          \
+		for (size_t i = 0; i < c->nsamples; i++) {                     \
+			const struct run_sample *s = &c->samples[i];           \
+			metric_add(m_, (expr));                                \
+		}                                                              \
+	} while (0)
+
+static void finish(struct runner *x, struct time_command *c)
+{
+	struct time_plan *p = x->p;
+	struct bench *b = record_add_bench(x->r, c->name);
+	json_t *argv = json_array();
+	for (char **a = c->argv; *a; a++)
+		json_array_append_new(argv, json_string(*a));
+	bench_set(b, "command", json_string(c->text));
+	bench_set(b, "argv", argv);
+	bench_set(b, "shell", json_boolean(c->shell));
+	bench_set(b, "parameters", json_incref(c->parameters));
+	bench_set(b, "warmup", json_integer((json_int_t)p->warmup));
+	if (c->shell && p->shell_measured)
+		bench_set(b, "shell_overhead_s", json_real(p->shell_wall_s));
+	if (p->suite)
+		bench_set(b, "suite", json_string(p->suite));
+	ADD_METRIC("wall_s", "s", LOWER_IS_BETTER, (double)s->wall_ns / 1e9);
+	ADD_METRIC("user_s", "s", LOWER_IS_BETTER, (double)s->user_ns / 1e9);
+	ADD_METRIC("sys_s", "s", LOWER_IS_BETTER, (double)s->sys_ns / 1e9);
+	ADD_METRIC("max_rss", "B", LOWER_IS_BETTER, (double)s->max_rss);
+	ADD_METRIC("major_faults", "", LOWER_IS_BETTER, (double)s->majflt);
+	ADD_METRIC("minor_faults", "", LOWER_IS_BETTER, (double)s->minflt);
+	ADD_METRIC("vol_ctx_switches", "", NEUTRAL, (double)s->nvcsw);
+	ADD_METRIC("invol_ctx_switches", "", NEUTRAL, (double)s->nivcsw);
+	if (c->nsamples && c->samples[0].io_ok) {
+		ADD_METRIC("read_bytes", "B", NEUTRAL, (double)s->read_bytes);
+		ADD_METRIC("write_bytes", "B", NEUTRAL, (double)s->write_bytes);
+		ADD_METRIC("read_chars", "B", NEUTRAL, (double)s->rchar);
+		ADD_METRIC("write_chars", "B", NEUTRAL, (double)s->wchar);
+	}
+	ADD_METRIC("exit_code", "", NEUTRAL, (double)s->exit_code);
+	if (p->energy_readable)
+		ADD_METRIC("energy_j", "J", LOWER_IS_BETTER, s->energy_j);
+	c->bench = b;
+}
+
+static int done_with(struct runner *x, size_t i, time_done_fn done, void *arg)
+{
+	struct time_command *c = &x->p->cmds[i];
+	int rc = run_hook(x, c->cleanup, "--cleanup");
+	if (rc)
+		return rc;
+	progress_clear();
+	finish(x, c);
+	if (done)
+		done(x->p, i, arg);
+	return 0;
+}
+
+static int run_plan(struct runner *x, time_done_fn done, void *arg)
+{
+	struct time_plan *p = x->p;
+	int rc;
+
+	for (size_t i = 0; i < p->ncmds; i++)
+		if (p->cmds[i].shell && !p->shell_measured && (rc = measure_shell(x)) != 0)
+			return rc;
+	if (!p->interleave) {
+		for (size_t i = 0; i < p->ncmds; i++) {
+			struct time_command *c = &p->cmds[i];
+			if ((rc = set_up(x, c)) != 0)
+				return rc;
+			do {
+				if ((rc = one_run(x, c, 1)) != 0)
+					return rc;
+			} while (c->nsamples < c->target);
+			if ((rc = done_with(x, i, done, arg)) != 0)
+				return rc;
+		}
+		return 0;
+	}
+	/* Interleaved: A B A B ..., so slow drift of the machine hits every command alike. */
+	for (size_t i = 0; i < p->ncmds; i++)
+		if ((rc = set_up(x, &p->cmds[i])) != 0)
+			return rc;
+	for (int more = 1; more;) {
+		more = 0;
+		for (size_t i = 0; i < p->ncmds; i++) {
+			struct time_command *c = &p->cmds[i];
+			if (c->target && c->nsamples >= c->target)
+				continue;
+			if ((rc = one_run(x, c, 1)) != 0)
+				return rc;
+			more |= c->nsamples < c->target;
+		}
+	}
+	for (size_t i = 0; i < p->ncmds; i++)
+		if ((rc = done_with(x, i, done, arg)) != 0)
+			return rc;
+	return 0;
+}
+
+int time_plan_run(struct time_plan *p, struct record *r, time_done_fn done, void *arg,
+		  char *err, size_t errlen)
+{
+	struct runner x = { .p = p, .r = r, .err = err, .errlen = errlen };
+	x.rapl = rapl_open(p->energy_why, sizeof p->energy_why);
+	p->energy_readable = x.rapl != NULL;
+	if (!x.rapl)
+		json_object_set_new(r->extra, "energy", json_sprintf("not readable: %s", p->energy_why));
+	if (p->suite)
+		json_object_set_new(r->extra, "suite", json_string(p->suite));
+	int rc = run_plan(&x, done, arg);
+	progress_clear();
+	if (rc == 130)
+		nm_errf(err, errlen, "interrupted");
+	if (rc == 0 && p->shell_measured)
+		json_object_set_new(r->extra, "shell_overhead_s", json_real(p->shell_wall_s));
+	rapl_close(x.rapl);
+	return rc;
+}

@@ -1,0 +1,134 @@
+/* src/run/: spawning and measuring children, parameters. */
+#include "test.h"
+#include "run/params.h"
+#include "run/spawn.h"
+#include "run/timing.h"
+
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int measure(char **argv, uint64_t timeout_ns, struct run_sample *s)
+{
+	char err[256];
+	struct run_spec spec = { .argv = argv, .in = RUN_IO_NULL, .out = RUN_IO_NULL, .out_fd = -1,
+				 .timeout_ns = timeout_ns };
+	return run_measure(&spec, s, err, sizeof err);
+}
+
+TEST(run_resolve_finds_programs_on_path)
+{
+	char err[256];
+	char *p = run_resolve("sh", err, sizeof err);
+	CHECK(p != NULL);
+	CHECK(p[0] == '/');
+	CHECK(access(p, X_OK) == 0);
+	free(p);
+	CHECK(run_resolve("no-such-program-nodemark", err, sizeof err) == NULL);
+	CHECK_CONTAINS(err, "command not found");
+	CHECK(run_resolve("/etc/passwd", err, sizeof err) == NULL);
+	CHECK_CONTAINS(err, "not an executable");
+}
+
+TEST(run_measure_reports_exit_codes_and_signals)
+{
+	struct run_sample s;
+	char *ok[] = { "/bin/sh", "-c", "exit 0", NULL };
+	char *three[] = { "/bin/sh", "-c", "exit 3", NULL };
+	char *killed[] = { "/bin/sh", "-c", "kill -TERM $$", NULL };
+	CHECK_EQ_INT(measure(ok, 0, &s), 0);
+	CHECK_EQ_INT(s.exit_code, 0);
+	CHECK(s.wall_ns > 0);
+	CHECK_EQ_INT(measure(three, 0, &s), 0);
+	CHECK_EQ_INT(s.exit_code, 3);
+	CHECK_EQ_INT(measure(killed, 0, &s), 0);
+	CHECK(WIFSIGNALED(s.status));
+	CHECK_EQ_INT(s.exit_code, 128 + SIGTERM);
+}
+
+TEST(run_measure_takes_rusage_and_proc_io)
+{
+	struct run_sample s;
+	/* 4 MiB through write() and 8 MiB of memory touched by the child itself. */
+	char *argv[] = { "/bin/sh", "-c", "head -c 4194304 /dev/zero > /dev/null", NULL };
+	CHECK_EQ_INT(measure(argv, 0, &s), 0);
+	CHECK_EQ_INT(s.exit_code, 0);
+	CHECK(s.io_ok);
+	CHECK(s.wchar >= 4194304);
+	CHECK(s.rchar >= 4194304);
+	CHECK(s.max_rss > 0);
+	CHECK(s.minflt > 0);
+	CHECK(s.wall_ns >= s.user_ns / 4); /* sanity: both filled, same unit */
+}
+
+TEST(run_measure_kills_at_the_timeout)
+{
+	struct run_sample s;
+	char *argv[] = { "/bin/sleep", "10", NULL };
+	CHECK_EQ_INT(measure(argv, 200000000ull, &s), 0);
+	CHECK(s.timed_out);
+	CHECK_EQ_INT(s.exit_code, 128 + SIGKILL);
+	CHECK(s.wall_ns < 5000000000ull);
+}
+
+TEST(run_parse_proc_io_reads_the_four_counters)
+{
+	struct run_sample s = { 0 };
+	run_parse_proc_io("rchar: 11\nwchar: 22\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\n"
+			  "write_bytes: 8192\ncancelled_write_bytes: 0\n", &s);
+	CHECK(s.io_ok);
+	CHECK_EQ_U64(s.rchar, 11);
+	CHECK_EQ_U64(s.wchar, 22);
+	CHECK_EQ_U64(s.read_bytes, 4096);
+	CHECK_EQ_U64(s.write_bytes, 8192);
+	struct run_sample t = { 0 };
+	run_parse_proc_io("rchar: 11\n", &t);
+	CHECK(!t.io_ok);
+}
+
+TEST(params_list_scan_and_combinations)
+{
+	struct params p = { 0 };
+	char err[256];
+	CHECK_EQ_INT(params_add_list(&p, "comp=gzip,zstd", err, sizeof err), 0);
+	CHECK_EQ_INT(params_add_scan(&p, "t=1:3", err, sizeof err), 0);
+	CHECK_EQ_INT(params_combinations(&p), 6);
+	/* The first parameter varies slowest. */
+	char *s = params_substitute(&p, 0, "{comp} -T{t} {x} {");
+	CHECK_EQ_STR(s, "gzip -T1 {x} {");
+	free(s);
+	s = params_substitute(&p, 4, "{comp}-{t}");
+	CHECK_EQ_STR(s, "zstd-2");
+	free(s);
+	CHECK_EQ_INT(params_add_list(&p, "t=5", err, sizeof err), -1);
+	CHECK_CONTAINS(err, "given twice");
+	params_free(&p);
+}
+
+TEST(params_scan_decimals_and_errors)
+{
+	struct params p = { 0 };
+	char err[256];
+	CHECK_EQ_INT(params_add_scan(&p, "d=0.1:0.3:0.1", err, sizeof err), 0);
+	CHECK_EQ_INT(params_combinations(&p), 3);
+	CHECK_EQ_STR(params_value(&p, 2, 0), "0.3");
+	CHECK_EQ_INT(params_add_scan(&p, "e=5:1", err, sizeof err), -1);
+	CHECK_CONTAINS(err, "lo <= hi");
+	CHECK_EQ_INT(params_add_scan(&p, "e=a:b", err, sizeof err), -1);
+	CHECK_CONTAINS(err, "NAME=lo:hi[:step]");
+	CHECK_EQ_INT(params_add_list(&p, "=a,b", err, sizeof err), -1);
+	CHECK_EQ_INT(params_add_list(&p, "x y=a", err, sizeof err), -1);
+	CHECK_EQ_INT(params_add_list(&p, "x=a,,b", err, sizeof err), -1);
+	params_free(&p);
+}
+
+TEST(time_auto_runs_aims_at_three_seconds)
+{
+	struct time_plan p = { .min_runs = 10, .auto_seconds = 3.0 };
+	CHECK_EQ_U64(time_auto_runs(&p, 0.001), 3000);
+	CHECK_EQ_U64(time_auto_runs(&p, 1.0), 10);
+	CHECK_EQ_U64(time_auto_runs(&p, 0.2), 15);
+	p.max_runs = 100;
+	CHECK_EQ_U64(time_auto_runs(&p, 0.001), 100);
+}
