@@ -1,13 +1,633 @@
-/* Placeholder: this command is being built (see the issue that names it). */
+/* nodemark pieces: the storage-node piece store (write, hash, sync, commit), its benchstat-
+ * style matrix, and `pieces verify`. The workloads live in src/pieces/. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "hash/cpufeat.h"
+#include "pieces/pieces.h"
+#include "stats/summary.h"
+#include "util/atomicfile.h"
+#include "util/cleanup.h"
 #include "util/error.h"
+#include "util/parse.h"
+#include "util/progress.h"
+#include "util/units.h"
 
-const char cmd_pieces_usage[] = "usage: nodemark pieces [options]\n\n(not built yet)\n";
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_pieces_usage[] =
+	"usage: nodemark pieces DIR... [options]\n"
+	"       nodemark pieces DIR... --matrix [--runs N] [options]\n"
+	"       nodemark pieces verify DIR [--repair] [--json]\n"
+	"\n"
+	"Measure a storage node's piece store on the disks under DIR...: write --count pieces (each\n"
+	"hashed as it is written, optionally synced, then committed), optionally read every piece\n"
+	"back and verify it. Workers are spread over the directories (one per disk). Everything is\n"
+	"written inside a private DIR/.nodemark-<id>/ directory, removed at the end (unless --keep).\n"
+	"\n"
+	"Backends:\n"
+	"  files   one file per piece: temp/blob-<random>.partial (O_EXCL), a 512-byte header at\n"
+	"          offset 0, data hashed as written, header, fsync (--sync), rename to\n"
+	"          blobs/<namespace>/<2 chars>/<rest>.sj1, fsync of the directory (--dirsync)\n"
+	"  log     pieces appended to log files (rotated at --log-size) with a footer each, indexed\n"
+	"          in an on-disk hash table of 64-byte records; --sync-batch N commits N at a time\n"
+	"\n"
+	"Options:\n"
+	"  --backend files|log  the store layout (default files)\n"
+	"  --count N           pieces written in all (default 1000)\n"
+	"  --size SIZE         bytes per piece (default 2314240: 64 MiB / 29 shares)\n"
+	"  --block SIZE        bytes per write and hash update (default 256KiB)\n"
+	"  --hash ALGO         blake3, sha256 or none (default blake3)\n"
+	"  --sync[=data]       fsync each piece before it is committed (=data: fdatasync)\n"
+	"  --no-sync           do not sync (the default)\n"
+	"  --dirsync           files: fsync the directory after each rename\n"
+	"  --sync-batch N      log: sync once per N pieces, group commit (implies --sync)\n"
+	"  --log-size SIZE     log: start a new log file past this size (default 1GiB)\n"
+	"  --workers N         writer threads (default 1)\n"
+	"  --read              then read every piece back and verify its hash\n"
+	"  --keep              keep the store(s) and print their paths, for 'pieces verify'\n"
+	"  --matrix            run {sha256, blake3} x {sync, nosync}, --runs times each, and print\n"
+	"                      a benchstat-style table: median ± 95% interval of MB/s, n\n"
+	"  --runs N            repetitions per cell of --matrix (default 6: the fewest that give\n"
+	"                      benchstat's 95% interval)\n"
+	"  --json              print JSON: per phase numeric bytes_per_sec, pieces_per_sec, ns_per_op\n"
+	"                      and latency percentiles in ns (commit_lat_ns for writes, lat_ns)\n"
+	"  --output FILE       write the JSON to FILE instead of stdout (implies --json)\n" RUN_OPT_USAGE
+	"\n"
+	"verify DIR: check every committed piece of a store (DIR is the kept .nodemark-<id> path, or\n"
+	"the directory holding it): header, size and hash; report corrupt pieces and leftovers of\n"
+	"unfinished writes (temp files, unindexed log tails). --repair removes the leftovers.\n"
+	"Exit 1 when a piece is corrupt.\n"
+	"\n"
+	"Examples:\n"
+	"  nodemark pieces /mnt/disk1 /mnt/disk2 --workers 4 --sync --read\n"
+	"  nodemark pieces /mnt/disk1 --backend log --sync-batch 16 --count 2000\n"
+	"  nodemark pieces /mnt/disk1 --matrix --count 200 --read\n"
+	"  nodemark pieces /mnt/disk1 --keep --count 50 && nodemark pieces verify /mnt/disk1\n";
+
+enum {
+	O_BACKEND = 1, O_COUNT, O_SIZE, O_BLOCK, O_HASH, O_SYNC, O_NO_SYNC, O_DIRSYNC, O_SYNC_BATCH,
+	O_LOG_SIZE, O_WORKERS, O_READ, O_KEEP, O_MATRIX, O_RUNS, O_JSON, O_OUTPUT, O_REPAIR,
+};
+
+static const struct opt_spec specs[] = {
+	{ "backend", OPT_ARG, O_BACKEND }, { "count", OPT_ARG, O_COUNT },
+	{ "size", OPT_ARG, O_SIZE },       { "block", OPT_ARG, O_BLOCK },
+	{ "hash", OPT_ARG, O_HASH },       { "sync", OPT_OPTARG, O_SYNC },
+	{ "no-sync", OPT_NOARG, O_NO_SYNC }, { "dirsync", OPT_NOARG, O_DIRSYNC },
+	{ "sync-batch", OPT_ARG, O_SYNC_BATCH }, { "log-size", OPT_ARG, O_LOG_SIZE },
+	{ "workers", OPT_ARG, O_WORKERS }, { "read", OPT_NOARG, O_READ },
+	{ "keep", OPT_NOARG, O_KEEP },     { "matrix", OPT_NOARG, O_MATRIX },
+	{ "runs", OPT_ARG, O_RUNS },       { "json", OPT_NOARG, O_JSON },
+	{ "output", OPT_ARG, O_OUTPUT },   RUN_OPT_SPECS,
+	{ 0 },
+};
+
+static const struct opt_spec verify_specs[] = {
+	{ "repair", OPT_NOARG, O_REPAIR }, { "json", OPT_NOARG, O_JSON }, { "output", OPT_ARG, O_OUTPUT }, { 0 },
+};
+
+struct pieces_opts {
+	struct pieces_plan plan;
+	const char *dirs[PIECES_MAX_DIRS];
+	int matrix, json, hash_set, sync_set;
+	uint64_t runs;
+	const char *output;
+};
+
+static uint64_t size_arg(const struct opt_iter *it, uint64_t min)
+{
+	char err[256];
+	uint64_t v;
+	if (parse_size(it->arg, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	if (v < min)
+		opt_bad_value(it, "must be above 0");
+	return v;
+}
+
+static uint64_t count_arg(const struct opt_iter *it, uint64_t min, uint64_t max)
+{
+	char err[256];
+	uint64_t v;
+	if (parse_count(it->arg, min, max, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return v;
+}
+
+static void parse_args(struct pieces_opts *o, struct run_opts *ro, int argc, char **argv)
+{
+	struct pieces_plan *p = &o->plan;
+	struct opt_iter it;
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+		if (run_opts_handle(ro, id, &it))
+			continue;
+		switch (id) {
+		case O_BACKEND:
+			if (pieces_backend_parse(it.arg, &p->backend) < 0)
+				opt_bad_value(&it, "expected files or log");
+			break;
+		case O_COUNT:
+			p->count = count_arg(&it, 1, 1000000000);
+			break;
+		case O_SIZE:
+			p->size = size_arg(&it, 1);
+			break;
+		case O_BLOCK:
+			p->block = size_arg(&it, 1);
+			if (p->block > (1u << 30))
+				opt_bad_value(&it, "at most 1GiB");
+			break;
+		case O_HASH:
+			if (hash_algo_parse(it.arg, &p->hash) < 0)
+				opt_bad_value(&it, "expected blake3, sha256 or none");
+			o->hash_set = 1;
+			break;
+		case O_SYNC:
+			if (it.arg && strcmp(it.arg, "data") != 0)
+				opt_bad_value(&it, "expected --sync or --sync=data");
+			p->sync = it.arg ? PIECES_FDATASYNC : PIECES_FSYNC;
+			o->sync_set = 1;
+			break;
+		case O_NO_SYNC:
+			p->sync = PIECES_NOSYNC;
+			o->sync_set = 2;
+			break;
+		case O_DIRSYNC:
+			p->dirsync = 1;
+			break;
+		case O_SYNC_BATCH:
+			p->sync_batch = (unsigned)count_arg(&it, 1, 1000000);
+			break;
+		case O_LOG_SIZE:
+			p->log_limit = size_arg(&it, 1);
+			break;
+		case O_WORKERS:
+			p->workers = (unsigned)count_arg(&it, 1, 1024);
+			break;
+		case O_READ:
+			p->read_back = 1;
+			break;
+		case O_KEEP:
+			p->keep = 1;
+			break;
+		case O_MATRIX:
+			o->matrix = 1;
+			break;
+		case O_RUNS:
+			o->runs = count_arg(&it, 1, 1000);
+			break;
+		case O_JSON:
+			o->json = 1;
+			break;
+		case O_OUTPUT:
+			o->output = it.arg;
+			o->json = 1;
+			break;
+		case OPT_POSITIONAL:
+			if (p->ndirs == PIECES_MAX_DIRS)
+				nm_usage_fail("at most %d directories", PIECES_MAX_DIRS);
+			o->dirs[p->ndirs++] = it.arg;
+			break;
+		case OPT_DASHDASH:
+			break;
+		}
+	}
+	if (!p->ndirs)
+		nm_usage_fail("expected a directory to write in (see 'nodemark pieces --help')");
+	if (p->sync_batch) {
+		if (p->backend != PIECES_LOG)
+			nm_usage_fail("--sync-batch: only the log backend commits in groups (add --backend log)");
+		if (o->sync_set == 2)
+			nm_usage_fail("--sync-batch: cannot be used with --no-sync");
+		if (!o->sync_set)
+			p->sync = PIECES_FSYNC;
+	}
+	if (p->dirsync && p->backend != PIECES_FILES)
+		nm_usage_fail("--dirsync: only the files backend renames (drop it or use --backend files)");
+	if (o->matrix && (o->hash_set || o->sync_set))
+		nm_usage_fail("--matrix runs every hash and sync setting: drop --hash, --sync and --no-sync");
+	if (o->matrix && p->keep)
+		nm_usage_fail("--keep cannot be used with --matrix (it runs many stores)");
+	if (o->runs && !o->matrix)
+		nm_usage_fail("--runs: only with --matrix");
+}
+
+static const char *sync_label(const struct pieces_plan *p, char *buf, size_t len)
+{
+	if (p->backend == PIECES_LOG && p->sync != PIECES_NOSYNC && p->sync_batch > 1)
+		snprintf(buf, len, "%s-batch%u", pieces_sync_name(p->sync), p->sync_batch);
+	else
+		snprintf(buf, len, "%s", pieces_sync_name(p->sync));
+	return buf;
+}
+
+static const double pcts[] = { 50, 90, 99, 99.9 };
+static const char *const pct_keys[] = { "p50", "p90", "p99", "p99.9" };
+#define NPCTS 4
+
+/* Bucket midpoints can lie a little above the largest value seen: never report more than it. */
+static void lat_percentiles(const struct hist *h, uint64_t v[NPCTS])
+{
+	hist_percentiles(h, pcts, NPCTS, v);
+	for (int i = 0; i < NPCTS; i++)
+		if (h->n && v[i] > h->max)
+			v[i] = h->max;
+}
+
+static json_t *lat_json(const struct hist *h)
+{
+	uint64_t v[NPCTS];
+	json_t *j = json_object();
+	lat_percentiles(h, v);
+	for (int i = 0; i < NPCTS; i++)
+		json_object_set_new(j, pct_keys[i], json_integer((json_int_t)v[i]));
+	json_object_set_new(j, "max", json_integer(h->n ? (json_int_t)h->max : 0));
+	json_object_set_new(j, "mean", json_real(hist_mean(h)));
+	return j;
+}
+
+static json_t *phase_json(const struct pieces_phase *ph, int write)
+{
+	json_t *j = json_pack("{s:I, s:I, s:f, s:f, s:f, s:f}", "pieces", (json_int_t)ph->pieces, "bytes",
+			      (json_int_t)ph->bytes, "seconds", (double)ph->ns / 1e9, "bytes_per_sec",
+			      pieces_bytes_per_sec(ph), "pieces_per_sec", pieces_per_sec(ph), "ns_per_op",
+			      pieces_ns_per_op(ph));
+	if (write)
+		json_object_set_new(j, "commit_lat_ns", lat_json(&ph->commit_lat));
+	json_object_set_new(j, "lat_ns", lat_json(&ph->op_lat));
+	return j;
+}
+
+static void bench_settings(struct bench *b, const struct pieces_plan *p)
+{
+	char sl[32];
+	bench_set(b, "backend", json_string(pieces_backend_name(p->backend)));
+	bench_set(b, "hash", json_string(hash_algo_name(p->hash)));
+	bench_set(b, "hash_impl", json_string(hash_impl_name(p->hash)));
+	bench_set(b, "sync", json_string(sync_label(p, sl, sizeof sl)));
+	bench_set(b, "dirsync", json_boolean(p->dirsync));
+	bench_set(b, "workers", json_integer(p->workers));
+	bench_set(b, "count", json_integer((json_int_t)p->count));
+	bench_set(b, "size", json_integer((json_int_t)p->size));
+	bench_set(b, "block", json_integer((json_int_t)p->block));
+	bench_set(b, "dirs", json_integer(p->ndirs));
+}
+
+static void hist_to_bench(struct bench *b, const char *name, const struct hist *h)
+{
+	uint64_t *val = malloc(HIST_NR * sizeof *val), *cnt = malloc(HIST_NR * sizeof *cnt);
+	size_t n = 0;
+	for (unsigned i = 0; i < HIST_NR; i++)
+		if (h->bucket[i]) {
+			val[n] = hist_bucket_value(i);
+			cnt[n++] = h->bucket[i];
+		}
+	bench_add_hist(b, name, val, cnt, n);
+	free(val);
+	free(cnt);
+}
+
+/* One bench per phase and configuration; a matrix adds one sample per repetition. */
+static void record_phase(struct record *rec, const struct pieces_plan *p, const struct pieces_phase *ph,
+			 int write, int with_hist)
+{
+	char name[128], sl[32];
+	snprintf(name, sizeof name, "pieces/%s/%s/%s/%s", pieces_backend_name(p->backend), hash_algo_name(p->hash),
+		 sync_label(p, sl, sizeof sl), write ? "write" : "read");
+	struct bench *b = record_find_bench(rec, name);
+	if (!b) {
+		b = record_add_bench(rec, name);
+		bench_settings(b, p);
+	}
+	metric_add(bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER), pieces_bytes_per_sec(ph));
+	metric_add(bench_metric(b, "pieces_per_sec", "op/s", HIGHER_IS_BETTER), pieces_per_sec(ph));
+	metric_add(bench_metric(b, "ns_per_op", "ns", LOWER_IS_BETTER), pieces_ns_per_op(ph));
+	const struct hist *h = write ? &ph->commit_lat : &ph->op_lat;
+	const char *pre = write ? "commit" : "lat";
+	uint64_t v[NPCTS];
+	lat_percentiles(h, v);
+	for (int i = 0; i < NPCTS; i++) {
+		char m[32];
+		snprintf(m, sizeof m, "%s_%s_ns", pre, pct_keys[i]);
+		metric_add(bench_metric(b, m, "ns", LOWER_IS_BETTER), (double)v[i]);
+	}
+	if (with_hist)
+		hist_to_bench(b, write ? "commit" : "read", h);
+}
+
+static void print_lat_row(const char *what, const struct hist *h)
+{
+	uint64_t v[NPCTS];
+	char buf[NPCTS + 1][32];
+	lat_percentiles(h, v);
+	for (int i = 0; i < NPCTS; i++)
+		units_duration(v[i], buf[i], sizeof buf[i]);
+	units_duration(h->n ? h->max : 0, buf[NPCTS], sizeof buf[NPCTS]);
+	printf("  %-14s %9s %9s %9s %9s %9s\n", what, buf[0], buf[1], buf[2], buf[3], buf[4]);
+}
+
+static void print_phase_row(const char *name, const struct pieces_phase *ph)
+{
+	char t[32];
+	printf("  %-6s %8llu %10s %10.1f %10.1f\n", name, (unsigned long long)ph->pieces,
+	       units_duration((uint64_t)pieces_ns_per_op(ph), t, sizeof t), pieces_bytes_per_sec(ph) / 1e6,
+	       pieces_per_sec(ph));
+}
+
+static void print_run(const struct pieces_plan *p, const struct pieces_result *r)
+{
+	char sz[32], total[32], sl[32];
+	printf("pieces: %s backend, %llu pieces of %s (%s), %s (%s), %s%s, %u worker%s over %u director%s\n",
+	       pieces_backend_name(p->backend), (unsigned long long)p->count,
+	       units_bytes_si((double)p->size, sz, sizeof sz), units_bytes_si((double)(p->count * p->size), total, sizeof total),
+	       hash_algo_name(p->hash), hash_impl_name(p->hash), sync_label(p, sl, sizeof sl),
+	       p->dirsync ? "+dirsync" : "", p->workers, p->workers == 1 ? "" : "s", p->ndirs,
+	       p->ndirs == 1 ? "y" : "ies");
+	printf("  %-6s %8s %10s %10s %10s\n", "phase", "pieces", "time/op", "MB/s", "pieces/s");
+	print_phase_row("write", &r->write);
+	if (r->read.ran)
+		print_phase_row("read", &r->read);
+	printf("  %-14s %9s %9s %9s %9s %9s\n", "latency", "p50", "p90", "p99", "p99.9", "max");
+	print_lat_row("write commit", &r->write.commit_lat);
+	print_lat_row("write piece", &r->write.op_lat);
+	if (r->read.ran)
+		print_lat_row("read piece", &r->read.op_lat);
+}
+
+static int emit_json(const char *output, json_t *j)
+{
+	char err[512];
+	struct atomic_file af;
+	FILE *fp = afile_open(&af, output ? output : "-", err, sizeof err);
+	int rc = 0;
+	if (!fp) {
+		nm_error("%s", err);
+		rc = -1;
+	} else {
+		json_dumpf(j, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', fp);
+		if (afile_commit(&af, err, sizeof err) < 0) {
+			nm_error("%s", err);
+			rc = -1;
+		}
+	}
+	json_decref(j);
+	return rc;
+}
+
+static json_t *run_json(const struct pieces_plan *p, const struct pieces_result *r)
+{
+	char sl[32];
+	json_t *dirs = json_array(), *kept = json_array();
+	for (unsigned i = 0; i < p->ndirs; i++)
+		json_array_append_new(dirs, json_string(p->dirs[i]));
+	for (unsigned i = 0; i < r->nkept; i++)
+		json_array_append_new(kept, json_string(r->kept[i]));
+	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:b, s:i, s:i, s:o, s:I, s:I, s:I, s:o}", "backend",
+			      pieces_backend_name(p->backend), "hash", hash_algo_name(p->hash), "hash_impl",
+			      hash_impl_name(p->hash), "sync", sync_label(p, sl, sizeof sl), "dirsync", p->dirsync,
+			      "sync_batch", p->sync_batch ? p->sync_batch : 1, "workers", p->workers, "dirs", dirs,
+			      "count", (json_int_t)p->count, "size", (json_int_t)p->size, "block",
+			      (json_int_t)p->block, "write", phase_json(&r->write, 1));
+	if (r->read.ran)
+		json_object_set_new(j, "read", phase_json(&r->read, 0));
+	json_object_set_new(j, "kept", kept);
+	return j;
+}
+
+static int run_once(struct pieces_opts *o, struct run_opts *ro, struct record *rec)
+{
+	char err[1024];
+	struct pieces_result *r = malloc(sizeof *r);
+	int rc = pieces_run(&o->plan, r, err, sizeof err);
+	if (rc != NM_EXIT_OK) {
+		nm_error("%s", err);
+		free(r);
+		return rc;
+	}
+	record_phase(rec, &o->plan, &r->write, 1, 1);
+	if (r->read.ran)
+		record_phase(rec, &o->plan, &r->read, 0, 1);
+	for (unsigned i = 0; i < r->nkept; i++)
+		fprintf(stderr, "kept piece store: %s (check it with 'nodemark pieces verify %s')\n", r->kept[i],
+			r->kept[i]);
+	if (o->json) {
+		if (emit_json(o->output, run_json(&o->plan, r)) < 0)
+			rc = NM_EXIT_FAILED;
+	} else {
+		print_run(&o->plan, r);
+	}
+	free(r);
+	(void)ro;
+	return rc;
+}
+
+/* --matrix: {sha256, blake3} x {sync, nosync}, repetitions interleaved so drift on a noisy
+ * machine spreads over every cell instead of biasing the last one. */
+#define NCELLS 4
+#define NROWS 3 /* Write, Read, ReadWrite */
+
+static const char *rate_si(double bps, char *buf, size_t len)
+{
+	static const char *const unit[] = { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" };
+	int u = 0;
+	while (bps >= 1000 && u < 4) {
+		bps /= 1000;
+		u++;
+	}
+	snprintf(buf, len, "%.*f%s", bps >= 100 ? 0 : bps >= 10 ? 1 : 2, bps, unit[u]);
+	return buf;
+}
+
+static int run_matrix(struct pieces_opts *o, struct record *rec)
+{
+	static const enum hash_algo hashes[2] = { HASH_SHA256, HASH_BLAKE3 };
+	static const enum pieces_sync syncs[2] = { PIECES_NOSYNC, PIECES_FSYNC };
+	static const char *const rows[NROWS] = { "Write", "Read", "ReadWrite" };
+	unsigned runs = o->runs ? (unsigned)o->runs : 6;
+	double *samples[NCELLS][NROWS];
+	struct pieces_result *r = malloc(sizeof *r);
+	char err[1024];
+	int rc = NM_EXIT_OK;
+
+	for (int c = 0; c < NCELLS; c++)
+		for (int k = 0; k < NROWS; k++)
+			samples[c][k] = calloc(runs, sizeof(double));
+	for (unsigned i = 0; i < runs && rc == NM_EXIT_OK; i++) {
+		for (int c = 0; c < NCELLS && rc == NM_EXIT_OK; c++) {
+			struct pieces_plan p = o->plan;
+			p.hash = hashes[c % 2];
+			p.sync = syncs[c / 2];
+			if (progress_enabled())
+				progress_update("matrix: run %u/%u, %s %s", i + 1, runs, hash_algo_name(p.hash),
+						pieces_sync_name(p.sync));
+			p.show_progress = 0;
+			rc = pieces_run(&p, r, err, sizeof err);
+			if (rc != NM_EXIT_OK) {
+				nm_error("%s", err);
+				break;
+			}
+			record_phase(rec, &p, &r->write, 1, 0);
+			samples[c][0][i] = pieces_bytes_per_sec(&r->write);
+			if (r->read.ran) {
+				record_phase(rec, &p, &r->read, 0, 0);
+				samples[c][1][i] = pieces_bytes_per_sec(&r->read);
+				/* As a Go ReadWrite benchmark: bytes of one piece per write-and-read. */
+				samples[c][2][i] = (double)r->write.bytes * 1e9 / (double)(r->write.ns + r->read.ns);
+			}
+		}
+	}
+	progress_clear();
+	if (rc == NM_EXIT_OK) {
+		json_t *results = json_array();
+		char sl[32];
+		if (!o->json)
+			printf("%-28s %s\n", "name", "speed (median ± 95% interval)");
+		for (int k = 0; k < NROWS; k++) {
+			if (k > 0 && !o->plan.read_back)
+				break;
+			for (int c = 0; c < NCELLS; c++) {
+				struct pieces_plan p = o->plan;
+				p.sync = syncs[c / 2];
+				char name[96], rate[32], pct[32];
+				struct summary s;
+				snprintf(name, sizeof name, "%s/%s-%s", rows[k], sync_label(&p, sl, sizeof sl),
+					 hash_algo_title(hashes[c % 2]));
+				summary_median(samples[c][k], runs, 0.95, &s);
+				summary_range_pct(&s, pct, sizeof pct);
+				if (!o->json)
+					printf("%-28s %s ± %s  n=%u\n", name, rate_si(s.center, rate, sizeof rate), pct, runs);
+				json_t *sj = json_array();
+				for (unsigned i = 0; i < runs; i++)
+					json_array_append_new(sj, json_real(samples[c][k][i]));
+				json_array_append_new(results,
+						      json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:s, s:o}", "name", name,
+								"unit", "B/s", "n", runs, "median", s.center,
+								"lo", isfinite(s.lo) ? json_real(s.lo) : json_null(),
+								"hi", isfinite(s.hi) ? json_real(s.hi) : json_null(),
+								"range", pct, "samples", sj));
+			}
+		}
+		if (o->json) {
+			json_t *top = json_pack("{s:s, s:I, s:I, s:i, s:i, s:o}", "backend",
+						pieces_backend_name(o->plan.backend), "count", (json_int_t)o->plan.count,
+						"size", (json_int_t)o->plan.size, "workers", o->plan.workers, "runs", runs,
+						"results", results);
+			if (emit_json(o->output, top) < 0)
+				rc = NM_EXIT_FAILED;
+		} else {
+			json_decref(results);
+		}
+	}
+	for (int c = 0; c < NCELLS; c++)
+		for (int k = 0; k < NROWS; k++)
+			free(samples[c][k]);
+	free(r);
+	return rc;
+}
+
+struct verify_out {
+	json_t *list;
+	int json;
+};
+
+static void on_corrupt(void *arg, const char *path, const char *why)
+{
+	struct verify_out *vo = arg;
+	if (vo->json)
+		json_array_append_new(vo->list, json_pack("{s:s, s:s}", "path", path, "why", why));
+	else
+		printf("corrupt: %s: %s\n", path, why);
+}
+
+static int cmd_pieces_verify(int argc, char **argv)
+{
+	struct opt_iter it;
+	const char *dir = NULL, *output = NULL;
+	int repair = 0, json = 0;
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, verify_specs)) != OPT_END;) {
+		switch (id) {
+		case O_REPAIR:
+			repair = 1;
+			break;
+		case O_JSON:
+			json = 1;
+			break;
+		case O_OUTPUT:
+			output = it.arg;
+			json = 1;
+			break;
+		case OPT_POSITIONAL:
+			if (dir)
+				nm_usage_fail("verify: one directory at a time (got \"%s\" and \"%s\")", dir, it.arg);
+			dir = it.arg;
+			break;
+		}
+	}
+	if (!dir)
+		nm_usage_fail("verify: expected the store's directory (see 'nodemark pieces --help')");
+
+	struct pieces_verify_report rep;
+	struct verify_out vo = { .list = json_array(), .json = json };
+	char err[1024];
+	int rc = pieces_verify(dir, repair, &rep, on_corrupt, &vo, err, sizeof err);
+	if (rc != 0) {
+		nm_error("verify: %s", err);
+		json_decref(vo.list);
+		return rc;
+	}
+	if (json) {
+		json_t *j = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "stores", rep.stores, "pieces",
+				      (json_int_t)rep.pieces, "ok", (json_int_t)rep.ok, "corrupt",
+				      (json_int_t)rep.corrupt, "temp_files", (json_int_t)rep.temp_files, "tail_bytes",
+				      (json_int_t)rep.tail_bytes, "removed", (json_int_t)rep.removed, "corrupt_pieces",
+				      vo.list);
+		if (emit_json(output, j) < 0)
+			return NM_EXIT_FAILED;
+	} else {
+		json_decref(vo.list);
+		printf("verified %u store%s: %llu pieces, %llu ok, %llu corrupt\n", rep.stores,
+		       rep.stores == 1 ? "" : "s", (unsigned long long)rep.pieces, (unsigned long long)rep.ok,
+		       (unsigned long long)rep.corrupt);
+		printf("leftover temp files: %llu, unindexed log bytes: %llu%s\n",
+		       (unsigned long long)rep.temp_files, (unsigned long long)rep.tail_bytes,
+		       repair ? "" : (rep.temp_files || rep.tail_bytes ? " (--repair removes them)" : ""));
+		if (repair)
+			printf("repaired: %llu removed or truncated\n", (unsigned long long)rep.removed);
+	}
+	return rep.corrupt ? NM_EXIT_FAILED : NM_EXIT_OK;
+}
 
 int cmd_pieces(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	nm_error("not built yet");
-	return NM_EXIT_USAGE;
+	if (argc > 1 && strcmp(argv[1], "verify") == 0)
+		return cmd_pieces_verify(argc - 1, argv + 1);
+
+	struct pieces_opts o = {
+		.plan = {
+			.backend = PIECES_FILES, .hash = HASH_BLAKE3, .sync = PIECES_NOSYNC,
+			.count = PIECES_DEFAULT_COUNT, .size = PIECES_DEFAULT_SIZE, .block = PIECES_DEFAULT_BLOCK,
+			.log_limit = PIECES_DEFAULT_LOG_LIMIT, .workers = 1,
+		},
+	};
+	struct run_opts ro = { 0 };
+	parse_args(&o, &ro, argc, argv);
+	o.plan.dirs = o.dirs;
+	o.plan.show_progress = progress_enabled();
+
+	struct record *rec = record_new("pieces", argc, argv);
+	int rc = o.matrix ? run_matrix(&o, rec) : run_once(&o, &ro, rec);
+	if (rc == NM_EXIT_OK) {
+		run_opts_apply(&ro, rec, o.dirs[0]);
+		if (run_save(&ro, rec) < 0)
+			rc = NM_EXIT_FAILED;
+	}
+	record_free(rec);
+	run_opts_free(&ro);
+	return rc;
 }

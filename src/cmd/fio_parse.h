@@ -1,0 +1,87 @@
+/* fio's syntax -- command-line options and INI job files -- turned into a list of I/O plans
+ * (struct io_job) with fio's grouping and reporting settings, for `nodemark fio`.
+ *
+ * The parser never prints and never exits: every problem comes back as one line in err, and
+ * options that only touch fio's own bookkeeping come back as warnings in the plan.  That keeps
+ * it usable from the fuzz harness (fuzz/fuzz_fio_jobfile.c).
+ *
+ * What is and is not supported is listed in docs/fio-compat.md; the table in fio_parse.c is the
+ * source of truth. */
+#ifndef NM_CMD_FIO_PARSE_H
+#define NM_CMD_FIO_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "export/fio_report.h"
+#include "io/job.h"
+
+enum fio_format {
+	FIO_OUT_NORMAL = 1,
+	FIO_OUT_JSON = 2,
+	FIO_OUT_JSONPLUS = 4,
+	FIO_OUT_TERSE = 8,
+};
+
+struct fio_optlist {
+	struct fio_kv *kv;
+	size_t n, cap;
+};
+
+struct fio_job {
+	struct io_job io;               /* what the engine runs; io.group is fio's groupid */
+	char *name;
+	struct fio_optlist inherited;   /* the global options in force where the job was defined */
+	struct fio_optlist opts;        /* the job's own options, in order ("job options" in JSON) */
+	int stonewall, new_group, group_reporting;
+	char *wait_for;                 /* the name of an earlier job, or NULL */
+	int slat_percentiles, clat_percentiles, lat_percentiles;
+	unsigned kb_base;               /* 1024 or 1000: how sizes are read and printed */
+	unsigned unit_base;             /* 8: bytes (default), 1: bits */
+	char *ioengine;                 /* as typed ("libaio"), NULL when not given */
+	char **strs;                    /* strings io points to (targets, cpus), owned */
+	size_t nstrs;
+};
+
+struct fio_plan {
+	struct fio_optlist globals;     /* every global option, first position, latest value */
+	struct fio_job *jobs;
+	size_t njobs, cap;
+	unsigned formats;               /* enum fio_format bits; 0 means normal */
+	char *output;                   /* --output FILE, or NULL for stdout */
+	int parse_only, readonly;
+	char **sections;                /* --section NAME (repeatable): run only these jobs */
+	size_t nsections;
+	char **warnings;                /* options accepted but ignored, one line each */
+	size_t nwarnings;
+	char **notes;                   /* ioengine mappings: "ioengine=libaio runs on ..." */
+	size_t nnotes;
+	int no_include;                 /* refuse "include" (the fuzz harness sets it) */
+	unsigned include_depth;
+};
+
+void fio_plan_init(struct fio_plan *p);
+void fio_plan_free(struct fio_plan *p);
+
+/* fio's command line, without argv[0]: options, --name=... jobs and job file names.
+ * Job files are read after the command-line jobs, in the order given (as fio does).
+ * Then every job is resolved (fio_plan_finish). Returns 0, or -1 with err set. */
+int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t errlen);
+
+/* One INI job file's text; name is used in messages ("jobs.fio:12: ..."). Does not resolve. */
+int fio_parse_jobfile_text(struct fio_plan *p, const char *text, size_t len, const char *name,
+			   char *err, size_t errlen);
+int fio_parse_jobfile(struct fio_plan *p, const char *path, char *err, size_t errlen);
+
+/* Turn every job's options into its io_job, number the groups, check wait_for and --section.
+ * Returns 0, or -1 with a message naming the job and option. */
+int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen);
+
+/* fio's option value for a job: the job's own value, else the inherited global, else NULL.
+ * found is set when the option was given at all (a bare flag has a NULL value). */
+const char *fio_job_opt(const struct fio_job *j, const char *key, int *found);
+
+/* The names of the options the parser knows, and how it treats them, for docs and tests. */
+enum fio_opt_support { FIO_OPT_UNKNOWN = 0, FIO_OPT_SUPPORTED, FIO_OPT_IGNORED, FIO_OPT_REFUSED };
+enum fio_opt_support fio_opt_support(const char *name);
+
+#endif

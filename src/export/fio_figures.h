@@ -1,0 +1,27 @@
+/* Figures shared by the fio output writers (fio_json.c, fio_text.c). */
+#ifndef NM_EXPORT_FIO_FIGURES_H
+#define NM_EXPORT_FIO_FIGURES_H
+
+#include "export/fio_report.h"
+
+struct fio_dir_figures {
+	uint64_t runtime_ns, runtime_ms;
+	uint64_t bw_bytes, bw_kib;      /* per second */
+	double iops;
+};
+
+struct fio_group_figures {
+	unsigned nentries;
+	unsigned kb_base, unit_base;    /* the group's first entry's */
+	uint64_t bytes[DIR_COUNT];
+	uint64_t min_run_ns[DIR_COUNT], max_run_ns[DIR_COUNT];
+	uint64_t min_bw[DIR_COUNT], max_bw[DIR_COUNT], agg_bw[DIR_COUNT]; /* B/s */
+};
+
+void fio_percentile_list(const struct fio_report_entry *e, const double **p, size_t *n);
+void fio_dir_figures(const struct io_job_result *r, int dir, struct fio_dir_figures *f);
+void fio_latency_levels(const struct io_job_result *r, double ns[10], double us[10], double ms[12]);
+void fio_depth_levels(const struct io_job_result *r, double out[7]);
+void fio_group_figures(const struct fio_report *rep, int groupid, struct fio_group_figures *g);
+
+#endif

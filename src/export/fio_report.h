@@ -1,0 +1,62 @@
+/* fio's output formats -- normal text, terse (version 3), json and json+ -- written from
+ * nodemark's I/O results, so scripts and people used to fio read them unchanged.
+ *
+ * The front end (cmd/fio.c) fills a fio_report: one entry per fio "thread_stat", i.e. one per
+ * job thread, or one per reporting group merged with group_reporting.  Units follow fio:
+ * bw in KiB/s, runtime in ms, latencies in ns (JSON) or a scaled unit (text). */
+#ifndef NM_EXPORT_FIO_REPORT_H
+#define NM_EXPORT_FIO_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include "io/job.h"
+
+/* An option as the user typed it; value is NULL for a bare flag ("stonewall"). */
+struct fio_kv {
+	char *key;
+	char *value;
+};
+
+struct fio_report_entry {
+	const char *name;
+	int groupid;
+	const struct fio_kv *opts;      /* "job options" */
+	size_t nopts;
+	const struct io_job *io;        /* the plan: rw, bs, iodepth, percentiles */
+	const char *ioengine;           /* for the header line: as typed, or the engine used */
+	struct io_job_result res;       /* one thread's, or the group's merged result */
+	unsigned nthreads;              /* threads merged into res ("jobs=N") */
+	uint64_t job_runtime_ns;        /* the threads' runtimes added up (fio's job_runtime) */
+	unsigned kb_base;               /* 1024 or 1000 */
+	unsigned unit_base;             /* 8 bytes, 1 bits */
+	int slat_percentiles, clat_percentiles, lat_percentiles;
+};
+
+struct fio_report {
+	const char *version;            /* "fio version" value */
+	const struct fio_kv *globals;   /* "global options" (omitted when none) */
+	size_t nglobals;
+	struct fio_report_entry *entries;
+	size_t nentries;
+	int64_t time_ms;                /* when the run started, Unix ms */
+	long pid;
+};
+
+/* fio's default percentile list, used when the job has none. */
+extern const double fio_default_percentiles[17];
+
+/* plus: json+ (adds "bins" beside each "percentile"). */
+void fio_write_json(FILE *f, const struct fio_report *r, int plus);
+/* The per-job and per-group summary fio prints at the end of a run. */
+void fio_write_normal(FILE *f, const struct fio_report *r);
+/* fio's lines printed before a run starts ("a: (g=0): rw=read, bs=(R) ...", "Starting N threads"):
+ * one entry per job, nthreads = its numjobs; results are not read. */
+void fio_write_normal_header(FILE *f, const struct fio_report *r);
+/* One line per entry, fio's terse version 3. */
+void fio_write_terse(FILE *f, const struct fio_report *r);
+
+/* fio's num2str for people: at most maxlen digits (the '.' counts), prefix by 1000 or 1024.
+ * "7040KiB", "11.6MiB", "36.6k".  units: "" / "B" / "bit". */
+const char *fio_num2str(uint64_t num, int maxlen, int pow2, const char *units, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,328 @@
+/* fio's text outputs: the normal summary (per job or group, then "Run status group" lines) and
+ * terse version 3 (one ';'-separated line per entry). */
+#include "export/fio_figures.h"
+#include "export/fio_report.h"
+
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#define N2S_LEN 32
+
+static const char *const dir_name[DIR_COUNT] = { "read", "write" };
+
+static const char *rw_name(enum io_rw rw)
+{
+	switch (rw) {
+	case IO_READ: return "read";
+	case IO_WRITE: return "write";
+	case IO_RANDREAD: return "randread";
+	case IO_RANDWRITE: return "randwrite";
+	case IO_RW: return "rw";
+	case IO_RANDRW: return "randrw";
+	default: return "?";
+	}
+}
+
+/* A rate or size in the entry's units: bytes or bits, by 1024 or 1000 (kb_base). */
+static const char *size_str(uint64_t bytes, int pow2, unsigned unit_base, char *buf)
+{
+	if (unit_base == 1)
+		return fio_num2str(bytes * 8, 4, pow2, "bit", buf, N2S_LEN);
+	return fio_num2str(bytes, 4, pow2, "B", buf, N2S_LEN);
+}
+
+void fio_write_normal_header(FILE *f, const struct fio_report *r)
+{
+	unsigned threads = 0;
+	for (size_t i = 0; i < r->nentries; i++) {
+		const struct fio_report_entry *e = &r->entries[i];
+		const struct io_job *io = e->io;
+		threads += e->nthreads;
+		fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %" PRIu64 "B-%" PRIu64 "B, (W) %" PRIu64 "B-%" PRIu64
+			   "B, (T) %" PRIu64 "B-%" PRIu64 "B, ioengine=%s, iodepth=%u\n",
+			e->name, e->groupid, rw_name(io->rw), io->bs[DIR_READ], io->bs[DIR_READ], io->bs[DIR_WRITE],
+			io->bs[DIR_WRITE], io->bs[DIR_READ], io->bs[DIR_READ], e->ioengine, io->iodepth);
+		if (e->nthreads > 1) /* fio's mark for a job's clones (numjobs) */
+			fputs("...\n", f);
+	}
+	fprintf(f, "%s\nStarting %u thread%s\n", r->version, threads, threads == 1 ? "" : "s");
+}
+
+/* fio scales a latency line to usec or msec only when all of min, max and the spread are large. */
+static const char *lat_scale(uint64_t min, uint64_t max, double dev, double *div)
+{
+	if (min > 2000000 && max > 99999999ull && dev > 1000000.0) {
+		*div = 1e6;
+		return "msec";
+	}
+	if (min > 2000 && max > 99999 && dev > 1000.0) {
+		*div = 1e3;
+		return "usec";
+	}
+	*div = 1;
+	return "nsec";
+}
+
+static void lat_line(FILE *f, const char *what, const struct hist *h)
+{
+	if (!h->n)
+		return;
+	double div, mean = hist_mean(h), dev = hist_stddev(h);
+	const char *unit = lat_scale(h->min, h->max, dev, &div);
+	char a[N2S_LEN], b[N2S_LEN];
+	fio_num2str((uint64_t)((double)h->min / div), 6, 0, "", a, sizeof a);
+	fio_num2str((uint64_t)((double)h->max / div), 6, 0, "", b, sizeof b);
+	fprintf(f, "%s (%s): min=%s, max=%s, avg=%5.02f, stdev=%5.02f\n", what, unit, a, b, mean / div, dev / div);
+}
+
+static void percentile_block(FILE *f, const char *what, const struct hist *h, const struct fio_report_entry *e)
+{
+	const double *p;
+	size_t np;
+	uint64_t v[32];
+	if (!h->n)
+		return;
+	fio_percentile_list(e, &p, &np);
+	hist_percentiles(h, p, np, v);
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t i = 0; i < np; i++) {
+		lo = v[i] < lo ? v[i] : lo;
+		hi = v[i] > hi ? v[i] : hi;
+	}
+	uint64_t div = 1;
+	const char *unit = "nsec";
+	if (lo > 2000000 && hi > 99999999ull) {
+		div = 1000000;
+		unit = "msec";
+	} else if (lo > 2000 && hi > 99999) {
+		div = 1000;
+		unit = "usec";
+	}
+	char tmp[32];
+	int width = snprintf(tmp, sizeof tmp, "%" PRIu64, hi / div);
+	if (width < 5)
+		width = 5;
+	int per_line = (80 - 7) / (2 + 10 + width);
+	fprintf(f, "    %s percentiles (%s):\n", what, unit);
+	for (size_t i = 0; i < np; i++) {
+		if (i % (size_t)per_line == 0)
+			fputs("     |", f);
+		fprintf(f, " %5.2fth=[%*" PRIu64 "]", p[i], width, v[i] / div);
+		if (i + 1 == np)
+			fputc('\n', f);
+		else if ((i + 1) % (size_t)per_line == 0)
+			fputs(",\n", f);
+		else
+			fputc(',', f);
+	}
+}
+
+static void dir_block(FILE *f, const struct fio_report_entry *e, int d)
+{
+	const struct io_dir_result *dr = &e->res.dir[d];
+	struct fio_dir_figures fig;
+	char iops[N2S_LEN], bw1[N2S_LEN], bw2[N2S_LEN], io[N2S_LEN];
+	if (!dr->ios)
+		return;
+	fio_dir_figures(&e->res, d, &fig);
+	int pow2_first = e->kb_base != 1000;
+	fio_num2str((uint64_t)fig.iops, 4, 0, "", iops, sizeof iops);
+	size_str(fig.bw_bytes, pow2_first, e->unit_base, bw1);
+	size_str(fig.bw_bytes, !pow2_first, e->unit_base, bw2);
+	fio_num2str(dr->bytes, 4, pow2_first, "B", io, sizeof io);
+	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%" PRIu64 "msec)%s\n", dir_name[d], iops, bw1, bw2, io,
+		fig.runtime_ms, d == DIR_WRITE ? "; 0 zone resets" : "");
+	lat_line(f, "    slat", &dr->slat);
+	lat_line(f, "    clat", &dr->clat);
+	lat_line(f, "     lat", &dr->lat);
+	if (e->slat_percentiles)
+		percentile_block(f, "slat", &dr->slat, e);
+	if (e->clat_percentiles)
+		percentile_block(f, "clat", &dr->clat, e);
+	if (e->lat_percentiles)
+		percentile_block(f, " lat", &dr->lat, e);
+	if (dr->bw_samples)
+		fprintf(f, "   bw (  KiB/s): min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+			dr->bw_min / 1024, dr->bw_max / 1024, dr->bw_mean / 1024.0, dr->bw_dev / 1024.0, dr->bw_samples);
+	if (dr->iops_samples)
+		fprintf(f, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+			dr->iops_min, dr->iops_max, dr->iops_mean, dr->iops_dev, dr->iops_samples);
+}
+
+static void lat_levels_line(FILE *f, const char *unit, const double *v, const char *const *names, int n)
+{
+	int on_line = 0, shown = 0;
+	for (int i = 0; i < n; i++) {
+		if (v[i] <= 0)
+			continue;
+		if (on_line == 0)
+			fprintf(f, "%s  lat (%s)   : ", shown ? "\n" : "", unit);
+		else
+			fputs(", ", f);
+		fprintf(f, "%s=%3.2f%%", names[i], v[i]);
+		shown = 1;
+		if (++on_line == 5)
+			on_line = 0;
+	}
+	if (shown)
+		fputc('\n', f);
+}
+
+static void entry_block(FILE *f, const struct fio_report *r, const struct fio_report_entry *e)
+{
+	static const char *const lat_names[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
+						 "2000", ">=2000" };
+	const struct io_job_result *res = &e->res;
+	time_t t = (time_t)(r->time_ms / 1000);
+	char when[64];
+	struct tm tm;
+	localtime_r(&t, &tm);
+	strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm);
+	fprintf(f, "%s: (groupid=%d, jobs=%u): err=%2d: pid=%ld: %s\n", e->name, e->groupid, e->nthreads, res->error,
+		r->pid, when);
+	if (res->error && res->errmsg[0])
+		fprintf(f, "  error: %s\n", res->errmsg);
+	for (int d = 0; d < DIR_COUNT; d++)
+		dir_block(f, e, d);
+
+	double ns[10], us[10], ms[12];
+	fio_latency_levels(res, ns, us, ms);
+	lat_levels_line(f, "nsec", ns, lat_names, 10);
+	lat_levels_line(f, "usec", us, lat_names, 10);
+	lat_levels_line(f, "msec", ms, lat_names, 12);
+	if (res->sync_ios) {
+		fputs("  fsync/fdatasync/sync_file_range:\n", f);
+		lat_line(f, "    sync", &res->sync_lat);
+	}
+	double usr = e->job_runtime_ns ? (double)res->usr_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
+	double sys = e->job_runtime_ns ? (double)res->sys_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
+	fprintf(f, "  cpu          : usr=%3.2f%%, sys=%3.2f%%, ctx=%" PRIu64 ", majf=%" PRIu64 ", minf=%" PRIu64 "\n",
+		usr, sys, res->ctx_voluntary + res->ctx_involuntary, res->majf, res->minf);
+	double depth[7];
+	fio_depth_levels(res, depth);
+	fprintf(f, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%\n",
+		depth[0], depth[1], depth[2], depth[3], depth[4], depth[5], depth[6]);
+	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",0,0 short=%" PRIu64 ",%" PRIu64
+		   ",0,0 dropped=%" PRIu64 ",%" PRIu64 ",0,0\n",
+		res->dir[0].ios, res->dir[1].ios, res->dir[0].short_ios, res->dir[1].short_ios, res->dir[0].drop_ios,
+		res->dir[1].drop_ios);
+	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", e->io ? e->io->iodepth : 1);
+}
+
+static void group_lines(FILE *f, const struct fio_report *r, int groupid)
+{
+	static const char *const label[DIR_COUNT] = { "   READ", "  WRITE" };
+	struct fio_group_figures g;
+	fio_group_figures(r, groupid, &g);
+	fprintf(f, "\nRun status group %d (all jobs):\n", groupid);
+	int p2 = g.kb_base != 1000;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		if (!g.bytes[d])
+			continue;
+		char agg1[N2S_LEN], agg2[N2S_LEN], lo1[N2S_LEN], hi1[N2S_LEN], lo2[N2S_LEN], hi2[N2S_LEN];
+		char io1[N2S_LEN], io2[N2S_LEN];
+		size_str(g.agg_bw[d], p2, g.unit_base, agg1);
+		size_str(g.agg_bw[d], !p2, g.unit_base, agg2);
+		size_str(g.min_bw[d], p2, g.unit_base, lo1);
+		size_str(g.max_bw[d], p2, g.unit_base, hi1);
+		size_str(g.min_bw[d], !p2, g.unit_base, lo2);
+		size_str(g.max_bw[d], !p2, g.unit_base, hi2);
+		fio_num2str(g.bytes[d], 4, p2, "B", io1, sizeof io1);
+		fio_num2str(g.bytes[d], 4, !p2, "B", io2, sizeof io2);
+		fprintf(f, "%s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
+			label[d], agg1, agg2, lo1, hi1, lo2, hi2, io1, io2, (g.min_run_ns[d] + 500000) / 1000000,
+			(g.max_run_ns[d] + 500000) / 1000000);
+	}
+}
+
+void fio_write_normal(FILE *f, const struct fio_report *r)
+{
+	int last_group = -1;
+	fputc('\n', f);
+	for (size_t i = 0; i < r->nentries; i++) {
+		entry_block(f, r, &r->entries[i]);
+		if (r->entries[i].groupid > last_group)
+			last_group = r->entries[i].groupid;
+	}
+	for (int g = 0; g <= last_group; g++) {
+		int any = 0;
+		for (size_t i = 0; i < r->nentries; i++)
+			any |= r->entries[i].groupid == g;
+		if (any)
+			group_lines(f, r, g);
+	}
+}
+
+/* --- terse version 3 ---------------------------------------------------------------------- */
+
+static void terse_lat(FILE *f, const struct hist *h)
+{
+	/* terse v3 gives latencies in usec */
+	if (!h->n) {
+		fputs(";0;0;0.000000;0.000000", f);
+		return;
+	}
+	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f", h->min / 1000, h->max / 1000, hist_mean(h) / 1000.0,
+		hist_stddev(h) / 1000.0);
+}
+
+static void terse_dir(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g)
+{
+	const struct io_dir_result *dr = &e->res.dir[d];
+	struct fio_dir_figures fig;
+	fio_dir_figures(&e->res, d, &fig);
+	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, dr->bytes / 1024, fig.bw_kib, (uint64_t)fig.iops,
+		fig.runtime_ms);
+	terse_lat(f, &dr->slat);
+	terse_lat(f, &dr->clat);
+	const double *p;
+	size_t np, i;
+	uint64_t v[32];
+	fio_percentile_list(e, &p, &np);
+	hist_percentiles(&dr->clat, p, np, v);
+	for (i = 0; i < np && i < 20; i++) {
+		if (dr->clat.n)
+			fprintf(f, ";%f%%=%" PRIu64, p[i], v[i] / 1000);
+		else
+			fputs(";0%=0", f);
+	}
+	for (; i < 20; i++)
+		fputs(";0%=0", f);
+	terse_lat(f, &dr->lat);
+	double mean_kib = dr->bw_mean / 1024.0;
+	double agg = dr->bw_samples && g->agg_bw[d] ? mean_kib * 100.0 / ((double)g->agg_bw[d] / 1024.0) : 0;
+	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", dr->bw_samples ? dr->bw_min / 1024 : 0,
+		dr->bw_samples ? dr->bw_max / 1024 : 0, agg, dr->bw_samples ? mean_kib : 0,
+		dr->bw_samples ? dr->bw_dev / 1024.0 : 0);
+}
+
+void fio_write_terse(FILE *f, const struct fio_report *r)
+{
+	for (size_t i = 0; i < r->nentries; i++) {
+		const struct fio_report_entry *e = &r->entries[i];
+		const struct io_job_result *res = &e->res;
+		struct fio_group_figures g;
+		fio_group_figures(r, e->groupid, &g);
+		fprintf(f, "3;%s;%s;%d;%d", r->version, e->name, e->groupid, res->error);
+		terse_dir(f, e, DIR_READ, &g);
+		terse_dir(f, e, DIR_WRITE, &g);
+		double usr = e->job_runtime_ns ? (double)res->usr_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
+		double sys = e->job_runtime_ns ? (double)res->sys_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
+		fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, usr, sys,
+			res->ctx_voluntary + res->ctx_involuntary, res->majf, res->minf);
+		double depth[7], ns[10], us[10], ms[12];
+		fio_depth_levels(res, depth);
+		for (int k = 0; k < 7; k++)
+			fprintf(f, ";%3.1f%%", depth[k]);
+		fio_latency_levels(res, ns, us, ms);
+		/* terse v3 has no nanosecond row: those I/Os count as "<= 2 usec" */
+		for (int k = 0; k < 10; k++)
+			us[0] += ns[k];
+		for (int k = 0; k < 10; k++)
+			fprintf(f, ";%3.2f%%", us[k]);
+		for (int k = 0; k < 12; k++)
+			fprintf(f, ";%3.2f%%", ms[k]);
+		fputc('\n', f);
+	}
+}

@@ -1,0 +1,95 @@
+/* The storage-node piece store workloads: write a fixed number of pieces (hash as written,
+ * optionally sync, commit), optionally read every piece back and verify it, and check a store
+ * that is left on disk (`pieces verify`).
+ *
+ * A run writes only inside a private ".nodemark-<id>" directory under each directory given
+ * (util/workdir.h), removed at the end unless plan->keep.  That directory is a store root:
+ *   PIECES                          a text marker: format version and backend
+ *   files backend:  temp/blob-<random>.partial while written, blobs/<namespace>/<2>/<rest>.sj1
+ *   log backend:    log/w<worker>/log-<n>.log and log/w<worker>/index.tbl (one shard per worker)
+ * See pieces/format.h for the bytes. */
+#ifndef NM_PIECES_PIECES_H
+#define NM_PIECES_PIECES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hash/hash.h"
+#include "stats/hist.h"
+
+enum pieces_backend { PIECES_FILES, PIECES_LOG };
+enum pieces_sync { PIECES_NOSYNC, PIECES_FSYNC, PIECES_FDATASYNC };
+
+#define PIECES_DEFAULT_SIZE 2314240ull     /* 64 MiB segment / 29 data shares, rounded to 256 B */
+#define PIECES_DEFAULT_COUNT 1000ull
+#define PIECES_DEFAULT_BLOCK (256u << 10)
+#define PIECES_DEFAULT_LOG_LIMIT (1ull << 30)
+#define PIECES_MAX_DIRS 64
+
+struct pieces_plan {
+	const char *const *dirs;        /* workers are spread over them: worker i in dirs[i % ndirs] */
+	unsigned ndirs;
+	enum pieces_backend backend;
+	enum hash_algo hash;
+	enum pieces_sync sync;
+	int dirsync;                    /* files: fsync the directory after the rename */
+	unsigned sync_batch;            /* log: pieces per group commit (0 or 1: each piece) */
+	uint64_t count;                 /* pieces in all */
+	uint64_t size;                  /* bytes per piece */
+	uint64_t block;                 /* bytes per write (and hash update) */
+	uint64_t log_limit;             /* log: start a new log file past this size */
+	unsigned workers;
+	int read_back;                  /* read every piece back and verify its hash */
+	int keep;                       /* leave the stores on disk (paths in the result) */
+	int show_progress;              /* a progress line on stderr (when it is a terminal) */
+};
+
+struct pieces_phase {
+	int ran;
+	uint64_t pieces, bytes;
+	uint64_t ns;                    /* wall time of the phase, first worker start to last end */
+	struct hist op_lat;             /* each whole piece: open to committed / read and verified */
+	struct hist commit_lat;         /* write: the commit step (header, sync, rename / index, sync) */
+};
+
+struct pieces_result {
+	struct pieces_phase write, read;
+	uint64_t corrupt;               /* pieces that failed verification on read-back */
+	char kept[PIECES_MAX_DIRS][4096]; /* with keep: the store roots left on disk */
+	unsigned nkept;
+};
+
+/* Run the plan. Returns an enum nm_exit code: 0, NM_EXIT_USAGE (bad plan, a directory that
+ * cannot be used, too little space), NM_EXIT_FAILED (I/O error or a corrupt read-back) or
+ * NM_EXIT_INTERRUPTED (cleanup_interrupted()); err says why.  Nothing is left behind on any
+ * return but success with keep. */
+int pieces_run(const struct pieces_plan *p, struct pieces_result *r, char *err, size_t errlen);
+
+double pieces_bytes_per_sec(const struct pieces_phase *ph);
+double pieces_per_sec(const struct pieces_phase *ph);
+double pieces_ns_per_op(const struct pieces_phase *ph);
+
+const char *pieces_backend_name(enum pieces_backend b);
+int pieces_backend_parse(const char *s, enum pieces_backend *out);
+/* "nosync", "sync", "syncdata" (for bench names and tables). */
+const char *pieces_sync_name(enum pieces_sync s);
+
+/* What `pieces verify` found. */
+struct pieces_verify_report {
+	uint64_t pieces, ok, corrupt;
+	uint64_t temp_files;            /* files backend: leftover temp/blob-...partial files */
+	uint64_t tail_bytes;            /* log backend: bytes after the last indexed piece */
+	uint64_t removed;               /* temp files removed / logs truncated by repair */
+	unsigned stores;
+};
+
+/* Called for each corrupt piece or damaged record: the file and what is wrong. */
+typedef void (*pieces_verify_fn)(void *arg, const char *path, const char *why);
+
+/* Verify the store at dir, or every store directly under dir (a kept run's parent).
+ * Returns 0 when checked (corrupt pieces are in the report), NM_EXIT_USAGE when dir holds no
+ * store, NM_EXIT_FAILED on an I/O error. */
+int pieces_verify(const char *dir, int repair, struct pieces_verify_report *rep, pieces_verify_fn fn,
+		  void *arg, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,360 @@
+/* pieces_run: the write phase (and the read-back phase) over N workers spread over the
+ * directories, each worker writing its share of the pieces through a backend. */
+#include "pieces/internal.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "util/progress.h"
+#include "util/randfill.h"
+#include "util/workdir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+/* Piece content is this much random data, cycled; larger than the CPU caches. */
+#define PIECE_DATA_MAX (4u << 20)
+
+const char *pieces_backend_name(enum pieces_backend b)
+{
+	return b == PIECES_LOG ? "log" : "files";
+}
+
+int pieces_backend_parse(const char *s, enum pieces_backend *out)
+{
+	if (strcasecmp(s, "files") == 0)
+		*out = PIECES_FILES;
+	else if (strcasecmp(s, "log") == 0)
+		*out = PIECES_LOG;
+	else
+		return -1;
+	return 0;
+}
+
+const char *pieces_sync_name(enum pieces_sync s)
+{
+	return s == PIECES_FSYNC ? "sync" : s == PIECES_FDATASYNC ? "syncdata" : "nosync";
+}
+
+double pieces_bytes_per_sec(const struct pieces_phase *ph)
+{
+	return ph->ns ? (double)ph->bytes * 1e9 / (double)ph->ns : 0;
+}
+
+double pieces_per_sec(const struct pieces_phase *ph)
+{
+	return ph->ns ? (double)ph->pieces * 1e9 / (double)ph->ns : 0;
+}
+
+double pieces_ns_per_op(const struct pieces_phase *ph)
+{
+	return ph->pieces ? (double)ph->ns / (double)ph->pieces : 0;
+}
+
+struct runner {
+	const struct pieces_plan *plan;
+	const struct pieces_backend_ops *ops;
+	struct pieces_worker *w;
+	pthread_t *tid;
+	int stop;
+	unsigned finished;
+	int reading;
+};
+
+struct worker_arg {
+	struct runner *run;
+	struct pieces_worker *w;
+};
+
+/* Piece ids: 32 random bytes from a per-worker generator seeded by getrandom. */
+static void next_id(uint64_t *seed, uint8_t id[PIECE_ID_LEN])
+{
+	rand_fill(id, PIECE_ID_LEN, *seed);
+	*seed = *seed * 6364136223846793005ull + 1442695040888963407ull;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker_arg *a = arg;
+	struct runner *run = a->run;
+	struct pieces_worker *w = a->w;
+	w->t0 = clock_now_ns();
+	if (!run->reading) {
+		uint64_t seed = random_u64();
+		for (uint64_t i = 0; i < w->npieces; i++) {
+			if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
+				break;
+			struct piece_loc *loc = &w->locs[w->nlocs];
+			next_id(&seed, loc->id);
+			/* Each piece's bytes differ: its number and worker lead the data. */
+			uint64_t stamp[2] = { i, w->index };
+			memcpy(w->data, stamp, sizeof stamp < w->data_len ? sizeof stamp : w->data_len);
+			int rc = run->ops->write(w, loc);
+			if (rc < 0)
+				__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+			if (rc)
+				break;
+			w->nlocs++;
+			__atomic_store_n(&w->progress, w->nlocs, __ATOMIC_RELAXED);
+		}
+		if (!w->err[0] && run->ops->finish(w) < 0)
+			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+	} else {
+		for (uint64_t i = 0; i < w->nlocs; i++) {
+			if (__atomic_load_n(&run->stop, __ATOMIC_RELAXED))
+				break;
+			uint64_t t = clock_now_ns();
+			int rc = run->ops->read(w, &w->locs[i]);
+			if (rc < 0) {
+				__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+				break;
+			}
+			w->corrupt += rc == 1;
+			hist_add(&w->read_lat, clock_now_ns() - t);
+			__atomic_store_n(&w->progress, i + 1, __ATOMIC_RELAXED);
+		}
+	}
+	w->t1 = clock_now_ns();
+	__atomic_add_fetch(&run->finished, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Run one phase on every worker; the calling thread watches for signals and shows progress. */
+static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, char *err, size_t errlen)
+{
+	const struct pieces_plan *p = run->plan;
+	struct worker_arg *args = calloc(p->workers, sizeof *args);
+	unsigned started = 0;
+	int rc = 0;
+
+	if (!args)
+		return nm_errf(err, errlen, "out of memory"), NM_EXIT_FAILED;
+	run->reading = reading;
+	run->finished = 0;
+	for (unsigned i = 0; i < p->workers; i++) {
+		run->w[i].progress = 0;
+		args[i] = (struct worker_arg){ run, &run->w[i] };
+		int e = pthread_create(&run->tid[i], NULL, worker_main, &args[i]);
+		if (e) {
+			nm_errf(err, errlen, "cannot start a worker thread: %s", strerror(e));
+			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+			rc = NM_EXIT_FAILED;
+			break;
+		}
+		started++;
+	}
+	while (__atomic_load_n(&run->finished, __ATOMIC_ACQUIRE) < started) {
+		if (cleanup_interrupted())
+			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
+		if (p->show_progress) {
+			uint64_t done = 0, total = 0;
+			for (unsigned i = 0; i < started; i++) {
+				done += __atomic_load_n(&run->w[i].progress, __ATOMIC_RELAXED);
+				total += reading ? run->w[i].nlocs : run->w[i].npieces;
+			}
+			progress_update("%s: %llu/%llu pieces", reading ? "read" : "write",
+					(unsigned long long)done, (unsigned long long)total);
+		}
+		usleep(20000);
+	}
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(run->tid[i], NULL);
+	if (p->show_progress)
+		progress_clear();
+	free(args);
+
+	uint64_t t0 = UINT64_MAX, t1 = 0;
+	ph->ran = 1;
+	for (unsigned i = 0; i < started; i++) {
+		struct pieces_worker *w = &run->w[i];
+		if (w->t0 < t0)
+			t0 = w->t0;
+		if (w->t1 > t1)
+			t1 = w->t1;
+		if (reading) {
+			ph->pieces += w->nlocs;
+			hist_merge(&ph->op_lat, &w->read_lat);
+		} else {
+			ph->pieces += w->nlocs;
+			hist_merge(&ph->op_lat, &w->op_lat);
+			hist_merge(&ph->commit_lat, &w->commit_lat);
+		}
+		if (w->err[0] && !rc && !(reading && w->corrupt)) {
+			nm_errf(err, errlen, "%s", w->err);
+			rc = NM_EXIT_FAILED;
+		}
+	}
+	ph->bytes = ph->pieces * p->size;
+	ph->ns = t1 > t0 ? t1 - t0 : 1;
+	if (!rc && cleanup_interrupted())
+		rc = NM_EXIT_INTERRUPTED;
+	if (rc == NM_EXIT_INTERRUPTED)
+		nm_errf(err, errlen, "interrupted");
+	return rc;
+}
+
+static int validate(const struct pieces_plan *p, char *err, size_t errlen)
+{
+	if (!p->ndirs || p->ndirs > PIECES_MAX_DIRS)
+		return nm_errf(err, errlen, "expected 1 to %d directories", PIECES_MAX_DIRS);
+	if (!p->count)
+		return nm_errf(err, errlen, "--count: must be above 0");
+	if (!p->size)
+		return nm_errf(err, errlen, "--size: must be above 0");
+	if (!p->block || p->block > (1u << 30))
+		return nm_errf(err, errlen, "--block: expected 1 byte to 1GiB");
+	if (!p->workers || p->workers > 1024)
+		return nm_errf(err, errlen, "--workers: expected 1 to 1024");
+	if (!hash_algo_valid(p->hash))
+		return nm_errf(err, errlen, "--hash: unknown algorithm");
+	return 0;
+}
+
+static int write_marker(const char *root, const struct pieces_plan *p, char *err, size_t errlen)
+{
+	char path[4200], text[256];
+	snprintf(path, sizeof path, "%s/PIECES", root);
+	int n = snprintf(text, sizeof text, "nodemark piece store\nversion %d\nbackend %s\n",
+			 PIECE_FORMAT_VERSION, pieces_backend_name(p->backend));
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0 || pwrite_full(fd, text, (size_t)n, 0) < 0) {
+		nm_errf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int pieces_run(const struct pieces_plan *p, struct pieces_result *r, char *err, size_t errlen)
+{
+	const struct pieces_backend_ops *ops = p->backend == PIECES_LOG ? &pieces_log_ops : &pieces_files_ops;
+	char roots[PIECES_MAX_DIRS][4096];
+	unsigned nroots = 0;
+	struct runner run = { .plan = p, .ops = ops };
+	int rc = NM_EXIT_OK;
+	uint8_t nsid[PIECE_ID_LEN];
+	char ns[PIECE_ID_B32_LEN + 1];
+
+	memset(r, 0, sizeof *r);
+	for (unsigned d = 0; d < PIECES_MAX_DIRS; d++)
+		roots[d][0] = 0;
+	hist_init(&r->write.op_lat);
+	hist_init(&r->write.commit_lat);
+	hist_init(&r->read.op_lat);
+	hist_init(&r->read.commit_lat);
+	if (validate(p, err, errlen) < 0)
+		return NM_EXIT_USAGE;
+	rand_fill(nsid, sizeof nsid, random_u64());
+	base32_encode(nsid, sizeof nsid, ns);
+
+	/* Worker i writes in dirs[i % ndirs]; shares differ by at most one piece. */
+	run.w = calloc(p->workers, sizeof *run.w);
+	run.tid = calloc(p->workers, sizeof *run.tid);
+	if (!run.w || !run.tid) {
+		nm_errf(err, errlen, "out of memory");
+		rc = NM_EXIT_FAILED;
+		goto out;
+	}
+	uint64_t per_piece = p->size + (p->backend == PIECES_LOG ? LOG_FOOTER_SIZE + 2 * INDEX_RECORD_SIZE
+								  : PIECE_HEADER_SIZE);
+	for (unsigned d = 0; d < p->ndirs; d++) {
+		uint64_t pieces = 0;
+		for (unsigned i = d; i < p->workers; i += p->ndirs)
+			pieces += p->count / p->workers + (i < p->count % p->workers);
+		if (!pieces)
+			continue;
+		if (pieces > UINT64_MAX / per_piece) {
+			nm_errf(err, errlen, "--count x --size is too large");
+			rc = NM_EXIT_USAGE;
+			goto out;
+		}
+		if (space_check(p->dirs[d], pieces * per_piece, err, errlen) < 0 ||
+		    workdir_create(p->dirs[d], roots[d], sizeof roots[d], err, errlen) < 0) {
+			rc = NM_EXIT_USAGE;
+			goto out;
+		}
+		nroots = d + 1;
+		if (write_marker(roots[d], p, err, errlen) < 0 || ops->store_init(roots[d], ns, err, errlen) < 0) {
+			rc = NM_EXIT_FAILED;
+			goto out;
+		}
+	}
+
+	size_t data_len = p->size < PIECE_DATA_MAX ? (size_t)p->size : PIECE_DATA_MAX;
+	for (unsigned i = 0; i < p->workers; i++) {
+		struct pieces_worker *w = &run.w[i];
+		w->plan = p;
+		w->index = i;
+		w->root = roots[i % p->ndirs];
+		w->ns = ns;
+		w->stop = &run.stop;
+		w->npieces = p->count / p->workers + (i < p->count % p->workers);
+		w->data_len = data_len;
+		w->data = malloc(data_len);
+		w->rbuf = p->read_back ? malloc(p->block) : NULL;
+		w->locs = calloc(w->npieces ? w->npieces : 1, sizeof *w->locs);
+		hist_init(&w->op_lat);
+		hist_init(&w->commit_lat);
+		hist_init(&w->read_lat);
+		if (!w->data || !w->locs || (p->read_back && !w->rbuf)) {
+			nm_errf(err, errlen, "out of memory for worker %u", i);
+			rc = NM_EXIT_FAILED;
+			goto out;
+		}
+		rand_fill(w->data, data_len, random_u64());
+		if (ops->open(w) < 0) {
+			nm_errf(err, errlen, "%s", w->err);
+			rc = NM_EXIT_FAILED;
+			goto out;
+		}
+	}
+
+	rc = run_phase(&run, &r->write, 0, err, errlen);
+	if (rc == NM_EXIT_OK && p->read_back) {
+		rc = run_phase(&run, &r->read, 1, err, errlen);
+		const char *first = NULL;
+		for (unsigned i = 0; i < p->workers; i++) {
+			r->corrupt += run.w[i].corrupt;
+			if (run.w[i].corrupt && !first)
+				first = run.w[i].err;
+		}
+		if (rc == NM_EXIT_OK && r->corrupt) {
+			nm_errf(err, errlen, "%llu corrupt piece%s on read-back, the first: %s",
+				(unsigned long long)r->corrupt, r->corrupt == 1 ? "" : "s", first);
+			rc = NM_EXIT_FAILED;
+		}
+	}
+
+out:
+	if (run.w) {
+		for (unsigned i = 0; i < p->workers; i++) {
+			struct pieces_worker *w = &run.w[i];
+			if (w->state)
+				ops->close(w);
+			hash_release(&w->hash);
+			free(w->data);
+			free(w->rbuf);
+			free(w->locs);
+		}
+	}
+	free(run.w);
+	free(run.tid);
+	for (unsigned d = 0; d < nroots; d++) {
+		if (!roots[d][0])
+			continue;
+		if (rc == NM_EXIT_OK && p->keep) {
+			cleanup_forget(roots[d]);
+			memcpy(r->kept[r->nkept++], roots[d], sizeof r->kept[0]);
+		} else {
+			cleanup_now(roots[d]);
+		}
+	}
+	return rc;
+}

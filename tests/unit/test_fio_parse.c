@@ -1,0 +1,333 @@
+/* fio's command lines and job files into plans (cmd/fio_parse.c). */
+#include "test.h"
+
+#include <stdlib.h>
+
+#include "cmd/fio_parse.h"
+
+static int parse_argv(struct fio_plan *p, const char *const *args, char *err, size_t errlen)
+{
+	int n = 0;
+	while (args[n])
+		n++;
+	fio_plan_init(p);
+	return fio_parse_args(p, n, (char **)args, err, errlen);
+}
+
+static int parse_text(struct fio_plan *p, const char *text, char *err, size_t errlen)
+{
+	fio_plan_init(p);
+	if (fio_parse_jobfile_text(p, text, strlen(text), "t.fio", err, errlen) < 0)
+		return -1;
+	return fio_plan_finish(p, err, errlen);
+}
+
+TEST(fio_cli_globals_apply_to_every_job)
+{
+	const char *args[] = { "--bs=8k", "--size=1m", "--name=a", "--rw=randread", "--name=b", "--bs=16k", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.njobs, 2);
+	CHECK_EQ_STR(p.jobs[0].name, "a");
+	CHECK_EQ_INT(p.jobs[0].io.rw, IO_RANDREAD);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 8192);
+	CHECK_EQ_U64(p.jobs[0].io.size, 1 << 20);
+	CHECK_EQ_U64(p.jobs[1].io.bs[DIR_WRITE], 16384);
+	CHECK_EQ_INT(p.jobs[1].io.rw, IO_READ);
+	CHECK_EQ_INT(p.globals.n, 2);
+	CHECK_EQ_STR(p.globals.kv[0].key, "bs");
+	/* fio lists --name among the job's own options */
+	CHECK_EQ_STR(p.jobs[1].opts.kv[0].key, "name");
+	fio_plan_free(&p);
+}
+
+TEST(fio_defaults_are_fios_not_nodemarks)
+{
+	const char *args[] = { "--name=a", "--size=4k", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.direct, DIRECT_OFF); /* fio is buffered unless direct=1 */
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 4096);
+	CHECK_EQ_INT(p.jobs[0].io.iodepth, 1);
+	CHECK_EQ_INT(p.jobs[0].io.rwmix_read, 50);
+	CHECK_EQ_INT(p.jobs[0].io.randrepeat, 1);
+	CHECK_EQ_INT(p.jobs[0].clat_percentiles, 1);
+	fio_plan_free(&p);
+}
+
+TEST(fio_sizes_follow_kb_base)
+{
+	const char *args[] = { "--name=a", "--size=4k", "--bs=1k", "--kb_base=1000", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	/* kb_base is applied first even though it comes last */
+	CHECK_EQ_U64(p.jobs[0].io.size, 4000);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 1000);
+	fio_plan_free(&p);
+
+	const char *args2[] = { "--name=a", "--size=4kB", NULL };
+	CHECK(parse_argv(&p, args2, err, sizeof err) == 0);
+	CHECK_EQ_U64(p.jobs[0].io.size, 4096); /* fio's default: every prefix is 1024 */
+	fio_plan_free(&p);
+}
+
+TEST(fio_bs_per_direction_and_rw_offsets)
+{
+	const char *args[] = { "--name=a", "--bs=4k,64k", "--rw=read:8k", "--rwmixwrite=30", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 4096);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_WRITE], 65536);
+	CHECK_EQ_U64(p.jobs[0].io.rw_seq_skip, 8192);
+	CHECK_EQ_INT(p.jobs[0].io.rwmix_read, 70);
+	fio_plan_free(&p);
+}
+
+TEST(fio_filename_lists_become_targets)
+{
+	const char *args[] = { "--name=a", "--filename=/tmp/x:/tmp/y", "--cpus_allowed=0-1", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.ntargets, 2);
+	CHECK_EQ_STR(p.jobs[0].io.targets[1], "/tmp/y");
+	CHECK_EQ_STR(p.jobs[0].io.cpus, "0-1");
+	fio_plan_free(&p);
+}
+
+TEST(fio_groups_follow_stonewall_and_new_group)
+{
+	const char *args[] = { "--name=a", "--stonewall", "--name=b", "--name=c", "--stonewall",
+			       "--name=d", "--new_group", "--name=e", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.group, 0); /* the first job's stonewall opens no new group */
+	CHECK_EQ_INT(p.jobs[1].io.group, 0);
+	CHECK_EQ_INT(p.jobs[2].io.group, 1);
+	CHECK_EQ_INT(p.jobs[3].io.group, 2);
+	CHECK_EQ_INT(p.jobs[4].io.group, 2);
+	fio_plan_free(&p);
+}
+
+TEST(fio_unsupported_option_is_an_error_naming_it)
+{
+	const char *args[] = { "--name=a", "--verify=md5", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "--verify");
+	CHECK_CONTAINS(err, "not supported");
+	fio_plan_free(&p);
+
+	const char *args2[] = { "--name=a", "--frobnicate=1", NULL };
+	CHECK(parse_argv(&p, args2, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "--frobnicate");
+	fio_plan_free(&p);
+}
+
+TEST(fio_bookkeeping_option_is_a_warning)
+{
+	const char *args[] = { "--name=a", "--iodepth_batch=8", "--gtod_reduce=1", "--gtod_reduce=1", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.nwarnings, 2); /* once per option name */
+	CHECK_CONTAINS(p.warnings[0], "iodepth_batch");
+	CHECK_CONTAINS(p.warnings[1], "gtod_reduce");
+	fio_plan_free(&p);
+}
+
+TEST(fio_bad_values_name_job_and_option)
+{
+	const char *args[] = { "--name=j1", "--bs=4q", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "j1");
+	CHECK_CONTAINS(err, "bs");
+	fio_plan_free(&p);
+
+	const char *args2[] = { "--name=j1", "--rw=trim", NULL };
+	CHECK(parse_argv(&p, args2, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "trim");
+	fio_plan_free(&p);
+
+	const char *args3[] = { "--name=j1", "--size=50%", NULL };
+	CHECK(parse_argv(&p, args3, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "percentages");
+	fio_plan_free(&p);
+}
+
+TEST(fio_output_switches)
+{
+	const char *args[] = { "--output-format=json,normal", "--output", "out.json", "--name=a", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.formats, FIO_OUT_JSON | FIO_OUT_NORMAL);
+	CHECK_EQ_STR(p.output, "out.json");
+	fio_plan_free(&p);
+
+	const char *args2[] = { "--output-format=xml", "--name=a", NULL };
+	CHECK(parse_argv(&p, args2, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "xml");
+	fio_plan_free(&p);
+}
+
+TEST(fio_no_jobs_is_an_error)
+{
+	const char *args[] = { "--size=1m", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "no jobs");
+	fio_plan_free(&p);
+}
+
+TEST(fio_jobfile_sections_globals_and_comments)
+{
+	const char *text = "; a comment\n"
+			   "# another\n"
+			   "[global]\n"
+			   "ioengine=psync\n"
+			   "size = 2m   ; trailing comment\n"
+			   "[seq-read]\n"
+			   "rw=read\n"
+			   "numjobs=2\n"
+			   "[global]\n"
+			   "bs=8k\n"
+			   "[rand write]\n"
+			   "rw=randwrite\n"
+			   "stonewall\n"
+			   "wait_for=seq-read\n";
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_text(&p, text, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.njobs, 2);
+	CHECK_EQ_STR(p.jobs[0].name, "seq-read");
+	CHECK_EQ_U64(p.jobs[0].io.size, 2 << 20);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 4096); /* the later [global] does not reach back */
+	CHECK_EQ_INT(p.jobs[0].io.numjobs, 2);
+	CHECK_EQ_INT(p.jobs[0].io.engine, ENGINE_PSYNC);
+	CHECK_EQ_STR(p.jobs[1].name, "rand write");
+	CHECK_EQ_U64(p.jobs[1].io.bs[DIR_READ], 8192);
+	CHECK_EQ_INT(p.jobs[1].io.group, 1);
+	CHECK_EQ_STR(p.jobs[1].wait_for, "seq-read");
+	/* job files do not list the section name among the job's options */
+	CHECK_EQ_INT(p.jobs[1].opts.n, 3);
+	CHECK_EQ_STR(p.jobs[1].opts.kv[1].key, "stonewall");
+	CHECK(p.jobs[1].opts.kv[1].value == NULL);
+	fio_plan_free(&p);
+}
+
+TEST(fio_jobfile_errors_name_file_and_line)
+{
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_text(&p, "[a]\nsize=1m\nrate=10m\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "t.fio:3");
+	CHECK_CONTAINS(err, "rate");
+	fio_plan_free(&p);
+
+	CHECK(parse_text(&p, "size=1m\n[a]\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "t.fio:1");
+	fio_plan_free(&p);
+
+	CHECK(parse_text(&p, "[a\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "section");
+	fio_plan_free(&p);
+
+	CHECK(parse_text(&p, "[a]\nfilename=${HOME}/x\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "$");
+	fio_plan_free(&p);
+
+	CHECK(parse_text(&p, "[a]\nwait_for=nobody\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "nobody");
+	fio_plan_free(&p);
+}
+
+TEST(fio_jobfile_include_is_relative_to_the_file)
+{
+	char dir[512], inc[600], main_path[600];
+	snprintf(dir, sizeof dir, "%s", test_tmpdir());
+	snprintf(inc, sizeof inc, "%s/common.fio", dir);
+	snprintf(main_path, sizeof main_path, "%s/main.fio", dir);
+	FILE *f = fopen(inc, "w");
+	CHECK(f != NULL);
+	fputs("[global]\nbs=64k\n", f);
+	fclose(f);
+	f = fopen(main_path, "w");
+	CHECK(f != NULL);
+	fputs("include common.fio\n[a]\nsize=1m\n", f);
+	fclose(f);
+	struct fio_plan p;
+	char err[512] = "";
+	fio_plan_init(&p);
+	CHECK(fio_parse_jobfile(&p, main_path, err, sizeof err) == 0);
+	CHECK(fio_plan_finish(&p, err, sizeof err) == 0);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 65536);
+	fio_plan_free(&p);
+
+	/* a file that includes itself stops at the depth limit, with a message */
+	f = fopen(main_path, "w");
+	CHECK(f != NULL);
+	fputs("include main.fio\n", f);
+	fclose(f);
+	fio_plan_init(&p);
+	CHECK(fio_parse_jobfile(&p, main_path, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "nested");
+	fio_plan_free(&p);
+}
+
+TEST(fio_section_selects_jobs)
+{
+	const char *args[] = { "--section=b", "--name=a", "--name=b", "--stonewall", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.njobs, 1);
+	CHECK_EQ_STR(p.jobs[0].name, "b");
+	CHECK_EQ_INT(p.jobs[0].io.group, 0);
+	fio_plan_free(&p);
+}
+
+TEST(fio_ioengine_mapping_is_noted)
+{
+	const char *args[] = { "--ioengine=libaio", "--name=a", "--name=b", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.engine, ENGINE_URING);
+	CHECK_EQ_INT(p.nnotes, 1);
+	CHECK_CONTAINS(p.notes[0], "libaio");
+	fio_plan_free(&p);
+
+	const char *args2[] = { "--ioengine=rbd", "--name=a", NULL };
+	CHECK(parse_argv(&p, args2, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "rbd");
+	fio_plan_free(&p);
+}
+
+TEST(fio_percentile_list_parses)
+{
+	const char *args[] = { "--name=a", "--percentile_list=50:99:99.9", NULL };
+	struct fio_plan p;
+	char err[512];
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.npercentiles, 3);
+	CHECK_NEAR(p.jobs[0].io.percentiles[2], 99.9, 1e-9);
+	fio_plan_free(&p);
+}
+
+TEST(fio_opt_support_classifies)
+{
+	CHECK_EQ_INT(fio_opt_support("iodepth"), FIO_OPT_SUPPORTED);
+	CHECK_EQ_INT(fio_opt_support("gtod_reduce"), FIO_OPT_IGNORED);
+	CHECK_EQ_INT(fio_opt_support("verify"), FIO_OPT_REFUSED);
+	CHECK_EQ_INT(fio_opt_support("no_such_option"), FIO_OPT_UNKNOWN);
+}
