@@ -447,6 +447,17 @@ APPLY(fdatasync)
 	return 0;
 }
 
+/* The engine drops a buffered file's cached pages before every run, as fio's default does. */
+APPLY(invalidate)
+{
+	int b;
+	if (parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	if (!b)
+		return nm_errf(err, errlen, "0 is not supported: nodemark always drops the page cache before a run");
+	return 0;
+}
+
 APPLY(randseed)
 {
 	return fio_count(v, 0, UINT64_MAX, &j->io.seed, err, errlen);
@@ -607,6 +618,7 @@ static const struct fio_opt_def opt_defs[] = {
 	SUP("fdatasync", fdatasync, 1),
 	SUP("create_only", create_only, 0),
 	SUP("thread", noop, 0), /* nodemark's workers are always threads */
+	SUP("invalidate", invalidate, 0),
 	SUP("cpus_allowed", cpus_allowed, 1),
 	SUP("percentile_list", percentile_list, 1),
 	SUP("kb_base", kb_base, 1),
@@ -628,7 +640,6 @@ static const struct fio_opt_def opt_defs[] = {
 	IGN("iodepth_batch_complete_min", "nodemark batches completions its own way"),
 	IGN("iodepth_batch_complete_max", "nodemark batches completions its own way"),
 	IGN("iodepth_low", "nodemark refills the queue as completions come"),
-	IGN("invalidate", "nodemark does not drop the page cache for a file"),
 	IGN("fallocate", "nodemark lays files out by writing real data"),
 	IGN("allow_file_create", "nodemark creates its files in its own directory"),
 	IGN("overwrite", "nodemark lays files out by writing real data"),
@@ -648,7 +659,7 @@ static const struct fio_opt_def opt_defs[] = {
 	IGN("allow_mounted_write", "nodemark writes only files it creates"),
 	IGN("eta", "nodemark shows progress only on a terminal"),
 	IGN("eta_newline", "nodemark shows progress only on a terminal"),
-	IGN("exitall", "nodemark runs every job to its end"),
+	REF("exitall", "every job runs to its end"),
 	REF("verify", "data verification is not implemented"),
 	REF("do_verify", "data verification is not implemented"),
 	REF("write_bw_log", "fio log files are not written"),
@@ -777,6 +788,7 @@ static void job_defaults(struct fio_job *j)
 	io->direct = DIRECT_OFF;
 	io->fill = FILL_RANDOM;
 	io->randrepeat = 1;
+	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	j->kb_base = 1024;
 	j->unit_base = 8;
 	j->clat_percentiles = 1;

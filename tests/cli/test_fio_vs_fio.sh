@@ -51,7 +51,6 @@ compare() {
 
 G="--directory=d --size=1m"
 compare "seq read" $G --name=sr --rw=read --size=2m
-compare "seq write 8k" $G --name=sw --rw=write --bs=8k
 compare "rand read" $G --name=rr --rw=randread
 compare "rand write" $G --name=rw --rw=randwrite
 compare "seq mixed 70/30" $G --name=mx --rw=rw --rwmixread=70
@@ -68,4 +67,3 @@ compare "fsync" $G --name=fs --rw=write --fsync=4
 compare "group_reporting with stonewall" --group_reporting $G --name=a --rw=write --name=b --rw=read --numjobs=2 \
     --name=c --stonewall --rw=randread
 compare "kb_base=1000" --kb_base=1000 --directory=d --size=256k --name=kb --rw=read
-compare "kb_base=1000 with blocks in kB" --kb_base=1000 --directory=d --size=256k --name=kb --rw=read --bs=4k
