@@ -35,7 +35,8 @@ const char cmd_hash_usage[] =
 	"                      --size defaults to its length; with 1 thread the digest is printed\n"
 	"  --runs N            measurements per algorithm and thread count; the median is shown (default 1)\n"
 	"  --json              print JSON: {\"results\":[{\"algo\", \"threads\", \"block\", \"bytes\",\n"
-	"                      \"seconds\", \"bytes_per_sec\", \"cycles_per_byte\", \"impl\"}, ...]}\n"
+	"                      \"seconds\", \"bytes_per_sec\", \"cycles_per_byte\", \"cpu_seconds\",\n"
+	"                      \"impl\"}, ...]}\n"
 	"  --output FILE       write the JSON to FILE instead of stdout (implies --json)\n" RUN_OPT_USAGE
 	"\n"
 	"Example:\n"
@@ -254,6 +255,7 @@ int cmd_hash(int argc, char **argv)
 					      "block", (json_int_t)plan.block, "bytes", (json_int_t)m->bytes,
 					      "seconds", m->seconds, "bytes_per_sec", m->bytes_per_sec,
 					      "impl", hash_impl_name(plan.algo));
+			json_object_set_new(j, "cpu_seconds", json_real(m->cpu_seconds));
 			json_object_set_new(j, "cycles_per_byte",
 					    m->cycles_per_byte >= 0 ? json_real(m->cycles_per_byte) : json_null());
 			if (show_digest)
