@@ -64,9 +64,16 @@ static void shell_quote(struct strbuf *sb, const char *w)
 	sb_puts(sb, "'");
 }
 
-struct record *record_new(const char *command, int argc, char **argv)
+struct record *record_alloc(void)
 {
 	struct record *r = xcalloc(1, sizeof *r);
+	r->extra = json_object();
+	return r;
+}
+
+struct record *record_new(const char *command, int argc, char **argv)
+{
+	struct record *r = record_alloc();
 	char host[256] = "unknown";
 	struct strbuf sb;
 
@@ -84,7 +91,6 @@ struct record *record_new(const char *command, int argc, char **argv)
 		shell_quote(&sb, argv[i]);
 	}
 	r->cmdline = sb_detach(&sb);
-	r->extra = json_object();
 	return r;
 }
 

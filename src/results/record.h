@@ -77,6 +77,8 @@ struct record {
 /* A new record with a fresh id, the current time, the host name and this version. */
 struct record *record_new(const char *command, int argc, char **argv);
 void record_free(struct record *r);
+/* An empty record (no id, time, host or command yet): for loaders that fill every field. */
+struct record *record_alloc(void);
 
 void record_set_label(struct record *r, const char *label);
 /* Set or replace a tag. */

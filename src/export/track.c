@@ -1,0 +1,81 @@
+#include "export/track.h"
+#include "util/units.h"
+
+#include <math.h>
+
+/* "+36m22s", "+1.25s"; "-" for NAN. */
+static const char *dur(double s, int sign, char *buf, size_t len)
+{
+	char t[24];
+	if (isnan(s))
+		return "-";
+	if (s == 0)
+		return "0s";
+	units_duration((uint64_t)(fabs(s) * 1e9 + 0.5), t, sizeof t);
+	snprintf(buf, len, "%s%s", sign ? (s < 0 ? "-" : "+") : "", t);
+	return buf;
+}
+
+static const char *num(double v, char *buf, size_t len)
+{
+	if (v == floor(v) && fabs(v) < 1e15)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.6g", v);
+	return buf;
+}
+
+void track_print_header(FILE *fp, const struct track *t)
+{
+	fprintf(fp, "%14s %7s %10s %10s %8s %10s %12s %9s%s\n", "milestone", "%", "segment", "seconds", "x first",
+		"elapsed", "rate /s", "ETA", t->baseline ? "   vs base" : "");
+	fflush(fp);
+}
+
+void track_print_row(FILE *fp, const struct track *t, const struct track_row *r)
+{
+	char m[32], pct[16], seg[32], ratio[16], cum[32], rate[32], eta[32], base[32];
+	if (isnan(r->pct))
+		snprintf(pct, sizeof pct, "-");
+	else
+		snprintf(pct, sizeof pct, "%.1f%%", r->pct);
+	if (isnan(r->first_ratio))
+		snprintf(ratio, sizeof ratio, "-");
+	else
+		snprintf(ratio, sizeof ratio, "x%.2f", r->first_ratio);
+	if (isnan(r->rate))
+		snprintf(rate, sizeof rate, "-");
+	else if (r->rate < 1000)
+		snprintf(rate, sizeof rate, "%.3g", r->rate);
+	else
+		units_count(r->rate, rate, sizeof rate);
+	fprintf(fp, "%14s %7s %10s %10.*f %8s %10s %12s %9s", num(r->milestone, m, sizeof m), pct,
+		dur(r->seg_s, 1, seg, sizeof seg), r->seg_s < 10 ? 2 : 1, r->seg_s, ratio,
+		dur(r->cum_s, 0, cum, sizeof cum), rate, dur(r->eta_s, 0, eta, sizeof eta));
+	if (t->baseline)
+		fprintf(fp, " %9s", dur(r->base_diff_s, 1, base, sizeof base));
+	fputc('\n', fp);
+	fflush(fp);
+}
+
+void track_print_end(FILE *fp, const struct track *t, double total_s, size_t lines)
+{
+	char d[32], a[32], b[32], rate[32];
+	if (!t->started) {
+		fprintf(fp, "no progress line among %zu lines\n", lines);
+		return;
+	}
+	double done = t->vmax - t->v0;
+	fprintf(fp, "total: %s (%.1f s), progress %s → %s in %zu of %zu lines", dur(total_s, 0, d, sizeof d),
+		total_s, num(t->v0, a, sizeof a), num(t->vmax, b, sizeof b), t->points, lines);
+	if (total_s > 0 && done > 0)
+		fprintf(fp, ", mean rate %s /s", units_count(done / total_s, rate, sizeof rate));
+	fputc('\n', fp);
+	if (t->baseline && t->baseline->n) {
+		double bt = track_series_time(t->baseline, t->vmax);
+		double b0 = track_series_time(t->baseline, t->v0);
+		if (!isnan(bt) && !isnan(b0))
+			fprintf(fp, "baseline: %s to the same progress (%s)\n", dur(bt - b0, 0, a, sizeof a),
+				dur(total_s - (bt - b0), 1, b, sizeof b));
+	}
+}

@@ -1,0 +1,14 @@
+/* The table `nodemark track` prints: one row per milestone, then the totals. */
+#ifndef NM_EXPORT_TRACK_H
+#define NM_EXPORT_TRACK_H
+
+#include "run/track.h"
+
+#include <stdio.h>
+
+void track_print_header(FILE *fp, const struct track *t);
+void track_print_row(FILE *fp, const struct track *t, const struct track_row *r);
+/* total_s: from the start to the end; lines: all lines read. */
+void track_print_end(FILE *fp, const struct track *t, double total_s, size_t lines);
+
+#endif

@@ -1,0 +1,71 @@
+/* The timeline of a long job: progress values at times, cut into milestones (every N units or
+ * every x% of a total).  Each milestone gives a row: the segment's time, its multiple of the
+ * first segment's, the cumulative time, rate, ETA, and the difference against the same segment
+ * of a baseline timeline (an earlier run). */
+#ifndef NM_RUN_TRACK_H
+#define NM_RUN_TRACK_H
+
+#include "results/record.h"
+
+#include <stddef.h>
+
+struct track_row {
+	double milestone;
+	double pct;             /* of the total; NAN without one */
+	double seg_s;           /* time since the previous milestone (or the start) */
+	double first_ratio;     /* seg_s / the first segment's */
+	double cum_s;           /* since the start */
+	double rate;            /* units per second over the segment; NAN when seg_s is 0 */
+	double eta_s;           /* at the mean rate so far; NAN without a total */
+	double base_diff_s;     /* seg_s minus the baseline's same segment; NAN when none */
+};
+
+struct track {
+	double total;           /* 0: unknown */
+	double every;           /* units between milestones, > 0 */
+	const struct series *baseline; /* (seconds since start, value); may be NULL */
+
+	int started;
+	double t0, v0;          /* the origin: start time (s) and the first value seen */
+	double vmax, tlast;     /* the highest value so far and the time it was seen */
+	double next;            /* the next milestone */
+	double prev_t, prev_m;  /* the previous milestone's time and value (the origin at first) */
+	double first_seg_s;
+	size_t points;          /* progress values seen */
+	struct track_row *rows;
+	size_t nrows, cap;
+};
+
+void track_init(struct track *t, double total, double every, const struct series *baseline);
+void track_free(struct track *t);
+
+/* Set the origin time explicitly (a command's start); else the first point's time is used. */
+void track_start(struct track *t, double t0);
+
+/* Does a value reach the next milestone (so its time is needed)? */
+static inline int track_crosses(const struct track *t, double value)
+{
+	return !t->started || value >= t->next;
+}
+
+/* A progress value that crosses no milestone (its time is not needed). */
+static inline void track_seen(struct track *t, double value)
+{
+	t->points++;
+	if (value > t->vmax)
+		t->vmax = value;
+}
+
+/* A progress value at a time (seconds, any origin but the same for all points).  Returns how
+ * many rows were added (several when one jump crosses several milestones). */
+size_t track_point(struct track *t, double time_s, double value);
+
+/* The time (seconds since its start) at which a timeline reached value, by linear
+ * interpolation; NAN outside it. */
+double track_series_time(const struct series *s, double value);
+
+/* A time stamp text parsed with a strptime format (plus "%s": seconds since the epoch, and a
+ * fraction of a second after the format's end, ".250").  Returns 0 and seconds, or -1. */
+int track_parse_time(const char *text, size_t len, const char *fmt, double *out);
+
+#endif

@@ -1,0 +1,38 @@
+# Valgrind finds no leak and no invalid access on the main commands (quick sizes). Skipped under
+# `make asan` (an ASan binary cannot run under valgrind; ASan checks leaks there itself).
+. "$TESTS_DIR/cli/lib.sh"
+
+if [ -n "${NODEMARK_SANITIZED:-}" ]; then
+	ok "valgrind: skipped for the sanitizer build (ASan checks leaks there)"
+	exit 0
+fi
+if ! command -v valgrind >/dev/null; then
+	not_ok "valgrind is installed (scripts/deps.sh installs it)"
+	exit 0
+fi
+
+landed=" hash "
+# Row: COMMAND ARGS... | EXIT   (error paths are run too: they must not leak either)
+rows=$(cat <<'ROWS'
+hash --no-save --size 1MiB --algo blake3,sha256,none --threads 1,2 | 0
+hash --no-save --size 64k --algo sha256 --threads 1 --output out.json | 0
+hash --no-save --file input.bin --algo blake3 --threads 1 | 0
+hash --no-save --algo md5 | 2
+ROWS
+)
+head -c 100000 /dev/urandom >input.bin
+
+while IFS= read -r row; do
+	words=${row%% | *}
+	want=${row##* | }
+	eval "set -- $words"
+	case $landed in *" $1 "*) ;; *) continue ;; esac
+	valgrind -q --leak-check=full --errors-for-leak-kinds=definite,indirect,possible \
+		--error-exitcode=3 --log-file=vg.log "$NM" "$@" >out 2>err
+	rc=$?
+	if [ "$rc" -eq "$want" ] && [ ! -s vg.log ]; then
+		ok "valgrind: $words"
+	else
+		not_ok "valgrind: $words" "exit $rc (want $want); $(head -c 1500 vg.log) $(head -c 300 err)"
+	fi
+done <<<"$rows"

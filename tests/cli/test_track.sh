@@ -1,0 +1,90 @@
+# nodemark track: milestones from a command's output or a log, time stamps, signals, bad input.
+. "$TESTS_DIR/cli/lib.sh"
+
+run_nm track --no-save --pattern 'step (\d+)' --every 2 -- sh -c 'for i in 1 2 3 4 5; do echo "step $i"; done; exit 3'
+expect_rc 3 "track exits with the command's status"
+expect_out_matches '^ +2 +- +\+' "a row at milestone 2"
+expect_out_matches '^ +4 +- +\+' "a row at milestone 4"
+check "no row between milestones" bash -c '! grep -qE "^ +3 " <<<"$1"' _ "$out"
+expect_out_matches 'progress 0 → 5 in 5 of 5 lines' "the end line counts progress and lines"
+
+run_nm track --no-save --pattern 'step (\d+)' --total 2 -- sh -c 'echo "step 1"; echo "step 2"; echo done >&2'
+expect_rc 0 "a command that succeeds gives 0"
+expect_out_matches '^ +2 +100\.0%' "--total gives the percentage"
+check "the output is not passed through without --tee" bash -c '! grep -q "^step 1" <<<"$1$2"' _ "$out" "$err"
+run_nm track --no-save --tee --pattern 'step (\d+)' --total 2 -- sh -c 'echo "step 1"; echo "step 2"; echo done >&2'
+expect_err_has "step 1" "--tee passes stdout through (to stderr)"
+expect_err_has "done" "--tee passes stderr through"
+
+# A log with its own time stamps: 0 at 00:00:00, 100 at 00:00:10, 200 at 00:00:30.
+cat >replay.log <<'LOG'
+2024-05-01T10:00:00 starting
+2024-05-01T10:00:00 imported height=0
+2024-05-01T10:00:04 peers=8
+2024-05-01T10:00:10 imported height=100
+2024-05-01T10:00:20 imported height=150
+2024-05-01T10:00:30 imported height=200
+LOG
+run_nm track --no-save --log replay.log --pattern 'height=(?P<h>\d+)' --total 200 --every 50% \
+    --time-pattern '^(\S+)' --time-format '%Y-%m-%dT%H:%M:%S'
+expect_rc 0 "track --log exits 0"
+expect_out_matches '^ +100 +50\.0% +\+10\.0s +10\.0 +x1\.00 +10\.0s +10 ' "first segment from the log's own times"
+expect_out_matches '^ +200 +100\.0% +\+20\.0s +20\.0 +x2\.00 +30\.0s +5 +0s' "second segment: twice as long, rate and ETA"
+expect_out_has "total: 30.0s" "the total comes from the first and last time stamps"
+
+printf '%s done %s\n' 1700000000 0 1700000060 10 1700000180 20 >epoch.log
+run_nm track --no-save --log epoch.log --pattern 'done (\d+)' --every 10 --time-pattern '^(\d+)' --time-format %s
+expect_out_matches '^ +20 .* x2\.00 ' "--time-format %s reads epoch seconds"
+
+printf 'nothing\nto see\n' >empty.log
+run_nm track --no-save --log empty.log --pattern 'x=(\d+)' --every 1
+expect_rc 1 "a log without progress fails"
+expect_err_has "no line matched" "says that nothing matched"
+
+# --follow: reads on as the log grows, stops at --total.
+printf 'n=1\n' >grow.log
+( sleep 0.5; printf 'n=2\n' >>grow.log; sleep 0.3; printf 'n=3\n' >>grow.log ) &
+writer=$!
+run_nm track --no-save --log grow.log --follow --pattern 'n=(\d+)' --total 3 --every 1
+wait $writer
+expect_rc 0 "--follow stops at the total"
+expect_out_matches '^ +3 +100\.0%' "--follow saw the lines written later"
+
+# Signals reach the command; track exits with its status.
+o=$(mktemp)
+"$NM" track --no-save --pattern 'step (\d+)' --every 1 -- \
+    sh -c 'trap "echo caught; exit 7" TERM; echo "step 1"; while :; do sleep 0.1; done' >"$o" 2>&1 &
+pid=$!
+sleep 1
+kill -TERM $pid
+wait $pid
+rc=$?
+out=$(cat "$o")
+rm -f "$o"
+expect_rc 7 "SIGTERM is passed on and the command's status returned"
+
+# Bad input: exit 2, one line.
+run_nm track --no-save -- true
+expect_rc 2 "--pattern is required"
+one_line_error "--pattern missing: one line"
+run_nm track --no-save --pattern 'x (\d+)' --every 10% -- true
+expect_rc 2 "--every 10% needs --total"
+one_line_error "--every %: one line"
+run_nm track --no-save --pattern 'x \d+' --every 1 -- true
+expect_rc 2 "a pattern without a group"
+expect_err_has "group" "says a group is needed"
+run_nm track --no-save --pattern 'x (\d+' --every 1 -- true
+expect_rc 2 "an invalid pattern"
+one_line_error "invalid pattern: one line"
+run_nm track --no-save --pattern 'x (\d+)' --every 1 --log replay.log -- true
+expect_rc 2 "both --log and a command"
+run_nm track --no-save --pattern 'x (\d+)' --every 1 --follow -- true
+expect_rc 2 "--follow without --log"
+run_nm track --no-save --pattern 'x (\d+)' --every 0 --log replay.log
+expect_rc 2 "--every 0"
+run_nm track --no-save --pattern 'x (\d+)' --every 1 --log no-such.log
+expect_rc 1 "a missing log is an I/O failure"
+expect_err_has "no-such.log" "the message names the file"
+run_nm track --no-save --pattern 'x (\d+)' --every 1 -- no-such-command-nm
+expect_rc 2 "an unknown command"
+one_line_error "unknown command: one line"
