@@ -8,7 +8,7 @@ set -eu
 BUILD_PKGS="build-essential pkg-config liburing-dev libssl-dev libjansson-dev libsqlite3-dev librust-blake3-dev"
 # Tests and benchmarks: the reference tools we compare against, fuzzing, MPI, the browser for reports.
 TEST_PKGS="fio hyperfine b3sum openssl sqlite3 clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
-           chromium python3 util-linux coreutils procps valgrind"
+           chromium python3 python3-six util-linux coreutils procps valgrind"
 
 missing=""
 for p in $BUILD_PKGS $TEST_PKGS; do

@@ -1,13 +1,164 @@
-/* Placeholder: this command is being built (see the issue that names it). */
+/* nodemark compare: benchstat's tables over saved runs, JSON records and Go benchmark text. */
 #include "cmd/cmd.h"
+#include "cmd/compareinput.h"
+#include "export/comparetab.h"
+#include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/opt.h"
 
-const char cmd_compare_usage[] = "usage: nodemark compare [options]\n\n(not built yet)\n";
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char cmd_compare_usage[] =
+	"usage: nodemark compare [options] INPUT...\n"
+	"\n"
+	"Compare benchmarks with benchstat's statistics.  An INPUT is a saved run (id, unique id\n"
+	"prefix, label or \"last\"), a file of JSON records (from `nodemark export`), or a file of Go\n"
+	"benchmark text (`go test -bench` output: \"BenchmarkName N value unit ...\" lines and\n"
+	"\"key: value\" configuration lines).\n"
+	"\n"
+	"One table per metric.  Each cell is the median of the samples with its 95% confidence\n"
+	"interval (\"1.718µ ± 1%\"); every column after the first is compared with the first by a\n"
+	"two-sided Mann-Whitney U test: \"-17.20% (p=0.000 n=10)\" when p <= alpha, \"~\" when not.\n"
+	"The last row is the geometric mean.  Footnotes warn about too few samples.\n"
+	"\n"
+	"Options:\n"
+	"  --col KEY           columns by KEY instead of by input (e.g. host, label, a tag such as fs,\n"
+	"                      a Go configuration key such as goos, a benchmark setting such as bs)\n"
+	"  --row KEY           rows by KEY instead of by benchmark name\n"
+	"  --filter KEY=GLOB   keep only benchmarks whose KEY matches the glob; KEY!=GLOB drops them;\n"
+	"                      repeatable (all must hold). Keys: input id host label command version\n"
+	"                      name, tags, settings\n"
+	"  --format FMT        text (default), markdown, csv or json\n"
+	"  -o, --output FILE   write to FILE (atomically) instead of stdout\n"
+	"  --alpha A           significance level (default 0.05)\n"
+	"  --db FILE           the results store for run names (default $NODEMARK_DB or\n"
+	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	"\n"
+	"Examples:\n"
+	"  nodemark compare old.txt new.txt\n"
+	"  nodemark compare base last --format markdown\n"
+	"  nodemark compare --col host --filter 'name=RND4K*' node1.json node2.json\n";
+
+enum { O_COL = 1, O_ROW, O_FILTER, O_FORMAT, O_OUTPUT, O_ALPHA, O_DB };
+
+static const struct opt_spec specs[] = {
+	{ "col", OPT_ARG, O_COL },       { "row", OPT_ARG, O_ROW },       { "filter", OPT_ARG, O_FILTER },
+	{ "format", OPT_ARG, O_FORMAT }, { "o", OPT_ARG, O_OUTPUT },      { "output", OPT_ARG, O_OUTPUT },
+	{ "alpha", OPT_ARG, O_ALPHA },   { "db", OPT_ARG, O_DB },         { 0 },
+};
+
+enum format { F_TEXT, F_MARKDOWN, F_CSV, F_JSON };
 
 int cmd_compare(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	nm_error("not built yet");
-	return NM_EXIT_USAGE;
+	struct ct_opts o = { 0 };
+	struct ct_filter filters[32];
+	const char **names = calloc((size_t)argc + 1, sizeof *names);
+	const char *output = "-", *db = NULL;
+	enum format fmt = F_TEXT;
+	size_t nnames = 0;
+	struct opt_iter it;
+	char err[512];
+
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+		switch (id) {
+		case O_COL:
+			o.col_key = it.arg;
+			break;
+		case O_ROW:
+			o.row_key = it.arg;
+			break;
+		case O_FILTER: {
+			const char *eq = strchr(it.arg, '=');
+			if (o.nfilters == 32)
+				nm_usage_fail("--filter: at most 32 filters");
+			if (!eq || eq == it.arg || (eq == it.arg + 1 && it.arg[0] == '!'))
+				opt_bad_value(&it, "expected KEY=GLOB or KEY!=GLOB");
+			int neg = eq[-1] == '!';
+			char *key = strndup(it.arg, (size_t)(eq - it.arg) - (size_t)neg);
+			filters[o.nfilters++] = (struct ct_filter){ key, eq + 1, neg };
+			o.filters = filters;
+			break;
+		}
+		case O_FORMAT:
+			if (strcmp(it.arg, "text") == 0)
+				fmt = F_TEXT;
+			else if (strcmp(it.arg, "markdown") == 0 || strcmp(it.arg, "md") == 0)
+				fmt = F_MARKDOWN;
+			else if (strcmp(it.arg, "csv") == 0)
+				fmt = F_CSV;
+			else if (strcmp(it.arg, "json") == 0)
+				fmt = F_JSON;
+			else
+				opt_bad_value(&it, "expected text, markdown, csv or json");
+			break;
+		case O_OUTPUT:
+			output = it.arg;
+			break;
+		case O_ALPHA: {
+			char *end;
+			o.alpha = strtod(it.arg, &end);
+			if (*end || !(o.alpha > 0 && o.alpha < 1))
+				opt_bad_value(&it, "expected a probability between 0 and 1, like 0.05");
+			break;
+		}
+		case O_DB:
+			db = it.arg;
+			break;
+		case OPT_POSITIONAL:
+			names[nnames++] = it.arg;
+			break;
+		}
+	}
+	if (nnames == 0) {
+		free(names);
+		nm_usage_fail("what to compare? expected runs, JSON record files or Go benchmark files");
+	}
+
+	int rc = NM_EXIT_USAGE;
+	struct compare_inputs ci;
+	struct ct_result res = { 0 };
+	if (compare_inputs_load(&ci, names, nnames, db) < 0)
+		goto out;
+	if (ct_build(ci.v, ci.n, &o, &res, err, sizeof err) < 0) {
+		nm_error("%s", err);
+		goto out_inputs;
+	}
+	struct atomic_file af;
+	FILE *f = afile_open(&af, output, err, sizeof err);
+	if (!f) {
+		nm_error("%s", err);
+		rc = NM_EXIT_FAILED;
+		goto out_res;
+	}
+	if (fmt == F_TEXT) {
+		ct_write_text(f, &res);
+	} else if (fmt == F_MARKDOWN) {
+		ct_write_markdown(f, &res);
+	} else if (fmt == F_CSV) {
+		ct_write_csv(f, &res);
+	} else {
+		json_t *j = ct_to_json(&res);
+		json_dumpf(j, f, JSON_INDENT(2));
+		fputc('\n', f);
+		json_decref(j);
+	}
+	if (afile_commit(&af, err, sizeof err) < 0) {
+		nm_error("%s", err);
+		rc = NM_EXIT_FAILED;
+		goto out_res;
+	}
+	rc = NM_EXIT_OK;
+out_res:
+	ct_free(&res);
+out_inputs:
+	compare_inputs_free(&ci);
+out:
+	for (size_t i = 0; i < o.nfilters; i++)
+		free((char *)filters[i].key);
+	free(names);
+	return rc;
 }

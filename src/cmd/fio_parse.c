@@ -1,7 +1,7 @@
 /* fio's syntax into struct io_job plans.  Options are first collected as typed (fio prints them
- * back in its JSON as "global options" and "job options"), then each job is resolved: kb_base
- * first (it changes how every size reads), then the inherited globals and the job's own options
- * in order, later ones winning, as fio does. */
+ * back in its JSON as "global options" and "job options"), then each job is resolved: the
+ * inherited globals and then the job's own options, in order, later ones winning.  As in fio,
+ * kb_base changes how the sizes after it read, not those before it. */
 #include "cmd/fio_parse.h"
 #include "util/error.h"
 #include "util/parse.h"
@@ -447,6 +447,17 @@ APPLY(fdatasync)
 	return 0;
 }
 
+/* The engine drops a buffered file's cached pages before every run, as fio's default does. */
+APPLY(invalidate)
+{
+	int b;
+	if (parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	if (!b)
+		return nm_errf(err, errlen, "0 is not supported: nodemark always drops the page cache before a run");
+	return 0;
+}
+
 APPLY(randseed)
 {
 	return fio_count(v, 0, UINT64_MAX, &j->io.seed, err, errlen);
@@ -607,6 +618,7 @@ static const struct fio_opt_def opt_defs[] = {
 	SUP("fdatasync", fdatasync, 1),
 	SUP("create_only", create_only, 0),
 	SUP("thread", noop, 0), /* nodemark's workers are always threads */
+	SUP("invalidate", invalidate, 0),
 	SUP("cpus_allowed", cpus_allowed, 1),
 	SUP("percentile_list", percentile_list, 1),
 	SUP("kb_base", kb_base, 1),
@@ -628,7 +640,6 @@ static const struct fio_opt_def opt_defs[] = {
 	IGN("iodepth_batch_complete_min", "nodemark batches completions its own way"),
 	IGN("iodepth_batch_complete_max", "nodemark batches completions its own way"),
 	IGN("iodepth_low", "nodemark refills the queue as completions come"),
-	IGN("invalidate", "nodemark does not drop the page cache for a file"),
 	IGN("fallocate", "nodemark lays files out by writing real data"),
 	IGN("allow_file_create", "nodemark creates its files in its own directory"),
 	IGN("overwrite", "nodemark lays files out by writing real data"),
@@ -648,7 +659,7 @@ static const struct fio_opt_def opt_defs[] = {
 	IGN("allow_mounted_write", "nodemark writes only files it creates"),
 	IGN("eta", "nodemark shows progress only on a terminal"),
 	IGN("eta_newline", "nodemark shows progress only on a terminal"),
-	IGN("exitall", "nodemark runs every job to its end"),
+	REF("exitall", "every job runs to its end"),
 	REF("verify", "data verification is not implemented"),
 	REF("do_verify", "data verification is not implemented"),
 	REF("write_bw_log", "fio log files are not written"),
@@ -777,38 +788,41 @@ static void job_defaults(struct fio_job *j)
 	io->direct = DIRECT_OFF;
 	io->fill = FILL_RANDOM;
 	io->randrepeat = 1;
+	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	j->kb_base = 1024;
 	j->unit_base = 8;
 	j->clat_percentiles = 1;
 }
 
-static int apply_list(struct fio_job *j, const struct fio_optlist *l, int only_kb_base, char *err,
-		      size_t errlen)
+static int apply_list(struct fio_job *j, const struct fio_optlist *l, char *err, size_t errlen)
 {
 	char msg[320];
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_kv *kv = &l->kv[i];
-		int is_kb = strcmp(kv->key, "kb_base") == 0;
-		if (only_kb_base != is_kb)
-			continue;
 		const struct fio_opt_def *d = find_def(kv->key);
 		if (!d || !d->apply)
 			continue; /* refused options never get this far */
-		if (d->apply(j, kv->value, msg, sizeof msg) < 0)
-			return nm_errf(err, errlen, "job '%.64s': %s: %s", j->name, kv->key, msg);
+		if (d->apply(j, kv->value, msg, sizeof msg) < 0) {
+			char qb[64];
+			return nm_errf(err, errlen, "job '%s': %s: %s", q(j->name, qb, sizeof qb), kv->key, msg);
+		}
 	}
 	return 0;
 }
 
 static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
 {
+	char qb[64];
 	job_defaults(j);
-	if (apply_list(j, &j->inherited, 1, err, errlen) < 0 || apply_list(j, &j->opts, 1, err, errlen) < 0 ||
-	    apply_list(j, &j->inherited, 0, err, errlen) < 0 || apply_list(j, &j->opts, 0, err, errlen) < 0)
+	if (apply_list(j, &j->inherited, err, errlen) < 0 || apply_list(j, &j->opts, err, errlen) < 0)
 		return -1;
 	snprintf(j->io.name, sizeof j->io.name, "%s", j->name);
+	/* fio does whole blocks only: the size rounds down to a multiple of the block size */
+	uint64_t min_bs = j->io.bs[DIR_READ] < j->io.bs[DIR_WRITE] ? j->io.bs[DIR_READ] : j->io.bs[DIR_WRITE];
+	if (j->io.size > min_bs && min_bs)
+		j->io.size -= j->io.size % min_bs;
 	if (j->io.rw != IO_READ && j->io.rw != IO_RANDREAD && p->readonly)
-		return nm_errf(err, errlen, "job '%.64s': --readonly given but the job writes", j->name);
+		return nm_errf(err, errlen, "job '%s': --readonly given but the job writes", q(j->name, qb, sizeof qb));
 	if (j->ioengine) {
 		const char *ours = NULL;
 		if (!strcmp(j->ioengine, "libaio") || !strcmp(j->ioengine, "posixaio"))
@@ -872,9 +886,11 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 			for (k = 0; k < i; k++)
 				if (strcmp(p->jobs[k].name, j->wait_for) == 0)
 					break;
-			if (k == i)
-				return nm_errf(err, errlen, "job '%.64s': wait_for: \"%.64s\": no earlier job has that name",
-					       j->name, j->wait_for);
+			if (k == i) {
+				char qa[64], qw[64];
+				return nm_errf(err, errlen, "job '%s': wait_for: \"%s\": no earlier job has that name",
+					       q(j->name, qa, sizeof qa), q(j->wait_for, qw, sizeof qw));
+			}
 		}
 	}
 	return 0;
@@ -1130,6 +1146,9 @@ static int include_file(struct ini_state *st, const char *path, const char *from
 {
 	if (st->p->no_include)
 		return nm_errf(err, errlen, "include is not allowed here");
+	for (const char *c = path; *c; c++)
+		if (iscntrl((unsigned char)*c))
+			return nm_errf(err, errlen, "include: the file name has control characters");
 	if (st->p->include_depth >= MAX_INCLUDE_DEPTH)
 		return nm_errf(err, errlen, "include nested more than %d deep", MAX_INCLUDE_DEPTH);
 	/* a relative name is relative to the including file's directory, as fio does */
@@ -1195,14 +1214,16 @@ static int parse_line(struct ini_state *st, char *line, const char *name, unsign
 	}
 	if (!*s)
 		return nm_errf(err, errlen, "%s:%u: an option name is missing before '='", name, lineno);
-	if (val && strchr(val, '$'))
-		return nm_errf(err, errlen, "%s:%u: %s: \"%s\": $-expansion is not supported", name, lineno, s,
-			       q(val, qb, sizeof qb));
+	if (val && strchr(val, '$')) {
+		char qk[64];
+		return nm_errf(err, errlen, "%s:%u: %s: \"%s\": $-expansion is not supported", name, lineno,
+			       q(s, qk, sizeof qk), q(val, qb, sizeof qb));
+	}
 	if (check_option(p, "", s, msg, sizeof msg) < 0)
 		return nm_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
 	const struct fio_opt_def *d = find_def(s);
 	if (d->needs_value && (!val || !*val))
-		return nm_errf(err, errlen, "%s:%u: %s: needs a value", name, lineno, s);
+		return nm_errf(err, errlen, "%s:%u: %s: needs a value", name, lineno, d->name);
 	if (st->cur) {
 		if (!strcmp(s, "name")) {
 			free(st->cur->name);

@@ -1,13 +1,102 @@
-/* Placeholder: this command is being built (see the issue that names it). */
+/* nodemark import FILE...: JSON records from other machines (or an earlier export) into the store. */
 #include "cmd/cmd.h"
+#include "cmd/storecmd.h"
+#include "results/record_json.h"
 #include "util/error.h"
+#include "util/opt.h"
 
-const char cmd_import_usage[] = "usage: nodemark import [options]\n\n(not built yet)\n";
+#include <stdio.h>
+#include <stdlib.h>
+
+const char cmd_import_usage[] =
+	"usage: nodemark import [options] FILE...\n"
+	"\n"
+	"Add the runs in JSON record files (as `nodemark export` writes them: one record after\n"
+	"another, an array of records, or one record; docs/schema.md) to the results store.  Every\n"
+	"record of every file is checked before anything is written; a bad one names the file and\n"
+	"the field, exits 2 and imports nothing.  Runs already stored (same id) are skipped.\n"
+	"FILE \"-\" reads standard input.\n"
+	"\n"
+	"Options:\n"
+	"  --db FILE           the results store (default $NODEMARK_DB or\n"
+	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	"\n"
+	"Example:\n"
+	"  nodemark import node1.json node2.json && nodemark runs --command disk\n";
+
+enum { O_DB = 1 };
+
+static const struct opt_spec specs[] = { { "db", OPT_ARG, O_DB }, { 0 } };
 
 int cmd_import(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	nm_error("not built yet");
-	return NM_EXIT_USAGE;
+	const char *db = NULL;
+	const char **files = calloc((size_t)argc + 1, sizeof *files);
+	size_t nfiles = 0, nrecs = 0, added = 0, skipped = 0;
+	struct record **recs = NULL;
+	int rc = NM_EXIT_USAGE;
+	struct opt_iter it;
+	char err[512];
+
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+		if (id == O_DB)
+			db = it.arg;
+		else if (id == OPT_POSITIONAL)
+			files[nfiles++] = it.arg;
+	}
+	if (!nfiles) {
+		free(files);
+		nm_usage_fail("which files? expected JSON record files (from nodemark export)");
+	}
+
+	for (size_t i = 0; i < nfiles; i++) {
+		size_t len;
+		char *text = storecmd_read_file(files[i], &len);
+		struct record **v;
+		if (!text)
+			goto out;
+		long n = records_parse(text, len, &v, err, sizeof err);
+		free(text);
+		if (n < 0) {
+			nm_error("%s: %s", files[i], err);
+			goto out;
+		}
+		if (n == 0) {
+			nm_error("%s: no records in the file", files[i]);
+			goto out;
+		}
+		recs = realloc(recs, (nrecs + (size_t)n) * sizeof *recs);
+		for (long k = 0; k < n; k++)
+			recs[nrecs++] = v[k];
+		free(v);
+	}
+
+	struct store *s = storecmd_open(db);
+	if (!s)
+		goto out;
+	for (size_t i = 0; i < nrecs; i++) {
+		int has = store_has(s, recs[i]->id, err, sizeof err);
+		if (has == 0)
+			has = store_save(s, recs[i], err, sizeof err) < 0 ? -1 : 0;
+		if (has < 0) {
+			nm_error("%s (%zu of %zu runs imported before this one)", err, added, nrecs);
+			store_close(s);
+			goto out;
+		}
+		if (has)
+			skipped++;
+		else
+			added++;
+	}
+	store_close(s);
+	printf("imported %zu run%s", added, added == 1 ? "" : "s");
+	if (skipped)
+		printf(" (%zu already stored)", skipped);
+	putchar('\n');
+	rc = NM_EXIT_OK;
+out:
+	records_free(recs, nrecs);
+	free(files);
+	return rc;
 }

@@ -1,13 +1,138 @@
-/* Placeholder: this command is being built (see the issue that names it). */
+/* nodemark show RUN: one saved run, as text or as its JSON record. */
 #include "cmd/cmd.h"
+#include "cmd/storecmd.h"
+#include "inventory/inventory.h"
+#include "results/record_json.h"
+#include "stats/scale.h"
+#include "stats/summary.h"
 #include "util/error.h"
+#include "util/opt.h"
 
-const char cmd_show_usage[] = "usage: nodemark show [options]\n\n(not built yet)\n";
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+const char cmd_show_usage[] =
+	"usage: nodemark show [options] RUN\n"
+	"\n"
+	"Show one saved run: when, where and how it ran, the machine, and per benchmark its settings\n"
+	"and each metric's median with its 95% confidence interval (as benchstat computes it) and\n"
+	"the number of samples.  RUN is an id, a unique id prefix, a label (the newest run with it)\n"
+	"or \"last\".\n"
+	"\n"
+	"Options:\n"
+	"  --json              print the run's JSON record (the export format, docs/schema.md)\n"
+	"  --db FILE           the results store (default $NODEMARK_DB or\n"
+	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	"\n"
+	"Example:\n"
+	"  nodemark show last\n";
+
+enum { O_JSON = 1, O_DB };
+
+static const struct opt_spec specs[] = {
+	{ "json", OPT_NOARG, O_JSON }, { "db", OPT_ARG, O_DB }, { 0 },
+};
+
+static void print_metric(const struct metric *m)
+{
+	struct summary s;
+	char med[32], pct[16];
+	if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0) {
+		printf("    %-22s (no samples) %s\n", m->name, m->unit);
+		return;
+	}
+	scale_one(s.center, scale_class_of(m->unit), med, sizeof med);
+	printf("    %-22s %10s %-8s ± %-4s (n=%zu%s)\n", m->name, med, m->unit, summary_range_pct(&s, pct, sizeof pct),
+	       m->nsamples, m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
+}
+
+static void print_run(const struct record *r)
+{
+	char when[40] = "";
+	time_t t = (time_t)(r->time_ms / 1000);
+	struct tm tm;
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	printf("run      %s%s%s\n", r->id, r->label ? "  label " : "", r->label ? r->label : "");
+	printf("time     %s\n", when);
+	printf("host     %s\n", r->host ? r->host : "");
+	printf("command  %s\n", r->cmdline ? r->cmdline : "");
+	printf("version  %s\n", r->version ? r->version : "");
+	if (r->ntags) {
+		printf("tags    ");
+		for (size_t i = 0; i < r->ntags; i++)
+			printf(" %s=%s", r->tag_keys[i], r->tag_values[i]);
+		putchar('\n');
+	}
+	if (r->inventory) {
+		char *sum = inventory_summary(r->inventory);
+		printf("machine  %s\n", sum ? sum : "");
+		free(sum);
+	}
+	for (size_t i = 0; i < r->nbenches; i++) {
+		const struct bench *b = r->benches[i];
+		char *settings = json_dumps(b->settings, JSON_COMPACT);
+		printf("\n  %s", b->name);
+		if (settings && json_object_size(b->settings))
+			printf("  %s", settings);
+		putchar('\n');
+		free(settings);
+		for (size_t k = 0; k < b->nmetrics; k++)
+			print_metric(b->metrics[k]);
+		for (size_t k = 0; k < b->nseries; k++)
+			printf("    series %s: %zu points (%s, %s)\n", b->series[k]->name, b->series[k]->n,
+			       b->series[k]->x_unit, b->series[k]->y_unit);
+		for (size_t k = 0; k < b->nhists; k++) {
+			uint64_t total = 0;
+			for (size_t j = 0; j < b->hists[k]->n; j++)
+				total += b->hists[k]->count[j];
+			printf("    histogram %s: %llu values in %zu buckets\n", b->hists[k]->name,
+			       (unsigned long long)total, b->hists[k]->n);
+		}
+	}
+}
 
 int cmd_show(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	nm_error("not built yet");
-	return NM_EXIT_USAGE;
+	const char *db = NULL, *name = NULL;
+	int json = 0;
+	struct opt_iter it;
+
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+		switch (id) {
+		case O_JSON:
+			json = 1;
+			break;
+		case O_DB:
+			db = it.arg;
+			break;
+		case OPT_POSITIONAL:
+			if (name)
+				nm_usage_fail("one run at a time (got \"%s\" and \"%s\")", name, it.arg);
+			name = it.arg;
+			break;
+		}
+	}
+	if (!name)
+		nm_usage_fail("which run? expected an id, id prefix, label or \"last\"");
+
+	struct store *s = storecmd_open(db);
+	if (!s)
+		return NM_EXIT_USAGE;
+	struct record *r = storecmd_load(s, name);
+	store_close(s);
+	if (!r)
+		return NM_EXIT_USAGE;
+	if (json) {
+		json_t *j = record_to_json(r);
+		json_dumpf(j, stdout, JSON_INDENT(2));
+		putchar('\n');
+		json_decref(j);
+	} else {
+		print_run(r);
+	}
+	record_free(r);
+	return NM_EXIT_OK;
 }

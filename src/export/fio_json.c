@@ -237,7 +237,10 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	kv_int(w, "groupid", e->groupid);
 	kv_int(w, "error", r->error);
 	kv_int(w, "eta", 0);
+	/* fio's elapsed counts the whole job: start delay and ramp included */
 	uint64_t wall = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : r->runtime_ns;
+	if (e->io)
+		wall += e->io->ramp_ns + e->io->startdelay_ns;
 	kv_u64(w, "elapsed", (wall + 999999999) / 1000000000);
 	options(w, "job options", e->opts, e->nopts);
 	dir_obj(w, "read", e, DIR_READ, &g, plus);

@@ -118,7 +118,7 @@ static void percentile_block(FILE *f, const char *what, const struct hist *h, co
 	}
 }
 
-static void dir_block(FILE *f, const struct fio_report_entry *e, int d)
+static void dir_block(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g)
 {
 	const struct io_dir_result *dr = &e->res.dir[d];
 	struct fio_dir_figures fig;
@@ -143,8 +143,9 @@ static void dir_block(FILE *f, const struct fio_report_entry *e, int d)
 	if (e->lat_percentiles)
 		percentile_block(f, " lat", &dr->lat, e);
 	if (dr->bw_samples)
-		fprintf(f, "   bw (  KiB/s): min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
-			dr->bw_min / 1024, dr->bw_max / 1024, dr->bw_mean / 1024.0, dr->bw_dev / 1024.0, dr->bw_samples);
+		fprintf(f, "   bw (  KiB/s): min=%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
+			dr->bw_min / 1024, dr->bw_max / 1024, g->agg_bw[d] ? dr->bw_mean * 100.0 / (double)g->agg_bw[d] : 0,
+			dr->bw_mean / 1024.0, dr->bw_dev / 1024.0, dr->bw_samples);
 	if (dr->iops_samples)
 		fprintf(f, "   iops        : min=%5" PRIu64 ", max=%5" PRIu64 ", avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
 			dr->iops_min, dr->iops_max, dr->iops_mean, dr->iops_dev, dr->iops_samples);
@@ -183,8 +184,10 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 		r->pid, when);
 	if (res->error && res->errmsg[0])
 		fprintf(f, "  error: %s\n", res->errmsg);
+	struct fio_group_figures g;
+	fio_group_figures(r, e->groupid, &g);
 	for (int d = 0; d < DIR_COUNT; d++)
-		dir_block(f, e, d);
+		dir_block(f, e, d, &g);
 
 	double ns[10], us[10], ms[12];
 	fio_latency_levels(res, ns, us, ms);

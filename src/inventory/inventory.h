@@ -1,12 +1,15 @@
 /* Facts about the machine (nodemark info), read from /proc and /sys without root where
- * possible.  Every fact records where it came from; facts that need root say so. */
+ * possible.  Every fact records where it came from; facts that need root say so.
+ *
+ * A sysroot (NULL: $NODEMARK_SYSROOT, else the real "/") points every reader at a fake
+ * tree holding proc/, sys/, etc/, run/ - the tests describe machines we do not have. */
 #ifndef NM_INVENTORY_INVENTORY_H
 #define NM_INVENTORY_INVENTORY_H
 
 #include <jansson.h>
 
 struct inventory_opts {
-	const char *sysroot;  /* a fake root holding proc/, sys/, etc/ for tests; NULL = "/" */
+	const char *sysroot;  /* a fake root holding proc/, sys/, etc/ for tests; NULL = see above */
 	const char *path;     /* the directory whose storage stack to describe; NULL = "." */
 	int serials;          /* include serial numbers and UUIDs */
 };
@@ -16,5 +19,26 @@ json_t *inventory_collect(const struct inventory_opts *o);
 
 /* "2-core Intel Xeon (KVM), 23 GiB RAM, virtio 256 GiB ext4, Debian 12, Linux 6.18"; malloc'd. */
 char *inventory_summary(const json_t *inv);
+
+/* The inventory for people: the summary line, then a section per part; malloc'd. */
+char *inventory_text(const json_t *inv);
+
+/* What lies under a directory, for the layers that adapt to it (NUMA placement, O_DIRECT,
+ * picking the NVMe test set). */
+struct path_device {
+	char fstype[32];      /* "ext4", "tmpfs", "xfs", "zfs" */
+	char mountpoint[256];
+	char device[64];      /* top block device name, "" for tmpfs etc: "dm-0", "md0", "nvme0n1p1" */
+	char transport[16];   /* of the physical device(s): "nvme", "sata", "sas", "virtio", "scsi", "mmc", "" */
+	int rotational;       /* 1 when any physical device spins, -1 unknown */
+	int numa_node;        /* -1 unknown */
+	int memory_backed;    /* tmpfs, ramfs */
+};
+
+/* Without a sysroot the path's mount is found by stat() and its real path; with one, by the
+ * longest mount point in <sysroot>/proc/self/mountinfo that is a prefix of the path string
+ * (the path then names a place on the fake machine).  0, or -1 when the path or its mount
+ * cannot be found (out is then zeroed, rotational and numa_node -1). */
+int inventory_path_device(const char *sysroot, const char *path, struct path_device *out);
 
 #endif

@@ -300,3 +300,36 @@ TEST(fio_terse_v3_has_fios_field_count)
 	CHECK(strncmp(text, "3;nodemark-test;j1;0;0;1024;1024;256;1000;", 42) == 0);
 	free(text);
 }
+
+TEST(fio_per_second_samples_make_bw_and_iops_lines)
+{
+	struct io_job io;
+	struct fio_report_entry e;
+	struct fio_kv opts[2], globals[2];
+	struct fio_report rep;
+	synthetic(&io, &e, opts);
+	struct io_dir_result *d = &e.res.dir[0];
+	d->bw_samples = d->iops_samples = 4;
+	d->bw_min = 512 * 1024;
+	d->bw_max = 2048 * 1024;
+	d->bw_mean = 1024 * 1024; /* the group's bandwidth: 100% */
+	d->bw_dev = 10 * 1024;
+	d->iops_min = 128;
+	d->iops_max = 512;
+	d->iops_mean = 256;
+	report_of(&rep, &e, 1, globals);
+	char *text = render(fio_write_normal, &rep);
+	CHECK_CONTAINS(text, "   bw (  KiB/s): min=  512, max= 2048, per=100.00%, avg=1024.00, stdev=10.00, samples=4\n");
+	CHECK_CONTAINS(text, "   iops        : min=  128, max=  512, avg=256.00, stdev= 0.00, samples=4\n");
+	free(text);
+	text = render_json(&rep, 0);
+	json_t *j = json_loads(text, 0, NULL);
+	CHECK(j != NULL);
+	json_t *rd = json_object_get(json_array_get(json_object_get(j, "jobs"), 0), "read");
+	CHECK_EQ_INT(json_integer_value(json_object_get(rd, "bw_min")), 512);
+	CHECK_EQ_INT(json_integer_value(json_object_get(rd, "bw_max")), 2048);
+	CHECK_NEAR(json_real_value(json_object_get(rd, "bw_agg")), 100.0, 1e-6);
+	CHECK_EQ_INT(json_integer_value(json_object_get(rd, "iops_samples")), 4);
+	json_decref(j);
+	free(text);
+}

@@ -59,17 +59,29 @@ TEST(fio_defaults_are_fios_not_nodemarks)
 
 TEST(fio_sizes_follow_kb_base)
 {
-	const char *args[] = { "--name=a", "--size=4k", "--bs=1k", "--kb_base=1000", NULL };
+	const char *args[] = { "--kb_base=1000", "--name=a", "--size=4k", "--bs=1k", NULL };
 	struct fio_plan p;
 	char err[512];
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
-	/* kb_base is applied first even though it comes last */
 	CHECK_EQ_U64(p.jobs[0].io.size, 4000);
 	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 1000);
 	fio_plan_free(&p);
 
-	const char *args2[] = { "--name=a", "--size=4kB", NULL };
+	/* as in fio, kb_base reaches only the sizes after it */
+	const char *args2[] = { "--name=a", "--size=4k", "--kb_base=1000", "--bs=1KiB", NULL };
 	CHECK(parse_argv(&p, args2, err, sizeof err) == 0);
+	CHECK_EQ_U64(p.jobs[0].io.size, 4096);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 1024);
+	fio_plan_free(&p);
+
+	/* fio does whole blocks: 4096 bytes of 1000-byte blocks is 4000 */
+	const char *args4[] = { "--name=a", "--size=4k", "--kb_base=1000", "--bs=1k", NULL };
+	CHECK(parse_argv(&p, args4, err, sizeof err) == 0);
+	CHECK_EQ_U64(p.jobs[0].io.size, 4000);
+	fio_plan_free(&p);
+
+	const char *args3[] = { "--name=a", "--size=4kB", NULL };
+	CHECK(parse_argv(&p, args3, err, sizeof err) == 0);
 	CHECK_EQ_U64(p.jobs[0].io.size, 4096); /* fio's default: every prefix is 1024 */
 	fio_plan_free(&p);
 }

@@ -189,3 +189,36 @@ TEST(stats_mwu_exact_at_limit_is_quick_and_tiny)
 	CHECK(r.p > 0 && r.p < 1e-25); /* 2 / C(100, 50) = 1.98e-29 */
 	CHECK_NEAR(r.p / mwu_min_pvalue(50), 1, 1e-9);
 }
+
+#include "stats/scale.h"
+
+TEST(stats_scale_like_benchstat)
+{
+	char b[32];
+	CHECK_EQ_INT(scale_class_of("sec/op"), SCALE_DECIMAL);
+	CHECK_EQ_INT(scale_class_of("B/s"), SCALE_BINARY);
+	CHECK_EQ_INT(scale_class_of("B/op"), SCALE_BINARY);
+	CHECK_EQ_INT(scale_class_of("op/B"), SCALE_DECIMAL);
+	CHECK_EQ_STR(scale_one(1.718e-6, SCALE_DECIMAL, b, sizeof b), "1.718µ");
+	CHECK_EQ_STR(scale_one(237.5e-9, SCALE_DECIMAL, b, sizeof b), "237.5n");
+	CHECK_EQ_STR(scale_one(46.55e-9, SCALE_DECIMAL, b, sizeof b), "46.55n");
+	/* 99.996 rounds to 100.0 at 4 digits, so it takes the 1-decimal form */
+	CHECK_EQ_STR(scale_one(99.996, SCALE_DECIMAL, b, sizeof b), "100.0");
+	CHECK_EQ_STR(scale_one(99.99, SCALE_DECIMAL, b, sizeof b), "99.99");
+	CHECK_EQ_STR(scale_one(0, SCALE_DECIMAL, b, sizeof b), "0.000");
+	CHECK_EQ_STR(scale_one(3.0 * (1 << 30), SCALE_BINARY, b, sizeof b), "3.000Gi");
+	CHECK_EQ_STR(scale_one(5e-12, SCALE_DECIMAL, b, sizeof b), "0.005000n");
+	/* a row shares the scale of its smallest value */
+	double row[] = { 1.423e-6, 950e-9 };
+	struct scaler s = scale_common(row, 2, SCALE_DECIMAL);
+	CHECK_EQ_STR(scale_format(&s, row[0], b, sizeof b), "1423.0n");
+	char u[32];
+	CHECK_NEAR(scale_tidy_unit("ns/op", u, sizeof u), 1e-9, 1e-24);
+	CHECK_EQ_STR(u, "sec/op");
+	CHECK_NEAR(scale_tidy_unit("MB/s", u, sizeof u), 1e6, 0);
+	CHECK_EQ_STR(u, "B/s");
+	CHECK_NEAR(scale_tidy_unit("ns/MB", u, sizeof u), 1e-9, 1e-24);
+	CHECK_EQ_STR(u, "sec/MB");
+	CHECK_NEAR(scale_tidy_unit("allocs/op", u, sizeof u), 1, 0);
+	CHECK_EQ_STR(u, "allocs/op");
+}

@@ -1,0 +1,123 @@
+#include "cmd/compareinput.h"
+#include "cmd/storecmd.h"
+#include "results/gobench.h"
+#include "results/record_json.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static void add(struct compare_inputs *ci, struct record *r, char *name)
+{
+	ci->v = realloc(ci->v, (ci->n + 1) * sizeof *ci->v);
+	ci->owned = realloc(ci->owned, (ci->nowned + 1) * sizeof *ci->owned);
+	ci->owned_names = realloc(ci->owned_names, (ci->nowned + 1) * sizeof *ci->owned_names);
+	if (!ci->v || !ci->owned || !ci->owned_names)
+		abort();
+	ci->owned[ci->nowned] = r;
+	ci->owned_names[ci->nowned++] = name;
+	ci->v[ci->n++] = (struct ct_input){ r, name };
+}
+
+static char *dup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		abort();
+	return d;
+}
+
+/* A run is shown by its label, or by its id when it has none or the label is not unique. */
+static char *run_name(const struct record *r, const char *const *words, size_t nwords)
+{
+	(void)words;
+	(void)nwords;
+	return dup(r->label ? r->label : r->id);
+}
+
+static int load_file(struct compare_inputs *ci, const char *path)
+{
+	size_t len;
+	char err[512];
+	char *text = storecmd_read_file(path, &len);
+	if (!text)
+		return -1;
+	size_t i = 0;
+	while (i < len && strchr(" \t\r\n", text[i]))
+		i++;
+	if (i < len && (text[i] == '{' || text[i] == '[')) {
+		struct record **v;
+		long n = records_parse(text, len, &v, err, sizeof err);
+		free(text);
+		if (n < 0) {
+			nm_error("%s: %s", path, err);
+			return -1;
+		}
+		if (n == 0) {
+			nm_error("%s: no records in the file", path);
+			free(v);
+			return -1;
+		}
+		for (long k = 0; k < n; k++)
+			add(ci, v[k], n == 1 ? dup(path) : run_name(v[k], NULL, 0));
+		free(v);
+		return 0;
+	}
+	struct record *r = gobench_parse(text, len, err, sizeof err);
+	free(text);
+	if (!r) {
+		nm_error("%s: %s", path, err);
+		return -1;
+	}
+	add(ci, r, dup(path));
+	return 0;
+}
+
+int compare_inputs_load(struct compare_inputs *ci, const char *const *words, size_t nwords, const char *db)
+{
+	struct store *s = NULL;
+	memset(ci, 0, sizeof *ci);
+	for (size_t i = 0; i < nwords; i++) {
+		struct stat sb;
+		if (strcmp(words[i], "-") == 0 || stat(words[i], &sb) == 0) {
+			if (load_file(ci, words[i]) < 0)
+				goto fail;
+			continue;
+		}
+		if (!s && !(s = storecmd_open(db)))
+			goto fail;
+		struct record *r = storecmd_load(s, words[i]);
+		if (!r)
+			goto fail;
+		add(ci, r, run_name(r, words, nwords));
+	}
+	/* Two inputs with one name would pool into one column: tell them apart by id. */
+	for (size_t i = 0; i < ci->n; i++)
+		for (size_t k = i + 1; k < ci->n; k++)
+			if (strcmp(ci->v[i].name, ci->v[k].name) == 0 && strcmp(ci->v[k].r->id, ci->v[k].name) != 0 &&
+			    *ci->v[k].r->id) {
+				free(ci->owned_names[k]);
+				ci->owned_names[k] = dup(ci->v[k].r->id);
+				ci->v[k].name = ci->owned_names[k];
+			}
+	store_close(s);
+	return 0;
+fail:
+	store_close(s);
+	compare_inputs_free(ci);
+	return -1;
+}
+
+void compare_inputs_free(struct compare_inputs *ci)
+{
+	for (size_t i = 0; i < ci->nowned; i++) {
+		record_free(ci->owned[i]);
+		free(ci->owned_names[i]);
+	}
+	free(ci->owned);
+	free(ci->owned_names);
+	free(ci->v);
+	memset(ci, 0, sizeof *ci);
+}

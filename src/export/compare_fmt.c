@@ -1,0 +1,502 @@
+/* The compare tables as text (aligned like benchstat's), Markdown, CSV and JSON. */
+#include "export/comparetab.h"
+#include "stats/scale.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Display width of UTF-8 text: every character here (µ ± │ ∞ ¹) is one column. */
+static size_t width(const char *s)
+{
+	size_t w = 0;
+	for (; *s; s++)
+		w += ((unsigned char)*s & 0xc0) != 0x80;
+	return w;
+}
+
+static void pad(FILE *f, size_t n)
+{
+	while (n--)
+		fputc(' ', f);
+}
+
+static void put_left(FILE *f, const char *s, size_t w)
+{
+	fputs(s, f);
+	pad(f, w > width(s) ? w - width(s) : 0);
+}
+
+static void put_right(FILE *f, const char *s, size_t w)
+{
+	pad(f, w > width(s) ? w - width(s) : 0);
+	fputs(s, f);
+}
+
+static void put_center(FILE *f, const char *s, size_t w)
+{
+	size_t sw = width(s), left = w > sw ? (w - sw) / 2 : 0;
+	pad(f, left);
+	fputs(s, f);
+	pad(f, w > sw + left ? w - sw - left : 0);
+}
+
+/* Footnote numbers for warnings, shared by all tables of one output. */
+struct notes {
+	const char *text[64];
+	size_t n;
+};
+
+static size_t note_index(struct notes *nt, const char *w)
+{
+	for (size_t i = 0; i < nt->n; i++)
+		if (nt->text[i] == w || strcmp(nt->text[i], w) == 0)
+			return i + 1;
+	if (nt->n < 64)
+		nt->text[nt->n++] = w;
+	return nt->n;
+}
+
+static void superscript(size_t i, char *buf, size_t len)
+{
+	static const char *digit[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+	char tmp[16];
+	snprintf(tmp, sizeof tmp, "%zu", i);
+	buf[0] = '\0';
+	for (char *p = tmp; *p; p++)
+		strncat(buf, digit[*p - '0'], len - strlen(buf) - 1);
+}
+
+static void footnotes(struct notes *nt, const char *const *warn, size_t nwarn, char *buf, size_t len)
+{
+	buf[0] = '\0';
+	for (size_t i = 0; i < nwarn; i++) {
+		char sup[32];
+		superscript(note_index(nt, warn[i]), sup, sizeof sup);
+		if (i)
+			strncat(buf, " ", len - strlen(buf) - 1);
+		strncat(buf, sup, len - strlen(buf) - 1);
+	}
+}
+
+/* Every text of one table, laid out before widths are known. */
+struct cellstr {
+	char center[48], pct[16], warn[64], delta[24], pn[48], dwarn[64];
+	int present, compared;
+};
+
+static void table_strings(const struct ct_result *res, const struct ct_table *t, struct notes *nt,
+			  struct cellstr *cs /* (nrows + 1) * ncols: the last row is the geomean */)
+{
+	size_t nc = res->ncols;
+	enum scale_class cls = scale_class_of(t->unit);
+	double *centers = malloc(nc * sizeof *centers);
+	if (!centers)
+		abort();
+	for (size_t r = 0; r < t->nrows; r++) {
+		size_t n = 0;
+		for (size_t c = 0; c < nc; c++)
+			if (ct_cell_at(res, t, r, c))
+				centers[n++] = ct_cell_at(res, t, r, c)->sum.center;
+		struct scaler sc = scale_common(centers, n, cls);
+		for (size_t c = 0; c < nc; c++) {
+			const struct ct_cell *cell = ct_cell_at(res, t, r, c), *base = ct_cell_at(res, t, r, 0);
+			struct cellstr *s = &cs[r * nc + c];
+			if (!cell)
+				continue;
+			s->present = 1;
+			scale_format(&sc, cell->sum.center, s->center, sizeof s->center);
+			summary_range_pct(&cell->sum, s->pct, sizeof s->pct);
+			/* the cell's own warnings (summary), then the comparison's */
+			size_t nsum = 0;
+			while (nsum < cell->nwarn && strncmp(cell->warn[nsum], "need >= ", 8) == 0 &&
+			       strstr(cell->warn[nsum], "confidence interval"))
+				nsum++;
+			footnotes(nt, cell->warn, nsum, s->warn, sizeof s->warn);
+			if (c > 0 && base && cell->has_cmp) {
+				s->compared = 1;
+				ct_delta(res, base, cell, s->delta, sizeof s->delta);
+				ct_pn(base, cell, s->pn, sizeof s->pn);
+				footnotes(nt, cell->warn + nsum, cell->nwarn - nsum, s->dwarn, sizeof s->dwarn);
+			}
+		}
+	}
+	free(centers);
+	for (size_t c = 0; c < nc; c++) {
+		const struct ct_colsum *sum = &t->sums[c];
+		struct cellstr *s = &cs[t->nrows * nc + c];
+		s->present = 1;
+		if (sum->has_gm)
+			scale_one(sum->gm, cls, s->center, sizeof s->center);
+		if (c > 0) {
+			s->compared = 1;
+			if (sum->has_ratio)
+				snprintf(s->delta, sizeof s->delta, "%+.2f%%", (sum->ratio - 1) * 100);
+			else
+				snprintf(s->delta, sizeof s->delta, "?");
+		}
+		footnotes(nt, sum->warn, sum->nwarn, c > 0 ? s->dwarn : s->warn, sizeof s->warn);
+	}
+}
+
+static void write_notes(FILE *f, const struct notes *nt)
+{
+	for (size_t i = 0; i < nt->n; i++) {
+		char sup[32];
+		superscript(i + 1, sup, sizeof sup);
+		fprintf(f, "%s %s\n", sup, nt->text[i]);
+	}
+}
+
+static void write_config(FILE *f, const struct ct_result *res)
+{
+	for (size_t i = 0; i < res->nconfig; i++)
+		fprintf(f, "%s: %s\n", res->config_keys[i], res->config_values[i]);
+}
+
+static void text_tables(FILE *f, const struct ct_result *res);
+
+/* Lay the tables out in memory, then drop the padding at the ends of lines. */
+void ct_write_text(FILE *out, const struct ct_result *res)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		abort();
+	text_tables(f, res);
+	fclose(f);
+	for (char *line = buf, *nl; line < buf + len; line = nl + 1) {
+		nl = memchr(line, '\n', (size_t)(buf + len - line));
+		if (!nl)
+			nl = buf + len;
+		char *end = nl;
+		while (end > line && end[-1] == ' ')
+			end--;
+		fwrite(line, 1, (size_t)(end - line), out);
+		if (nl < buf + len)
+			fputc('\n', out);
+	}
+	free(buf);
+}
+
+static void text_tables(FILE *f, const struct ct_result *res)
+{
+	struct notes nt = { .n = 0 };
+	size_t nc = res->ncols;
+	write_config(f, res);
+	for (size_t ti = 0; ti < res->ntables; ti++) {
+		const struct ct_table *t = res->tables[ti];
+		size_t nr = t->nrows, lines = nr + (nr > 1);
+		struct cellstr *cs = calloc((nr + 1) * nc, sizeof *cs);
+		char title[160];
+		if (!cs)
+			abort();
+		table_strings(res, t, &nt, cs);
+		ct_title(t, title, sizeof title);
+
+		size_t w0 = nr > 1 ? width("geomean") : 0;
+		for (size_t r = 0; r < nr; r++)
+			if (width(t->rows[r]) > w0)
+				w0 = width(t->rows[r]);
+		/* per column: center, pct, warn, delta, pn, dwarn widths, and the group width */
+		size_t (*w)[7] = calloc(nc, sizeof *w);
+		if (!w)
+			abort();
+		for (size_t c = 0; c < nc; c++) {
+			for (size_t r = 0; r < lines; r++) {
+				const struct cellstr *s = &cs[(r < nr ? r : nr) * nc + c];
+				size_t v[6] = { width(s->center), width(s->pct), width(s->warn), width(s->delta),
+						width(s->pn) + (*s->pn ? 2 : 0), width(s->dwarn) };
+				for (int k = 0; k < 6; k++)
+					if (v[k] > w[c][k])
+						w[c][k] = v[k];
+			}
+			size_t g = w[c][0] + 3 + w[c][1] + (w[c][2] ? 1 + w[c][2] : 0);
+			if (c > 0)
+				g += 2 + w[c][3] + 1 + w[c][4] + (w[c][5] ? 1 + w[c][5] : 0);
+			size_t head = width(res->cols[c]);
+			size_t unit = width(title) + (c > 0 ? 2 + width("vs base") : 0);
+			if (head > g)
+				g = head;
+			if (unit > g)
+				g = unit;
+			w[c][6] = g;
+		}
+		if (ti > 0)
+			fputc('\n', f);
+		pad(f, w0);
+		for (size_t c = 0; c < nc; c++) {
+			fputs(" │ ", f);
+			put_center(f, res->cols[c], w[c][6]);
+		}
+		fputs(" │\n", f);
+		pad(f, w0);
+		for (size_t c = 0; c < nc; c++) {
+			fputs(" │ ", f);
+			if (c == 0) {
+				put_center(f, title, w[c][6]);
+			} else {
+				size_t left = w[c][0] + 3 + w[c][1] + (w[c][2] ? 1 + w[c][2] : 0);
+				put_center(f, title, left);
+				fputs("  ", f);
+				put_left(f, "vs base", w[c][6] > left + 2 ? w[c][6] - left - 2 : 0);
+			}
+		}
+		fputs(" │\n", f);
+		for (size_t r = 0; r < lines; r++) {
+			int gm = r == nr;
+			put_left(f, gm ? "geomean" : t->rows[r], w0);
+			for (size_t c = 0; c < nc; c++) {
+				const struct cellstr *s = &cs[r * nc + c];
+				size_t used = 0;
+				fputs("   ", f);
+				if (s->present) {
+					put_right(f, s->center, w[c][0]);
+					fputs(gm || !*s->pct ? "   " : " ± ", f);
+					put_right(f, s->pct, w[c][1]);
+					used = w[c][0] + 3 + w[c][1];
+					if (w[c][2]) {
+						fputc(' ', f);
+						put_left(f, s->warn, w[c][2]);
+						used += 1 + w[c][2];
+					}
+					if (c > 0) {
+						char pn[64] = "";
+						fputs("  ", f);
+						put_right(f, s->delta, w[c][3]);
+						fputc(' ', f);
+						if (*s->pn)
+							snprintf(pn, sizeof pn, "(%s)", s->pn);
+						put_left(f, pn, w[c][4]);
+						used += 2 + w[c][3] + 1 + w[c][4];
+						if (w[c][5]) {
+							fputc(' ', f);
+							put_left(f, s->dwarn, w[c][5]);
+							used += 1 + w[c][5];
+						}
+					}
+				}
+				pad(f, w[c][6] > used ? w[c][6] - used : 0);
+			}
+			fputs("\n", f);
+		}
+		free(w);
+		free(cs);
+	}
+	write_notes(f, &nt);
+}
+
+void ct_write_markdown(FILE *f, const struct ct_result *res)
+{
+	struct notes nt = { .n = 0 };
+	size_t nc = res->ncols;
+	for (size_t i = 0; i < res->nconfig; i++)
+		fprintf(f, "%s`%s: %s`", i ? ", " : "", res->config_keys[i], res->config_values[i]);
+	if (res->nconfig)
+		fputs("\n\n", f);
+	for (size_t ti = 0; ti < res->ntables; ti++) {
+		const struct ct_table *t = res->tables[ti];
+		size_t nr = t->nrows, lines = nr + (nr > 1);
+		struct cellstr *cs = calloc((nr + 1) * nc, sizeof *cs);
+		char title[160];
+		if (!cs)
+			abort();
+		table_strings(res, t, &nt, cs);
+		fprintf(f, "| %s |", ct_title(t, title, sizeof title));
+		for (size_t c = 0; c < nc; c++)
+			fprintf(f, c ? " %s | vs %s |" : " %s |", res->cols[c], res->cols[0]);
+		fputs("\n|---|", f);
+		for (size_t c = 0; c < nc; c++)
+			fputs(c ? "--:|---|" : "--:|", f);
+		fputc('\n', f);
+		for (size_t r = 0; r < lines; r++) {
+			int gm = r == nr;
+			fprintf(f, "| %s |", gm ? "**geomean**" : t->rows[r]);
+			for (size_t c = 0; c < nc; c++) {
+				const struct cellstr *s = &cs[r * nc + c];
+				if (!s->present) {
+					fputs(c ? " | |" : " |", f);
+					continue;
+				}
+				fprintf(f, " %s%s%s%s%s |", s->center, gm || !*s->pct ? "" : " ± ", gm ? "" : s->pct,
+					*s->warn ? " " : "", s->warn);
+				if (c > 0)
+					fprintf(f, " %s%s%s%s%s%s |", s->delta, *s->pn ? " (" : "", s->pn, *s->pn ? ")" : "",
+						*s->dwarn ? " " : "", s->dwarn);
+			}
+			fputc('\n', f);
+		}
+		fputc('\n', f);
+		free(cs);
+	}
+	for (size_t i = 0; i < nt.n; i++) {
+		char sup[32];
+		superscript(i + 1, sup, sizeof sup);
+		fprintf(f, "%s %s%s\n", sup, nt.text[i], i + 1 < nt.n ? "  " : "");
+	}
+}
+
+/* The shortest text that reads back as the same double (as Go's %v prints). */
+static const char *shortest(double v, char *buf, size_t len)
+{
+	for (int p = 1; p <= 17; p++) {
+		snprintf(buf, len, "%.*g", p, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
+static void csv_field(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else {
+		fputs(s, f);
+	}
+}
+
+void ct_write_csv(FILE *f, const struct ct_result *res)
+{
+	size_t nc = res->ncols;
+	for (size_t ti = 0; ti < res->ntables; ti++) {
+		const struct ct_table *t = res->tables[ti];
+		char title[160], num[40], pct[16], d[24], pn[48];
+		if (ti)
+			fputc('\n', f);
+		fputs("", f);
+		for (size_t c = 0; c < nc; c++) {
+			fputs(c ? ",,," : ",", f);
+			csv_field(f, res->cols[c]);
+			fputc(',', f);
+		}
+		fputc('\n', f);
+		for (size_t c = 0; c < nc; c++) {
+			fputc(',', f);
+			csv_field(f, ct_title(t, title, sizeof title));
+			fputs(",CI", f);
+			if (c)
+				fputs(",vs base,P", f);
+		}
+		fputc('\n', f);
+		for (size_t r = 0; r <= t->nrows; r++) {
+			int gm = r == t->nrows;
+			csv_field(f, gm ? "geomean" : t->rows[r]);
+			for (size_t c = 0; c < nc; c++) {
+				if (gm) {
+					const struct ct_colsum *s = &t->sums[c];
+					fprintf(f, ",%s,", s->has_gm ? shortest(s->gm, num, sizeof num) : "");
+					if (c) {
+						if (s->has_ratio)
+							fprintf(f, ",%+.2f%%,", (s->ratio - 1) * 100);
+						else
+							fputs(",?,", f);
+					}
+					continue;
+				}
+				const struct ct_cell *cell = ct_cell_at(res, t, r, c), *base = ct_cell_at(res, t, r, 0);
+				if (!cell) {
+					fputs(c ? ",,,," : ",,", f);
+					continue;
+				}
+				fprintf(f, ",%s,%s", shortest(cell->sum.center, num, sizeof num),
+					summary_range_pct(&cell->sum, pct, sizeof pct));
+				if (c) {
+					if (base && cell->has_cmp)
+						fprintf(f, ",%s,%s", ct_delta(res, base, cell, d, sizeof d),
+							ct_pn(base, cell, pn, sizeof pn));
+					else
+						fputs(",,", f);
+				}
+			}
+			fputc('\n', f);
+		}
+	}
+}
+
+static json_t *warn_array(const char *const *w, size_t n)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(a, json_string(w[i]));
+	return a;
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *ct_to_json(const struct ct_result *res)
+{
+	json_t *j = json_object(), *config = json_object(), *cols = json_array(), *tables = json_array();
+	size_t nc = res->ncols;
+	for (size_t i = 0; i < res->nconfig; i++)
+		json_object_set_new(config, res->config_keys[i], json_string(res->config_values[i]));
+	for (size_t c = 0; c < nc; c++)
+		json_array_append_new(cols, json_string(res->cols[c]));
+	for (size_t ti = 0; ti < res->ntables; ti++) {
+		const struct ct_table *t = res->tables[ti];
+		json_t *jt = json_object(), *rows = json_array(), *gm = json_array();
+		char pct[16], d[24];
+		json_object_set_new(jt, "metric", json_string(t->metric));
+		json_object_set_new(jt, "unit", json_string(t->unit));
+		json_object_set_new(jt, "direction",
+				    json_string(t->direction > 0 ? "higher" : t->direction < 0 ? "lower" : "neutral"));
+		for (size_t r = 0; r < t->nrows; r++) {
+			json_t *jr = json_object(), *cells = json_array();
+			json_object_set_new(jr, "name", json_string(t->rows[r]));
+			for (size_t c = 0; c < nc; c++) {
+				const struct ct_cell *cell = ct_cell_at(res, t, r, c), *base = ct_cell_at(res, t, r, 0);
+				if (!cell) {
+					json_array_append_new(cells, json_null());
+					continue;
+				}
+				json_t *jc = json_object();
+				json_object_set_new(jc, "column", json_string(res->cols[c]));
+				json_object_set_new(jc, "n", json_integer((json_int_t)cell->n));
+				json_object_set_new(jc, "median", num_or_null(cell->sum.center));
+				json_object_set_new(jc, "ci_lo", num_or_null(cell->sum.lo));
+				json_object_set_new(jc, "ci_hi", num_or_null(cell->sum.hi));
+				json_object_set_new(jc, "range", json_string(summary_range_pct(&cell->sum, pct, sizeof pct)));
+				if (c > 0 && base && cell->has_cmp) {
+					json_object_set_new(jc, "p", json_real(cell->p));
+					json_object_set_new(jc, "delta", json_string(ct_delta(res, base, cell, d, sizeof d)));
+					json_object_set_new(jc, "significant", json_boolean(cell->p <= res->alpha));
+					if (base->sum.center != 0)
+						json_object_set_new(jc, "ratio", json_real(cell->sum.center / base->sum.center));
+				}
+				json_object_set_new(jc, "warnings", warn_array(cell->warn, cell->nwarn));
+				json_array_append_new(cells, jc);
+			}
+			json_object_set_new(jr, "cells", cells);
+			json_array_append_new(rows, jr);
+		}
+		for (size_t c = 0; c < nc; c++) {
+			const struct ct_colsum *s = &t->sums[c];
+			json_t *jg = json_object();
+			json_object_set_new(jg, "column", json_string(res->cols[c]));
+			json_object_set_new(jg, "geomean", s->has_gm ? json_real(s->gm) : json_null());
+			if (c > 0)
+				json_object_set_new(jg, "ratio", s->has_ratio ? json_real(s->ratio) : json_null());
+			json_object_set_new(jg, "warnings", warn_array(s->warn, s->nwarn));
+			json_array_append_new(gm, jg);
+		}
+		json_object_set_new(jt, "rows", rows);
+		json_object_set_new(jt, "geomean", gm);
+		json_array_append_new(tables, jt);
+	}
+	json_object_set_new(j, "config", config);
+	json_object_set_new(j, "columns", cols);
+	json_object_set_new(j, "alpha", json_real(res->alpha));
+	json_object_set_new(j, "tables", tables);
+	return j;
+}

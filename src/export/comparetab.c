@@ -1,0 +1,404 @@
+#include "export/comparetab.h"
+#include "util/error.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		abort();
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+	if (!d)
+		abort();
+	return d;
+}
+
+/* The value of KEY for one benchmark of one input, into buf (see comparetab.h). */
+static const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf,
+			     size_t len)
+{
+	const struct record *r = in->r;
+	const char *v = NULL;
+	json_t *s;
+	if (strcmp(key, "input") == 0)
+		v = in->name;
+	else if (strcmp(key, "name") == 0)
+		v = b->name;
+	else if (strcmp(key, "id") == 0)
+		v = r->id;
+	else if (strcmp(key, "host") == 0)
+		v = r->host;
+	else if (strcmp(key, "label") == 0)
+		v = r->label;
+	else if (strcmp(key, "command") == 0)
+		v = r->command;
+	else if (strcmp(key, "version") == 0)
+		v = r->version;
+	else if ((v = record_tag(r, key)))
+		;
+	else if ((s = json_object_get(b->settings, key))) {
+		if (json_is_string(s))
+			v = json_string_value(s);
+		else if (json_is_integer(s))
+			snprintf(buf, len, "%lld", (long long)json_integer_value(s)), v = buf;
+		else if (json_is_real(s))
+			snprintf(buf, len, "%g", json_real_value(s)), v = buf;
+		else if (json_is_boolean(s))
+			v = json_is_true(s) ? "true" : "false";
+	}
+	if (v != buf)
+		snprintf(buf, len, "%s", v ? v : "");
+	return buf;
+}
+
+static int passes(const struct ct_input *in, const struct bench *b, const struct ct_opts *o)
+{
+	char buf[256];
+	for (size_t i = 0; i < o->nfilters; i++) {
+		const char *v = key_value(in, b, o->filters[i].key, buf, sizeof buf);
+		int match = fnmatch(o->filters[i].pattern, v, 0) == 0;
+		if (match == o->filters[i].negate)
+			return 0;
+	}
+	return 1;
+}
+
+static size_t index_of(char ***list, size_t *n, const char *s)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*list)[i], s) == 0)
+			return i;
+	*list = xrealloc(*list, (*n + 1) * sizeof **list);
+	(*list)[*n] = xstrdup(s);
+	return (*n)++;
+}
+
+/* A warning text kept once in the result; returns the pooled copy. */
+static const char *pool(struct ct_result *res, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static const char *pool(struct ct_result *res, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	for (size_t i = 0; i < res->nwarn_pool; i++)
+		if (strcmp(res->warn_pool[i], buf) == 0)
+			return res->warn_pool[i];
+	if (res->nwarn_pool == sizeof res->warn_pool / sizeof res->warn_pool[0])
+		return "(more warnings)";
+	return res->warn_pool[res->nwarn_pool++] = xstrdup(buf);
+}
+
+static void add_warn(const char **warn, size_t *n, const char *w)
+{
+	if (*n < CT_MAX_WARN)
+		warn[(*n)++] = w;
+}
+
+struct table_builder {
+	struct ct_table *t;
+	size_t rows_cap;
+};
+
+static struct ct_cell *cell_for(struct table_builder *tb, size_t ncols, const char *row, size_t col)
+{
+	struct ct_table *t = tb->t;
+	size_t r;
+	for (r = 0; r < t->nrows; r++)
+		if (strcmp(t->rows[r], row) == 0)
+			break;
+	if (r == t->nrows) {
+		if (t->nrows == tb->rows_cap) {
+			tb->rows_cap = tb->rows_cap ? tb->rows_cap * 2 : 8;
+			t->rows = xrealloc(t->rows, tb->rows_cap * sizeof *t->rows);
+			t->cells = xrealloc(t->cells, tb->rows_cap * ncols * sizeof *t->cells);
+		}
+		t->rows[t->nrows] = xstrdup(row);
+		memset(&t->cells[t->nrows * ncols], 0, ncols * sizeof *t->cells);
+		t->nrows++;
+	}
+	struct ct_cell **c = &t->cells[r * ncols + col];
+	if (!*c) {
+		*c = calloc(1, sizeof **c);
+		if (!*c)
+			abort();
+	}
+	return *c;
+}
+
+static void cell_add(struct ct_cell *c, double v)
+{
+	if (c->n == c->cap) {
+		c->cap = c->cap ? c->cap * 2 : 16;
+		c->v = xrealloc(c->v, c->cap * sizeof *c->v);
+	}
+	c->v[c->n++] = v;
+}
+
+/* benchstat's advice when a sample cannot show a difference: the smallest n with
+ * 2 / C(2n, n) <= alpha (4 at 0.05). */
+static const char *utest_advice(struct ct_result *res, double alpha)
+{
+	for (size_t n = 1; n <= 9; n++)
+		if (mwu_min_pvalue(n) <= alpha)
+			return pool(res, "need >= %zu samples to detect a difference at alpha level %g", n, alpha);
+	return pool(res, "need > 9 samples to detect a difference at alpha level %g", alpha);
+}
+
+static void summarize(struct ct_result *res, struct ct_table *t, double confidence)
+{
+	size_t nc = res->ncols;
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < nc; c++) {
+			struct ct_cell *cell = t->cells[r * nc + c];
+			if (!cell)
+				continue;
+			summary_median(cell->v, cell->n, confidence, &cell->sum);
+			if (isinf(cell->sum.lo) || isinf(cell->sum.hi)) {
+				size_t need = summary_min_samples(confidence);
+				add_warn(cell->warn, &cell->nwarn,
+					 pool(res, "need %s %zu samples for confidence interval at level %g",
+					      need > 50 ? ">" : ">=", need > 50 ? (size_t)50 : need, confidence));
+			}
+			struct ct_cell *base = t->cells[r * nc];
+			if (c == 0 || !base)
+				continue;
+			struct mwu_result m;
+			mwu_test(base->v, base->n, cell->v, cell->n, &m);
+			cell->has_cmp = 1;
+			cell->p = m.p;
+			if (m.all_equal) {
+				add_warn(cell->warn, &cell->nwarn, pool(res, "all samples are equal"));
+			} else if (m.p > res->alpha) {
+				size_t need = 1;
+				while (need <= 9 && mwu_min_pvalue(need) > res->alpha)
+					need++;
+				if (base->n < need && cell->n < need)
+					add_warn(cell->warn, &cell->nwarn, utest_advice(res, res->alpha));
+			}
+		}
+
+	t->sums = calloc(nc, sizeof *t->sums);
+	if (!t->sums)
+		abort();
+	size_t nbase = 0;
+	for (size_t r = 0; r < t->nrows; r++)
+		nbase += t->cells[r * nc] != NULL;
+	double *centers = xrealloc(NULL, t->nrows * sizeof *centers);
+	double *ratios = xrealloc(NULL, t->nrows * sizeof *ratios);
+	for (size_t c = 0; c < nc; c++) {
+		struct ct_colsum *s = &t->sums[c];
+		size_t ncenter = 0, nratio = 0;
+		int bad_ratio = 0;
+		for (size_t r = 0; r < t->nrows; r++) {
+			struct ct_cell *cell = t->cells[r * nc + c], *base = t->cells[r * nc];
+			if (!cell)
+				continue;
+			centers[ncenter++] = cell->sum.center;
+			if (c == 0 || !base)
+				continue;
+			double a = cell->sum.center, b = base->sum.center;
+			if (a == b)
+				ratios[nratio++] = 1;
+			else if (b == 0)
+				bad_ratio = 1, ratios[nratio++] = 0;
+			else
+				ratios[nratio++] = a / b;
+		}
+		if (c > 0 && nbase != nratio)
+			add_warn(s->warn, &s->nwarn,
+				 pool(res, "benchmark set differs from baseline; geomeans may not be comparable"));
+		s->gm = stats_geomean(centers, ncenter);
+		if (isnan(s->gm))
+			add_warn(s->warn, &s->nwarn, pool(res, "summaries must be >0 to compute geomean"));
+		else
+			s->has_gm = 1;
+		if (c > 0 && !bad_ratio) {
+			s->ratio = stats_geomean(ratios, nratio);
+			if (isnan(s->ratio))
+				add_warn(s->warn, &s->nwarn, pool(res, "ratios must be >0 to compute geomean"));
+			else
+				s->has_ratio = 1;
+		}
+	}
+	free(centers);
+	free(ratios);
+}
+
+/* Tags with the same value in every input (and not used as a key) head the output. */
+static void common_config(struct ct_result *res, const struct ct_input *in, size_t nin, const struct ct_opts *o)
+{
+	const struct record *r0 = in[0].r;
+	for (size_t i = 0; i < r0->ntags; i++) {
+		const char *k = r0->tag_keys[i], *v = r0->tag_values[i];
+		int same = 1;
+		if ((o->col_key && strcmp(o->col_key, k) == 0) || (o->row_key && strcmp(o->row_key, k) == 0))
+			continue;
+		for (size_t j = 1; j < nin && same; j++) {
+			const char *w = record_tag(in[j].r, k);
+			same = w && strcmp(w, v) == 0;
+		}
+		if (!same)
+			continue;
+		res->config_keys = xrealloc(res->config_keys, (res->nconfig + 1) * sizeof *res->config_keys);
+		res->config_values = xrealloc(res->config_values, (res->nconfig + 1) * sizeof *res->config_values);
+		res->config_keys[res->nconfig] = xstrdup(k);
+		res->config_values[res->nconfig++] = xstrdup(v);
+	}
+}
+
+int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, struct ct_result *out, char *err,
+	     size_t errlen)
+{
+	const char *col_key = o->col_key ? o->col_key : "input";
+	const char *row_key = o->row_key ? o->row_key : "name";
+	double confidence = o->confidence > 0 ? o->confidence : 0.95;
+	char buf[256];
+
+	memset(out, 0, sizeof *out);
+	out->alpha = o->alpha > 0 ? o->alpha : 0.05;
+	if (nin == 0)
+		return nm_errf(err, errlen, "nothing to compare");
+
+	/* Pass 1: the columns, in order of appearance. */
+	for (size_t i = 0; i < nin; i++)
+		for (size_t k = 0; k < in[i].r->nbenches; k++)
+			if (passes(&in[i], in[i].r->benches[k], o))
+				index_of(&out->cols, &out->ncols, key_value(&in[i], in[i].r->benches[k], col_key, buf,
+									    sizeof buf));
+	if (out->ncols == 0)
+		return nm_errf(err, errlen, "no benchmarks to compare%s", o->nfilters ? " (after --filter)" : "");
+
+	/* Pass 2: samples into (metric, row, column) cells. */
+	struct table_builder *tbs = NULL;
+	for (size_t i = 0; i < nin; i++) {
+		for (size_t k = 0; k < in[i].r->nbenches; k++) {
+			const struct bench *b = in[i].r->benches[k];
+			if (!passes(&in[i], b, o))
+				continue;
+			char row[256];
+			size_t col = index_of(&out->cols, &out->ncols, key_value(&in[i], b, col_key, buf, sizeof buf));
+			key_value(&in[i], b, row_key, row, sizeof row);
+			for (size_t m = 0; m < b->nmetrics; m++) {
+				const struct metric *mt = b->metrics[m];
+				size_t t;
+				for (t = 0; t < out->ntables; t++)
+					if (strcmp(out->tables[t]->metric, mt->name) == 0 &&
+					    strcmp(out->tables[t]->unit, mt->unit) == 0)
+						break;
+				if (t == out->ntables) {
+					out->tables = xrealloc(out->tables, (t + 1) * sizeof *out->tables);
+					tbs = xrealloc(tbs, (t + 1) * sizeof *tbs);
+					out->tables[t] = calloc(1, sizeof **out->tables);
+					if (!out->tables[t])
+						abort();
+					out->tables[t]->metric = xstrdup(mt->name);
+					out->tables[t]->unit = xstrdup(mt->unit);
+					out->tables[t]->direction = mt->direction;
+					tbs[t] = (struct table_builder){ out->tables[t], 0 };
+					out->ntables++;
+				}
+				struct ct_cell *c = cell_for(&tbs[t], out->ncols, row, col);
+				for (size_t s = 0; s < mt->nsamples; s++)
+					if (!isnan(mt->samples[s]))
+						cell_add(c, mt->samples[s]);
+			}
+		}
+	}
+	free(tbs);
+	/* A cell whose samples were all NaN holds nothing: drop it. */
+	for (size_t t = 0; t < out->ntables; t++)
+		for (size_t i = 0; i < out->tables[t]->nrows * out->ncols; i++) {
+			struct ct_cell *c = out->tables[t]->cells[i];
+			if (c && c->n == 0) {
+				free(c->v);
+				free(c);
+				out->tables[t]->cells[i] = NULL;
+			}
+		}
+	for (size_t t = 0; t < out->ntables; t++)
+		summarize(out, out->tables[t], confidence);
+	common_config(out, in, nin, o);
+	return 0;
+}
+
+void ct_free(struct ct_result *res)
+{
+	for (size_t t = 0; t < res->ntables; t++) {
+		struct ct_table *tb = res->tables[t];
+		for (size_t i = 0; i < tb->nrows * res->ncols; i++) {
+			if (tb->cells[i])
+				free(tb->cells[i]->v);
+			free(tb->cells[i]);
+		}
+		for (size_t r = 0; r < tb->nrows; r++)
+			free(tb->rows[r]);
+		free(tb->rows);
+		free(tb->cells);
+		free(tb->sums);
+		free(tb->metric);
+		free(tb->unit);
+		free(tb);
+	}
+	free(res->tables);
+	for (size_t c = 0; c < res->ncols; c++)
+		free(res->cols[c]);
+	free(res->cols);
+	for (size_t i = 0; i < res->nconfig; i++) {
+		free(res->config_keys[i]);
+		free(res->config_values[i]);
+	}
+	free(res->config_keys);
+	free(res->config_values);
+	for (size_t i = 0; i < res->nwarn_pool; i++)
+		free(res->warn_pool[i]);
+	memset(res, 0, sizeof *res);
+}
+
+const char *ct_delta(const struct ct_result *res, const struct ct_cell *base, const struct ct_cell *c, char *buf,
+		     size_t len)
+{
+	double old = base->sum.center, new = c->sum.center;
+	if (c->p > res->alpha)
+		snprintf(buf, len, "~");
+	else if (old == new)
+		snprintf(buf, len, "0.00%%");
+	else if (old == 0)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%+.2f%%", (new / old - 1) * 100);
+	return buf;
+}
+
+const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len)
+{
+	char p[32] = "";
+	if (c->p != 0)
+		snprintf(p, sizeof p, "p=%.3f ", c->p);
+	if (base->n == c->n)
+		snprintf(buf, len, "%sn=%zu", p, c->n);
+	else
+		snprintf(buf, len, "%sn=%zu+%zu", p, base->n, c->n);
+	return buf;
+}
+
+const char *ct_title(const struct ct_table *t, char *buf, size_t len)
+{
+	if (strcmp(t->metric, t->unit) == 0)
+		snprintf(buf, len, "%s", t->unit);
+	else
+		snprintf(buf, len, "%s (%s)", t->metric, t->unit);
+	return buf;
+}

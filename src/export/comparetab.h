@@ -1,0 +1,109 @@
+/* The tables of `nodemark compare` (and of the report), computed as benchstat does.
+ *
+ * Inputs are records (saved runs, JSON records, Go benchmark text read into records), each
+ * with a display name.  Every sample is placed by three keys: the metric (one table per metric),
+ * the row (the benchmark name, or --row KEY) and the column (the input, or --col KEY); samples
+ * with the same keys pool.  Per cell: median and 95% CI; per cell after the first column: the
+ * two-sided Mann-Whitney U test against the first column's cell in the same row (alpha 0.05);
+ * per column: the geometric mean of the medians and of the ratios to the first column.
+ *
+ * A KEY is: "input" (the input's name), "id", "host", "label", "command", "version", "name"
+ * (the benchmark), a tag of the run (or a configuration key of Go text), or a setting of the
+ * benchmark.  A missing key is the empty string. */
+#ifndef NM_EXPORT_COMPARETAB_H
+#define NM_EXPORT_COMPARETAB_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results/record.h"
+#include "stats/mannwhitney.h"
+#include "stats/summary.h"
+
+#define CT_MAX_WARN 4
+
+struct ct_input {
+	const struct record *r;
+	const char *name;
+};
+
+struct ct_filter {
+	const char *key;
+	const char *pattern;    /* fnmatch(3) glob */
+	int negate;             /* KEY!=PATTERN */
+};
+
+struct ct_opts {
+	const char *col_key;    /* NULL: "input" */
+	const char *row_key;    /* NULL: "name" */
+	const struct ct_filter *filters;
+	size_t nfilters;
+	double alpha;           /* 0: 0.05 */
+	double confidence;      /* 0: 0.95 */
+};
+
+struct ct_cell {
+	double *v;
+	size_t n, cap;
+	struct summary sum;
+	int has_cmp;            /* compared with the first column */
+	double p;
+	const char *warn[CT_MAX_WARN];  /* static strings or owned by the result */
+	size_t nwarn;
+};
+
+struct ct_colsum {
+	int has_gm, has_ratio;
+	double gm, ratio;
+	const char *warn[CT_MAX_WARN];
+	size_t nwarn;
+};
+
+struct ct_table {
+	char *metric, *unit;
+	int direction;
+	char **rows;
+	size_t nrows;
+	struct ct_cell **cells;     /* nrows * ncols; NULL where no samples */
+	struct ct_colsum *sums;     /* ncols */
+};
+
+struct ct_result {
+	char **cols;
+	size_t ncols;
+	struct ct_table **tables;
+	size_t ntables;
+	char **config_keys, **config_values;   /* tags the same in every input, for the header */
+	size_t nconfig;
+	double alpha;
+	char *warn_pool[64];                    /* formatted warnings owned here */
+	size_t nwarn_pool;
+};
+
+/* 0, or -1 with a message (no samples left after the filters, a bad key). */
+int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, struct ct_result *out,
+	     char *err, size_t errlen);
+void ct_free(struct ct_result *res);
+
+static inline struct ct_cell *ct_cell_at(const struct ct_result *res, const struct ct_table *t, size_t row,
+					 size_t col)
+{
+	return t->cells[row * res->ncols + col];
+}
+
+/* The "vs base" text: "-17.20%", "~", "0.00%", "?". */
+const char *ct_delta(const struct ct_result *res, const struct ct_cell *base, const struct ct_cell *c,
+		     char *buf, size_t len);
+/* "p=0.000 n=10", "n=10+8", ... */
+const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len);
+/* The table's header unit: "sec/op", or "iops (op/s)" when the metric has its own name. */
+const char *ct_title(const struct ct_table *t, char *buf, size_t len);
+
+/* Renderers (export/compare_fmt.c). */
+void ct_write_text(FILE *f, const struct ct_result *res);
+void ct_write_markdown(FILE *f, const struct ct_result *res);
+void ct_write_csv(FILE *f, const struct ct_result *res);
+json_t *ct_to_json(const struct ct_result *res);
+
+#endif

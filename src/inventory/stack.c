@@ -1,0 +1,366 @@
+/* The storage stack under a directory: which mount holds it (mountinfo), which block device
+ * backs the mount, and down through device-mapper (crypt, LVM), md RAID and partitions to
+ * the physical disks, following each device's slaves/ directory. */
+#include "inventory/stack.h"
+#include "inventory/block.h"
+#include "inventory/inventory.h"
+#include "inventory/parsers.h"
+#include "inventory/sysfs.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#define STACK_MAX_DEPTH 8
+#define STACK_MAX_NODES 256
+#define STACK_MAX_PHYS 64
+
+/* Copies one space-separated mountinfo field, decoding the kernel's \ooo escapes. */
+static const char *field(const char *s, char *out, size_t len)
+{
+	size_t n = 0;
+	while (*s == ' ')
+		s++;
+	if (!*s || *s == '\n')
+		return NULL;
+	while (*s && *s != ' ' && *s != '\n') {
+		char c = *s++;
+		if (c == '\\' && s[0] >= '0' && s[0] <= '3' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' &&
+		    s[2] <= '7') {
+			c = (char)((s[0] - '0') * 64 + (s[1] - '0') * 8 + (s[2] - '0'));
+			s += 3;
+		}
+		if (n + 1 < len)
+			out[n++] = c;
+	}
+	if (len)
+		out[n] = '\0';
+	return s;
+}
+
+/* "rw,relatime" + "rw,discard" -> "rw,relatime,discard": the superblock's options that the
+ * mount's own do not already say. */
+static void merge_options(char *out, size_t len, const char *mopts, const char *sopts)
+{
+	sysfs_copy(out, len, mopts);
+	size_t l = strlen(out);
+	for (const char *p = sopts; *p;) {
+		size_t n = strcspn(p, ",");
+		int dup = 0;
+		for (const char *q = mopts; *q && !dup;) {
+			size_t m = strcspn(q, ",");
+			dup = m == n && strncmp(p, q, n) == 0;
+			q += m + (q[m] == ',');
+		}
+		if (!dup && n && l + n + 2 <= len) {
+			if (l)
+				out[l++] = ',';
+			memcpy(out + l, p, n);
+			out[l += n] = '\0';
+		}
+		p += n + (p[n] == ',');
+	}
+}
+
+int parse_mountinfo_line(const char *line, struct mountinfo_entry *e)
+{
+	char tmp[256], mopts[256], sopts[256];
+	memset(e, 0, sizeof *e);
+	const char *s = line;
+	/* mount id, parent id, major:minor */
+	if (!(s = field(s, tmp, sizeof tmp)) || !(s = field(s, tmp, sizeof tmp)) ||
+	    !(s = field(s, tmp, sizeof tmp)))
+		return -1;
+	if (sscanf(tmp, "%u:%u", &e->major, &e->minor) != 2)
+		return -1;
+	if (!(s = field(s, e->root, sizeof e->root)) || !(s = field(s, e->mountpoint, sizeof e->mountpoint)) ||
+	    !(s = field(s, mopts, sizeof mopts)))
+		return -1;
+	/* optional fields up to the lone "-" */
+	for (;;) {
+		if (!(s = field(s, tmp, sizeof tmp)))
+			return -1;
+		if (strcmp(tmp, "-") == 0)
+			break;
+	}
+	if (!(s = field(s, e->fstype, sizeof e->fstype)) || !(s = field(s, e->source, sizeof e->source)))
+		return -1;
+	if (!field(s, sopts, sizeof sopts))
+		sopts[0] = '\0';
+	if (e->mountpoint[0] != '/')
+		return -1;
+	merge_options(e->options, sizeof e->options, mopts, sopts);
+	sysfs_clean(e->options);
+	sysfs_clean(e->source);
+	sysfs_clean(e->fstype);
+	return 0;
+}
+
+const char *parse_dm_uuid_kind(const char *uuid)
+{
+	static const struct { const char *prefix, *kind; } kinds[] = {
+		{ "CRYPT-", "crypt" }, { "LVM-", "lvm" }, { "mpath-", "multipath" },
+		{ "part", "partition" }, { "raid", "raid" }, { "VDO-", "vdo" }, { "stratis-", "stratis" },
+	};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (strncmp(uuid, kinds[i].prefix, strlen(kinds[i].prefix)) == 0)
+			return kinds[i].kind;
+	return "dm";
+}
+
+static int is_prefix_dir(const char *mp, const char *path)
+{
+	size_t n = strlen(mp);
+	if (strcmp(mp, "/") == 0)
+		return 1;
+	return strncmp(path, mp, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+/* The mount holding abs: the longest mount point that is a prefix of it, preferring entries
+ * whose device is `dev` (when known); a later entry on the same point wins (it is on top). */
+static int find_mount(const char *root, const char *abs, int have_dev, dev_t dev, struct mountinfo_entry *best)
+{
+	char path[PATH_MAX];
+	if (sysfs_path(path, sizeof path, root, "/proc/self/mountinfo") < 0)
+		return -1;
+	FILE *f = fopen(path, "re");
+	if (!f)
+		return -1;
+	char *line = NULL;
+	size_t cap = 0;
+	int found = 0, best_devmatch = 0;
+	size_t best_len = 0;
+	struct mountinfo_entry e;
+	for (int lines = 0; getline(&line, &cap, f) > 0 && lines < 100000; lines++) {
+		if (parse_mountinfo_line(line, &e) < 0 || !is_prefix_dir(e.mountpoint, abs))
+			continue;
+		int devmatch = have_dev && makedev(e.major, e.minor) == dev;
+		size_t len = strlen(e.mountpoint);
+		if (!found || devmatch > best_devmatch || (devmatch == best_devmatch && len >= best_len)) {
+			*best = e;
+			best_len = len;
+			best_devmatch = devmatch;
+			found = 1;
+		}
+	}
+	free(line);
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+int stack_mount_of(const char *root, const char *abs, struct mountinfo_entry *m)
+{
+	return find_mount(root, abs, 0, 0, m);
+}
+
+struct walk {
+	const char *root;
+	int serials;
+	int nodes;
+	char phys[STACK_MAX_PHYS][64];
+	int nphys;
+	char transport[16];
+	int transport_set;
+	int rotational;
+	int numa_node;
+	int numa_set;
+};
+
+static void add_physical(struct walk *w, const struct block_info *b)
+{
+	for (int i = 0; i < w->nphys; i++)
+		if (strcmp(w->phys[i], b->disk) == 0)
+			return;
+	if (w->nphys < STACK_MAX_PHYS)
+		sysfs_copy(w->phys[w->nphys++], sizeof w->phys[0], b->disk);
+	if (!w->transport_set) {
+		sysfs_copy(w->transport, sizeof w->transport, b->transport);
+		w->transport_set = 1;
+	} else if (strcmp(w->transport, b->transport) != 0) {
+		snprintf(w->transport, sizeof w->transport, "mixed");
+	}
+	if (b->rotational == 1 || (b->rotational == 0 && w->rotational == -1))
+		w->rotational = b->rotational;
+	if (!w->numa_set) {
+		w->numa_node = b->numa_node;
+		w->numa_set = 1;
+	} else if (w->numa_node != b->numa_node) {
+		w->numa_node = -1; /* spread over nodes: no one node to pin to */
+	}
+}
+
+static json_t *walk_device(struct walk *w, const char *name, int depth)
+{
+	struct block_info b;
+	json_t *node = json_object();
+	json_object_set_new(node, "name", json_string(name));
+	if (++w->nodes > STACK_MAX_NODES || block_read(w->root, name, &b) < 0) {
+		json_object_set_new(node, "error", json_string("not found in /sys/class/block"));
+		return node;
+	}
+	const char *type = b.kind;
+	char buf[256];
+	if (strcmp(b.kind, "dm") == 0) {
+		char uuid[256] = "";
+		sysfs_str(w->root, uuid, sizeof uuid, "/sys/class/block/%s/dm/uuid", name);
+		type = parse_dm_uuid_kind(uuid);
+		if (sysfs_str(w->root, buf, sizeof buf, "/sys/class/block/%s/dm/name", name) == 0 && buf[0])
+			json_object_set_new(node, "dm_name", json_string(buf));
+		if (w->serials && uuid[0])
+			json_object_set_new(node, "uuid", json_string(uuid));
+	}
+	json_object_set_new(node, "type", json_string(type));
+	json_object_set_new(node, "size", json_integer((json_int_t)b.size));
+	if (strcmp(b.kind, "md") == 0) {
+		long long v;
+		if (sysfs_str(w->root, buf, sizeof buf, "/sys/class/block/%s/md/level", name) == 0 && buf[0])
+			json_object_set_new(node, "level", json_string(buf));
+		if (sysfs_long(w->root, &v, "/sys/class/block/%s/md/chunk_size", name) == 0 && v > 0)
+			json_object_set_new(node, "chunk", json_integer(v));
+		if (sysfs_long(w->root, &v, "/sys/class/block/%s/md/raid_disks", name) == 0 && v > 0)
+			json_object_set_new(node, "raid_disks", json_integer(v));
+	}
+	if (b.partition)
+		json_object_set_new(node, "disk", json_string(b.disk));
+
+	char **slaves = NULL;
+	int n = depth < STACK_MAX_DEPTH ? sysfs_list(w->root, &slaves, "/sys/class/block/%s/slaves", name) : -1;
+	if (n > 0) {
+		json_t *arr = json_array();
+		for (int i = 0; i < n; i++)
+			json_array_append_new(arr, walk_device(w, slaves[i], depth + 1));
+		json_object_set_new(node, "slaves", arr);
+	} else {
+		/* A leaf: a disk, or a partition of one. */
+		if (b.transport[0])
+			json_object_set_new(node, "transport", json_string(b.transport));
+		add_physical(w, &b);
+	}
+	sysfs_list_free(slaves, n);
+	return node;
+}
+
+/* The path as the machine being described sees it: on the real machine its real path (and
+ * device), under a sysroot the string itself, made absolute and without trailing slashes. */
+static int absolute_path(const char *root, const char *path, char *abs, size_t len, int *have_dev, dev_t *dev)
+{
+	*have_dev = 0;
+	if (!*root) {
+		struct stat st;
+		char real[PATH_MAX];
+		if (stat(path, &st) < 0 || !realpath(path, real))
+			return -1;
+		*have_dev = 1;
+		*dev = st.st_dev;
+		sysfs_copy(abs, len, real);
+		return 0;
+	}
+	if (snprintf(abs, len, "%s%s", path[0] == '/' ? "" : "/", path) >= (int)len)
+		return -1;
+	size_t n = strlen(abs);
+	while (n > 1 && abs[n - 1] == '/')
+		abs[--n] = '\0';
+	return 0;
+}
+
+static int memory_backed_fs(const char *fstype)
+{
+	return strcmp(fstype, "tmpfs") == 0 || strcmp(fstype, "ramfs") == 0;
+}
+
+/* The stack as JSON, and what struct path_device wants, in one walk. */
+static json_t *resolve(const char *root, const char *path, int serials, struct path_device *pd)
+{
+	memset(pd, 0, sizeof *pd);
+	pd->rotational = -1;
+	pd->numa_node = -1;
+	json_t *o = json_object();
+	json_object_set_new(o, "path", json_string(path));
+
+	char abs[PATH_MAX];
+	int have_dev;
+	dev_t dev = 0;
+	struct mountinfo_entry m;
+	if (absolute_path(root, path, abs, sizeof abs, &have_dev, &dev) < 0) {
+		json_object_set_new(o, "error", json_string("no such directory"));
+		return o;
+	}
+	if (find_mount(root, abs, have_dev, dev, &m) < 0) {
+		json_object_set_new(o, "error", json_string("no mount found in /proc/self/mountinfo"));
+		return o;
+	}
+	sysfs_copy(pd->fstype, sizeof pd->fstype, m.fstype);
+	sysfs_copy(pd->mountpoint, sizeof pd->mountpoint, m.mountpoint);
+	pd->memory_backed = memory_backed_fs(m.fstype);
+	json_object_set_new(o, "mountpoint", json_string(m.mountpoint));
+	json_object_set_new(o, "fstype", json_string(m.fstype));
+	json_object_set_new(o, "options", json_string(m.options));
+	json_object_set_new(o, "mount_source", json_string(m.source));
+
+	/* The device: by major:minor, else (btrfs, anonymous devices) by the mount source. */
+	char top[64] = "";
+	if (!pd->memory_backed && m.major != 0)
+		block_name_of(root, m.major, m.minor, top, sizeof top);
+	if (!pd->memory_backed && !top[0])
+		block_name_of_source(root, m.source, top, sizeof top);
+
+	if (strcmp(m.fstype, "zfs") == 0) {
+		json_object_set_new(o, "dataset", json_string(m.source));
+		json_object_set_new(o, "recordsize", json_null());
+		json_object_set_new(o, "recordsize_source", json_string("not readable from /proc or /sys (zfs get recordsize)"));
+	}
+	if (top[0]) {
+		struct walk *w = calloc(1, sizeof *w);
+		if (!w)
+			return o;
+		w->root = root;
+		w->serials = serials;
+		w->rotational = -1;
+		w->numa_node = -1;
+		sysfs_copy(pd->device, sizeof pd->device, top);
+		json_object_set_new(o, "device", json_string(top));
+		json_t *stack = walk_device(w, top, 0);
+		json_object_set_new(o, "size", json_incref(json_object_get(stack, "size")));
+		sysfs_copy(pd->transport, sizeof pd->transport, w->transport);
+		pd->rotational = w->rotational;
+		pd->numa_node = w->numa_node;
+		if (w->transport[0])
+			json_object_set_new(o, "transport", json_string(w->transport));
+		if (w->rotational >= 0)
+			json_object_set_new(o, "rotational", json_boolean(w->rotational));
+		if (w->numa_node >= 0)
+			json_object_set_new(o, "numa_node", json_integer(w->numa_node));
+		json_t *phys = json_array();
+		for (int i = 0; i < w->nphys; i++)
+			json_array_append_new(phys, json_string(w->phys[i]));
+		json_object_set_new(o, "physical", phys);
+		json_object_set_new(o, "stack", stack);
+		free(w);
+	}
+	if (pd->memory_backed)
+		json_object_set_new(o, "memory_backed", json_true());
+	json_object_set_new(o, "source", json_string("/proc/self/mountinfo, /sys/dev/block, /sys/class/block/*/{slaves,dm,md}"));
+	return o;
+}
+
+json_t *stack_collect(const char *root, const char *path, int serials)
+{
+	struct path_device pd;
+	return resolve(root, path ? path : ".", serials, &pd);
+}
+
+int inventory_path_device(const char *sysroot, const char *path, struct path_device *out)
+{
+	json_t *o = resolve(sysfs_root(sysroot), path ? path : ".", 0, out);
+	int ok = json_object_get(o, "error") == NULL;
+	json_decref(o);
+	if (!ok) {
+		memset(out, 0, sizeof *out);
+		out->rotational = -1;
+		out->numa_node = -1;
+	}
+	return ok ? 0 : -1;
+}

@@ -1,0 +1,189 @@
+/* The one-line summary people write in benchmark posts:
+ * "2-core Intel Xeon (KVM), 23 GiB RAM, virtio 256 GiB ext4, Debian 12, Linux 6.18". */
+#include "inventory/inventory.h"
+#include "inventory/sysfs.h"
+#include "inventory/block.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *str(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static long long num(const json_t *o, const char *key)
+{
+	return json_integer_value(json_object_get(o, key));
+}
+
+/* Removes every occurrence of word from s. */
+static void drop(char *s, const char *word)
+{
+	size_t n = strlen(word);
+	for (char *p; (p = strstr(s, word));)
+		memmove(p, p + n, strlen(p + n) + 1);
+}
+
+/* "Intel(R) Xeon(R) Gold 6338 CPU @ 2.00GHz" -> "Intel Xeon Gold 6338";
+ * "AMD EPYC 7763 64-Core Processor" -> "AMD EPYC 7763". */
+static void short_model(const char *model, char *out, size_t len)
+{
+	sysfs_copy(out, len, model);
+	char *at = strstr(out, " @ ");
+	if (at)
+		*at = '\0';
+	drop(out, "(R)");
+	drop(out, "(r)");
+	drop(out, "(TM)");
+	drop(out, "(tm)");
+	drop(out, " CPU");
+	drop(out, " Processor");
+	char *core = strstr(out, "-Core");
+	if (core) { /* " 64-Core" */
+		char *start = core;
+		while (start > out && start[-1] != ' ')
+			start--;
+		memmove(start > out ? start - 1 : start, core + 5, strlen(core + 5) + 1);
+	}
+	/* squeeze spaces */
+	char *w = out;
+	for (char *r = out; *r; r++)
+		if (*r != ' ' || (w > out && w[-1] != ' '))
+			*w++ = *r;
+	while (w > out && w[-1] == ' ')
+		w--;
+	*w = '\0';
+}
+
+static void short_size(unsigned long long bytes, char *out, size_t len)
+{
+	static const char *u[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)bytes;
+	int i = 0;
+	while (v >= 1024 && i < 5) {
+		v /= 1024;
+		i++;
+	}
+	if (v < 10 && i > 0 && (long long)(v * 10 + 0.5) % 10 != 0)
+		snprintf(out, len, "%.1f %s", v, u[i]);
+	else
+		snprintf(out, len, "%.0f %s", v, u[i]);
+}
+
+static const char *virt_label(const char *v)
+{
+	static const struct { const char *v, *label; } labels[] = {
+		{ "kvm", "KVM" }, { "qemu", "QEMU" }, { "xen", "Xen" }, { "vmware", "VMware" }, { "hyperv", "Hyper-V" },
+		{ "virtualbox", "VirtualBox" }, { "bhyve", "bhyve" }, { "parallels", "Parallels" }, { "unknown", "VM" },
+	};
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+		if (strcmp(v, labels[i].v) == 0)
+			return labels[i].label;
+	return v;
+}
+
+/* The first md level and the dm kinds met walking the stack from the top. */
+static void stack_features(const json_t *node, const char **md_level, const char **dm_kind, int depth)
+{
+	if (!node || depth > 16)
+		return;
+	const char *type = str(node, "type");
+	if (strcmp(type, "md") == 0 && !*md_level)
+		*md_level = str(node, "level");
+	if ((strcmp(type, "crypt") == 0 || strcmp(type, "lvm") == 0) && !*dm_kind)
+		*dm_kind = type;
+	size_t i;
+	json_t *child;
+	json_array_foreach(json_object_get(node, "slaves"), i, child)
+		stack_features(child, md_level, dm_kind, depth + 1);
+}
+
+static void storage_part(struct strbuf *sb, const json_t *path)
+{
+	const char *fstype = str(path, "fstype");
+	if (!json_object_get(path, "device")) {
+		if (*fstype)
+			sb_printf(sb, ", %s", fstype);
+		return;
+	}
+	size_t nphys = json_array_size(json_object_get(path, "physical"));
+	const char *transport = str(path, "transport");
+	json_t *rot = json_object_get(path, "rotational");
+	sb_puts(sb, ", ");
+	if (nphys > 1)
+		sb_printf(sb, "%zux ", nphys);
+	if (*transport)
+		sb_printf(sb, "%s ", block_transport_label(transport));
+	if ((strcmp(transport, "sata") == 0 || strcmp(transport, "sas") == 0 || strcmp(transport, "scsi") == 0 ||
+	     strcmp(transport, "usb") == 0) && rot)
+		sb_puts(sb, json_is_true(rot) ? "HDD " : "SSD ");
+	const char *md = NULL, *dm = NULL;
+	stack_features(json_object_get(path, "stack"), &md, &dm, 0);
+	if (md && *md) {
+		if (strncmp(md, "raid", 4) == 0)
+			sb_printf(sb, "RAID%s ", md + 4);
+		else
+			sb_printf(sb, "md %s ", md);
+	}
+	if (dm)
+		sb_puts(sb, strcmp(dm, "crypt") == 0 ? "dm-crypt " : "LVM ");
+	char size[32];
+	short_size((unsigned long long)num(path, "size"), size, sizeof size);
+	sb_printf(sb, "%s %s", size, fstype);
+}
+
+static void os_part(struct strbuf *sb, const json_t *os)
+{
+	char name[64];
+	sysfs_copy(name, sizeof name, *str(os, "name") ? str(os, "name") : str(os, "id"));
+	drop(name, " GNU/Linux");
+	size_t n = strlen(name);
+	if (n > 6 && strcmp(name + n - 6, " Linux") == 0)
+		name[n - 6] = '\0';
+	if (name[0])
+		sb_printf(sb, ", %s%s%s", name, *str(os, "version_id") ? " " : "", str(os, "version_id"));
+	const char *k = str(os, "kernel");
+	if (*k) {
+		int major, minor;
+		if (sscanf(k, "%d.%d", &major, &minor) == 2)
+			sb_printf(sb, ", Linux %d.%d", major, minor);
+		else
+			sb_printf(sb, ", Linux %s", k);
+	}
+}
+
+char *inventory_summary(const json_t *inv)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	const json_t *cpu = json_object_get(inv, "cpu"), *mem = json_object_get(inv, "memory");
+	const json_t *os = json_object_get(inv, "os");
+
+	long long sockets = num(cpu, "sockets"), cores = num(cpu, "cores"), threads = num(cpu, "threads");
+	if (sockets > 1 && cores % sockets == 0)
+		sb_printf(&sb, "%lldx %lld-core", sockets, cores / sockets);
+	else
+		sb_printf(&sb, "%lld-core", cores);
+	if (threads > cores)
+		sb_printf(&sb, "/%lld-thread", threads);
+	char model[128];
+	short_model(*str(cpu, "model") ? str(cpu, "model") : str(cpu, "vendor"), model, sizeof model);
+	if (model[0])
+		sb_printf(&sb, " %s", model);
+	const char *virt = str(json_object_get(os, "virtualization"), "type");
+	if (*virt && strcmp(virt, "none") != 0)
+		sb_printf(&sb, " (%s)", virt_label(virt));
+
+	long long total = num(mem, "total");
+	if (total >= 1LL << 30)
+		sb_printf(&sb, ", %lld GiB RAM", total >> 30); /* MemTotal is below the DIMMs' sum: floor */
+	else if (total > 0)
+		sb_printf(&sb, ", %lld MiB RAM", total >> 20);
+	storage_part(&sb, json_object_get(inv, "path"));
+	os_part(&sb, os);
+	return sb_detach(&sb);
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env python3
+"""Compare nodemark fio's JSON with real fio's for the same job: the key tree of every job
+entry, the jobnames and groupids, and (size-based jobs) io_bytes and total_ios.
+
+  fio_compare.py FIO.json NODEMARK.json [--sizes]     exit 0 when they agree, else says why
+"""
+import json
+import sys
+
+
+def tree(o, path=""):
+    """Every key path in o; percentile and bins keys are data, not schema."""
+    out = set()
+    if isinstance(o, dict):
+        for k, v in o.items():
+            p = path + "/" + k
+            out.add(p)
+            if k in ("percentile", "bins", "job options", "global options"):
+                continue
+            out |= tree(v, p)
+    return out
+
+
+def main():
+    a = json.load(open(sys.argv[1]))
+    b = json.load(open(sys.argv[2]))
+    sizes = "--sizes" in sys.argv
+    bad = []
+    top_a = [k for k in a if k != "disk_util"]
+    top_b = list(b)
+    if top_a != top_b:
+        bad.append("top-level keys differ: fio %s, nodemark %s" % (top_a, top_b))
+    ja, jb = a["jobs"], b["jobs"]
+    if len(ja) != len(jb):
+        bad.append("fio reports %d job entries, nodemark %d" % (len(ja), len(jb)))
+    for i, (x, y) in enumerate(zip(ja, jb)):
+        if (x["jobname"], x["groupid"]) != (y["jobname"], y["groupid"]):
+            bad.append("entry %d: fio %s/%d, nodemark %s/%d" % (i, x["jobname"], x["groupid"], y["jobname"], y["groupid"]))
+        ta, tb = tree(x), tree(y)
+        if ta != tb:
+            bad.append("entry %d: keys only in fio %s; only in nodemark %s" % (i, sorted(ta - tb)[:6], sorted(tb - ta)[:6]))
+        if x.get("job options") != y.get("job options"):
+            bad.append("entry %d: job options fio %s, nodemark %s" % (i, x.get("job options"), y.get("job options")))
+        if sizes:
+            for f in ("io_bytes", "total_ios"):
+                # a mixed job's split between reads and writes is random: compare the sum
+                sa = x["read"][f] + x["write"][f]
+                sb = y["read"][f] + y["write"][f]
+                if sa != sb:
+                    bad.append("entry %d (%s): %s fio %d, nodemark %d" % (i, x["jobname"], f, sa, sb))
+                if x["rw" if False else "read"][f] and not y["read"][f] or x["write"][f] and not y["write"][f]:
+                    bad.append("entry %d (%s): %s directions differ" % (i, x["jobname"], f))
+    if a.get("global options") != b.get("global options"):
+        bad.append("global options fio %s, nodemark %s" % (a.get("global options"), b.get("global options")))
+    for m in bad:
+        print(m)
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

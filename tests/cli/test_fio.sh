@@ -1,0 +1,108 @@
+# nodemark fio: its output formats, fio's option rules, errors, and what it leaves behind.
+. "$TESTS_DIR/cli/lib.sh"
+
+mkdir d
+J="--directory=d --size=256k"
+
+# --- bad input: one line, exit 2 ------------------------------------------------------------
+
+run_nm fio --no-save --name=a $J --verify=md5
+expect_rc 2 "an unsupported option exits 2"
+one_line_error "an unsupported option is one line"
+expect_err_has "--verify" "the message names the unsupported option"
+
+run_nm fio --no-save --name=a $J --no_such_thing=1
+expect_rc 2 "an unknown option exits 2"
+expect_err_has "no_such_thing" "the message names the unknown option"
+
+run_nm fio --no-save --name=a $J --bs=4q
+expect_rc 2 "a bad size exits 2"
+one_line_error "a bad size is one line"
+expect_err_has "bs" "the message names the option"
+
+run_nm fio --no-save --size=1m
+expect_rc 2 "no job exits 2"
+
+run_nm fio --no-save missing.fio
+expect_rc 2 "a missing job file exits 2"
+expect_err_has "missing.fio" "the message names the job file"
+
+printf '[a]\nsize=1m\nthinktime=10\n' >bad.fio
+run_nm fio --no-save bad.fio
+expect_rc 2 "an unsupported option in a job file exits 2"
+expect_err_has "bad.fio:3" "the message names the file and line"
+
+run_nm fio --no-save --readonly --name=w $J --rw=write
+expect_rc 2 "--readonly refuses a writing job"
+
+run_nm fio --no-save --output-format=xml --name=a $J
+expect_rc 2 "an unknown output format exits 2"
+
+# --- bookkeeping-only options: a warning, and the run goes on --------------------------------
+
+run_nm fio --no-save --output-format=json --name=a $J --gtod_reduce=1 --iodepth_batch=4
+expect_rc 0 "a bookkeeping-only option runs"
+expect_err_has "gtod_reduce" "the warning names it"
+expect_err_has "iodepth_batch" "every ignored option is named"
+check "the JSON on stdout stays valid with warnings on stderr" python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out"
+
+run_nm fio --no-save --output-format=json --ioengine=libaio --name=a $J
+expect_rc 0 "ioengine=libaio runs"
+expect_err_has "libaio runs on nodemark's uring engine" "the engine mapping is said"
+
+run_nm fio --no-save --parse-only --name=a $J --rw=randread
+expect_rc 0 "--parse-only exits 0"
+check "--parse-only prints no report" test -z "$out"
+
+# --- formats -------------------------------------------------------------------------------
+
+run_nm fio --no-save --kb_base=1000 --name=sizes --directory=d --size=256k --bs=4k --output-format=json
+expect_rc 0 "kb_base=1000 runs"
+check "kb_base=1000 reads 256k as 256000 bytes" test "$(json_get 'j["jobs"][0]["read"]["io_bytes"]')" = 256000
+check "kb_base=1000 reads 4k blocks as 4000 bytes" test "$(json_get 'j["jobs"][0]["read"]["total_ios"]')" = 64
+
+run_nm fio --no-save --output-format=json --name=pl $J --rw=randread --percentile_list=50:99.9
+expect_rc 0 "percentile_list runs"
+check "percentile keys are fio's strings" test "$(json_get 'sorted(j["jobs"][0]["read"]["clat_ns"]["percentile"])')" = "['50.000000', '99.900000']"
+check "bw is KiB/s of bw_bytes" test "$(json_get 'j["jobs"][0]["read"]["bw"] == j["jobs"][0]["read"]["bw_bytes"] // 1024')" = True
+
+run_nm fio --no-save --name=txt $J --rw=randrw --numjobs=2 --group_reporting
+expect_rc 0 "normal output runs"
+expect_out_has "txt: (groupid=0, jobs=2): err= 0:" "normal output has the job line with jobs=2"
+expect_out_matches '^  read: IOPS=[0-9.k]+, BW=' "normal output has the read line"
+expect_out_has "clat percentiles (" "normal output has the percentile block"
+expect_out_has "Run status group 0 (all jobs):" "normal output has the group line"
+expect_out_matches '^  WRITE: bw=.*, io=.*, run=[0-9]+-[0-9]+msec$' "the group line has fio's fields"
+
+run_nm fio --no-save --minimal --name=t1 $J --name=t2 $J --rw=write
+expect_rc 0 "terse output runs"
+check "terse prints one line per job" test "$(printf '%s\n' "$out" | grep -c '^3;')" = 2
+check "terse lines have fio's 121 fields" test "$(printf '%s\n' "$out" | awk -F';' '{print NF}' | sort -u)" = 121
+check "terse read io is 256 KiB" test "$(printf '%s\n' "$out" | head -1 | cut -d';' -f6)" = 256
+
+run_nm fio --no-save --output-format=json --output=out.json --name=o $J
+expect_rc 0 "--output runs"
+check "--output leaves stdout empty" test -z "$out"
+check "--output writes the JSON" python3 -c 'import json; json.load(open("out.json"))'
+
+# json+ is read by fio's own fio_jsonplus_clat2csv (Debian's fio package)
+run_nm fio --no-save --output-format=json+ --name=p1 $J --rw=randread --name=p2 $J --rw=randwrite
+expect_rc 0 "json+ runs"
+printf '%s\n' "$out" >plus.json
+check "json+ has clat_ns.bins" python3 -c 'import json; j=json.load(open("plus.json")); assert sum(j["jobs"][0]["read"]["clat_ns"]["bins"].values()) == j["jobs"][0]["read"]["total_ios"]'
+if command -v fio_jsonplus_clat2csv >/dev/null; then
+    if fio_jsonplus_clat2csv plus.json lat.csv >/dev/null 2>clat.err &&
+        fio_jsonplus_clat2csv plus.json lat.csv --validate >/dev/null 2>>clat.err; then
+        ok "fio_jsonplus_clat2csv reads and validates our json+"
+    else
+        not_ok "fio_jsonplus_clat2csv reads our json+" "$(head -c 300 clat.err)"
+    fi
+    check "fio_jsonplus_clat2csv wrote one CSV per job" test -s lat_job0.csv -a -s lat_job1.csv
+else
+    not_ok "fio_jsonplus_clat2csv is installed (Debian's fio package)"
+fi
+
+# --- what it leaves behind -----------------------------------------------------------------
+
+check "nothing is left in the directory" test -z "$(ls -A d)"
+

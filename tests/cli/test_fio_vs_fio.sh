@@ -1,0 +1,69 @@
+# nodemark fio against real fio: the same arguments through both, then the JSON compared by
+# tests/cli/fio_compare.py: key tree of every job entry, jobnames, groupids, job and global
+# options, and (all these jobs are size-based) io_bytes and total_ios.
+. "$TESTS_DIR/cli/lib.sh"
+
+if ! command -v fio >/dev/null; then
+    not_ok "fio is installed (scripts/deps.sh installs it)"
+    exit 0
+fi
+
+cat >jobs.fio <<'EOF'
+; a job file with globals, comments and a stonewall
+[global]
+ioengine=psync
+size=1m
+# 16k writes in the second job
+[first]
+rw=randread
+[second]
+rw=write
+bs=16k
+stonewall
+EOF
+
+# compare NAME ARGS...: both tools in fresh directories, then the comparison
+compare() {
+    local name=$1
+    shift
+    rm -rf d && mkdir d
+    if ! fio --output-format=json "$@" >fio.json 2>fio.err; then
+        not_ok "$name: fio ran" "$(head -c 300 fio.err)"
+        return
+    fi
+    rm -rf d && mkdir d
+    run_nm fio --no-save --output-format=json "$@"
+    if [ "$rc" -ne 0 ]; then
+        not_ok "$name: nodemark fio ran" "exit $rc: ${err:0:300}"
+        return
+    fi
+    printf '%s\n' "$out" >nm.json
+    local why
+    if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" fio.json nm.json --sizes 2>&1); then
+        ok "$name: same JSON keys, jobs, groups, io_bytes and total_ios as fio"
+    else
+        not_ok "$name: same JSON as fio" "$why"
+    fi
+    if [ -n "$(find d -mindepth 1 -maxdepth 1 -name '.nodemark-*' 2>/dev/null)" ]; then
+        not_ok "$name: nodemark removed its files"
+    fi
+}
+
+G="--directory=d --size=1m"
+compare "seq read" $G --name=sr --rw=read --size=2m
+compare "rand read" $G --name=rr --rw=randread
+compare "rand write" $G --name=rw --rw=randwrite
+compare "seq mixed 70/30" $G --name=mx --rw=rw --rwmixread=70
+compare "rand mixed, 2 jobs" $G --name=rrw --rw=randrw --numjobs=2
+compare "group_reporting" --group_reporting $G --name=g1 --rw=randread --numjobs=2 --name=g2 --rw=read
+compare "stonewall between jobs" $G --name=s1 --rw=read --name=s2 --rw=write --stonewall --name=s3 --rw=randread
+compare "loops" $G --name=lp --rw=read --loops=3
+compare "job file" --directory=d jobs.fio
+compare "nrfiles" $G --name=nf --rw=read --nrfiles=2
+compare "new_group" $G --name=n1 --rw=read --name=n2 --rw=read --new_group
+compare "rw=read:4k holes" $G --name=h --rw=read:4k
+compare "filename" --size=1m --name=fn --rw=randwrite --filename=d/thefile
+compare "fsync" $G --name=fs --rw=write --fsync=4
+compare "group_reporting with stonewall" --group_reporting $G --name=a --rw=write --name=b --rw=read --numjobs=2 \
+    --name=c --stonewall --rw=randread
+compare "kb_base=1000" --kb_base=1000 --directory=d --size=256k --name=kb --rw=read

@@ -1,0 +1,148 @@
+# nodemark info: the real machine, bad input, --output, and the fixture machines.
+. "$TESTS_DIR/cli/lib.sh"
+FX="$TESTS_DIR/fixtures"
+
+# json_checks: reads "what<TAB>python expression on j" lines on stdin and checks them all
+# against the JSON in $out with one python process (python starts slowly on a loaded machine).
+json_checks() {
+    local f
+    f=$(mktemp)
+    printf '%s' "$out" >"$f"
+    python3 -c '
+import json, sys
+try:
+    j = json.load(open(sys.argv[1]))
+except Exception as e:
+    j = None
+for line in sys.stdin:
+    what, _, expr = line.rstrip("\n").partition("\t")
+    try:
+        good = j is not None and eval(expr) is True
+    except Exception as e:
+        good = False
+    print(("PASS: %s: %s" if good else "FAIL: %s: %s\n    " + expr) % (sys.argv[2], what))
+' "$f" "$T"
+    rm -f "$f"
+}
+
+# --- the real machine ---------------------------------------------------------------
+run_nm info
+expect_rc 0 "info exits 0"
+expect_out_matches '^[0-9]+(x [0-9]+)?-core.*, [0-9]+ [GM]iB RAM, .*Linux [0-9]+\.[0-9]+$' "first line is the summary"
+for s in CPU Memory OS Storage "Path ."; do expect_out_has "$s" "text has the $s section"; done
+
+run_nm info --json
+expect_rc 0 "info --json exits 0"
+memkb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
+fstype=$(findmnt -n -o FSTYPE -T . 2>/dev/null || stat -f -c %T .)
+target=$(findmnt -n -o TARGET -T . 2>/dev/null || df --output=target . | tail -1)
+json_checks <<EOT
+--json has every section	all(k in j for k in ("cpu", "memory", "os", "storage", "path", "summary"))
+cpu threads = nproc --all	j["cpu"]["threads"] == $(nproc --all)
+memory total = /proc/meminfo	j["memory"]["total"] == $((memkb * 1024))
+kernel = uname -r	j["os"]["kernel"] == "$(uname -r)"
+path fstype = findmnt	j["path"]["fstype"] == "$fstype"
+path mount point = findmnt	j["path"]["mountpoint"] == "$target"
+device sizes = /sys/block/*/size	all(d["size"] == int(open("/sys/block/%s/size" % d["name"]).read()) * 512 for d in j["storage"]["devices"])
+vda (when present) is virtio	all(d["transport"] == "virtio" for d in j["storage"]["devices"] if d["name"].startswith("vd"))
+no serials by default	'"serial"' not in json.dumps(j)
+every section says its source	all("source" in j[k] for k in ("cpu", "memory", "os", "storage", "path"))
+EOT
+
+# --- bad input: one line, exit 2 ----------------------------------------------------
+run_nm info --path /definitely/not/here
+expect_rc 2 "--path that does not exist exits 2"
+one_line_error "--path that does not exist is one line"
+expect_err_has "/definitely/not/here" "the message names the path"
+run_nm info --jsn
+expect_rc 2 "unknown option exits 2"
+one_line_error "unknown option is one line"
+expect_err_has "--json" "unknown option suggests --json"
+run_nm info somewhere
+expect_rc 2 "a stray argument exits 2"
+one_line_error "a stray argument is one line"
+run_nm info --sysroot /definitely/not/here
+expect_rc 2 "--sysroot that does not exist exits 2"
+one_line_error "--sysroot that does not exist is one line"
+run_nm info --path
+expect_rc 2 "--path without a value exits 2"
+run_nm info --help
+expect_rc 0 "--help exits 0"
+for o in --json --path --serials --sysroot --output; do expect_out_has "$o" "usage names $o"; done
+
+# --- --output -------------------------------------------------------------------------
+run_nm info --json --output inv.json
+expect_rc 0 "--output exits 0"
+[ -z "$out" ] && ok "--output leaves stdout empty" || not_ok "--output leaves stdout empty"
+out=$(cat inv.json)
+json_checks <<EOT
+--output wrote the inventory JSON	j["summary"].startswith(j["summary"].split("-core")[0]) and "path" in j
+EOT
+ls -a | grep -q '\.tmp\|~' && not_ok "no temp file left" "$(ls -a)" || ok "no temp file left"
+run_nm info --output no/such/dir/inv.txt
+expect_rc 1 "--output into a missing directory exits 1"
+one_line_error "--output failure is one line"
+
+# --- the fixture machines --------------------------------------------------------------
+summary_is() { # fixture path expected
+    run_nm info --sysroot "$FX/sysroot-$1" --path "$2"
+    local first=${out%%$'\n'*}
+    [ "$rc" -eq 0 ] && [ "$first" = "$3" ] && ok "$1: summary" || not_ok "$1: summary" "rc=$rc got: $first"
+}
+summary_is nvme-pcie4 / "4-core/8-thread Intel Xeon E-2388G, 62 GiB RAM, NVMe 1.8 TiB ext4, Ubuntu 22.04, Linux 5.15"
+summary_is md-raid0-nvme /data/chain "2x 4-core AMD EPYC 7543, 251 GiB RAM, 16x NVMe RAID0 56 TiB xfs, Debian 12, Linux 6.1"
+summary_is dm-crypt-nvme /home/me "4-core/8-thread 11th Gen Intel Core i7-1165G7, 15 GiB RAM, NVMe dm-crypt 475 GiB ext4, Fedora 39, Linux 6.5"
+summary_is sata-md-raid1 /srv "4-core/8-thread Intel Xeon E3-1230 v6, 31 GiB RAM, 2x SATA HDD RAID1 3.6 TiB ext4, Rocky 9.3, Linux 5.14"
+
+# (a) NVMe on PCIe 4.0 x4
+run_nm info --json --sysroot "$FX/sysroot-nvme-pcie4"
+json_checks <<EOT
+a: PCIe 4.0 x4 of max 4.0 x4	j["storage"]["devices"][0]["pcie"] == {"gen": 4, "width": 4, "max_gen": 4, "max_width": 4}
+a: model and firmware	(j["storage"]["devices"][0]["model"], j["storage"]["devices"][0]["firmware"]) == ("Samsung SSD 980 PRO 2TB", "5B2QGXA7")
+a: stack is the partition	j["path"]["stack"]["name"] == "nvme0n1p2" and j["path"]["physical"] == ["nvme0n1"]
+a: NUMA node of the disk	j["path"]["numa_node"] == 0
+a: DIMMs from udev	j["memory"]["dimms"] == {"type": "DDR4", "speed_mts": 3200, "configured_mts": 2933, "modules": 2, "source": "/run/udev/data/+dmi:id"}
+a: caches per level with sharing	[(c["level"], c["type"], c["size"], c["shared_by"]) for c in j["cpu"]["caches"]][3] == (3, "Unified", 12582912, 8)
+a: ISA flags	j["cpu"]["isa"] == ["sse4.2", "avx2", "avx512f", "sha_ni", "aes"]
+a: governor and SMT	j["cpu"]["frequency"]["governor"] == "performance" and j["cpu"]["smt"] == "on"
+a: bare metal, DMI vendor	j["os"]["virtualization"]["type"] == "none" and j["os"]["dmi"]["sys_vendor"] == "Supermicro"
+a: no serial without --serials	"serial" not in j["storage"]["devices"][0]
+EOT
+run_nm info --json --serials --sysroot "$FX/sysroot-nvme-pcie4"
+json_checks <<EOT
+a: --serials shows the serial	j["storage"]["devices"][0]["serial"] == "S6B0NL0T912345"
+EOT
+# (b) md RAID0 of 16 NVMe, 128 KiB chunk, xfs
+run_nm info --json --sysroot "$FX/sysroot-md-raid0-nvme" --path /data
+json_checks <<EOT
+b: xfs on md0	j["path"]["fstype"] == "xfs" and j["path"]["device"] == "md0"
+b: raid0, 128 KiB chunk, 16 members	(j["path"]["stack"]["level"], j["path"]["stack"]["chunk"], j["path"]["stack"]["raid_disks"], len(j["path"]["stack"]["slaves"])) == ("raid0", 131072, 16, 16)
+b: members are NVMe disks	all(m["transport"] == "nvme" and m["type"] == "disk" for m in j["path"]["stack"]["slaves"])
+b: two NUMA nodes	[n["cpus"] for n in j["memory"]["numa_nodes"]] == ["0-3", "4-7"]
+b: members on both nodes: no single node	"numa_node" not in j["path"]
+b: DIMMs from SMBIOS	(j["memory"]["dimms"]["modules"], j["memory"]["dimms"]["type"]) == (4, "DDR4")
+b: 2 sockets, 8 cores	(j["cpu"]["sockets"], j["cpu"]["cores"], j["cpu"]["threads"]) == (2, 8, 8)
+EOT
+# (c) dm-crypt over an NVMe partition, ext4
+run_nm info --json --sysroot "$FX/sysroot-dm-crypt-nvme"
+json_checks <<EOT
+c: crypt named by its uuid prefix	j["path"]["stack"]["type"] == "crypt" and j["path"]["stack"]["dm_name"].startswith("luks-")
+c: over nvme0n1p3 of nvme0n1	(j["path"]["stack"]["slaves"][0]["name"], j["path"]["stack"]["slaves"][0]["disk"]) == ("nvme0n1p3", "nvme0n1")
+c: PCIe 3.0	[d["pcie"]["gen"] for d in j["storage"]["devices"] if d["name"] == "nvme0n1"] == [3]
+c: no uuid without --serials	"uuid" not in j["path"]["stack"]
+EOT
+# (d) SATA HDDs in md RAID1
+run_nm info --json --sysroot "$FX/sysroot-sata-md-raid1" --path /srv
+json_checks <<EOT
+d: raid1 of sda1 and sdb1	j["path"]["stack"]["level"] == "raid1" and [m["name"] for m in j["path"]["stack"]["slaves"]] == ["sda1", "sdb1"]
+d: rotational SATA	j["path"]["rotational"] is True and j["path"]["transport"] == "sata"
+d: physical disks	j["path"]["physical"] == ["sda", "sdb"]
+EOT
+# the environment variable does what --sysroot does
+out=$(NODEMARK_SYSROOT="$FX/sysroot-sata-md-raid1" "$NM" info | head -1)
+[[ $out == *"2x SATA HDD RAID1"* ]] && ok "NODEMARK_SYSROOT selects the fake machine" ||
+    not_ok "NODEMARK_SYSROOT selects the fake machine" "$out"
+# the text shows the stack
+run_nm info --sysroot "$FX/sysroot-md-raid0-nvme" --path /data
+expect_out_has "md raid0, chunk 128 KiB, 16 disks" "text shows the md layer"
+expect_out_has "PCIe 4.0 x4 (max 4.0 x4)" "text shows the PCIe link"
