@@ -7,6 +7,8 @@
 #   B  = nodemark hash --algo blake3 --threads 1 (the pure BLAKE3 rate of this round)
 #   P1 = nodemark pieces --hash blake3 --no-sync --workers 1 (write MB/s)
 #   P2 = the same with --workers 2
+#   P0 = --hash none, 1 worker: the write path alone, per CPU-second (what the kernel's copy into
+#        tmpfs costs); 1 / (1 + B/P0) per CPU-second is the most P1/B can be on this machine
 # and on DISK_DIR (the machine's disk), with --sync:
 #   F  = --backend files --sync          L = --backend log --sync-batch 16
 # Printed: P1/B (goal >= 0.75), also per CPU-second used (robust to other load on the machine),
@@ -35,11 +37,13 @@ echo "disk dir: $disk ($(df -T "$disk" | awk 'NR==2 {print $1, $2}')); tmpfs: $s
 echo "tmpfs: $count pieces of 2314240 B, blake3, no sync; disk: $disk_count pieces, blake3, --sync"
 echo
 
-r1=() r1c=() r2=() rl=() bs=() p1s=() p2s=() fs=() ls=()
+r1=() r1c=() r2=() rl=() bs=() p1s=() p2s=() fs=() ls=() bound=() p0s=()
 for r in $(seq "$rounds"); do
     read -r b bc < <(hash_rates)
     read -r p1 p1c < <(write_rates "$shm" --count "$count" --hash blake3 --no-sync --workers 1)
     read -r p2 _ < <(write_rates "$shm" --count "$count" --hash blake3 --no-sync --workers 2)
+    read -r _ p0c < <(write_rates "$shm" --count "$count" --hash none --no-sync --workers 1)
+    p0s+=("$p0c") bound+=("$(python3 -c "print(1 / (1 + $bc / $p0c))")")
     read -r f _ < <(write_rates "$disk" --count "$disk_count" --hash blake3 --sync --backend files)
     read -r l _ < <(write_rates "$disk" --count "$disk_count" --hash blake3 --sync --backend log --sync-batch 16)
     bs+=("$b") p1s+=("$p1") p2s+=("$p2") fs+=("$f") ls+=("$l")
@@ -51,7 +55,8 @@ done
 echo
 printf 'pieces tmpfs blake3 nosync 1 worker / pure BLAKE3 1 thread: %.2f (median %s vs %s MB/s; goal >= 0.75)\n' \
     "$(median "${r1[@]}")" "$(mb "$(median "${p1s[@]}")")" "$(mb "$(median "${bs[@]}")")"
-printf 'the same per CPU-second used (load-independent): %.2f\n' "$(median "${r1c[@]}")"
+printf 'the same per CPU-second used (load-independent): %.2f; the write path alone (--hash none) %s MB per CPU-second, so at most %.2f is possible here\n' \
+    "$(median "${r1c[@]}")" "$(mb "$(median "${p0s[@]}")")" "$(median "${bound[@]}")"
 printf 'pieces tmpfs 2 workers / 1 worker: %.2f (median %s vs %s MB/s; goal >= 1.6 with 2 free CPUs)\n' \
     "$(median "${r2[@]}")" "$(mb "$(median "${p2s[@]}")")" "$(mb "$(median "${p1s[@]}")")"
 printf 'disk --sync, log (--sync-batch 16) / files: %.2f (median %s vs %s MB/s)\n' \
