@@ -106,3 +106,14 @@ fi
 
 check "nothing is left in the directory" test -z "$(ls -A d)"
 
+
+# --- the saved run -------------------------------------------------------------------------
+
+run_nm fio --output-format=json --name=saved $J --rw=randread --label fio-test
+expect_rc 0 "a saved run exits 0"
+expect_err_has "saved run" "the run is saved"
+check "the JSON stays valid when the run is saved" python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out"
+run_nm show fio-test
+expect_rc 0 "the saved run can be shown"
+expect_out_has "read_iops" "the saved run has the job's IOPS"
+expect_out_has '"rw":"randread"' "the saved run keeps the job options"
