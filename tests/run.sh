@@ -22,6 +22,11 @@ export NODEMARK SHIM_DIR="${SHIM_DIR:-}" TESTS_DIR="$here"
 scratch=$(mktemp -d "${TMPDIR:-/tmp}/nodemark-tests.XXXXXX")
 trap 'rm -rf "$scratch"' EXIT
 export NODEMARK_DB="$scratch/results.db" NODEMARK_NO_PROGRESS=1 XDG_DATA_HOME="$scratch/xdg"
+# A python3 that is a version manager's shim (pyenv: a shell script, ~3 s a start on a busy
+# machine) makes json_get slow; the tests only need the system's python3 to read JSON.
+if [ -x /usr/bin/python3 ] && [ "$(command -v python3)" != /usr/bin/python3 ]; then
+    mkdir -p "$scratch/bin" && ln -s /usr/bin/python3 "$scratch/bin/python3" && PATH="$scratch/bin:$PATH"
+fi
 
 log="$scratch/log"
 : >"$log"

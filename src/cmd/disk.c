@@ -1,13 +1,597 @@
-/* Placeholder: this command is being built (see the issue that names it). */
+/* nodemark disk: CrystalDiskMark's profiles and fio-like custom jobs on directories, files and
+ * block devices.  Parses options into a list of tests (struct io_job each), runs them on one
+ * io session (files laid out once), and hands the results to export/disk_report. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "export/disk_report.h"
+#include "io/engine.h"
+#include "util/atomicfile.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
 #include "util/error.h"
+#include "util/opt.h"
+#include "util/parse.h"
+#include "util/progress.h"
+#include "util/units.h"
 
-const char cmd_disk_usage[] = "usage: nodemark disk [options]\n\n(not built yet)\n";
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+const char cmd_disk_usage[] =
+	"usage: nodemark disk TARGET... [--profile cdm|cdm-nvme|peak|realworld] [options]\n"
+	"       nodemark disk TARGET... --rw RW [--bs SIZE --iodepth N --jobs N --runtime D ...]\n"
+	"\n"
+	"Measure a directory, file or block device the way CrystalDiskMark and fio do.\n"
+	"A directory gets a private .nodemark-* subdirectory with the test files, removed at the end\n"
+	"(also on Ctrl-C). A file or block device is only read, unless it is named again in\n"
+	"--allow-write; a mounted device is never written. Several targets: the threads are spread\n"
+	"over them, and results are shown per target and in total.\n"
+	"\n"
+	"Profiles (CrystalDiskMark 8; the default when --rw is not given is cdm):\n"
+	"  cdm        SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1\n"
+	"  cdm-nvme   SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1\n"
+	"  peak       SEQ1M Q8T1, RND4K Q32T16\n"
+	"  realworld  SEQ1M Q1T1, RND4K Q1T1\n"
+	"  Every test is read, then (after all reads) written. Each test starts with a discarded\n"
+	"  preparing pass, then --loops passes; the table shows the best pass (MB/s = 10^6 B/s,\n"
+	"  IOPS, mean latency) and the median and spread of the passes. With several targets, the\n"
+	"  T threads of a test run on each target.\n"
+	"\n"
+	"Options:\n"
+	"  --profile NAME      run a profile (see above)\n"
+	"  --size SIZE         test file size, or region of a file or device (default 1GiB)\n"
+	"  --runtime D         length of a pass (profiles: 5s; custom jobs: time-based run of D;\n"
+	"                      without it a custom job does one size-based pass over --size)\n"
+	"  --loops N           passes (profiles: 5; custom jobs: 1)\n"
+	"  --interval D        pause between passes (profiles: 5s; custom jobs: 0)\n"
+	"  --ramp D            run but do not measure the first D of each pass\n"
+	"  --rw RW             a custom job: read, write, randread, randwrite, rw, randrw\n"
+	"  --bs SIZE           block size (default 4k)\n"
+	"  --iodepth N         I/Os in flight per thread, 1-65536 (default 1)\n"
+	"  --jobs N            threads, spread over the targets (default 1)\n"
+	"  --rwmix PCT         share of reads in rw/randrw (default 50)\n"
+	"  --engine NAME       auto (default), uring, psync, mmap, null. auto picks per target:\n"
+	"                      uring for O_DIRECT and block devices, mmap for buffered tmpfs,\n"
+	"                      psync for other buffered files\n"
+	"  --direct            require O_DIRECT (default: O_DIRECT where the filesystem allows it,\n"
+	"                      else buffered with a note)\n"
+	"  --buffered          never use O_DIRECT\n"
+	"  --zero-buffers      write zeros (default: random data)\n"
+	"  --fsync N           fsync after every N writes (and --end-fsync: once at the end)\n"
+	"  --fdatasync N       fdatasync after every N writes\n"
+	"  --end-fsync         fsync each file when the writes are done\n"
+	"  --norandommap       random offsets may repeat within a pass (default: every block once)\n"
+	"  --cpus LIST         pin thread i to the i-th CPU of LIST, e.g. 0-3,8\n"
+	"  --sqpoll            io_uring: a kernel thread polls the submission queue\n"
+	"  --hipri             io_uring: polled completions (needs poll queues)\n"
+	"  --allow-write PATH  allow writing to this block device or existing file (repeatable)\n"
+	"  --json              JSON on stdout: per test an object per job, per target and a total\n"
+	"                      (iops, bytes_per_sec, io_bytes, runtime_ns, lat_ns{min,mean,max,p50,\n"
+	"                      p90,p99,p99.9,p99.99}, usr_cpu_ns, sys_cpu_ns, engine, direct)\n"
+	"  --output FILE       write the report (or JSON) to FILE instead of stdout\n"
+	RUN_OPT_USAGE
+	"\n"
+	"Examples:\n"
+	"  nodemark disk /mnt/data\n"
+	"  nodemark disk /mnt/data --profile cdm-nvme --size 256m --runtime 2s --loops 3 --interval 1s\n"
+	"  nodemark disk /mnt/data --rw randread --bs 4k --iodepth 32 --jobs 4 --runtime 10s\n"
+	"  nodemark disk /dev/nvme0n1 --rw randread --iodepth 32 --runtime 10s --json\n"
+	"  nodemark disk /d1 /d2 /d3 --rw write --bs 1m --jobs 3 --size 4g --end-fsync\n";
+
+enum {
+	O_PROFILE = 1, O_SIZE, O_RUNTIME, O_LOOPS, O_INTERVAL, O_RAMP, O_RW, O_BS, O_IODEPTH, O_JOBS, O_RWMIX,
+	O_ENGINE, O_DIRECT_ON, O_BUFFERED, O_ZERO, O_FSYNC, O_FDATASYNC, O_END_FSYNC, O_NORANDOMMAP, O_CPUS,
+	O_SQPOLL, O_HIPRI, O_ALLOW_WRITE, O_JSON, O_OUTPUT,
+};
+
+static const struct opt_spec specs[] = {
+	{ "profile", OPT_ARG, O_PROFILE }, { "size", OPT_ARG, O_SIZE }, { "runtime", OPT_ARG, O_RUNTIME },
+	{ "loops", OPT_ARG, O_LOOPS }, { "interval", OPT_ARG, O_INTERVAL }, { "ramp", OPT_ARG, O_RAMP },
+	{ "rw", OPT_ARG, O_RW }, { "bs", OPT_ARG, O_BS }, { "iodepth", OPT_ARG, O_IODEPTH },
+	{ "jobs", OPT_ARG, O_JOBS }, { "rwmix", OPT_ARG, O_RWMIX }, { "engine", OPT_ARG, O_ENGINE },
+	{ "direct", OPT_NOARG, O_DIRECT_ON }, { "buffered", OPT_NOARG, O_BUFFERED },
+	{ "zero-buffers", OPT_NOARG, O_ZERO }, { "fsync", OPT_ARG, O_FSYNC }, { "fdatasync", OPT_ARG, O_FDATASYNC },
+	{ "end-fsync", OPT_NOARG, O_END_FSYNC }, { "norandommap", OPT_NOARG, O_NORANDOMMAP },
+	{ "cpus", OPT_ARG, O_CPUS }, { "sqpoll", OPT_NOARG, O_SQPOLL }, { "hipri", OPT_NOARG, O_HIPRI },
+	{ "allow-write", OPT_ARG, O_ALLOW_WRITE }, { "json", OPT_NOARG, O_JSON }, { "output", OPT_ARG, O_OUTPUT },
+	RUN_OPT_SPECS, { 0 },
+};
+
+/* A CrystalDiskMark test: sequential or random, block size, queue depth, threads. */
+struct cdm_test {
+	const char *name;
+	int random;
+	uint64_t bs;
+	unsigned qd, threads;
+};
+
+#define SEQ1M_Q8T1 { "SEQ1M Q8T1", 0, 1 << 20, 8, 1 }
+#define SEQ1M_Q1T1 { "SEQ1M Q1T1", 0, 1 << 20, 1, 1 }
+#define SEQ128K_Q32T1 { "SEQ128K Q32T1", 0, 128 << 10, 32, 1 }
+#define RND4K_Q32T1 { "RND4K Q32T1", 1, 4096, 32, 1 }
+#define RND4K_Q32T16 { "RND4K Q32T16", 1, 4096, 32, 16 }
+#define RND4K_Q1T1 { "RND4K Q1T1", 1, 4096, 1, 1 }
+
+static const struct profile {
+	const char *name;
+	struct cdm_test tests[4];
+	unsigned n;
+} profiles[] = {
+	{ "cdm", { SEQ1M_Q8T1, SEQ1M_Q1T1, RND4K_Q32T1, RND4K_Q1T1 }, 4 },
+	{ "cdm-nvme", { SEQ1M_Q8T1, SEQ128K_Q32T1, RND4K_Q32T16, RND4K_Q1T1 }, 4 },
+	{ "peak", { SEQ1M_Q8T1, RND4K_Q32T16 }, 2 },
+	{ "realworld", { SEQ1M_Q1T1, RND4K_Q1T1 }, 2 },
+};
+
+struct disk_opts {
+	const struct profile *profile;
+	struct io_job base;         /* what every test shares */
+	int custom;                 /* --rw given */
+	int have_size, have_runtime, have_loops, have_interval, have_bs, have_jobs;
+	uint64_t interval_ns;
+	const char *allow_write[IO_MAX_TARGETS];
+	unsigned nallow;
+	int json;
+	const char *output;
+	struct run_opts run;
+};
+
+static uint64_t want_size(const struct opt_iter *it)
+{
+	uint64_t v;
+	char err[256];
+	if (parse_size(it->arg, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return v;
+}
+
+static uint64_t want_duration(const struct opt_iter *it)
+{
+	uint64_t v;
+	char err[256];
+	if (parse_duration(it->arg, 1000000000ull, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return v;
+}
+
+static uint64_t want_count(const struct opt_iter *it, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+	char err[256];
+	if (parse_count(it->arg, min, max, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return v;
+}
+
+static void parse_args(struct disk_opts *o, int argc, char **argv)
+{
+	struct opt_iter it;
+	struct io_job *j = &o->base;
+	io_job_init(j);
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+		if (run_opts_handle(&o->run, id, &it))
+			continue;
+		switch (id) {
+		case OPT_POSITIONAL:
+			if (j->ntargets == IO_MAX_TARGETS)
+				nm_usage_fail("at most %d targets", IO_MAX_TARGETS);
+			j->targets[j->ntargets++] = it.arg;
+			break;
+		case OPT_DASHDASH:
+			break;
+		case O_PROFILE:
+			o->profile = NULL;
+			for (unsigned i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+				if (strcmp(it.arg, profiles[i].name) == 0)
+					o->profile = &profiles[i];
+			if (!o->profile)
+				opt_bad_value(&it, "expected cdm, cdm-nvme, peak or realworld");
+			break;
+		case O_SIZE:
+			j->size = want_size(&it);
+			if (!j->size)
+				opt_bad_value(&it, "0: expected a size like 64m, 1GiB");
+			o->have_size = 1;
+			break;
+		case O_RUNTIME:
+			j->runtime_ns = want_duration(&it);
+			if (!j->runtime_ns)
+				opt_bad_value(&it, "0: expected a duration like 500ms, 5s");
+			o->have_runtime = 1;
+			break;
+		case O_LOOPS:
+			j->loops = (unsigned)want_count(&it, 1, 1000);
+			o->have_loops = 1;
+			break;
+		case O_INTERVAL:
+			o->interval_ns = want_duration(&it);
+			o->have_interval = 1;
+			break;
+		case O_RAMP:
+			j->ramp_ns = want_duration(&it);
+			break;
+		case O_RW:
+			if (io_rw_parse(it.arg, &j->rw) < 0)
+				opt_bad_value(&it, "expected read, write, randread, randwrite, rw or randrw");
+			o->custom = 1;
+			break;
+		case O_BS: {
+			uint64_t bs = want_size(&it);
+			if (bs == 0)
+				opt_bad_value(&it, "0: a block size must be at least 1 byte");
+			if (bs > (256u << 20))
+				opt_bad_value(&it, "at most 256MiB");
+			j->bs[DIR_READ] = j->bs[DIR_WRITE] = bs;
+			o->have_bs = 1;
+			break;
+		}
+		case O_IODEPTH:
+			j->iodepth = (unsigned)want_count(&it, 1, 65536);
+			break;
+		case O_JOBS:
+			j->numjobs = (unsigned)want_count(&it, 1, 4096);
+			o->have_jobs = 1;
+			break;
+		case O_RWMIX:
+			j->rwmix_read = (unsigned)want_count(&it, 0, 100);
+			break;
+		case O_ENGINE:
+			if (io_engine_parse(it.arg, &j->engine) < 0)
+				opt_bad_value(&it, "expected auto, uring, psync, mmap or null");
+			break;
+		case O_DIRECT_ON:
+			j->direct = DIRECT_ON;
+			break;
+		case O_BUFFERED:
+			j->direct = DIRECT_OFF;
+			break;
+		case O_ZERO:
+			j->fill = FILL_ZERO;
+			break;
+		case O_FSYNC:
+			j->fsync_every = (unsigned)want_count(&it, 1, UINT32_MAX);
+			break;
+		case O_FDATASYNC:
+			j->fdatasync_every = (unsigned)want_count(&it, 1, UINT32_MAX);
+			break;
+		case O_END_FSYNC:
+			j->end_fsync = 1;
+			break;
+		case O_NORANDOMMAP:
+			j->norandommap = 1;
+			break;
+		case O_CPUS:
+			j->cpus = it.arg;
+			break;
+		case O_SQPOLL:
+			j->sqpoll = 1;
+			break;
+		case O_HIPRI:
+			j->hipri = 1;
+			break;
+		case O_ALLOW_WRITE:
+			if (o->nallow == IO_MAX_TARGETS)
+				nm_usage_fail("--allow-write: at most %d paths", IO_MAX_TARGETS);
+			o->allow_write[o->nallow++] = it.arg;
+			break;
+		case O_JSON:
+			o->json = 1;
+			break;
+		case O_OUTPUT:
+			o->output = it.arg;
+			break;
+		default:
+			nm_usage_fail("unexpected option %s", it.name ? it.name : "");
+		}
+	}
+}
+
+/* --- checks that need the file system ------------------------------------------------------ */
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	if (stat(a, &sa) < 0 || stat(b, &sb) < 0)
+		return 0;
+	if (S_ISBLK(sa.st_mode) && S_ISBLK(sb.st_mode))
+		return sa.st_rdev == sb.st_rdev;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Missing targets are bad input; returns whether writes are allowed on all of them. */
+static int check_targets(struct disk_opts *o)
+{
+	const struct io_job *j = &o->base;
+	int writable = 1;
+	if (!j->ntargets && j->engine != ENGINE_NULL)
+		nm_usage_fail("missing target: name a directory, file or block device (see --help)");
+	for (unsigned i = 0; i < j->ntargets; i++) {
+		struct stat st;
+		if (stat(j->targets[i], &st) < 0)
+			nm_usage_fail("%s: %s", j->targets[i], strerror(errno));
+		if (S_ISDIR(st.st_mode))
+			continue;
+		if (!S_ISBLK(st.st_mode) && !S_ISREG(st.st_mode))
+			nm_usage_fail("%s: not a directory, regular file or block device", j->targets[i]);
+		int allowed = 0;
+		for (unsigned k = 0; k < o->nallow; k++)
+			allowed |= same_file(j->targets[i], o->allow_write[k]);
+		writable &= allowed;
+	}
+	for (unsigned k = 0; k < o->nallow; k++) {
+		int named = 0;
+		for (unsigned i = 0; i < j->ntargets; i++)
+			named |= same_file(j->targets[i], o->allow_write[k]);
+		if (!named)
+			nm_usage_fail("--allow-write: %s is not one of the targets", o->allow_write[k]);
+	}
+	return writable;
+}
+
+/* --- the plan ---------------------------------------------------------------------------- */
+
+static unsigned plan_profile(struct disk_opts *o, struct disk_test *tests, int writable)
+{
+	const struct profile *p = o->profile;
+	unsigned n = 0;
+	for (int write = 0; write < 2; write++) {
+		if (write && !writable)
+			break;
+		for (unsigned i = 0; i < p->n; i++) {
+			const struct cdm_test *c = &p->tests[i];
+			struct disk_test *t = &tests[n++];
+			memset(t, 0, sizeof *t);
+			t->job = o->base;
+			t->job.rw = c->random ? (write ? IO_RANDWRITE : IO_RANDREAD) : (write ? IO_WRITE : IO_READ);
+			t->job.bs[DIR_READ] = t->job.bs[DIR_WRITE] = c->bs;
+			t->job.iodepth = c->qd;
+			t->job.numjobs = c->threads * (o->base.ntargets ? o->base.ntargets : 1);
+			t->job.time_based = 1;
+			snprintf(t->name, sizeof t->name, "%s %s", c->name, write ? "write" : "read");
+		}
+	}
+	return n;
+}
+
+static void plan_custom(struct disk_opts *o, struct disk_test *t)
+{
+	const struct io_job *j = &o->base;
+	char bs[32];
+	memset(t, 0, sizeof *t);
+	t->job = *j;
+	t->job.time_based = j->runtime_ns != 0;
+	uint64_t v = j->bs[DIR_READ];
+	/* a compact block size for the name: 4k, 1m, 1000 */
+	if (v % (1 << 20) == 0)
+		snprintf(bs, sizeof bs, "%llum", (unsigned long long)(v >> 20));
+	else if (v % 1024 == 0)
+		snprintf(bs, sizeof bs, "%lluk", (unsigned long long)(v >> 10));
+	else
+		snprintf(bs, sizeof bs, "%llu", (unsigned long long)v);
+	snprintf(t->name, sizeof t->name, "%s %s Q%uT%u", io_rw_name(j->rw), bs, j->iodepth, j->numjobs);
+}
+
+/* --- running ----------------------------------------------------------------------------- */
+
+struct progress_state {
+	const char *test;
+	unsigned pass, passes;      /* pass 0 = preparing */
+	uint64_t run_start, planned_ns, done_ns;
+};
+
+static void on_progress(const struct io_progress *p, void *arg)
+{
+	struct progress_state *ps = arg;
+	char rate[32], eta[32];
+	double secs = (double)p->elapsed_ns / 1e9;
+	units_rate_si(secs > 0 ? (double)p->bytes / secs : 0, rate, sizeof rate);
+	uint64_t elapsed = clock_now_ns() - ps->run_start;
+	uint64_t left = ps->planned_ns > elapsed ? ps->planned_ns - elapsed : 0;
+	if (!ps->planned_ns && p->expected_ns > p->elapsed_ns)
+		left = p->expected_ns - p->elapsed_ns;
+	if (ps->pass == 0)
+		progress_update("%s: preparing, %s, ETA %s", ps->test, rate, units_duration(left, eta, sizeof eta));
+	else
+		progress_update("%s: pass %u/%u, %s%s, ETA %s", ps->test, ps->pass, ps->passes, rate,
+				p->ramping ? " (ramp)" : "", units_duration(left, eta, sizeof eta));
+}
+
+static int pause_interruptibly(uint64_t ns)
+{
+	uint64_t end = clock_now_ns() + ns;
+	while (!cleanup_interrupted()) {
+		uint64_t now = clock_now_ns();
+		if (now >= end)
+			return 0;
+		uint64_t step = end - now < 100000000ull ? end - now : 100000000ull;
+		struct timespec ts = { (time_t)(step / 1000000000ull), (long)(step % 1000000000ull) };
+		nanosleep(&ts, NULL);
+	}
+	return -1;
+}
+
+/* Run every test: a preparing pass (profiles), then the passes, with pauses between. */
+static int run_tests(struct disk_opts *o, struct io_session *s, struct disk_test *tests, unsigned ntests,
+		     unsigned passes, int preparing, char *err, size_t errlen)
+{
+	struct progress_state ps = { .run_start = clock_now_ns(), .passes = passes };
+	uint64_t per_pass = o->base.runtime_ns + o->base.ramp_ns;
+	ps.planned_ns = o->base.runtime_ns ? ntests * ((passes + (unsigned)preparing) * per_pass +
+						       passes * o->interval_ns) : 0;
+	unsigned ntargets = o->base.ntargets ? o->base.ntargets : 1;
+	for (unsigned i = 0; i < ntests; i++) {
+		struct disk_test *t = &tests[i];
+		struct io_job_result *res = calloc(t->job.numjobs, sizeof *res);
+		if (!res || disk_test_alloc(t, passes, ntargets) < 0) {
+			free(res);
+			return nm_errf(err, errlen, "out of memory"), IO_FAILED;
+		}
+		ps.test = t->name;
+		for (unsigned p = preparing ? 0 : 1; p <= passes; p++) {
+			ps.pass = p;
+			int st = io_session_run(s, &t->job, res, on_progress, &ps, err, errlen);
+			progress_clear();
+			if (st != IO_OK) {
+				if (p > 0 && st != IO_BAD_JOB)
+					disk_test_add_pass(t, ntargets, res); /* keep what ran */
+				else
+					for (unsigned k = 0; k < t->job.numjobs; k++)
+						io_result_free(&res[k]);
+				free(res);
+				return st;
+			}
+			if (p == 0) {
+				for (unsigned k = 0; k < t->job.numjobs; k++)
+					io_result_free(&res[k]);
+			} else {
+				disk_test_add_pass(t, ntargets, res);
+			}
+			int last = i + 1 == ntests && p == passes;
+			if (!last && o->interval_ns && p > 0 && pause_interruptibly(o->interval_ns) < 0) {
+				free(res);
+				return nm_errf(err, errlen, "interrupted"), IO_INTERRUPTED;
+			}
+		}
+		free(res);
+	}
+	return IO_OK;
+}
+
+static int write_output(struct disk_opts *o, const struct disk_report *rep, const char *const *notes)
+{
+	struct atomic_file af;
+	char err[512];
+	FILE *out = afile_open(&af, o->output ? o->output : "-", err, sizeof err);
+	if (!out) {
+		nm_error("%s", err);
+		return -1;
+	}
+	if (o->json) {
+		json_t *j = disk_json(rep);
+		json_t *n = json_array();
+		for (unsigned i = 0; notes[i]; i++)
+			json_array_append_new(n, json_string(notes[i]));
+		json_object_set_new(j, "notes", n);
+		json_dumpf(j, out, JSON_INDENT(2));
+		fputc('\n', out);
+		json_decref(j);
+	} else {
+		for (unsigned i = 0; notes[i]; i++)
+			fprintf(out, "note: %s\n", notes[i]);
+		if (rep->profile)
+			disk_print_table(out, rep);
+		else
+			disk_print_full(out, rep);
+	}
+	if (afile_commit(&af, err, sizeof err) < 0) {
+		nm_error("%s", err);
+		return -1;
+	}
+	return 0;
+}
 
 int cmd_disk(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	nm_error("not built yet");
-	return NM_EXIT_USAGE;
+	struct disk_opts o;
+	char err[512];
+	memset(&o, 0, sizeof o);
+	parse_args(&o, argc, argv);
+	struct io_job *b = &o.base;
+
+	if (o.custom && o.profile)
+		nm_usage_fail("--rw and --profile: choose a profile or a custom job");
+	if (!o.custom && !o.profile)
+		o.profile = &profiles[0];
+	if (o.profile) {
+		if (o.have_bs || o.have_jobs)
+			nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
+		if (!o.have_runtime)
+			b->runtime_ns = 5000000000ull;
+		if (!o.have_loops)
+			b->loops = 5;
+		if (!o.have_interval)
+			o.interval_ns = 5000000000ull;
+		b->shared_file = 1; /* CrystalDiskMark: one test file, every thread on it */
+	}
+	if (!o.have_size)
+		b->filesize = 1ull << 30; /* the test file in a directory; files and devices: all of them */
+	if (b->direct != DIRECT_OFF && b->engine != ENGINE_MMAP && b->engine != ENGINE_NULL &&
+	    (b->bs[DIR_READ] % 512 || b->bs[DIR_WRITE] % 512))
+		nm_usage_fail("--bs %llu: O_DIRECT needs a multiple of 512 (or --buffered)",
+			      (unsigned long long)b->bs[DIR_READ]);
+	if (b->direct == DIRECT_ON && b->engine == ENGINE_MMAP)
+		nm_usage_fail("--direct: the mmap engine cannot do O_DIRECT");
+	int writable = check_targets(&o);
+	if (o.custom && io_job_writes(b) && !writable)
+		nm_usage_fail("writing to a file or block device needs --allow-write=PATH (a mounted device is never "
+			      "written)");
+	b->allow_write_blockdev = writable;
+	b->numa_place = b->cpus == NULL;
+
+	/* Passes: custom jobs run their loops as separate passes too, so each has a sample. */
+	unsigned passes = b->loops;
+	b->loops = 1;
+	struct disk_test tests[8];
+	unsigned ntests = o.profile ? plan_profile(&o, tests, writable) : (plan_custom(&o, &tests[0]), 1);
+
+	struct io_job layout = tests[0].job;
+	if (o.profile && writable)
+		layout.rw = IO_RW; /* opened for writing: the write tests come later */
+	else if (o.custom)
+		layout = tests[0].job;
+	int st;
+	struct io_session *s = io_session_open(&layout, &st, err, sizeof err);
+	if (!s) {
+		if (st == IO_INTERRUPTED)
+			return NM_EXIT_INTERRUPTED;
+		nm_error("%s", err);
+		return st == IO_BAD_JOB ? NM_EXIT_USAGE : NM_EXIT_FAILED;
+	}
+	if (progress_enabled())
+		for (const char *const *n = io_session_notes(s); *n; n++)
+			nm_warn("%s", *n);
+
+	st = run_tests(&o, s, tests, ntests, passes, o.profile != NULL, err, sizeof err);
+
+	struct disk_report rep = {
+		.profile = o.profile ? o.profile->name : NULL,
+		.targets = b->ntargets ? b->targets : (const char *const[]){ "null" },
+		.ntargets = b->ntargets ? b->ntargets : 1,
+		.tests = tests,
+		.ntests = ntests,
+		.file_size = b->size ? b->size : b->filesize,
+		.runtime_ns = b->runtime_ns,
+		.interval_ns = o.interval_ns,
+		.passes = passes,
+	};
+	int rc = NM_EXIT_OK;
+	if (st == IO_OK) {
+		if (write_output(&o, &rep, io_session_notes(s)) < 0)
+			rc = NM_EXIT_FAILED;
+		struct record *rec = record_new("disk", argc, argv);
+		disk_to_record(&rep, rec);
+		const char *where = NULL;
+		for (unsigned i = 0; i < b->ntargets && !where; i++) {
+			struct stat sst;
+			if (stat(b->targets[i], &sst) == 0 && S_ISDIR(sst.st_mode))
+				where = b->targets[i];
+		}
+		run_opts_apply(&o.run, rec, where);
+		if (run_save(&o.run, rec) < 0)
+			rc = NM_EXIT_FAILED;
+		record_free(rec);
+	} else {
+		nm_error("%s", err);
+		rc = st == IO_INTERRUPTED ? NM_EXIT_INTERRUPTED : st == IO_BAD_JOB ? NM_EXIT_USAGE : NM_EXIT_FAILED;
+	}
+	for (unsigned i = 0; i < ntests; i++)
+		disk_test_free(&tests[i], rep.ntargets);
+	io_session_close(s);
+	run_opts_free(&o.run);
+	return rc;
 }

@@ -40,6 +40,10 @@ void io_job_init(struct io_job *job);
  * message in err ("--bs: 0: ...": callers prefix nothing more than the command). */
 int io_job_check(const struct io_job *job, char *err, size_t errlen);
 
+/* Whether the job reads / writes at all (rw and the mix). */
+int io_job_reads(const struct io_job *job);
+int io_job_writes(const struct io_job *job);
+
 /* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown. */
 const char *io_rw_name(enum io_rw rw);
 int io_rw_parse(const char *s, enum io_rw *out);

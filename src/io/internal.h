@@ -8,8 +8,6 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-int io_job_reads(const struct io_job *job);
-int io_job_writes(const struct io_job *job);
 
 /* --- offsets: a cheap PRNG and a full-cycle random permutation ------------------------ */
 

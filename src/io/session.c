@@ -247,8 +247,10 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 		if (workdir_create(t->path, t->workdir, sizeof t->workdir, err, errlen) < 0)
 			return IO_BAD_JOB;
 	} else if (t->kind == TARGET_FILE) {
-		uint64_t need = job->offset + (job->size ? job->size : file_len_for(job));
+		/* an existing file: its own size unless a region was asked for */
+		uint64_t need = job->size ? job->offset + job->size : 0;
 		if (t->created) {
+			need = job->offset + (job->size ? job->size : file_len_for(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
 			int st2 = lay_out(t->path, 0, need, 1, err, errlen);
@@ -281,7 +283,12 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	if (t->kind == TARGET_NONE)
 		return IO_OK;
 	t->direct = 0;
-	if (job->direct != DIRECT_OFF && job->engine != ENGINE_MMAP) {
+	if (job->direct == DIRECT_AUTO && t->memory_backed && job->engine != ENGINE_MMAP) {
+		/* tmpfs takes O_DIRECT since Linux 6.6, but there is no device to go direct to:
+		 * it is the same copy from the page cache, only slower through a ring. */
+		add_note(s, "%s: memory-backed filesystem, using buffered I/O (O_DIRECT bypasses nothing here)",
+			 t->path);
+	} else if (job->direct != DIRECT_OFF && job->engine != ENGINE_MMAP) {
 		unsigned align = 512;
 		int rc = target_direct_works(probe, &align);
 		if (rc < 0)

@@ -11,16 +11,25 @@ if ! command -v valgrind >/dev/null; then
 	exit 0
 fi
 
-landed=" hash "
+landed=" hash pieces time "
 # Row: COMMAND ARGS... | EXIT   (error paths are run too: they must not leak either)
 rows=$(cat <<'ROWS'
 hash --no-save --size 1MiB --algo blake3,sha256,none --threads 1,2 | 0
 hash --no-save --size 64k --algo sha256 --threads 1 --output out.json | 0
 hash --no-save --file input.bin --algo blake3 --threads 1 | 0
 hash --no-save --algo md5 | 2
+pieces pd --no-save --count 4 --size 64k --block 16k --sync --read | 0
+pieces pd --no-save --backend log --count 4 --size 64k --sync-batch 2 --read --json | 0
+pieces pd --no-save --count 3 --size 64k --keep | 0
+pieces verify pd | 0
+pieces pd --no-save --hash md5 | 2
+time --no-save -r 2 -- true | 0
+time --no-save -r 2 --export-json out.json 'true' 'sleep 0.01' | 0
+time --no-save -r 0 true | 2
 ROWS
 )
 head -c 100000 /dev/urandom >input.bin
+mkdir pd
 
 while IFS= read -r row; do
 	words=${row%% | *}

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# nodemark disk against fio, side by side in one run, ratios printed (issue 3's speed goals).
+#
+#   bench/vs-fio.sh [DISKDIR]        DISKDIR: a directory on the disk to measure (default /tmp)
+#   REPS=5 RT=3 bench/vs-fio.sh      repetitions per case, seconds per run
+#
+# Cases (each repeated REPS times, tools interleaved, medians compared):
+#   1 null      null engine, 4k, 2 jobs: ops/s                         goal nodemark >= 2x fio
+#   2 tmpfs     4k randread of a 1 GiB file in /dev/shm, 2 jobs, the
+#               best engine of each tool (psync, mmap; fio also io_uring) goal >= 1.1x
+#   3 direct    4k randread, O_DIRECT, QD32, 1 job, a 1 GiB file in DISKDIR:
+#               IOPS vs fio io_uring                                    goal >= 1.0x
+#               CPU per I/O vs fio io_uring defaults                    goal <= 0.8x
+#               CPU per I/O vs fio --fixedbufs --registerfiles          goal <= 1.0x
+#   4 accuracy  case 3: IOPS within 5% of fio, p50/p99 latency within 10%
+#   5 memory    peak RSS of a 16-job run (case 3 with --jobs 16)         goal <= 32 MiB
+#
+# The files are made here (removed at the end); both tools read the same file.
+set -u
+here=$(cd "$(dirname "$0")/.." && pwd)
+NM=${NODEMARK:-$here/build/nodemark}
+FIO=${FIO:-fio}
+DISKDIR=${1:-/tmp}
+REPS=${REPS:-3}
+RT=${RT:-3}
+PY=$(python3 -c 'import sys; print(sys.executable)')
+
+work=$(mktemp -d "$DISKDIR/vs-fio.XXXXXX")
+shm=$(mktemp -d /dev/shm/vs-fio.XXXXXX)
+trap 'rm -rf "$work" "$shm"' EXIT
+results=$work/results.tsv
+: >"$results"
+
+[ -x "$NM" ] || { echo "build nodemark first (make)" >&2; exit 2; }
+
+# get FILE EXPR: evaluate a Python expression on a JSON file (j = the document)
+get() { "$PY" -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+# rec CASE TOOL METRIC VALUE
+rec() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$results"; }
+
+# fio's CPU seconds per I/O: usr_cpu/sys_cpu are % of the job's runtime.
+FIO_CPU='(j["jobs"][0]["usr_cpu"] + j["jobs"][0]["sys_cpu"]) / 100 * j["jobs"][0]["job_runtime"] / 1e3 / max(1, j["jobs"][0]["read"]["total_ios"])'
+NM_T='j["tests"][0]["total"]'
+
+nm_run() { # CASE LABEL ARGS...: one nodemark run, its figures recorded
+    local c=$1 label=$2
+    shift 2
+    "$NM" disk "$@" --runtime "${RT}s" --json --no-save >"$work/nm.json" 2>"$work/nm.err" || {
+        echo "nodemark failed: $(cat "$work/nm.err")" >&2
+        return
+    }
+    rec "$c" "$label" iops "$(get "$work/nm.json" "$NM_T[\"iops\"]")"
+    rec "$c" "$label" cpu_ns "$(get "$work/nm.json" "$NM_T[\"cpu_ns_per_io\"]")"
+    rec "$c" "$label" p50 "$(get "$work/nm.json" "$NM_T[\"read\"][\"clat_ns\"][\"p50\"] if \"read\" in $NM_T else 0")"
+    rec "$c" "$label" p99 "$(get "$work/nm.json" "$NM_T[\"read\"][\"clat_ns\"][\"p99\"] if \"read\" in $NM_T else 0")"
+}
+
+fio_run() { # CASE LABEL ARGS...
+    local c=$1 label=$2
+    shift 2
+    "$FIO" --name=vs --bs=4k --rw=randread --time_based --runtime="$RT" --group_reporting \
+        --output-format=json "$@" >"$work/fio.json" 2>"$work/fio.err" || {
+        echo "fio failed: $(cat "$work/fio.err")" >&2
+        return
+    }
+    rec "$c" "$label" iops "$(get "$work/fio.json" 'j["jobs"][0]["read"]["iops"]')"
+    rec "$c" "$label" cpu_ns "$(get "$work/fio.json" "$FIO_CPU * 1e9")"
+    rec "$c" "$label" p50 "$(get "$work/fio.json" 'j["jobs"][0]["read"]["clat_ns"]["percentile"]["50.000000"]')"
+    rec "$c" "$label" p99 "$(get "$work/fio.json" 'j["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"]')"
+}
+
+echo "laying out 1 GiB in /dev/shm and in $DISKDIR ..." >&2
+head -c $((1 << 30)) /dev/urandom >"$shm/file"
+head -c $((1 << 30)) /dev/urandom >"$work/file"
+sync
+
+for rep in $(seq "$REPS"); do
+    echo "repetition $rep/$REPS" >&2
+    # 1: the harness alone
+    nm_run null nodemark --engine null --rw read --bs 4k --jobs 2
+    fio_run null fio --ioengine=null --rw=read --size=1t --numjobs=2
+    # 2: buffered tmpfs, each tool's engines
+    for e in psync mmap; do
+        nm_run tmpfs "nodemark-$e" "$shm/file" --engine $e --rw randread --bs 4k --jobs 2
+        fio_run tmpfs "fio-$e" --ioengine=$e --filename="$shm/file" --size=1g --numjobs=2
+    done
+    fio_run tmpfs fio-io_uring --ioengine=io_uring --filename="$shm/file" --size=1g --numjobs=2 --iodepth=1
+    # 3 and 4: O_DIRECT QD32 on the disk
+    nm_run direct nodemark "$work/file" --engine uring --direct --rw randread --bs 4k --iodepth 32
+    fio_run direct fio-io_uring --ioengine=io_uring --direct=1 --iodepth=32 --filename="$work/file" --size=1g
+    fio_run direct fio-io_uring-fixed --ioengine=io_uring --direct=1 --iodepth=32 --fixedbufs --registerfiles \
+        --filename="$work/file" --size=1g
+done
+
+# 5: peak RSS, 16 jobs
+for tool in nodemark fio; do
+    if [ $tool = nodemark ]; then
+        /usr/bin/time -f %M -o "$work/rss" "$NM" disk "$work/file" --engine uring --direct --rw randread --bs 4k \
+            --iodepth 32 --jobs 16 --runtime 2s --json --no-save >/dev/null 2>&1
+    else
+        /usr/bin/time -f %M -o "$work/rss" "$FIO" --name=vs --ioengine=io_uring --direct=1 --iodepth=32 --bs=4k \
+            --rw=randread --numjobs=16 --thread --filename="$work/file" --size=1g --time_based --runtime=2 \
+            --group_reporting >/dev/null 2>&1
+    fi
+    rec memory $tool rss_kib "$(tail -1 "$work/rss")"
+done
+
+"$PY" - "$results" "$REPS" "$RT" <<'EOF'
+import statistics, sys
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
+v = {}
+for c, tool, m, x in rows:
+    v.setdefault((c, tool, m), []).append(float(x))
+med = {k: statistics.median(x) for k, x in v.items()}
+def m(c, tool, metric):
+    return med.get((c, tool, metric), float("nan"))
+def line(name, a, b, goal, ok):
+    r = a / b if b else float("nan")
+    print(f"{name:<46} {a:>14,.0f} {b:>14,.0f} {r:>7.2f}x  goal {goal:<8} {'ok' if ok(r) else 'MISSED'}")
+print(f"\nnodemark vs fio: medians of {sys.argv[2]} runs of {sys.argv[3]} s each (ratios from the same run)\n")
+print(f"{'case':<46} {'nodemark':>14} {'fio':>14} {'ratio':>8}")
+line("1 null 4k 2 jobs, ops/s", m("null", "nodemark", "iops"), m("null", "fio", "iops"), ">= 2.0", lambda r: r >= 2)
+best_nm = max(("psync", "mmap"), key=lambda e: m("tmpfs", "nodemark-" + e, "iops"))
+best_fio = max(("psync", "mmap", "io_uring"), key=lambda e: m("tmpfs", "fio-" + e, "iops"))
+for e in ("psync", "mmap"):
+    line(f"  tmpfs randread, {e} vs {e}", m("tmpfs", "nodemark-" + e, "iops"), m("tmpfs", "fio-" + e, "iops"), "", lambda r: True)
+line(f"2 tmpfs randread 2 jobs, best ({best_nm} vs {best_fio})", m("tmpfs", "nodemark-" + best_nm, "iops"),
+     m("tmpfs", "fio-" + best_fio, "iops"), ">= 1.1", lambda r: r >= 1.1)
+line("3 O_DIRECT QD32 IOPS vs fio io_uring", m("direct", "nodemark", "iops"), m("direct", "fio-io_uring", "iops"), ">= 1.0", lambda r: r >= 1.0)
+line("3 CPU ns per I/O vs fio io_uring", m("direct", "nodemark", "cpu_ns"), m("direct", "fio-io_uring", "cpu_ns"), "<= 0.8", lambda r: r <= 0.8)
+line("3 CPU ns per I/O vs fio fixedbufs+registerfiles", m("direct", "nodemark", "cpu_ns"), m("direct", "fio-io_uring-fixed", "cpu_ns"), "<= 1.0", lambda r: r <= 1.0)
+line("4 accuracy: IOPS vs fio io_uring", m("direct", "nodemark", "iops"), m("direct", "fio-io_uring", "iops"), "±5%", lambda r: abs(r - 1) <= 0.05)
+line("4 accuracy: clat p50 ns", m("direct", "nodemark", "p50"), m("direct", "fio-io_uring", "p50"), "±10%", lambda r: abs(r - 1) <= 0.10)
+line("4 accuracy: clat p99 ns", m("direct", "nodemark", "p99"), m("direct", "fio-io_uring", "p99"), "±10%", lambda r: abs(r - 1) <= 0.10)
+line("5 peak RSS KiB, 16 jobs QD32", m("memory", "nodemark", "rss_kib"), m("memory", "fio", "rss_kib"), "<= 32MiB", lambda r: m("memory", "nodemark", "rss_kib") <= 32768)
+print("\nall runs (median per tool and case):")
+for (c, tool, metric), x in sorted(med.items()):
+    if metric == "iops":
+        print(f"  {c:<8} {tool:<22} iops {x:>14,.0f}  cpu/io {m(c, tool, 'cpu_ns'):>8,.0f} ns  "
+              f"p50 {m(c, tool, 'p50'):>9,.0f} ns  p99 {m(c, tool, 'p99'):>10,.0f} ns  (n={len(v[(c, tool, metric)])})")
+EOF

@@ -1,0 +1,395 @@
+#include "export/disk_report.h"
+#include "util/units.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+#define NPCTS (sizeof pcts / sizeof pcts[0])
+
+/* --- passes ------------------------------------------------------------------------------ */
+
+int disk_test_alloc(struct disk_test *t, unsigned passes, unsigned ntargets)
+{
+	t->total = calloc(passes, sizeof *t->total);
+	t->targets = calloc((size_t)passes * ntargets, sizeof *t->targets);
+	t->jobs = calloc(t->job.numjobs, sizeof *t->jobs);
+	t->npasses = 0;
+	t->best = 0;
+	t->direct = 0;
+	t->engine[0] = '\0';
+	return t->total && t->targets && t->jobs ? 0 : -1;
+}
+
+void disk_test_add_pass(struct disk_test *t, unsigned ntargets, struct io_job_result *res)
+{
+	unsigned p = t->npasses++;
+	struct io_job_result *tot = &t->total[p];
+	io_result_init(tot);
+	for (unsigned i = 0; i < ntargets; i++)
+		io_result_init(&t->targets[p * ntargets + i]);
+	for (unsigned j = 0; j < t->job.numjobs; j++) {
+		io_result_merge(tot, &res[j]);
+		io_result_merge(&t->targets[p * ntargets + res[j].target_index % ntargets], &res[j]);
+	}
+	snprintf(t->engine, sizeof t->engine, "%s", tot->engine_used);
+	t->direct = tot->direct_used;
+	int best = p == 0 || io_result_bytes_per_sec(tot) > io_result_bytes_per_sec(&t->total[t->best]);
+	for (unsigned j = 0; j < t->job.numjobs; j++) {
+		if (best) {
+			io_result_free(&t->jobs[j]);
+			t->jobs[j] = res[j];
+			res[j].sec_iops = res[j].sec_bw = NULL;
+			res[j].nsec = 0;
+		} else {
+			io_result_free(&res[j]);
+		}
+	}
+	if (best)
+		t->best = p;
+}
+
+void disk_test_free(struct disk_test *t, unsigned ntargets)
+{
+	for (unsigned p = 0; p < t->npasses; p++) {
+		io_result_free(&t->total[p]);
+		for (unsigned i = 0; i < ntargets; i++)
+			io_result_free(&t->targets[p * ntargets + i]);
+	}
+	if (t->jobs)
+		for (unsigned j = 0; j < t->job.numjobs; j++)
+			io_result_free(&t->jobs[j]);
+	free(t->total);
+	free(t->targets);
+	free(t->jobs);
+	t->total = t->targets = t->jobs = NULL;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+void disk_test_spread(const struct disk_test *t, double *median, double *spread)
+{
+	double v[256];
+	unsigned n = t->npasses < 256 ? t->npasses : 256;
+	*median = *spread = 0;
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		v[i] = io_result_bytes_per_sec(&t->total[i]);
+	qsort(v, n, sizeof v[0], cmp_double);
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	if (*median > 0) {
+		double hi = v[n - 1] / *median - 1, lo = 1 - v[0] / *median;
+		*spread = 100 * (hi > lo ? hi : lo);
+	}
+}
+
+/* Both directions' total latency in one histogram. */
+static void lat_both(const struct io_job_result *r, struct hist *h)
+{
+	hist_init(h);
+	hist_merge(h, &r->dir[DIR_READ].lat);
+	hist_merge(h, &r->dir[DIR_WRITE].lat);
+}
+
+static uint64_t total_ios(const struct io_job_result *r)
+{
+	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
+}
+
+/* --- text -------------------------------------------------------------------------------- */
+
+static const char *mode_text(int direct)
+{
+	return direct == 1 ? "O_DIRECT" : direct == 0 ? "buffered" : "mixed O_DIRECT/buffered";
+}
+
+void disk_print_table(FILE *out, const struct disk_report *r)
+{
+	char a[32], b[32];
+	fprintf(out, "nodemark disk --profile %s: %u target%s, %s file, %u pass%s of %s\n", r->profile, r->ntargets,
+		r->ntargets == 1 ? "" : "s", units_bytes_iec(r->file_size, a, sizeof a), r->passes,
+		r->passes == 1 ? "" : "es", units_duration(r->runtime_ns, b, sizeof b));
+	for (unsigned i = 0; i < r->ntargets; i++)
+		fprintf(out, "  %s\n", r->targets[i]);
+	fprintf(out, "\n%-22s %10s %10s %10s   %10s %7s   %s\n", "test (best pass)", "MB/s", "IOPS", "lat µs",
+		"median MB/s", "spread", "engine");
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct disk_test *t = &r->tests[i];
+		if (!t->npasses)
+			continue;
+		const struct io_job_result *best = &t->total[t->best];
+		struct hist h;
+		lat_both(best, &h);
+		double med, spread;
+		disk_test_spread(t, &med, &spread);
+		fprintf(out, "%-22s %10.2f %10.1f %10.2f   %10.2f %6.0f%%   %s %s\n", t->name,
+			io_result_bytes_per_sec(best) / 1e6, io_result_iops(best), hist_mean(&h) / 1e3, med / 1e6, spread,
+			t->engine, mode_text(t->direct));
+	}
+	fprintf(out, "\nMB/s = 10^6 bytes/s. lat = mean latency of the best pass; spread = the farthest pass from "
+		     "the median.\n");
+}
+
+static void print_result(FILE *out, const char *indent, const struct io_job_result *r)
+{
+	char a[32], b[32], c[32], d[32];
+	struct hist h;
+	lat_both(r, &h);
+	uint64_t ios = total_ios(r);
+	double secs = (double)r->runtime_ns / 1e9;
+	fprintf(out, "%sIOPS %s, %.2f MB/s, %.2f MiB/s (%s in %.2f s", indent, units_count(io_result_iops(r), a, sizeof a),
+		io_result_bytes_per_sec(r) / 1e6, io_result_bytes_per_sec(r) / 1048576.0,
+		units_bytes_iec(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes, b, sizeof b), secs);
+	if (r->dir[DIR_READ].ios && r->dir[DIR_WRITE].ios)
+		fprintf(out, "; %.0f%% reads", 100.0 * (double)r->dir[DIR_READ].ios / (double)ios);
+	fprintf(out, ")\n");
+	fprintf(out, "%slatency min %s, mean %s, max %s, stddev %s\n", indent, units_duration(h.n ? h.min : 0, a, sizeof a),
+		units_duration((uint64_t)hist_mean(&h), b, sizeof b), units_duration(h.max, c, sizeof c),
+		units_duration((uint64_t)hist_stddev(&h), d, sizeof d));
+	uint64_t p[NPCTS];
+	hist_percentiles(&h, pcts, NPCTS, p);
+	fprintf(out, "%s       ", indent);
+	for (unsigned i = 0; i < NPCTS; i++)
+		fprintf(out, " %s %s%s", pct_names[i], units_duration(p[i], a, sizeof a), i + 1 < NPCTS ? "," : "\n");
+	if (ios)
+		fprintf(out, "%sCPU usr %s, sys %s, %s per I/O; %llu context switches\n", indent,
+			units_duration(r->usr_cpu_ns, a, sizeof a), units_duration(r->sys_cpu_ns, b, sizeof b),
+			units_duration((r->usr_cpu_ns + r->sys_cpu_ns) / ios, c, sizeof c),
+			(unsigned long long)(r->ctx_voluntary + r->ctx_involuntary));
+	if (r->sync_ios)
+		fprintf(out, "%ssync %llu calls, mean %s\n", indent, (unsigned long long)r->sync_ios,
+			units_duration((uint64_t)hist_mean(&r->sync_lat), a, sizeof a));
+}
+
+void disk_print_full(FILE *out, const struct disk_report *r)
+{
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct disk_test *t = &r->tests[i];
+		if (!t->npasses)
+			continue;
+		fprintf(out, "%s: %s, %s\n", t->name, t->engine, mode_text(t->direct));
+		const struct io_job_result *best = &t->total[t->best];
+		print_result(out, "  ", best);
+		if (t->npasses > 1) {
+			double med, spread;
+			disk_test_spread(t, &med, &spread);
+			fprintf(out, "  passes %u: best %.2f MB/s, median %.2f MB/s ± %.0f%%\n", t->npasses,
+				io_result_bytes_per_sec(best) / 1e6, med / 1e6, spread);
+		}
+		if (r->ntargets > 1)
+			for (unsigned k = 0; k < r->ntargets; k++) {
+				const struct io_job_result *tr = &t->targets[t->best * r->ntargets + k];
+				if (!tr->job)
+					continue;
+				fprintf(out, "  %s:\n", r->targets[k]);
+				print_result(out, "    ", tr);
+			}
+	}
+}
+
+/* --- JSON -------------------------------------------------------------------------------- */
+
+static json_t *hist_json(const struct hist *h)
+{
+	uint64_t p[NPCTS];
+	json_t *o = json_object();
+	hist_percentiles(h, pcts, NPCTS, p);
+	json_object_set_new(o, "min", json_integer(h->n ? (json_int_t)h->min : 0));
+	json_object_set_new(o, "mean", json_real(hist_mean(h)));
+	json_object_set_new(o, "max", json_integer((json_int_t)h->max));
+	json_object_set_new(o, "stddev", json_real(hist_stddev(h)));
+	json_object_set_new(o, "n", json_integer((json_int_t)h->n));
+	for (unsigned i = 0; i < NPCTS; i++)
+		json_object_set_new(o, pct_names[i], json_integer((json_int_t)p[i]));
+	return o;
+}
+
+static json_t *dir_json(const struct io_dir_result *d, double runtime_s)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "ios", json_integer((json_int_t)d->ios));
+	json_object_set_new(o, "io_bytes", json_integer((json_int_t)d->bytes));
+	json_object_set_new(o, "iops", json_real(runtime_s > 0 ? (double)d->ios / runtime_s : 0));
+	json_object_set_new(o, "bytes_per_sec", json_real(runtime_s > 0 ? (double)d->bytes / runtime_s : 0));
+	json_object_set_new(o, "short_ios", json_integer((json_int_t)d->short_ios));
+	json_object_set_new(o, "lat_ns", hist_json(&d->lat));
+	json_object_set_new(o, "clat_ns", hist_json(&d->clat));
+	json_object_set_new(o, "slat_ns", hist_json(&d->slat));
+	return o;
+}
+
+static json_t *result_json(const struct io_job_result *r)
+{
+	json_t *o = json_object();
+	struct hist h;
+	double secs = (double)r->runtime_ns / 1e9;
+	uint64_t ios = total_ios(r);
+	lat_both(r, &h);
+	json_object_set_new(o, "iops", json_real(io_result_iops(r)));
+	json_object_set_new(o, "bytes_per_sec", json_real(io_result_bytes_per_sec(r)));
+	json_object_set_new(o, "io_bytes", json_integer((json_int_t)(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes)));
+	json_object_set_new(o, "ios", json_integer((json_int_t)ios));
+	json_object_set_new(o, "runtime_ns", json_integer((json_int_t)r->runtime_ns));
+	json_object_set_new(o, "lat_ns", hist_json(&h));
+	json_object_set_new(o, "usr_cpu_ns", json_integer((json_int_t)r->usr_cpu_ns));
+	json_object_set_new(o, "sys_cpu_ns", json_integer((json_int_t)r->sys_cpu_ns));
+	json_object_set_new(o, "cpu_ns_per_io",
+			    json_real(ios ? (double)(r->usr_cpu_ns + r->sys_cpu_ns) / (double)ios : 0));
+	json_object_set_new(o, "ctx_switches", json_integer((json_int_t)(r->ctx_voluntary + r->ctx_involuntary)));
+	json_object_set_new(o, "engine", json_string(r->engine_used));
+	json_object_set_new(o, "direct", r->direct_used < 0 ? json_null() : json_boolean(r->direct_used));
+	if (r->dir[DIR_READ].ios)
+		json_object_set_new(o, "read", dir_json(&r->dir[DIR_READ], secs));
+	if (r->dir[DIR_WRITE].ios)
+		json_object_set_new(o, "write", dir_json(&r->dir[DIR_WRITE], secs));
+	if (r->sync_ios) {
+		json_object_set_new(o, "sync_ios", json_integer((json_int_t)r->sync_ios));
+		json_object_set_new(o, "sync_lat_ns", hist_json(&r->sync_lat));
+	}
+	if (r->error)
+		json_object_set_new(o, "error", json_string(r->errmsg));
+	return o;
+}
+
+static json_t *test_json(const struct disk_report *r, const struct disk_test *t)
+{
+	json_t *o = json_object();
+	const struct io_job *j = &t->job;
+	json_object_set_new(o, "name", json_string(t->name));
+	json_object_set_new(o, "rw", json_string(io_rw_name(j->rw)));
+	if (j->rw == IO_RW || j->rw == IO_RANDRW)
+		json_object_set_new(o, "rwmix_read", json_integer(j->rwmix_read));
+	json_object_set_new(o, "bs", json_integer((json_int_t)j->bs[j->rw == IO_WRITE || j->rw == IO_RANDWRITE]));
+	json_object_set_new(o, "iodepth", json_integer(j->iodepth));
+	json_object_set_new(o, "numjobs", json_integer(j->numjobs));
+	json_object_set_new(o, "engine", json_string(t->engine));
+	json_object_set_new(o, "direct", t->direct < 0 ? json_null() : json_boolean(t->direct));
+	json_t *passes = json_array();
+	for (unsigned p = 0; p < t->npasses; p++)
+		json_array_append_new(passes, result_json(&t->total[p]));
+	json_object_set_new(o, "passes", passes);
+	json_object_set_new(o, "best_pass", json_integer(t->best));
+	if (t->npasses) {
+		double med, spread;
+		disk_test_spread(t, &med, &spread);
+		json_object_set_new(o, "median_bytes_per_sec", json_real(med));
+		json_object_set_new(o, "spread_pct", json_real(spread));
+		json_object_set_new(o, "total", result_json(&t->total[t->best]));
+		json_t *tg = json_array();
+		for (unsigned k = 0; k < r->ntargets; k++) {
+			json_t *x = result_json(&t->targets[t->best * r->ntargets + k]);
+			json_object_set_new(x, "target", json_string(r->targets[k]));
+			json_array_append_new(tg, x);
+		}
+		json_object_set_new(o, "targets", tg);
+		json_t *jobs = json_array();
+		for (unsigned k = 0; k < j->numjobs; k++) {
+			json_t *x = result_json(&t->jobs[k]);
+			json_object_set_new(x, "job", json_integer(k));
+			json_object_set_new(x, "target", json_string(r->targets[t->jobs[k].target_index % r->ntargets]));
+			json_array_append_new(jobs, x);
+		}
+		json_object_set_new(o, "jobs", jobs);
+	}
+	return o;
+}
+
+json_t *disk_json(const struct disk_report *r)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "profile", r->profile ? json_string(r->profile) : json_null());
+	json_t *tg = json_array();
+	for (unsigned i = 0; i < r->ntargets; i++)
+		json_array_append_new(tg, json_string(r->targets[i]));
+	json_object_set_new(o, "targets", tg);
+	json_object_set_new(o, "file_size", json_integer((json_int_t)r->file_size));
+	json_object_set_new(o, "passes", json_integer(r->passes));
+	json_t *tests = json_array();
+	for (unsigned i = 0; i < r->ntests; i++)
+		json_array_append_new(tests, test_json(r, &r->tests[i]));
+	json_object_set_new(o, "tests", tests);
+	return o;
+}
+
+/* --- the record -------------------------------------------------------------------------- */
+
+void disk_to_record(const struct disk_report *r, struct record *rec)
+{
+	for (unsigned i = 0; i < r->ntests; i++) {
+		const struct disk_test *t = &r->tests[i];
+		const struct io_job *j = &t->job;
+		if (!t->npasses)
+			continue;
+		struct bench *b = record_add_bench(rec, t->name);
+		bench_set(b, "rw", json_string(io_rw_name(j->rw)));
+		bench_set(b, "bs", json_integer((json_int_t)j->bs[j->rw == IO_WRITE || j->rw == IO_RANDWRITE]));
+		bench_set(b, "iodepth", json_integer(j->iodepth));
+		bench_set(b, "numjobs", json_integer(j->numjobs));
+		bench_set(b, "size", json_integer((json_int_t)j->size));
+		bench_set(b, "runtime_ns", json_integer((json_int_t)j->runtime_ns));
+		bench_set(b, "engine", json_string(t->engine));
+		bench_set(b, "direct", json_boolean(t->direct > 0));
+		if (j->rw == IO_RW || j->rw == IO_RANDRW)
+			bench_set(b, "rwmix_read", json_integer(j->rwmix_read));
+		json_t *tg = json_array();
+		for (unsigned k = 0; k < r->ntargets; k++)
+			json_array_append_new(tg, json_string(r->targets[k]));
+		bench_set(b, "targets", tg);
+
+		struct metric *bw = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+		struct metric *iops = bench_metric(b, "iops", "op/s", HIGHER_IS_BETTER);
+		struct metric *lat = bench_metric(b, "lat_mean_ns", "ns", LOWER_IS_BETTER);
+		struct metric *p99 = bench_metric(b, "lat_p99_ns", "ns", LOWER_IS_BETTER);
+		struct metric *cpu = bench_metric(b, "cpu_ns_per_io", "ns", LOWER_IS_BETTER);
+		for (unsigned p = 0; p < t->npasses; p++) {
+			const struct io_job_result *x = &t->total[p];
+			struct hist h;
+			lat_both(x, &h);
+			uint64_t ios = total_ios(x);
+			metric_add(bw, io_result_bytes_per_sec(x));
+			metric_add(iops, io_result_iops(x));
+			metric_add(lat, hist_mean(&h));
+			metric_add(p99, (double)hist_percentile(&h, 99));
+			metric_add(cpu, ios ? (double)(x->usr_cpu_ns + x->sys_cpu_ns) / (double)ios : 0);
+		}
+
+		/* The best pass's completion latency as sparse (bucket value, count) pairs. */
+		const struct io_job_result *best = &t->total[t->best];
+		struct hist clat;
+		hist_init(&clat);
+		hist_merge(&clat, &best->dir[DIR_READ].clat);
+		hist_merge(&clat, &best->dir[DIR_WRITE].clat);
+		size_t n = 0;
+		for (unsigned k = 0; k < HIST_NR; k++)
+			n += clat.bucket[k] != 0;
+		if (n) {
+			uint64_t *v = malloc(n * sizeof *v), *c = malloc(n * sizeof *c);
+			if (v && c) {
+				size_t m = 0;
+				for (unsigned k = 0; k < HIST_NR; k++)
+					if (clat.bucket[k]) {
+						v[m] = hist_bucket_value(k);
+						c[m++] = clat.bucket[k];
+					}
+				bench_add_hist(b, "clat", v, c, m);
+			}
+			free(v);
+			free(c);
+		}
+		if (best->nsec && best->sec_iops && best->sec_bw) {
+			struct series *si = bench_series(b, "iops", "s", "op/s");
+			struct series *sb = bench_series(b, "bytes_per_sec", "s", "B/s");
+			for (size_t k = 0; k < best->nsec; k++) {
+				series_add(si, (double)(k + 1), best->sec_iops[k]);
+				series_add(sb, (double)(k + 1), best->sec_bw[k]);
+			}
+		}
+	}
+}

@@ -1,0 +1,144 @@
+# nodemark disk: bad input, custom jobs (JSON figures that follow from the job), several
+# targets, write protection of files, profiles, I/O errors and Ctrl-C. Tiny files, short runs.
+. "$TESTS_DIR/cli/lib.sh"
+
+mkdir -p d1 d2
+# One python start per JSON document (each start is slow on a busy machine): jvals EXPR...
+# evaluates every expression on $out (j = the document) into the array V.
+PY=$(python3 -c 'import sys; print(sys.executable)')
+jvals() {
+    mapfile -t V < <("$PY" -c 'import json,sys; j=json.loads(sys.stdin.read()); [print(eval(e)) for e in sys.argv[1:]]' "$@" <<<"$out")
+}
+no_leftovers() { # DIR...: no .nodemark-* left behind
+    local n
+    n=$(find "$@" -maxdepth 1 -name '.nodemark-*' | wc -l)
+    if [ "$n" -eq 0 ]; then ok "$1: private directories removed"; else not_ok "$1: private directories removed" "$(ls -a "$@")"; fi
+}
+
+# --- bad input: one line, exit 2 -------------------------------------------------------
+for bad in "--bs 0" "--bs 4q" "--rw randrd" "--iodepth 70000" "--iodepth 0" "--bs 1000" "--jobs 0" \
+    "--rwmix 101" "--engine libaio" "--runtime 0" "--profile cdm9"; do
+    # shellcheck disable=SC2086
+    run_nm disk d1 --rw read --size 64k --no-save $bad
+    [[ $bad == --profile* ]] && run_nm disk d1 --size 64k --no-save $bad
+    expect_rc 2 "$bad: exit 2"
+    one_line_error "$bad: one line"
+done
+run_nm disk d1 --rw read --bs 4q --no-save
+expect_err_has '--bs: "4q"' "a bad size names the option and the value"
+
+run_nm disk --rw read --no-save
+expect_rc 2 "no target: exit 2"
+one_line_error "no target: one line"
+expect_err_has "missing target" "no target: says so"
+
+run_nm disk ./does-not-exist --rw read --no-save
+expect_rc 2 "a missing target: exit 2"
+expect_err_has "does-not-exist" "a missing target is named"
+
+mkfifo fifo
+run_nm disk fifo --rw read --no-save
+expect_rc 2 "a fifo target: exit 2"
+one_line_error "a fifo target: one line"
+
+# --- a custom job: the figures follow from the job --------------------------------------
+run_nm disk d1 --rw randread --bs 4k --size 1m --iodepth 4 --engine psync --json --no-save
+expect_rc 0 "randread size-based: exit 0"
+jvals 'j["tests"][0]["total"]["io_bytes"]' 'j["tests"][0]["total"]["ios"]' 'j["tests"][0]["total"]["lat_ns"]["n"]' 'int(j["tests"][0]["total"]["lat_ns"]["p50"] <= j["tests"][0]["total"]["lat_ns"]["p99"] <= j["tests"][0]["total"]["lat_ns"]["max"] * 1.01)' 'int(abs(j["tests"][0]["total"]["iops"] - 256e9 / j["tests"][0]["total"]["runtime_ns"]) < 1)' 'j["tests"][0]["total"]["engine"]' 'int(j["tests"][0]["total"]["usr_cpu_ns"] + j["tests"][0]["total"]["sys_cpu_ns"] > 0)'
+check "one random pass reads every block once: io_bytes = size" test "${V[0]:-}" = 1048576
+check "256 I/Os of 4 KiB" test "${V[1]:-}" = 256
+check "every I/O has a latency" test "${V[2]:-}" = 256
+check "p50 <= p99 <= max" test "${V[3]:-}" = 1
+check "iops = ios / runtime" test "${V[4]:-}" = 1
+check "the engine asked for is reported" test "${V[5]:-}" = psync
+check "CPU time is reported" test "${V[6]:-}" = 1
+no_leftovers d1
+
+run_nm disk d1 --rw randrw --rwmix 70 --size 2m --engine uring --iodepth 8 --json --no-save
+expect_rc 0 "randrw with uring: exit 0"
+jvals 'j["tests"][0]["total"]["read"]["ios"] + j["tests"][0]["total"]["write"]["ios"]' 'int(0.6 < j["tests"][0]["total"]["read"]["ios"] / 512 < 0.8)' 'type(j["tests"][0]["total"]["direct"]).__name__'
+check "reads + writes = 512 I/Os" test "${V[0]:-}" = 512
+check "about 70% reads" test "${V[1]:-}" = 1
+check "uring reports its direct mode as a boolean" test "${V[2]:-}" = bool
+
+run_nm disk d1 --rw read --bs 64k --size 1m --engine mmap --no-save
+expect_rc 0 "mmap engine, text report: exit 0"
+expect_out_matches "read 64k Q1T1: mmap, buffered" "the report names the engine and mode"
+expect_out_matches "IOPS .* MB/s, .* MiB/s" "the report has IOPS, MB/s and MiB/s"
+expect_out_matches "p50 .*p90 .*p99 .*p99.9 .*p99.99 " "the report has the percentiles"
+expect_out_has "per I/O" "the report has CPU per I/O"
+
+# --- several targets: threads spread, results per target -----------------------------------
+run_nm disk d1 d2 --rw write --bs 64k --size 1m --jobs 4 --engine psync --end-fsync --json --no-save
+expect_rc 0 "two targets, four jobs: exit 0"
+jvals 'len(j["tests"][0]["targets"])' '",".join(str(t["io_bytes"]) for t in j["tests"][0]["targets"])' 'len(j["tests"][0]["jobs"])' 'j["tests"][0]["jobs"][1]["target"]' 'int(j["tests"][0]["total"]["sync_ios"] >= 4)'
+check "a result per target" test "${V[0]:-}" = 2
+check "each target did two jobs' bytes" test "${V[1]:-}" = "2097152,2097152"
+check "a result per job" test "${V[2]:-}" = 4
+check "jobs alternate targets" test "${V[3]:-}" = d2
+check "end fsync counted" test "${V[4]:-}" = 1
+no_leftovers d1 d2
+
+# --- time-based, null engine ----------------------------------------------------------------
+run_nm disk --engine null --rw randread --runtime 1s --jobs 2 --json --no-save
+expect_rc 0 "null engine, time-based: exit 0"
+jvals 'int(0.98e9 <= j["tests"][0]["total"]["runtime_ns"] <= 1.02e9)' 'int(j["tests"][0]["total"]["ios"] > 1000)'
+check "the measured time is the runtime asked for" test "${V[0]:-}" = 1
+check "the null engine did I/Os" test "${V[1]:-}" = 1
+
+# --- files nodemark did not create are only read -------------------------------------------
+head -c 262144 /dev/urandom >data.bin
+sum_before=$(cksum <data.bin)
+run_nm disk data.bin --rw randread --bs 4k --engine psync --json --no-save
+expect_rc 0 "reading an existing file: exit 0"
+jvals 'j["tests"][0]["total"]["io_bytes"]'
+check "the whole file is read once" test "${V[0]:-}" = 262144
+run_nm disk data.bin --rw write --no-save
+expect_rc 2 "writing to an existing file without --allow-write: exit 2"
+one_line_error "writing to an existing file: one line"
+check "the file is untouched" test "$(cksum <data.bin)" = "$sum_before"
+run_nm disk data.bin --rw write --bs 4k --engine psync --allow-write data.bin --no-save
+expect_rc 0 "with --allow-write the file may be written"
+run_nm disk d1 --rw read --size 64k --allow-write data.bin --no-save
+expect_rc 2 "--allow-write of a path that is not a target: exit 2"
+
+# --- a profile, scaled down ----------------------------------------------------------------
+run_nm disk d1 --profile realworld --size 2m --runtime 200ms --loops 2 --interval 0 --json --no-save
+expect_rc 0 "realworld profile: exit 0"
+jvals '",".join(t["name"] for t in j["tests"])' '",".join(str(len(t["passes"])) for t in j["tests"])' 'int(all(t["total"]["bytes_per_sec"] == max(p["bytes_per_sec"] for p in t["passes"]) for t in j["tests"]))'
+check "reads then writes: 4 tests" test "${V[0]:-}" = "SEQ1M Q1T1 read,RND4K Q1T1 read,SEQ1M Q1T1 write,RND4K Q1T1 write"
+check "two passes each" test "${V[1]:-}" = "2,2,2,2"
+check "the best pass is the fastest" test "${V[2]:-}" = 1
+run_nm disk d1 --profile realworld --size 2m --runtime 100ms --loops 1 --interval 0 --no-save
+expect_rc 0 "profile table: exit 0"
+expect_out_matches "^RND4K Q1T1 write +[0-9.]+ +[0-9.]+ +[0-9.]+ " "the table has MB/s, IOPS and latency per test"
+expect_out_has "median MB/s" "the table has the median of the passes"
+no_leftovers d1
+
+# --- I/O errors mid-run name the file, offset and errno; exit 1 ---------------------------
+SHIM=${SHIM_DIR:-}/faults.so
+if [ -f "$SHIM" ]; then
+    for eng in psync uring; do
+        o=$(NM_FAULT="pwrite+uring:EIO:path=.nodemark-:after=8" LD_PRELOAD=$SHIM "$NM" disk d1 --rw write \
+            --size 1m --engine $eng --no-save 2>err.txt)
+        rc=$?
+        err=$(cat err.txt)
+        expect_rc 1 "$eng: an I/O error mid-run: exit 1"
+        expect_err_has "at offset" "$eng: the error names the offset"
+        expect_err_has "Input/output error" "$eng: the error names the errno"
+        expect_err_has ".nodemark-" "$eng: the error names the file"
+        no_leftovers d1
+    done
+else
+    not_ok "the fault shim is built" "$SHIM missing"
+fi
+
+# --- Ctrl-C: stop, remove the files, exit 130 ----------------------------------------------
+"$NM" disk d1 --rw randread --size 1m --runtime 30s --engine psync --no-save >/dev/null 2>&1 &
+pid=$!
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+expect_rc 130 "Ctrl-C: exit 130"
+no_leftovers d1
