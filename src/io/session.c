@@ -319,8 +319,8 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	 * a copy from the page cache is cheaper without a ring (docs/design.md). */
 	if ((t->direct || t->kind == TARGET_BLOCK) && target_uring_available())
 		t->engine = ENGINE_URING;
-	else if (t->memory_backed && !t->direct)
-		t->engine = ENGINE_MMAP;
+	else if (t->memory_backed && !t->direct && !io_job_writes(job))
+		t->engine = ENGINE_MMAP; /* a write to a clean shared mapping faults: psync is ~10x faster */
 	else
 		t->engine = ENGINE_PSYNC;
 	add_note(s, "%s: engine auto picked %s (%s%s)", t->path, io_engine_name(t->engine),
