@@ -54,6 +54,8 @@ struct io_target {
 	uint64_t dev_size;          /* block device or existing file size */
 	unsigned align;             /* O_DIRECT alignment (logical block size) */
 	int created;                /* a file target we created (create_targets) */
+	int *node_cpus;             /* the CPUs of numa_node when threads are placed there */
+	unsigned nnode_cpus;
 };
 
 /* One file a worker uses. */

@@ -4,6 +4,7 @@
 #include "io/internal.h"
 #include "io/target.h"
 #include "io/ticks.h"
+#include "inventory/inventory.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -238,6 +239,22 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 	}
 
 	t->memory_backed = target_is_memory_backed(t->path);
+	struct path_device pd;
+	if (t->kind != TARGET_BLOCK && inventory_path_device(NULL, t->path, &pd) == 0) {
+		t->memory_backed |= pd.memory_backed;
+		if (pd.numa_node >= 0)
+			t->numa_node = pd.numa_node;
+	}
+	/* Threads go to the device's NUMA node when it is known and there is more than one. */
+	if (job->numa_place && !job->cpus && t->numa_node >= 0 && access("/sys/devices/system/node/node1", F_OK) == 0) {
+		int cpus[MAX_CPUS];
+		int n = target_node_cpus(t->numa_node, cpus, MAX_CPUS);
+		if (n > 0 && (t->node_cpus = malloc((size_t)n * sizeof *cpus))) {
+			memcpy(t->node_cpus, cpus, (size_t)n * sizeof *cpus);
+			t->nnode_cpus = (unsigned)n;
+			add_note(s, "%s: threads placed on NUMA node %d", t->path, t->numa_node);
+		}
+	}
 	if (t->kind == TARGET_DIR) {
 		uint64_t need = file_len_for(job) * job->nrfiles * (job->shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
 		if (!file_len_for(job))
@@ -403,6 +420,7 @@ void io_session_close(struct io_session *s)
 			cleanup_now(t->workdir);
 		if (t->created && s->job.unlink_after)
 			unlink(t->path);
+		free(t->node_cpus);
 	}
 	free(s->targets);
 	for (unsigned i = 0; i < s->nnotes; i++)
@@ -452,6 +470,8 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->direct = t->direct;
 	w->ops = io_engine_ops(t->engine);
 	w->cpu = s->ncpus > 0 ? s->cpus[i % (unsigned)s->ncpus] : -1;
+	w->cpuset = t->node_cpus;
+	w->ncpuset = t->nnode_cpus;
 	w->rng = (job->randrepeat ? (job->seed ? job->seed : 0x6e6f64656d61726bull) : random_u64()) +
 		 0x9e3779b97f4a7c15ull * (i + 1);
 	res->target_index = i % s->ntargets;
