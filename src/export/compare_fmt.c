@@ -140,6 +140,27 @@ static void table_strings(const struct ct_result *res, const struct ct_table *t,
 	}
 }
 
+struct ct_text *ct_texts(const struct ct_result *res, const struct ct_table *t)
+{
+	size_t n = (t->nrows + 1) * res->ncols;
+	struct cellstr *cs = calloc(n, sizeof *cs);
+	struct ct_text *out = calloc(n, sizeof *out);
+	struct notes nt = { .n = 0 };
+	if (!cs || !out)
+		abort();
+	table_strings(res, t, &nt, cs);
+	for (size_t i = 0; i < n; i++) {
+		memcpy(out[i].center, cs[i].center, sizeof out[i].center);
+		memcpy(out[i].pct, cs[i].pct, sizeof out[i].pct);
+		memcpy(out[i].delta, cs[i].delta, sizeof out[i].delta);
+		memcpy(out[i].pn, cs[i].pn, sizeof out[i].pn);
+		out[i].present = cs[i].present;
+		out[i].compared = cs[i].compared;
+	}
+	free(cs);
+	return out;
+}
+
 static void write_notes(FILE *f, const struct notes *nt)
 {
 	for (size_t i = 0; i < nt->n; i++) {

@@ -100,6 +100,14 @@ const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf
 /* The table's header unit: "sec/op", or "iops (op/s)" when the metric has its own name. */
 const char *ct_title(const struct ct_table *t, char *buf, size_t len);
 
+/* The texts of one table's cells as the text output shows them, without footnotes:
+ * (nrows + 1) * ncols entries, row-major, the last row being the geomean.  Caller frees. */
+struct ct_text {
+	char center[48], pct[16], delta[24], pn[48];
+	int present, compared;
+};
+struct ct_text *ct_texts(const struct ct_result *res, const struct ct_table *t);
+
 /* Renderers (export/compare_fmt.c). */
 void ct_write_text(FILE *f, const struct ct_result *res);
 void ct_write_markdown(FILE *f, const struct ct_result *res);

@@ -135,6 +135,10 @@ struct record *gobench_parse(const char *text, size_t len, char *err, size_t err
 	}
 	return r;
 fail:
+	/* the message quotes the input: keep it one printable line */
+	for (size_t k = 0; k < errlen && err[k]; k++)
+		if ((unsigned char)err[k] < 0x20 || err[k] == 0x7f)
+			err[k] = '?';
 	free(line);
 	record_free(r);
 	return NULL;

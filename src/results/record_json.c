@@ -416,11 +416,20 @@ static int read_record(struct reader *rd, struct record *r, const json_t *j)
 	return 0;
 }
 
+/* Messages quote keys and JSON text from the input: keep them one printable line. */
+static void printable(char *err, size_t errlen)
+{
+	for (size_t i = 0; i < errlen && err[i]; i++)
+		if ((unsigned char)err[i] < 0x20 || err[i] == 0x7f)
+			err[i] = '?';
+}
+
 struct record *record_from_json(const json_t *j, char *err, size_t errlen)
 {
 	struct reader rd = { err, errlen };
 	struct record *r = record_alloc();
 	if (read_record(&rd, r, j) < 0) {
+		printable(err, errlen);
 		record_free(r);
 		return NULL;
 	}
@@ -462,7 +471,9 @@ long records_parse(const char *text, size_t len, struct record ***out, char *err
 		json_t *j = json_loadb(text + off, len - off, JSON_DISABLE_EOF_CHECK | JSON_REJECT_DUPLICATES, &je);
 		if (!j) {
 			records_free(v, n);
-			return nm_errf(err, errlen, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
+			nm_errf(err, errlen, "invalid JSON at line %d, column %d: %s", je.line, je.column, je.text);
+			printable(err, errlen);
+			return -1;
 		}
 		off += je.position;
 		int rc = 0;

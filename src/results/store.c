@@ -308,8 +308,8 @@ static int step_insert(struct store *s, sqlite3_stmt *st, char *err, size_t errl
 enum { INS_RUN, INS_TAG, INS_BENCH, INS_METRIC, INS_SAMPLE, INS_SERIES, INS_POINT, INS_HIST, INS_BIN, INS_N };
 
 static const char *const insert_sql[INS_N] = {
-	"INSERT INTO runs (id, time_ms, host, version, command, cmdline, label, inventory, extra)"
-	" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	("INSERT INTO runs (id, time_ms, host, version, command, cmdline, label, inventory, extra)"
+	 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 	"INSERT INTO tags (run_id, key, value) VALUES (?, ?, ?)",
 	"INSERT INTO benches (run_id, seq, name, settings) VALUES (?, ?, ?, ?)",
 	"INSERT INTO metrics (bench_id, seq, name, unit, direction) VALUES (?, ?, ?, ?, ?)",

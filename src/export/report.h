@@ -1,0 +1,29 @@
+/* The report of `nodemark report`: one self-contained HTML file (inline CSS and SVG, no script,
+ * no font or image from the network) or Markdown, built from the runs and their compare tables.
+ *
+ * HTML: each machine's one-line summary and inventory, the runs, the compare tables, and SVG
+ * charts: bars per benchmark and run for every metric (rect.bar, one per table cell), latency
+ * percentile curves from the histograms (polyline.curve), timelines from the series
+ * (polyline.timeline).  Markdown: the same machines, runs and tables. */
+#ifndef NM_EXPORT_REPORT_H
+#define NM_EXPORT_REPORT_H
+
+#include <stdio.h>
+
+#include "export/comparetab.h"
+
+struct report_opts {
+	const char *title;
+	const char *generated;  /* e.g. "2026-11-30 09:40 UTC by nodemark 0.1.0" */
+};
+
+void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
+		       const struct report_opts *o);
+void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
+			   const struct report_opts *o);
+
+/* How many bars report_write_html draws for these tables (one per cell with a finite median):
+ * for tests and for the command's summary line. */
+size_t report_bar_count(const struct ct_result *res);
+
+#endif
