@@ -293,6 +293,19 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 	return IO_OK;
 }
 
+/* auto: io_uring where the kernel does the waiting (O_DIRECT, devices). On buffered files the
+ * data is a copy from the page cache: one pread per I/O is cheapest at depth 1, while a deep
+ * queue lets io_uring copy a whole batch inline in one system call (measured on tmpfs: about a
+ * quarter of the CPU per I/O of psync at depth 32). */
+static enum io_engine_kind pick_auto(const struct io_target *t, const struct io_job *job)
+{
+	if (!target_uring_available())
+		return ENGINE_PSYNC;
+	if (t->direct || t->kind == TARGET_BLOCK)
+		return ENGINE_URING;
+	return job->iodepth > 1 ? ENGINE_URING : ENGINE_PSYNC;
+}
+
 /* O_DIRECT and the engine, once the first file exists. */
 static int choose_mode(struct io_session *s, const struct io_job *job, struct io_target *t, const char *probe,
 		       char *err, size_t errlen)
@@ -332,16 +345,14 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 			return nm_errf(err, errlen, "io_uring is not available on this system"), IO_BAD_JOB;
 		return IO_OK;
 	}
-	/* auto: io_uring where the kernel does the waiting (O_DIRECT, devices); on buffered files
-	 * a copy from the page cache is cheaper without a ring (docs/design.md). */
-	if ((t->direct || t->kind == TARGET_BLOCK) && target_uring_available())
-		t->engine = ENGINE_URING;
-	else if (t->memory_backed && !t->direct)
-		t->engine = ENGINE_MMAP;
+	t->engine_auto = 1;
+	t->engine = pick_auto(t, job);
+	if (t->direct || t->kind == TARGET_BLOCK || !target_uring_available())
+		add_note(s, "%s: engine auto picked %s (%s%s)", t->path, io_engine_name(t->engine),
+			 t->direct ? "O_DIRECT" : "buffered", t->memory_backed ? ", memory-backed" : "");
 	else
-		t->engine = ENGINE_PSYNC;
-	add_note(s, "%s: engine auto picked %s (%s%s)", t->path, io_engine_name(t->engine),
-		 t->direct ? "O_DIRECT" : "buffered", t->memory_backed ? ", memory-backed" : "");
+		add_note(s, "%s: engine auto picks psync at iodepth 1, uring deeper (buffered%s)", t->path,
+			 t->memory_backed ? ", memory-backed" : "");
 	return IO_OK;
 }
 
@@ -468,7 +479,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->target = t;
 	w->res = res;
 	w->direct = t->direct;
-	w->ops = io_engine_ops(t->engine);
+	w->ops = io_engine_ops(t->engine_auto ? pick_auto(t, job) : t->engine);
 	w->cpu = s->ncpus > 0 ? s->cpus[i % (unsigned)s->ncpus] : -1;
 	w->cpuset = t->node_cpus;
 	w->ncpuset = t->nnode_cpus;
