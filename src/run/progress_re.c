@@ -10,6 +10,7 @@
 #include <string.h>
 
 #define MAX_GROUPS 64
+#define MAX_PATTERN 1024
 
 /* The hand matcher's view of `^?LIT1(NUM)LIT2$?`. */
 struct fast {
@@ -80,14 +81,37 @@ static size_t bracket(const char *p, struct strbuf *sb, char *err, size_t errlen
 char *progress_re_translate(const char *p, int *group, char *err, size_t errlen)
 {
 	struct strbuf sb;
-	int ngroups = 0, first_cap = 0, first_named = 0;
+	int ngroups = 0, first_cap = 0, first_named = 0, quantified = 0;
 	sb_init(&sb);
+	if (strlen(p) > MAX_PATTERN) {
+		nm_errf(err, errlen, "longer than %d characters", MAX_PATTERN);
+		goto fail;
+	}
 	for (size_t i = 0; p[i];) {
 		char c = p[i];
+		/* Stacked quantifiers (a++) and back-references send glibc's matcher into
+		 * exponential time; neither is needed to find a number. */
+		int quant = c == '*' || c == '+' || c == '?' || (c == '{' && isdigit((unsigned char)p[i + 1]));
+		if (quant && quantified) {
+			nm_errf(err, errlen, "a quantifier after a quantifier (like a++ or a*?) is not supported");
+			goto fail;
+		}
+		quantified = quant;
+		if (c == '{' && quant) {
+			const char *close = strchr(p + i, '}');
+			size_t n = close ? (size_t)(close - (p + i)) + 1 : strlen(p + i);
+			sb_add(&sb, p + i, n);
+			i += n;
+			continue;
+		}
 		if (c == '\\') {
 			char n = p[i + 1];
 			if (!n) {
 				nm_errf(err, errlen, "the pattern ends with a backslash");
+				goto fail;
+			}
+			if (n >= '1' && n <= '9') {
+				nm_errf(err, errlen, "back-references (\\%c) are not supported", n);
 				goto fail;
 			}
 			if (n == 'd')
@@ -121,7 +145,7 @@ char *progress_re_translate(const char *p, int *group, char *err, size_t errlen)
 					first_named = ngroups + 1;
 				i = (size_t)(end + 1 - p);
 			} else {
-				nm_errf(err, errlen, "\"(?%c\": only (?:...) and named groups (?P<name>...) are supported", *q ? *q : ' ');
+				nm_errf(err, errlen, "only (?:...) and named groups (?P<name>...) are supported after \"(?\"");
 				goto fail;
 			}
 			ngroups++;
@@ -402,7 +426,7 @@ struct progress_re *progress_re_compile(const char *pattern, char *err, size_t e
 	if (rc != 0) {
 		char msg[128];
 		regerror(rc, &re->re, msg, sizeof msg);
-		nm_errf(err, errlen, "\"%s\": %s", pattern, msg);
+		nm_errf(err, errlen, "not a valid extended regex: %s", msg);
 		free(ere);
 		free(re);
 		return NULL;
@@ -431,11 +455,19 @@ int progress_re_capture_slow(const struct progress_re *re, const char *line, siz
 			     size_t *caplen)
 {
 	regmatch_t m[MAX_GROUPS];
+	char small[4096], *copy = small;
+	/* regexec gets a NUL-terminated copy: REG_STARTEND alone would do for glibc, but
+	 * sanitizers' regexec interceptors read up to the NUL. Cheap next to regexec itself. */
+	if (len >= sizeof small && !(copy = malloc(len + 1)))
+		abort();
+	memcpy(copy, line, len);
+	copy[len] = 0;
 	m[0].rm_so = 0;
 	m[0].rm_eo = (regoff_t)len;
-	if (regexec(&re->re, line, (size_t)re->group + 1, m, REG_STARTEND) != 0)
-		return 0;
-	if (m[re->group].rm_so < 0)
+	int rc = regexec(&re->re, copy, (size_t)re->group + 1, m, REG_STARTEND);
+	if (copy != small)
+		free(copy);
+	if (rc != 0 || m[re->group].rm_so < 0)
 		return 0;
 	*cap = line + m[re->group].rm_so;
 	*caplen = (size_t)(m[re->group].rm_eo - m[re->group].rm_so);

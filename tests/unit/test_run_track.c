@@ -46,6 +46,13 @@ TEST(progress_re_rejects_what_it_cannot_do)
 	CHECK_CONTAINS(err, "not closed");
 	CHECK(progress_re_translate("(x)\\", &g, err, sizeof err) == NULL);
 	CHECK(progress_re_compile("(a", err, sizeof err) == NULL);
+	CHECK(progress_re_translate("b+++(\\d+)", &g, err, sizeof err) == NULL);
+	CHECK_CONTAINS(err, "quantifier after a quantifier");
+	CHECK(progress_re_translate("(a)\\1", &g, err, sizeof err) == NULL);
+	CHECK_CONTAINS(err, "back-references");
+	char *ok = progress_re_translate("x{2}(\\d{1,3})", &g, err, sizeof err);
+	CHECK_EQ_STR(ok, "x{2}([0-9]{1,3})");
+	free(ok);
 }
 
 static double number(const char *pattern, const char *line, int *ok)
