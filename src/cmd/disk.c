@@ -140,33 +140,6 @@ struct disk_opts {
 	struct run_opts run;
 };
 
-static uint64_t want_size(const struct opt_iter *it)
-{
-	uint64_t v;
-	char err[256];
-	if (parse_size(it->arg, &v, err, sizeof err) < 0)
-		opt_bad_value(it, err);
-	return v;
-}
-
-static uint64_t want_duration(const struct opt_iter *it)
-{
-	uint64_t v;
-	char err[256];
-	if (parse_duration(it->arg, 1000000000ull, &v, err, sizeof err) < 0)
-		opt_bad_value(it, err);
-	return v;
-}
-
-static uint64_t want_count(const struct opt_iter *it, uint64_t min, uint64_t max)
-{
-	uint64_t v;
-	char err[256];
-	if (parse_count(it->arg, min, max, &v, err, sizeof err) < 0)
-		opt_bad_value(it, err);
-	return v;
-}
-
 static void parse_args(struct disk_opts *o, int argc, char **argv)
 {
 	struct opt_iter it;
@@ -193,27 +166,27 @@ static void parse_args(struct disk_opts *o, int argc, char **argv)
 				opt_bad_value(&it, "expected cdm, cdm-nvme, peak or realworld");
 			break;
 		case O_SIZE:
-			j->size = want_size(&it);
+			j->size = opt_size(&it);
 			if (!j->size)
 				opt_bad_value(&it, "0: expected a size like 64m, 1GiB");
 			o->have_size = 1;
 			break;
 		case O_RUNTIME:
-			j->runtime_ns = want_duration(&it);
+			j->runtime_ns = opt_duration(&it);
 			if (!j->runtime_ns)
 				opt_bad_value(&it, "0: expected a duration like 500ms, 5s");
 			o->have_runtime = 1;
 			break;
 		case O_LOOPS:
-			j->loops = (unsigned)want_count(&it, 1, 1000);
+			j->loops = (unsigned)opt_count(&it, 1, 1000);
 			o->have_loops = 1;
 			break;
 		case O_INTERVAL:
-			o->interval_ns = want_duration(&it);
+			o->interval_ns = opt_duration(&it);
 			o->have_interval = 1;
 			break;
 		case O_RAMP:
-			j->ramp_ns = want_duration(&it);
+			j->ramp_ns = opt_duration(&it);
 			break;
 		case O_RW:
 			if (io_rw_parse(it.arg, &j->rw) < 0)
@@ -221,7 +194,7 @@ static void parse_args(struct disk_opts *o, int argc, char **argv)
 			o->custom = 1;
 			break;
 		case O_BS: {
-			uint64_t bs = want_size(&it);
+			uint64_t bs = opt_size(&it);
 			if (bs == 0)
 				opt_bad_value(&it, "0: a block size must be at least 1 byte");
 			if (bs > (256u << 20))
@@ -231,14 +204,14 @@ static void parse_args(struct disk_opts *o, int argc, char **argv)
 			break;
 		}
 		case O_IODEPTH:
-			j->iodepth = (unsigned)want_count(&it, 1, 65536);
+			j->iodepth = (unsigned)opt_count(&it, 1, 65536);
 			break;
 		case O_JOBS:
-			j->numjobs = (unsigned)want_count(&it, 1, 4096);
+			j->numjobs = (unsigned)opt_count(&it, 1, 4096);
 			o->have_jobs = 1;
 			break;
 		case O_RWMIX:
-			j->rwmix_read = (unsigned)want_count(&it, 0, 100);
+			j->rwmix_read = (unsigned)opt_count(&it, 0, 100);
 			break;
 		case O_ENGINE:
 			if (io_engine_parse(it.arg, &j->engine) < 0)
@@ -254,10 +227,10 @@ static void parse_args(struct disk_opts *o, int argc, char **argv)
 			j->fill = FILL_ZERO;
 			break;
 		case O_FSYNC:
-			j->fsync_every = (unsigned)want_count(&it, 1, UINT32_MAX);
+			j->fsync_every = (unsigned)opt_count(&it, 1, UINT32_MAX);
 			break;
 		case O_FDATASYNC:
-			j->fdatasync_every = (unsigned)want_count(&it, 1, UINT32_MAX);
+			j->fdatasync_every = (unsigned)opt_count(&it, 1, UINT32_MAX);
 			break;
 		case O_END_FSYNC:
 			j->end_fsync = 1;

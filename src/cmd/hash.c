@@ -107,7 +107,6 @@ static void parse_threads(struct hash_opts *o, const struct opt_iter *it)
 static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char **argv)
 {
 	struct opt_iter it;
-	char err[256];
 	opt_init(&it, argc, argv);
 	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
 		if (run_opts_handle(ro, id, &it))
@@ -122,8 +121,7 @@ static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char 
 		case O_SIZE:
 		case O_BLOCK: {
 			uint64_t v;
-			if (parse_size(it.arg, &v, err, sizeof err) < 0)
-				opt_bad_value(&it, err);
+			v = opt_size(&it);
 			if (v == 0)
 				opt_bad_value(&it, "must be above 0");
 			if (id == O_BLOCK && v > (1ull << 30))
@@ -132,8 +130,7 @@ static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char 
 			break;
 		}
 		case O_RUNS:
-			if (parse_count(it.arg, 1, 1000, &o->runs, err, sizeof err) < 0)
-				opt_bad_value(&it, err);
+			o->runs = opt_count(&it, 1, 1000);
 			break;
 		case O_FILE:
 			o->file = it.arg;

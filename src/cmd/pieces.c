@@ -100,21 +100,9 @@ struct pieces_opts {
 
 static uint64_t size_arg(const struct opt_iter *it, uint64_t min)
 {
-	char err[256];
-	uint64_t v;
-	if (parse_size(it->arg, &v, err, sizeof err) < 0)
-		opt_bad_value(it, err);
+	uint64_t v = opt_size(it);
 	if (v < min)
 		opt_bad_value(it, "must be above 0");
-	return v;
-}
-
-static uint64_t count_arg(const struct opt_iter *it, uint64_t min, uint64_t max)
-{
-	char err[256];
-	uint64_t v;
-	if (parse_count(it->arg, min, max, &v, err, sizeof err) < 0)
-		opt_bad_value(it, err);
 	return v;
 }
 
@@ -132,7 +120,7 @@ static void parse_args(struct pieces_opts *o, struct run_opts *ro, int argc, cha
 				opt_bad_value(&it, "expected files or log");
 			break;
 		case O_COUNT:
-			p->count = count_arg(&it, 1, 1000000000);
+			p->count = opt_count(&it, 1, 1000000000);
 			break;
 		case O_SIZE:
 			p->size = size_arg(&it, 1);
@@ -161,13 +149,13 @@ static void parse_args(struct pieces_opts *o, struct run_opts *ro, int argc, cha
 			p->dirsync = 1;
 			break;
 		case O_SYNC_BATCH:
-			p->sync_batch = (unsigned)count_arg(&it, 1, 1000000);
+			p->sync_batch = (unsigned)opt_count(&it, 1, 1000000);
 			break;
 		case O_LOG_SIZE:
 			p->log_limit = size_arg(&it, 1);
 			break;
 		case O_WORKERS:
-			p->workers = (unsigned)count_arg(&it, 1, 1024);
+			p->workers = (unsigned)opt_count(&it, 1, 1024);
 			break;
 		case O_READ:
 			p->read_back = 1;
@@ -179,7 +167,7 @@ static void parse_args(struct pieces_opts *o, struct run_opts *ro, int argc, cha
 			o->matrix = 1;
 			break;
 		case O_RUNS:
-			o->runs = count_arg(&it, 1, 1000);
+			o->runs = opt_count(&it, 1, 1000);
 			break;
 		case O_JSON:
 			o->json = 1;

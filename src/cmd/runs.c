@@ -119,8 +119,7 @@ int cmd_runs(int argc, char **argv)
 		}
 		case O_LIMIT: {
 			uint64_t n;
-			if (parse_count(it.arg, 1, 1000000000, &n, err, sizeof err) < 0)
-				opt_bad_value(&it, err);
+			n = opt_count(&it, 1, 1000000000);
 			f.limit = (size_t)n;
 			break;
 		}

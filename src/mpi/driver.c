@@ -108,7 +108,6 @@ static void parse(struct driver *d, int argc, char **argv)
 	d->st = d->w->create();
 	d->repeat = 1;
 	struct opt_iter it;
-	char err[256];
 	opt_init(&it, argc, argv);
 	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
 		uint64_t v;
@@ -122,8 +121,7 @@ static void parse(struct driver *d, int argc, char **argv)
 			d->ctx.stonewall = 1;
 			break;
 		case MPI_OPT_REPEAT:
-			if (parse_count(it.arg, 1, 1000, &v, err, sizeof err) < 0)
-				opt_bad_value(&it, err);
+			v = opt_count(&it, 1, 1000);
 			d->repeat = (unsigned)v;
 			break;
 		case MPI_OPT_JSON:

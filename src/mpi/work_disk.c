@@ -82,8 +82,7 @@ static void disk_option(void *st, int id, const struct opt_iter *it)
 	}
 	case D_BS:
 	case D_SIZE:
-		if (parse_size(it->arg, &n, err, sizeof err) < 0)
-			opt_bad_value(it, err);
+		n = opt_size(it);
 		if (!n)
 			opt_bad_value(it, "must be above 0");
 		if (id == D_BS)
@@ -93,13 +92,11 @@ static void disk_option(void *st, int id, const struct opt_iter *it)
 		break;
 	case D_IODEPTH:
 	case D_NUMJOBS:
-		if (parse_count(it->arg, 1, id == D_IODEPTH ? 4096 : 1024, &n, err, sizeof err) < 0)
-			opt_bad_value(it, err);
+		n = opt_count(it, 1, id == D_IODEPTH ? 4096 : 1024);
 		*(id == D_IODEPTH ? &s->job.iodepth : &s->job.numjobs) = (unsigned)n;
 		break;
 	case D_RUNTIME:
-		if (parse_duration(it->arg, 1000000000ull, &n, err, sizeof err) < 0)
-			opt_bad_value(it, err);
+		n = opt_duration(it);
 		if (!n)
 			opt_bad_value(it, "must be above 0");
 		s->job.runtime_ns = n;

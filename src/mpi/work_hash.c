@@ -62,8 +62,7 @@ static void hash_option(void *st, int id, const struct opt_iter *it)
 	}
 	case H_SIZE:
 	case H_BLOCK:
-		if (parse_size(it->arg, &n, err, sizeof err) < 0)
-			opt_bad_value(it, err);
+		n = opt_size(it);
 		if (!n)
 			opt_bad_value(it, "must be above 0");
 		if (id == H_BLOCK && n > (1ull << 30))
@@ -71,8 +70,7 @@ static void hash_option(void *st, int id, const struct opt_iter *it)
 		*(id == H_SIZE ? &s->size : &s->block) = n;
 		break;
 	case H_THREADS:
-		if (parse_count(it->arg, 1, 1024, &n, err, sizeof err) < 0)
-			opt_bad_value(it, err);
+		n = opt_count(it, 1, 1024);
 		s->threads = (unsigned)n;
 		break;
 	case OPT_POSITIONAL:

@@ -73,8 +73,7 @@ static void pieces_option(void *st, int id, const struct opt_iter *it)
 	switch (id) {
 	case P_COUNT:
 	case P_WORKERS:
-		if (parse_count(it->arg, 1, id == P_COUNT ? 100000000 : 1024, &n, err, sizeof err) < 0)
-			opt_bad_value(it, err);
+		n = opt_count(it, 1, id == P_COUNT ? 100000000 : 1024);
 		if (id == P_COUNT)
 			s->plan.count = n;
 		else
@@ -82,8 +81,7 @@ static void pieces_option(void *st, int id, const struct opt_iter *it)
 		break;
 	case P_SIZE:
 	case P_BLOCK:
-		if (parse_size(it->arg, &n, err, sizeof err) < 0)
-			opt_bad_value(it, err);
+		n = opt_size(it);
 		if (!n)
 			opt_bad_value(it, "must be above 0");
 		*(id == P_SIZE ? &s->plan.size : &s->plan.block) = n;

@@ -1,5 +1,6 @@
 #include "util/opt.h"
 #include "util/error.h"
+#include "util/parse.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,4 +123,31 @@ int opt_next(struct opt_iter *it, const struct opt_spec *specs)
 void opt_bad_value(const struct opt_iter *it, const char *msg)
 {
 	nm_usage_fail("%s: %s", it->name ? it->name : "argument", msg);
+}
+
+uint64_t opt_size(const struct opt_iter *it)
+{
+	uint64_t v;
+	char err[256];
+	if (parse_size(it->arg, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return v;
+}
+
+uint64_t opt_duration(const struct opt_iter *it)
+{
+	uint64_t v;
+	char err[256];
+	if (parse_duration(it->arg, 1000000000ull, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return v;
+}
+
+uint64_t opt_count(const struct opt_iter *it, uint64_t min, uint64_t max)
+{
+	uint64_t v;
+	char err[256];
+	if (parse_count(it->arg, min, max, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return v;
 }

@@ -12,6 +12,8 @@
 #ifndef NM_UTIL_OPT_H
 #define NM_UTIL_OPT_H
 
+#include <stdint.h>
+
 enum opt_has_arg { OPT_NOARG, OPT_ARG, OPT_OPTARG /* only as --name=value */ };
 
 enum { OPT_END = -1, OPT_POSITIONAL = -2, OPT_DASHDASH = -3, OPT_HELP = -4 };
@@ -37,6 +39,11 @@ int opt_next(struct opt_iter *it, const struct opt_spec *specs);
 
 /* Exit 2 with "<option>: <msg>": for a value that failed to parse. */
 __attribute__((noreturn)) void opt_bad_value(const struct opt_iter *it, const char *msg);
+
+/* The option's value parsed with util/parse.h; a bad value exits 2 naming the option. */
+uint64_t opt_size(const struct opt_iter *it);
+uint64_t opt_duration(const struct opt_iter *it);   /* a bare number is seconds */
+uint64_t opt_count(const struct opt_iter *it, uint64_t min, uint64_t max);
 
 /* Edit distance, for "did you mean" suggestions (also used for command names). */
 int opt_edit_distance(const char *a, const char *b);
