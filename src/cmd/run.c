@@ -1,13 +1,231 @@
-/* Placeholder: this command is being built (see the issue that names it). */
+/* nodemark run: the whole-machine baseline in one command (the suite is in suite/). */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
+#include "inventory/inventory.h"
+#include "stats/summary.h"
+#include "suite/suite.h"
+#include "util/cleanup.h"
 #include "util/error.h"
+#include "util/units.h"
 
-const char cmd_run_usage[] = "usage: nodemark run [options]\n\n(not built yet)\n";
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+const char cmd_run_usage[] =
+	"usage: nodemark run [DIR] [options]\n"
+	"\n"
+	"Benchmark the machine and the filesystem holding DIR (default: the current directory) in\n"
+	"one suite: the inventory, memory and page-cache bandwidth, BLAKE3 and SHA-256 hashing, the\n"
+	"CrystalDiskMark set suited to the device (the NVMe set on NVMe, the default set otherwise)\n"
+	"and the piece store (BLAKE3 and SHA-256, with and without fsync). Each phase is watched for\n"
+	"noise (CPU steal, other processes' load, dirty page cache): a busy machine is named, and the\n"
+	"figures are saved with the run. Sizes shrink to fit the free space, and you are told.\n"
+	"\n"
+	"At the end: the machine in one line, a table per phase, the run id, and the comparison with\n"
+	"the previous run of this host and directory (or --baseline), benchstat-style, with the\n"
+	"significant changes called out. Writes nodemark-report.html unless --no-report.\n"
+	"\n"
+	"Options:\n"
+	"  --quick             at most about 30 seconds (make run, CI)\n"
+	"  --full              CrystalDiskMark's full sizes and durations (1 GiB, 5 x 5 s passes)\n"
+	"                      (default: about 2 minutes)\n"
+	"  --phases LIST       only these phases: inventory,memory,hash,disk,pieces\n"
+	"  --baseline RUN      compare with this saved run (id, id prefix, label or \"last\")\n"
+	"  --no-report         do not write nodemark-report.html\n"
+	RUN_OPT_USAGE
+	"\n"
+	"Exit status: 0 the suite ran, 1 a phase failed (the others ran and were saved),\n"
+	"2 bad usage, 130 interrupted (the finished phases are saved, temporary files removed).\n"
+	"\n"
+	"Examples:\n"
+	"  nodemark run --quick\n"
+	"  nodemark run /mnt/data --label new-nvme --tag fs=xfs\n";
+
+enum { O_QUICK = 1, O_FULL, O_PHASES, O_BASELINE, O_NO_REPORT };
+
+static const struct opt_spec specs[] = {
+	{ "quick", OPT_NOARG, O_QUICK },       { "full", OPT_NOARG, O_FULL },
+	{ "phases", OPT_ARG, O_PHASES },       { "baseline", OPT_ARG, O_BASELINE },
+	{ "no-report", OPT_NOARG, O_NO_REPORT }, RUN_OPT_SPECS,
+	{ 0 },
+};
+
+struct run_cmd {
+	struct suite_opts suite;
+	struct run_opts ro;
+	const char *dir, *baseline;
+	int no_report;
+	char absdir[PATH_MAX];
+};
+
+static void check_phases(const char *list)
+{
+	char *copy = strdup(list), *save = NULL;
+	const char *const *names = suite_phase_names();
+	if (!*list)
+		nm_usage_fail("--phases: empty value: expected a list like memory,hash");
+	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int found = 0;
+		for (size_t i = 0; names[i]; i++)
+			found |= strcmp(names[i], w) == 0;
+		if (!found) {
+			char bad[64];
+			snprintf(bad, sizeof bad, "%s", w);
+			free(copy);
+			nm_usage_fail("--phases: \"%s\": expected some of inventory, memory, hash, disk, pieces", bad);
+		}
+	}
+	free(copy);
+}
+
+static void parse_args(struct run_cmd *o, int argc, char **argv)
+{
+	struct opt_iter it;
+	int quick = 0, full = 0;
+	opt_init(&it, argc, argv);
+	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+		if (run_opts_handle(&o->ro, id, &it))
+			continue;
+		switch (id) {
+		case O_QUICK:
+			quick = 1;
+			break;
+		case O_FULL:
+			full = 1;
+			break;
+		case O_PHASES:
+			check_phases(it.arg);
+			o->suite.only = it.arg;
+			break;
+		case O_BASELINE:
+			if (!*it.arg)
+				nm_usage_fail("--baseline: empty value: expected a run id, label or \"last\"");
+			o->baseline = it.arg;
+			break;
+		case O_NO_REPORT:
+			o->no_report = 1;
+			break;
+		case OPT_POSITIONAL:
+			if (o->dir)
+				nm_usage_fail("unexpected argument \"%s\": one directory at most", it.arg);
+			o->dir = it.arg;
+			break;
+		}
+	}
+	if (quick && full)
+		nm_usage_fail("--quick and --full: choose one");
+	o->suite.mode = quick ? SUITE_QUICK : full ? SUITE_FULL : SUITE_DEFAULT;
+	if (!o->dir)
+		o->dir = ".";
+	struct stat st;
+	if (stat(o->dir, &st) < 0)
+		nm_usage_fail("%s: %s", o->dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		nm_usage_fail("%s: not a directory", o->dir);
+	if (!realpath(o->dir, o->absdir))
+		nm_usage_fail("%s: %s", o->dir, strerror(errno));
+	o->suite.dir = o->absdir;
+}
+
+/* "123.4 MB/s", "45.6k op/s", "1.25s" */
+static const char *format_value(double v, const char *unit, char *buf, size_t len)
+{
+	char n[32];
+	if (strcmp(unit, "B/s") == 0)
+		return units_rate_si(v, buf, len);
+	if (strcmp(unit, "op/s") == 0)
+		snprintf(buf, len, "%s IOPS", units_count(v, n, sizeof n));
+	else if (strcmp(unit, "ns") == 0)
+		return units_duration((uint64_t)v, buf, len);
+	else if (strcmp(unit, "s") == 0)
+		return units_duration((uint64_t)(v * 1e9), buf, len);
+	else
+		snprintf(buf, len, "%.4g %s", v, unit);
+	return buf;
+}
+
+/* One compact table per phase: each bench's figures as median ± range (benchstat's). */
+static void print_tables(const struct record *r)
+{
+	const char *const *names = suite_phase_names();
+	for (size_t p = 0; names[p]; p++) {
+		int header = 0;
+		for (size_t i = 0; i < r->nbenches; i++) {
+			const struct bench *b = r->benches[i];
+			const char *phase = json_string_value(json_object_get(b->settings, "phase"));
+			if (!phase || strcmp(phase, names[p]) != 0)
+				continue;
+			if (!header) {
+				printf("\n%s\n", names[p]);
+				header = 1;
+			}
+			printf("  %-28s", b->name);
+			for (size_t k = 0; k < b->nmetrics && k < 3; k++) {
+				const struct metric *m = b->metrics[k];
+				struct summary s;
+				char v[48], pct[16], cell[80];
+				if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0)
+					continue;
+				format_value(s.center, m->unit, v, sizeof v);
+				if (s.n > 1)
+					snprintf(cell, sizeof cell, "%s ± %s", v, summary_range_pct(&s, pct, sizeof pct));
+				else
+					snprintf(cell, sizeof cell, "%s", v);
+				printf(" %-22s", cell);
+			}
+			printf("\n");
+		}
+	}
+}
+
+/* The noise verdict in one line per busy phase, so a noisy baseline is visible next to it. */
+static void print_noise(const struct record *r)
+{
+	json_t *noise = json_object_get(r->extra, "noise"), *v;
+	const char *phase;
+	int any = 0;
+	json_object_foreach(noise, phase, v) {
+		if (!json_is_true(json_object_get(v, "busy")))
+			continue;
+		if (!any)
+			printf("\nnoise\n");
+		any = 1;
+		printf("  %-12s busy: %s\n", phase, json_string_value(json_object_get(v, "why")));
+	}
+}
 
 int cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	nm_error("not built yet");
-	return NM_EXIT_USAGE;
+	struct run_cmd o;
+	memset(&o, 0, sizeof o);
+	parse_args(&o, argc, argv);
+
+	struct record *rec = record_new("run", argc, argv);
+	if (o.ro.label)
+		record_set_label(rec, o.ro.label);
+	for (unsigned i = 0; i < o.ro.ntags; i++)
+		record_set_tag(rec, o.ro.tag_keys[i], o.ro.tag_values[i]);
+
+	int rc = suite_run(&o.suite, rec);
+
+	if (rec->inventory) {
+		char *sum = inventory_summary(rec->inventory);
+		printf("%s\n", sum);
+		free(sum);
+	}
+	print_tables(rec);
+	print_noise(rec);
+	printf("\n");
+	fflush(stdout);
+	if (rec->nbenches && run_save(&o.ro, rec) < 0 && rc == 0)
+		rc = NM_EXIT_FAILED;
+	if (!o.ro.no_save && rec->nbenches)
+		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o.suite.mode), o.absdir);
+	record_free(rec);
+	run_opts_free(&o.ro);
+	return rc;
 }

@@ -235,6 +235,11 @@ static void text_tables(FILE *f, const struct ct_result *res)
 						w[c][k] = v[k];
 			}
 			size_t g = w[c][0] + 3 + w[c][1] + (w[c][2] ? 1 + w[c][2] : 0);
+			if (c > 0 && width(title) > g) {
+				/* the unit heads the values and "vs base" the deltas: widen the values */
+				w[c][0] += width(title) - g;
+				g = width(title);
+			}
 			if (c > 0)
 				g += 2 + w[c][3] + 1 + w[c][4] + (w[c][5] ? 1 + w[c][5] : 0);
 			size_t head = width(res->cols[c]);

@@ -291,8 +291,10 @@ json_t *cpu_collect(const char *root)
 		json_object_set_new(freq, "governor", json_string(s));
 	if (sysfs_long(root, &khz, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq") == 0 && khz > 0)
 		json_object_set_new(freq, "max_mhz", json_integer(khz / 1000));
-	if (ci.mhz > 0)
-		json_object_set_new(freq, "mhz", json_integer((json_int_t)(ci.mhz + 0.5)));
+	/* cpuinfo's "cpu MHz" is left out: it changes from read to read, and the inventory is
+	 * compared between runs. Without cpufreq it is the only figure there is. */
+	if (!json_object_get(freq, "max_mhz") && ci.mhz > 0)
+		json_object_set_new(freq, "nominal_mhz", json_integer((json_int_t)(ci.mhz + 0.5)));
 	if (!json_object_get(freq, "driver"))
 		json_object_set_new(freq, "driver", json_string("none (no cpufreq in /sys: the host or firmware controls it)"));
 	json_object_set_new(o, "frequency", freq);

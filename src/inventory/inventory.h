@@ -35,7 +35,8 @@ struct path_device {
 	int memory_backed;    /* tmpfs, ramfs */
 };
 
-/* Without a sysroot the path's mount is found by stat() and its real path; with one, by the
+/* path may be a directory or a file, or a file yet to be created (its nearest existing parent
+ * is used).  Without a sysroot the path's mount is found by stat() and its real path; with one, by the
  * longest mount point in <sysroot>/proc/self/mountinfo that is a prefix of the path string
  * (the path then names a place on the fake machine).  0, or -1 when the path or its mount
  * cannot be found (out is then zeroed, rotational and numa_node -1). */

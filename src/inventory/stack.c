@@ -7,12 +7,19 @@
 #include "inventory/parsers.h"
 #include "inventory/sysfs.h"
 
+#include <fcntl.h>
+#include <errno.h>
 #include <limits.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
 
 #define STACK_MAX_DEPTH 8
 #define STACK_MAX_NODES 256
@@ -250,8 +257,24 @@ static int absolute_path(const char *root, const char *path, char *abs, size_t l
 	*have_dev = 0;
 	if (!*root) {
 		struct stat st;
-		char real[PATH_MAX];
-		if (stat(path, &st) < 0 || !realpath(path, real))
+		char real[PATH_MAX], up[PATH_MAX];
+		/* A file that is yet to be created lies where its nearest existing parent lies. */
+		sysfs_copy(up, sizeof up, path);
+		while (stat(up, &st) < 0) {
+			char *slash = strrchr(up, '/');
+			if (!slash)
+				snprintf(up, sizeof up, ".");
+			else if (slash == up)
+				up[1] = '\0';
+			else
+				*slash = '\0';
+			if (strcmp(up, ".") == 0 || strcmp(up, "/") == 0) {
+				if (stat(up, &st) < 0)
+					return -1;
+				break;
+			}
+		}
+		if (!realpath(up, real))
 			return -1;
 		*have_dev = 1;
 		*dev = st.st_dev;
@@ -269,6 +292,39 @@ static int absolute_path(const char *root, const char *path, char *abs, size_t l
 static int memory_backed_fs(const char *fstype)
 {
 	return strcmp(fstype, "tmpfs") == 0 || strcmp(fstype, "ramfs") == 0;
+}
+
+/* ZFS keeps dataset properties out of /proc and /sys; its own tool reads them without root.
+ * Bytes, or -1 (no zfs tool, no such dataset). */
+static long long zfs_recordsize(const char *dataset)
+{
+	int fd[2];
+	if (dataset[0] == '-' || pipe2(fd, O_CLOEXEC) < 0)
+		return -1;
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
+	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	char *argv[] = { "zfs", "get", "-Hp", "-o", "value", "recordsize", (char *)dataset, NULL };
+	pid_t pid;
+	int err = posix_spawnp(&pid, "zfs", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(fd[1]);
+	char buf[64];
+	size_t got = 0;
+	if (!err) {
+		ssize_t r;
+		while (got < sizeof buf - 1 && (r = read(fd[0], buf + got, sizeof buf - 1 - got)) > 0)
+			got += (size_t)r;
+		int status;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	}
+	close(fd[0]);
+	buf[got] = '\0';
+	char *end;
+	long long v = strtoll(buf, &end, 10);
+	return !err && end != buf && v > 0 && (*end == '\n' || !*end) ? v : -1;
 }
 
 /* The stack as JSON, and what struct path_device wants, in one walk. */
@@ -292,6 +348,8 @@ static json_t *resolve(const char *root, const char *path, int serials, struct p
 		json_object_set_new(o, "error", json_string("no mount found in /proc/self/mountinfo"));
 		return o;
 	}
+	if (strcmp(abs, path) != 0)
+		json_object_set_new(o, "resolved", json_string(abs));
 	sysfs_copy(pd->fstype, sizeof pd->fstype, m.fstype);
 	sysfs_copy(pd->mountpoint, sizeof pd->mountpoint, m.mountpoint);
 	pd->memory_backed = memory_backed_fs(m.fstype);
@@ -308,9 +366,11 @@ static json_t *resolve(const char *root, const char *path, int serials, struct p
 		block_name_of_source(root, m.source, top, sizeof top);
 
 	if (strcmp(m.fstype, "zfs") == 0) {
+		long long rs = *root ? -1 : zfs_recordsize(m.source);
 		json_object_set_new(o, "dataset", json_string(m.source));
-		json_object_set_new(o, "recordsize", json_null());
-		json_object_set_new(o, "recordsize_source", json_string("not readable from /proc or /sys (zfs get recordsize)"));
+		json_object_set_new(o, "recordsize", rs > 0 ? json_integer(rs) : json_null());
+		json_object_set_new(o, "recordsize_source",
+				    json_string(rs > 0 ? "zfs get recordsize" : "unreadable: not in /proc or /sys, and no zfs tool"));
 	}
 	if (top[0]) {
 		struct walk *w = calloc(1, sizeof *w);

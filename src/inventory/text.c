@@ -69,8 +69,8 @@ static void cpu_text(struct strbuf *sb, const json_t *cpu)
 		sb_printf(&v, ", governor %s", str(f, "governor"));
 	if (json_object_get(f, "max_mhz"))
 		sb_printf(&v, ", max %lld MHz", num(f, "max_mhz"));
-	if (json_object_get(f, "mhz"))
-		sb_printf(&v, ", now %lld MHz", num(f, "mhz"));
+	if (json_object_get(f, "nominal_mhz"))
+		sb_printf(&v, ", %lld MHz (cpuinfo)", num(f, "nominal_mhz"));
 	line(sb, "frequency", v.buf);
 	const char *k;
 	json_t *val;
@@ -198,7 +198,8 @@ static void layer_text(struct strbuf *sb, const json_t *n, int depth)
 static void path_text(struct strbuf *sb, const json_t *p)
 {
 	char v[768], b[32];
-	sb_printf(sb, "Path %s\n", str(p, "path"));
+	sb_printf(sb, "Path %s%s%s%s\n", str(p, "path"), *str(p, "resolved") ? " (" : "", str(p, "resolved"),
+		  *str(p, "resolved") ? ")" : "");
 	if (*str(p, "error")) {
 		line(sb, "error", str(p, "error"));
 		return;

@@ -52,42 +52,51 @@ struct copy_thread {
 	pthread_t thread;
 	char *src, *dst;
 	size_t size;
-	uint64_t deadline_ns;
-	uint64_t bytes;
-	const volatile int *go;
+	uint64_t pass_ns;
+	unsigned passes;
+	uint64_t *bytes;        /* per pass */
+	pthread_barrier_t *bar;
 };
 
+/* Each pass starts and ends at barriers shared with the timing thread, so the wall time of a
+ * pass covers every thread's copies. */
 static void *copy_main(void *p)
 {
 	struct copy_thread *t = p;
-	while (!*t->go)
-		; /* the start line: every thread begins together, so the wall time is shared */
-	do {
-		memcpy(t->dst, t->src, t->size);
-		t->bytes += t->size;
-		/* keep the compiler from dropping the copy: the destination feeds the next source */
-		t->src[t->bytes % t->size] ^= t->dst[(t->bytes / 7) % t->size];
-	} while (clock_now_ns() < t->deadline_ns && !cleanup_interrupted());
+	uint64_t n = 0;
+	for (unsigned k = 0; k < t->passes; k++) {
+		pthread_barrier_wait(t->bar);
+		uint64_t deadline = clock_now_ns() + t->pass_ns;
+		do {
+			memcpy(t->dst, t->src, t->size);
+			t->bytes[k] += t->size;
+			/* keep the compiler from dropping the copy: the destination feeds the source */
+			n++;
+			t->src[n % t->size] ^= t->dst[(n * 7919) % t->size];
+		} while (clock_now_ns() < deadline && !cleanup_interrupted());
+		pthread_barrier_wait(t->bar);
+	}
 	return NULL;
 }
 
-int membw_copy(size_t per_thread, unsigned threads, uint64_t duration_ns, struct membw_result *res,
-	       char *err, size_t errlen)
+int membw_copy(size_t per_thread, unsigned threads, uint64_t pass_ns, unsigned passes,
+	       struct membw_result *res, char *err, size_t errlen)
 {
 	struct copy_thread *t = calloc(threads ? threads : 1, sizeof *t);
-	volatile int go = 0;
+	pthread_barrier_t bar;
 	unsigned started = 0;
 	int rc = 0;
 
-	memset(res, 0, sizeof *res);
-	if (!t || !threads || !per_thread) {
+	memset(res, 0, passes * sizeof *res);
+	if (!t || !threads || !per_thread || !passes) {
 		free(t);
 		return nm_errf(err, errlen, "memory copy: nothing to do (threads %u, size %zu)", threads, per_thread);
 	}
 	for (unsigned i = 0; i < threads; i++) {
 		t[i].src = malloc(per_thread);
 		t[i].dst = malloc(per_thread);
-		if (!t[i].src || !t[i].dst) {
+		t[i].bytes = calloc(passes, sizeof *t[i].bytes);
+		if (!t[i].src || !t[i].dst || !t[i].bytes) {
 			rc = nm_errf(err, errlen, "memory copy: cannot allocate 2 x %zu bytes", per_thread);
 			goto out;
 		}
@@ -95,32 +104,39 @@ int membw_copy(size_t per_thread, unsigned threads, uint64_t duration_ns, struct
 		memset(t[i].src, (int)(i + 1), per_thread);
 		memset(t[i].dst, 0, per_thread);
 		t[i].size = per_thread;
-		t[i].go = &go;
+		t[i].pass_ns = pass_ns;
+		t[i].passes = passes;
+		t[i].bar = &bar;
 	}
-	uint64_t start = clock_now_ns();
+	pthread_barrier_init(&bar, NULL, threads + 1);
 	for (unsigned i = 0; i < threads; i++) {
-		t[i].deadline_ns = start + duration_ns;
 		if (pthread_create(&t[i].thread, NULL, copy_main, &t[i]) != 0) {
-			rc = nm_errf(err, errlen, "memory copy: cannot start thread %u: %s", i, strerror(errno));
-			break;
+			/* the barrier counts every thread: without all of them nothing can run */
+			fprintf(stderr, "nodemark: memory copy: cannot start thread %u: %s\n", i, strerror(errno));
+			abort();
 		}
 		started++;
 	}
-	start = clock_now_ns();
-	__atomic_store_n(&go, 1, __ATOMIC_RELEASE);
-	for (unsigned i = 0; i < started; i++) {
-		pthread_join(t[i].thread, NULL);
-		res->bytes += t[i].bytes;
+	for (unsigned k = 0; k < passes; k++) {
+		pthread_barrier_wait(&bar);
+		uint64_t t0 = clock_now_ns();
+		pthread_barrier_wait(&bar);
+		res[k].ns = clock_now_ns() - t0;
+		for (unsigned i = 0; i < threads; i++)
+			res[k].bytes += t[i].bytes[k];
+		if (res[k].ns)
+			res[k].bytes_per_sec = (double)res[k].bytes * 1e9 / (double)res[k].ns;
 	}
-	res->ns = clock_now_ns() - start;
-	if (rc == 0 && res->ns)
-		res->bytes_per_sec = (double)res->bytes * 1e9 / (double)res->ns;
-	if (rc == 0 && cleanup_interrupted())
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(t[i].thread, NULL);
+	pthread_barrier_destroy(&bar);
+	if (cleanup_interrupted())
 		rc = 1;
 out:
 	for (unsigned i = 0; i < threads; i++) {
 		free(t[i].src);
 		free(t[i].dst);
+		free(t[i].bytes);
 	}
 	free(t);
 	return rc;
@@ -139,14 +155,14 @@ static int write_file(int fd, const char *path, const char *buf, uint64_t size, 
 	return 0;
 }
 
-int membw_cached_read(const char *dir, uint64_t file_bytes, uint64_t duration_ns, struct membw_result *res,
-		      char *err, size_t errlen)
+int membw_cached_read(const char *dir, uint64_t file_bytes, uint64_t pass_ns, unsigned passes,
+		      struct membw_result *res, char *err, size_t errlen)
 {
 	char path[4096];
 	char *buf = malloc(BLOCK);
 	int rc = 0, fd;
 
-	memset(res, 0, sizeof *res);
+	memset(res, 0, passes * sizeof *res);
 	if (!buf)
 		return nm_errf(err, errlen, "page-cache read: out of memory");
 	snprintf(path, sizeof path, "%s/pagecache-%llx", dir, (unsigned long long)(clock_now_ns() & 0xffffff));
@@ -162,27 +178,29 @@ int membw_cached_read(const char *dir, uint64_t file_bytes, uint64_t duration_ns
 		rc = -1;
 		goto out;
 	}
-	uint64_t start = clock_now_ns(), now = start;
-	do {
-		for (uint64_t off = 0; off < file_bytes;) {
-			ssize_t r = pread(fd, buf, BLOCK, (off_t)off);
-			if (r < 0) {
-				rc = nm_errf(err, errlen, "%s: read at offset %llu: %s", path,
-					     (unsigned long long)off, strerror(errno));
-				goto out;
+	for (unsigned k = 0; k < passes && !rc; k++) {
+		uint64_t start = clock_now_ns(), now = start;
+		do {
+			for (uint64_t off = 0; off < file_bytes;) {
+				ssize_t r = pread(fd, buf, BLOCK, (off_t)off);
+				if (r < 0) {
+					rc = nm_errf(err, errlen, "%s: read at offset %llu: %s", path,
+						     (unsigned long long)off, strerror(errno));
+					goto out;
+				}
+				if (r == 0)
+					break;
+				off += (uint64_t)r;
+				res[k].bytes += (uint64_t)r;
 			}
-			if (r == 0)
-				break;
-			off += (uint64_t)r;
-			res->bytes += (uint64_t)r;
-		}
-		now = clock_now_ns();
-	} while (now - start < duration_ns && !cleanup_interrupted());
-	res->ns = now - start;
-	if (res->ns)
-		res->bytes_per_sec = (double)res->bytes * 1e9 / (double)res->ns;
-	if (cleanup_interrupted())
-		rc = 1;
+			now = clock_now_ns();
+		} while (now - start < pass_ns && !cleanup_interrupted());
+		res[k].ns = now - start;
+		if (res[k].ns)
+			res[k].bytes_per_sec = (double)res[k].bytes * 1e9 / (double)res[k].ns;
+		if (cleanup_interrupted())
+			rc = 1;
+	}
 out:
 	close(fd);
 	cleanup_now(path);

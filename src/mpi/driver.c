@@ -63,6 +63,7 @@ struct driver {
 	int json;
 	struct phase_log *log;
 	size_t nlog;
+	char *owned_dir;
 };
 
 static const struct workload *find_workload(const char *name)
@@ -135,6 +136,8 @@ static void parse(struct driver *d, int argc, char **argv)
 		}
 	}
 	d->w->check(d->st, &d->ctx);
+	if (d->ctx.dir) /* ours: the workload's state goes before the record is made */
+		d->ctx.dir = d->owned_dir = strdup(d->ctx.dir);
 	if (d->ctx.stonewall && !d->w->can_stonewall)
 		nm_usage_fail("--stonewall: %s runs a fixed amount of work on each rank; use it with disk",
 			      d->w->name);
@@ -323,9 +326,17 @@ static void print_tables(struct driver *d, const struct record *rec)
 				first = 0;
 		nhosts += first;
 	}
-	printf("%s on %d rank%s, %zu host%s, %s\n", d->w->name, n, n == 1 ? "" : "s", nhosts,
-	       nhosts == 1 ? "" : "s", d->ctx.shared_file ? "one shared file" : "a target per rank");
-	printf("%-20s %-14s %-14s %-8s %-28s %s\n", "phase", "aggregate", "first done", "time", "slowest rank",
+	printf("%s on %d rank%s, %zu host%s%s\n", d->w->name, n, n == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s",
+	       !d->ctx.dir ? "" : d->ctx.shared_file ? ", one shared file" : ", a directory per rank");
+	int w = 5, cw = 14;
+	for (size_t i = 0; i < d->nlog; i++) {
+		int len = (int)strlen(d->log[i].name) + (d->repeat > 1 ? 4 : 0);
+		if (len > w)
+			w = len;
+		if ((int)strlen(d->log[i].name) > cw)
+			cw = (int)strlen(d->log[i].name);
+	}
+	printf("%-*s %-12s %-12s %-8s %-28s %s\n", w, "phase", "aggregate", "first done", "time", "slowest rank",
 	       "fastest rank");
 	for (size_t i = 0; i < d->nlog; i++) {
 		const struct phase_log *l = &d->log[i];
@@ -344,7 +355,7 @@ static void print_tables(struct driver *d, const struct record *rec)
 			snprintf(name, sizeof name, "%s #%u", l->name, l->rep + 1);
 		else
 			snprintf(name, sizeof name, "%s", l->name);
-		printf("%-20s %-14s %-14s %-8s %-28s %s\n", name,
+		printf("%-*s %-12s %-12s %-8s %-28s %s\n", w, name,
 		       rate_text(bytes ? ag.rate : 0, ag.rate, a, sizeof a),
 		       rate_text(bytes ? ag.first_done_rate : 0, ag.first_done_rate, f, sizeof f),
 		       units_duration((uint64_t)((ag.latest_end - ag.earliest_start) * 1e9), t, sizeof t), sl, fa);
@@ -354,20 +365,20 @@ static void print_tables(struct driver *d, const struct record *rec)
 	size_t first = d->nlog - d->nlog / d->repeat;
 	printf("\n%-6s %-20s", "rank", "host");
 	for (size_t i = first; i < d->nlog; i++)
-		printf(" %-14s", d->log[i].name);
+		printf(" %-*s", cw, d->log[i].name);
 	printf("\n");
 	for (int r = 0; r < n; r++) {
 		printf("%-6d %-20s", r, d->comm.hosts[r]);
 		for (size_t i = first; i < d->nlog; i++) {
 			const struct wire *x = &d->log[i].ranks[r];
-			printf(" %-14s", rate_text(x->bytes > 0 ? own_rate(x, 1) : 0, own_rate(x, 0), a, sizeof a));
+			printf(" %-*s", cw, rate_text(x->bytes > 0 ? own_rate(x, 1) : 0, own_rate(x, 0), a, sizeof a));
 		}
 		printf("\n");
 	}
 	if (nhosts > 1) {
 		printf("\n%-27s", "host (aggregate)");
 		for (size_t i = first; i < d->nlog; i++)
-			printf(" %-14s", d->log[i].name);
+			printf(" %-*s", cw, d->log[i].name);
 		printf("\n");
 		for (int r = 0; r < n; r++) {
 			int seen = 0;
@@ -387,7 +398,7 @@ static void print_tables(struct driver *d, const struct record *rec)
 				}
 				struct rank_aggregate ag;
 				ranks_aggregate(iv, m, &ag);
-				printf(" %-14s", rate_text(bytes ? ag.rate : 0, ag.rate, a, sizeof a));
+				printf(" %-*s", cw, rate_text(bytes ? ag.rate : 0, ag.rate, a, sizeof a));
 			}
 			printf("\n");
 		}
@@ -495,6 +506,7 @@ int mpi_main(const char *name, int (*fn)(int, char **), const char *usage, int a
 	for (size_t i = 0; i < d.nlog; i++)
 		free(d.log[i].ranks);
 	free(d.log);
+	free(d.owned_dir);
 	run_opts_free(&d.ro);
 	comm_finalize(&d.comm);
 	return rc;

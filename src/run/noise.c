@@ -139,8 +139,10 @@ void noise_figures(const struct noise_sample *a, const struct noise_sample *b, s
 
 int noise_is_busy(const struct noise_figures *f, char *why, size_t len)
 {
-	int other = f->other_busy_pct >= NOISE_OTHER_PCT;
-	int steal = f->steal_pct >= NOISE_STEAL_PCT;
+	/* under half a second, a 100 Hz tick count is too coarse to judge */
+	int judged = f->seconds >= 0.5;
+	int other = judged && f->other_busy_pct >= NOISE_OTHER_PCT;
+	int steal = judged && f->steal_pct >= NOISE_STEAL_PCT;
 
 	if (!other && !steal) {
 		if (len)

@@ -109,7 +109,7 @@ struct scaler scale_common(const double *vals, size_t n, enum scale_class cls)
 	const struct factor *last = &f[nf - 1];
 	double v = min / last->factor;
 	for (int i = 0; i < 8; i++) {
-		char b[16];
+		char b[32];
 		snprintf(b, sizeof b, "9.9995e%d", -1 - i);
 		if (v >= strtod(b, NULL) || i == 7)
 			return (struct scaler){ i + 3, last->factor, last->prefix };

@@ -87,6 +87,14 @@ void cleanup_all(void)
 	pthread_mutex_unlock(&lock);
 }
 
+/* A reader that went away (`nodemark ... | head`) must not kill us before the cleanup runs:
+ * the write fails with EPIPE instead. A handler, not SIG_IGN, so that commands nodemark
+ * starts get the default action back at exec. */
+static void on_sigpipe(int sig)
+{
+	(void)sig;
+}
+
 static void on_signal(int sig)
 {
 	if (interrupted) {
@@ -112,5 +120,7 @@ void cleanup_init(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigpipe;
+	sigaction(SIGPIPE, &sa, NULL);
 	atexit(cleanup_all);
 }

@@ -7,7 +7,7 @@
 # add the command to $landed when it lands on main.
 . "$TESTS_DIR/cli/lib.sh"
 
-landed=" - hash pieces time "
+landed=" - hash pieces time runs show export import rm compare info disk fio track "
 # Commands that save a run: rows get --no-save (first, so a missing value cannot swallow it).
 saving=" hash disk fio pieces time track run "
 
@@ -83,6 +83,53 @@ time --name | --name
 time --prepare | --prepare
 time --export-csv | --export-csv
 time --frob true | --frob
+runs --frob | --frob
+runs --limit x | --limit
+runs --host | --host
+show | which run
+show nosuchrun | "nosuchrun"
+show r1 r2 | one run at a time
+export | which runs
+export nosuchrun | "nosuchrun"
+export last --format yaml | --format
+import | which files
+import nosuchfile.json | nosuchfile.json
+import /etc/passwd | invalid JSON
+rm | which runs
+rm nosuchrun | "nosuchrun"
+compare | what to compare
+compare nosuchrun | "nosuchrun"
+compare a b --format xml | --format
+compare a b --col | --col
+info --frob | --frob
+info --sysroot /nonexistent | --sysroot
+info --path /nonexistent | --path
+info extra | 'extra'
+disk | missing target
+disk pd --rw bogus | --rw
+disk pd --bs 0 | --bs
+disk pd --bs 4q | "4q"
+disk pd --iodepth 70000 | --iodepth
+disk pd --profile nope | --profile
+disk pd --jobs 0 | --jobs
+disk pd --rwmix 150 | --rwmix
+disk pd --runtime 5q | "5q"
+disk pd --engine nope | --engine
+disk nonexistent --rw read | nonexistent
+disk pd --size 1EiB --rw write | not enough free space
+disk pd --rw write --allow-write /dev/null | --allow-write
+disk pd --rw write --output out.json --bs 0 | --bs
+fio --name=j --rw=bogus --directory=pd | rw
+fio --name=j --bs=4q --directory=pd | "4q"
+fio --name=j --iodepth=0 --directory=pd | iodepth
+fio --name=j --ioengine=nope --directory=pd | ioengine
+fio nosuchjobfile.fio | nosuchjobfile.fio
+fio --frob | --frob
+fio --name=j --size=0 --directory=pd | needs a size
+track | --pattern
+track --pattern x | nothing to track
+track --pattern x --every 5q -- true | --every
+track --pattern x -- true | --every
 ROWS
 )
 

@@ -63,3 +63,49 @@ run_mpi 2 hash --algo blake3 --size 0
 expect_rc 2 "a bad value is a usage error on every rank"
 n=$(grep -c 'nodemark: hash: --size' <<<"$err")
 if [ "$n" -eq 1 ]; then ok "only rank 0 prints the usage error"; else not_ok "only rank 0 prints the usage error" "$err"; fi
+
+d=$(mktemp -d "$PWD/mpi.XXXXXX")
+no_leftovers() { [ -z "$(ls -A "$d")" ]; }
+
+run_mpi 4 disk "$d" --size 4M --bs 64k --no-save --json
+expect_rc 0 "disk on 4 ranks exits 0"
+check_aggregate "disk: 4 ranks' results and the aggregate is their reduction" 4
+names=$(json_get '",".join(a["name"] for a in j["extra"]["mpi"]["aggregate"])' 2>&1)
+if [ "$names" = "write 64KiB,read 64KiB" ]; then ok "disk runs write then read"; else not_ok "disk runs write then read" "$names"; fi
+check "disk removes every rank's directory" no_leftovers
+
+run_mpi 4 disk "$d" --size 2M --bs 64k --shared-file --no-save --json
+expect_rc 0 "disk --shared-file on 4 ranks exits 0"
+check_aggregate "disk --shared-file: the aggregate is the reduction" 4
+check "disk --shared-file removes the shared file" no_leftovers
+
+run_mpi 4 pieces "$d" --count 4 --size 256k --hash blake3,sha256 --no-save --json
+expect_rc 0 "pieces on 4 ranks exits 0"
+check_aggregate "pieces: 4 ranks' results and the aggregate is their reduction" 4
+ops=$(json_get 'sum(p["ops"] for r in j["extra"]["mpi"]["per_rank"] for p in r["phases"] if "blake3" in p["name"])' 2>&1)
+if [ "$ops" = "16.0" ]; then ok "pieces: 4 ranks wrote 4 pieces each"; else not_ok "pieces: 4 ranks wrote 4 pieces each" "$ops"; fi
+check "pieces removes every rank's store" no_leftovers
+
+run_mpi 4 disk "$d" --size 4M --bs 64k --stonewall --no-save --json
+expect_rc 0 "disk --stonewall on 4 ranks exits 0"
+check_aggregate "disk --stonewall: the aggregate is the reduction" 4
+res=$(json_get '
+all(max(p["bytes"] for r in j["extra"]["mpi"]["per_rank"] for p in r["phases"] if p["name"] == n) == 4 * 2**20
+    and all(p["bytes"] % (4 * 2**20 // 16) == 0 for r in j["extra"]["mpi"]["per_rank"] for p in r["phases"])
+    for n in ("write 64KiB", "read 64KiB"))' 2>&1)
+if [ "$res" = True ]; then ok "stonewall: the first rank did all its slices, the others whole slices"; else not_ok "stonewall: the first rank did all its slices, the others whole slices" "$res"; fi
+
+run_mpi 2 hash --stonewall --size 1M
+expect_rc 2 "--stonewall with hash is a usage error"
+
+# rank 2 cannot make its directory: the job stops on every rank, saying which rank and why
+: >"$d/rank-2"
+run_mpi 4 disk "$d" --size 2M --no-save
+expect_rc 1 "a failing rank ends the job with exit 1 (and no rank hangs)"
+expect_err_has "rank 2 (" "the error names the failing rank and its host"
+expect_err_has "rank-2: not a directory" "the error says what went wrong on that rank"
+n=$(grep -c '^nodemark: disk: rank ' <<<"$err")
+if [ "$n" -eq 1 ]; then ok "only the failing rank is reported"; else not_ok "only the failing rank is reported" "$err"; fi
+rm -f "$d/rank-2"
+check "the other ranks removed their directories" no_leftovers
+rm -rf "$d"

@@ -73,3 +73,13 @@ else
 	kill -KILL $pid
 	not_ok "two quick signals: the run started"
 fi
+
+# The reader of the output goes away (`| head -1`): SIGPIPE must not skip the cleanup.
+rm -rf T && mkdir T
+"$NM" fio --name=j --directory=T --rw=write --size=1m --bs=4k --no-save 2>/dev/null | head -1 >/dev/null
+if [ -z "$(ls -A T)" ]; then ok "fio | head -1: the private directory is removed"
+else not_ok "fio | head -1: the private directory is removed" "$(find T | head -5)"; fi
+rm -rf T && mkdir T
+"$NM" pieces T --count 20 --size 64k --no-save --json 2>/dev/null | head -c 1 >/dev/null
+if [ -z "$(ls -A T)" ]; then ok "pieces | head -c 1: the private directory is removed"
+else not_ok "pieces | head -c 1: the private directory is removed" "$(find T | head -5)"; fi

@@ -58,6 +58,23 @@ TEST(path_device_tmpfs_is_memory_backed)
 	CHECK_EQ_STR(pd.mountpoint, "/");
 }
 
+TEST(path_device_zfs_dataset)
+{
+	struct path_device pd;
+	CHECK(inventory_path_device(fixture("nvme-pcie4"), "/tank/chain/db", &pd) == 0);
+	CHECK_EQ_STR(pd.fstype, "zfs");
+	CHECK_EQ_STR(pd.device, "");
+	CHECK_EQ_INT(pd.memory_backed, 0);
+	struct inventory_opts o = { .sysroot = fixture("nvme-pcie4"), .path = "/tank/chain" };
+	json_t *inv = inventory_collect(&o);
+	json_t *path = json_object_get(inv, "path");
+	CHECK_EQ_STR(json_string_value(json_object_get(path, "dataset")), "tank/chain");
+	CHECK(json_is_null(json_object_get(path, "recordsize"))); /* never a guess */
+	CHECK_CONTAINS(json_string_value(json_object_get(path, "recordsize_source")), "unreadable");
+	CHECK_CONTAINS(json_string_value(json_object_get(inv, "summary")), "RAM, zfs, Ubuntu");
+	json_decref(inv);
+}
+
 TEST(path_device_md_raid0_spans_numa_nodes)
 {
 	struct path_device pd;
@@ -88,9 +105,6 @@ TEST(path_device_dm_crypt_and_sata_raid1)
 TEST(path_device_failures_are_minus_one)
 {
 	struct path_device pd;
-	CHECK(inventory_path_device(NULL, "/definitely/not/here", &pd) == -1);
-	CHECK_EQ_INT(pd.rotational, -1);
-	CHECK_EQ_STR(pd.fstype, "");
 	/* a sysroot without mountinfo */
 	CHECK(inventory_path_device(test_tmpdir(), "/", &pd) == -1);
 }
@@ -98,10 +112,16 @@ TEST(path_device_failures_are_minus_one)
 TEST(path_device_real_machine)
 {
 	/* Whatever this machine is, "." resolves to some mount with a file system type. */
-	struct path_device pd;
+	struct path_device pd, file;
 	CHECK(inventory_path_device("/", ".", &pd) == 0);
 	CHECK(pd.fstype[0] != '\0');
 	CHECK(pd.mountpoint[0] == '/');
+	/* a file yet to be created is on its directory's mount */
+	CHECK(inventory_path_device("/", "./not-yet/created.dat", &file) == 0);
+	CHECK_EQ_STR(file.mountpoint, pd.mountpoint);
+	CHECK_EQ_STR(file.device, pd.device);
+	CHECK(inventory_path_device("/", "/proc/self/status", &file) == 0);
+	CHECK_EQ_STR(file.fstype, "proc");
 }
 
 TEST(stack_md_raid0_members_and_chunk)

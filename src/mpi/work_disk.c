@@ -1,0 +1,314 @@
+/* disk under MPI, as IOR runs it: every rank writes then reads its own files (DIR/rank-<r>),
+ * or its own region of one shared file (--shared-file), one phase per --rw, through the same
+ * I/O engine as `nodemark disk`. */
+#include "mpi/workload.h"
+#include "io/engine.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "util/parse.h"
+#include "util/units.h"
+#include "util/workdir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+enum { D_RW = 1, D_BS, D_SIZE, D_IODEPTH, D_NUMJOBS, D_RUNTIME, D_DIRECT, D_BUFFERED, D_ENGINE };
+
+static const struct opt_spec disk_specs[] = {
+	{ "rw", OPT_ARG, D_RW },           { "bs", OPT_ARG, D_BS },
+	{ "size", OPT_ARG, D_SIZE },       { "iodepth", OPT_ARG, D_IODEPTH },
+	{ "numjobs", OPT_ARG, D_NUMJOBS }, { "runtime", OPT_ARG, D_RUNTIME },
+	{ "direct", OPT_NOARG, D_DIRECT }, { "buffered", OPT_NOARG, D_BUFFERED },
+	{ "engine", OPT_ARG, D_ENGINE },   { 0 },
+};
+
+#define MAX_PHASES 8
+
+struct disk_state {
+	enum io_rw rw[MAX_PHASES];
+	unsigned nrw;
+	struct io_job job;      /* the template: everything but rw */
+	char target[4096];      /* DIR/rank-<r>, or the shared file */
+	char dir[4096];         /* DIR as given */
+	char workdir[4096];     /* rank 0 with --shared-file: the directory holding it */
+	int made_target;        /* we created DIR/rank-<r>: remove it at the end */
+	struct io_session *session;
+};
+
+static void *disk_create(void)
+{
+	struct disk_state *s = calloc(1, sizeof *s);
+	io_job_init(&s->job);
+	s->rw[0] = IO_WRITE;
+	s->rw[1] = IO_READ;
+	s->nrw = 2;
+	s->job.bs[DIR_READ] = s->job.bs[DIR_WRITE] = 1 << 20;
+	s->job.size = 64ull << 20;
+	s->job.iodepth = 4;
+	return s;
+}
+
+static void disk_option(void *st, int id, const struct opt_iter *it)
+{
+	struct disk_state *s = st;
+	char err[256], **v;
+	uint64_t n;
+	switch (id) {
+	case D_RW: {
+		int cnt = split_list(it->arg, ',', &v, err, sizeof err);
+		if (cnt < 0)
+			opt_bad_value(it, err);
+		if (cnt > MAX_PHASES) {
+			free_strv(v);
+			opt_bad_value(it, "at most 8 phases");
+		}
+		s->nrw = 0;
+		for (int i = 0; i < cnt; i++) {
+			if (io_rw_parse(v[i], &s->rw[s->nrw++]) < 0) {
+				snprintf(err, sizeof err, "\"%s\": expected read, write, randread, randwrite, rw or randrw",
+					 v[i]);
+				free_strv(v);
+				opt_bad_value(it, err);
+			}
+		}
+		free_strv(v);
+		break;
+	}
+	case D_BS:
+	case D_SIZE:
+		if (parse_size(it->arg, &n, err, sizeof err) < 0)
+			opt_bad_value(it, err);
+		if (!n)
+			opt_bad_value(it, "must be above 0");
+		if (id == D_BS)
+			s->job.bs[DIR_READ] = s->job.bs[DIR_WRITE] = n;
+		else
+			s->job.size = n;
+		break;
+	case D_IODEPTH:
+	case D_NUMJOBS:
+		if (parse_count(it->arg, 1, id == D_IODEPTH ? 4096 : 1024, &n, err, sizeof err) < 0)
+			opt_bad_value(it, err);
+		*(id == D_IODEPTH ? &s->job.iodepth : &s->job.numjobs) = (unsigned)n;
+		break;
+	case D_RUNTIME:
+		if (parse_duration(it->arg, 1000000000ull, &n, err, sizeof err) < 0)
+			opt_bad_value(it, err);
+		if (!n)
+			opt_bad_value(it, "must be above 0");
+		s->job.runtime_ns = n;
+		s->job.time_based = 1;
+		break;
+	case D_DIRECT:
+		s->job.direct = DIRECT_ON;
+		break;
+	case D_BUFFERED:
+		s->job.direct = DIRECT_OFF;
+		break;
+	case D_ENGINE:
+		if (io_engine_parse(it->arg, &s->job.engine) < 0)
+			opt_bad_value(it, "expected auto, uring, psync, mmap or null");
+		break;
+	case OPT_POSITIONAL:
+		if (s->target[0])
+			nm_usage_fail("unexpected argument \"%s\": one directory", it->arg);
+		snprintf(s->target, sizeof s->target, "%s", it->arg);
+		break;
+	}
+}
+
+static void disk_check(void *st, struct work_ctx *ctx)
+{
+	struct disk_state *s = st;
+	struct stat sb;
+	char err[512];
+	if (!s->target[0])
+		nm_usage_fail("a directory is needed: nodemark-mpi disk DIR [options]");
+	if (stat(s->target, &sb) < 0)
+		nm_usage_fail("%s: %s", s->target, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		nm_usage_fail("%s: not a directory", s->target);
+	snprintf(s->dir, sizeof s->dir, "%s", s->target);
+	ctx->dir = s->dir;
+	s->job.rw = s->rw[0];
+	s->job.targets[0] = s->target;
+	s->job.ntargets = 1;
+	if (io_job_check(&s->job, err, sizeof err) != IO_OK)
+		nm_usage_fail("%s", err);
+}
+
+/* Rank 0: the shared file, as long as all ranks' regions, in a directory of our own. Holes are
+ * filled by the first write phase (put write first when reading a shared file). */
+static int disk_prepare_shared(void *st, struct work_ctx *ctx, char *err, size_t errlen)
+{
+	struct disk_state *s = st;
+	static char path[4096];
+	if (workdir_create(ctx->dir, s->workdir, sizeof s->workdir, err, errlen) < 0)
+		return -1;
+	if ((size_t)snprintf(path, sizeof path, "%s/shared", s->workdir) >= sizeof path)
+		return nm_errf(err, errlen, "%s: path too long", s->workdir);
+	uint64_t len = s->job.size * (uint64_t)ctx->size;
+	if (space_check(s->workdir, len, err, errlen) < 0)
+		return -1;
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+	int rc = ftruncate(fd, (off_t)len);
+	close(fd);
+	if (rc < 0)
+		return nm_errf(err, errlen, "%s: cannot size it to %llu bytes: %s", path, (unsigned long long)len,
+			       strerror(errno));
+	ctx->shared_path = path;
+	return 0;
+}
+
+static int disk_prepare(void *st, struct work_ctx *ctx, char *err, size_t errlen)
+{
+	struct disk_state *s = st;
+	int status;
+
+	if (ctx->shared_file) {
+		snprintf(s->target, sizeof s->target, "%s", ctx->shared_path);
+		s->job.offset = s->job.size * (uint64_t)ctx->rank;
+		s->job.allow_write_blockdev = 1; /* the file is ours: rank 0 made it */
+	} else {
+		if ((size_t)snprintf(s->target, sizeof s->target, "%s/rank-%d", ctx->dir, ctx->rank) >= sizeof s->target)
+			return nm_errf(err, errlen, "%s: path too long", ctx->dir);
+		if (mkdir(s->target, 0700) == 0) {
+			s->made_target = 1;
+			cleanup_add(s->target);
+		} else if (errno != EEXIST) {
+			return nm_errf(err, errlen, "%s: cannot create: %s", s->target, strerror(errno));
+		} else {
+			struct stat sb;
+			if (stat(s->target, &sb) < 0 || !S_ISDIR(sb.st_mode))
+				return nm_errf(err, errlen, "%s: not a directory", s->target);
+		}
+	}
+	s->job.targets[0] = s->target;
+	s->job.rw = IO_WRITE; /* opened writable: the phases may write */
+	s->session = io_session_open(&s->job, &status, err, errlen);
+	return s->session ? 0 : -1;
+}
+
+static unsigned disk_nphases(void *st)
+{
+	return ((struct disk_state *)st)->nrw;
+}
+
+/* --stonewall: the engine cannot be stopped mid-job, so a phase runs as SLICES jobs over
+ * consecutive parts of the region (or of the runtime), and a rank stops at the first slice
+ * boundary after another rank finished. */
+#define SLICES 16
+static void disk_run(void *st, struct work_ctx *ctx, unsigned phase, struct work_phase *out)
+{
+	struct disk_state *s = st;
+	struct io_job job = s->job;
+	uint64_t bs = job.bs[DIR_READ];
+	job.rw = s->rw[phase];
+	/* "write 1MiB", "randread 4KiB": short names for tables and compare */
+	if (bs % (1 << 20) == 0)
+		snprintf(out->name, sizeof out->name, "%s %lluMiB", io_rw_name(job.rw), (unsigned long long)(bs >> 20));
+	else if (bs % 1024 == 0)
+		snprintf(out->name, sizeof out->name, "%s %lluKiB", io_rw_name(job.rw), (unsigned long long)(bs >> 10));
+	else
+		snprintf(out->name, sizeof out->name, "%s %lluB", io_rw_name(job.rw), (unsigned long long)bs);
+	out->unit = "B";
+
+	struct io_job_result *res = calloc(job.numjobs, sizeof *res), total;
+	unsigned slices = ctx->stonewall ? SLICES : 1;
+	uint64_t region = job.size, t0 = clock_now_ns();
+	int st2 = IO_OK;
+	io_result_init(&total);
+	if (slices > 1) {
+		job.filesize = s->job.size; /* the files stay the session's; each slice has its part */
+		if (job.time_based)
+			job.runtime_ns = s->job.runtime_ns / slices;
+		else
+			job.size = region / slices;
+	}
+	for (unsigned k = 0; k < slices && st2 == IO_OK; k++) {
+		if (k && ctx->should_stop && ctx->should_stop())
+			break;
+		if (slices > 1 && !job.time_based)
+			job.offset = s->job.offset + k * job.size;
+		st2 = io_session_run(s->session, &job, res, NULL, NULL, out->errmsg, sizeof out->errmsg);
+		for (unsigned i = 0; i < job.numjobs; i++) {
+			io_result_merge(&total, &res[i]);
+			io_result_free(&res[i]);
+		}
+	}
+	uint64_t t1 = clock_now_ns();
+	free(res);
+	if (st2 != IO_OK) {
+		out->status = st2 == IO_INTERRUPTED ? NM_EXIT_INTERRUPTED : NM_EXIT_FAILED;
+		io_result_free(&total);
+		return;
+	}
+	out->bytes = total.dir[DIR_READ].bytes + total.dir[DIR_WRITE].bytes;
+	out->ops = total.dir[DIR_READ].ios + total.dir[DIR_WRITE].ios;
+	/* the workers' own first start and last end; the call's when the engine gives none */
+	out->start_ns = total.start_ns ? total.start_ns : t0;
+	out->end_ns = total.end_ns > out->start_ns ? total.end_ns : t1;
+	io_result_free(&total);
+}
+
+static json_t *disk_settings(void *st)
+{
+	struct disk_state *s = st;
+	return json_pack("{s:I, s:I, s:i, s:i, s:s, s:s}", "bs", (json_int_t)s->job.bs[DIR_READ], "size",
+			 (json_int_t)s->job.size, "iodepth", (int)s->job.iodepth, "numjobs", (int)s->job.numjobs,
+			 "direct", s->job.direct == DIRECT_ON ? "on" : s->job.direct == DIRECT_OFF ? "off" : "auto",
+			 "engine", io_engine_name(s->job.engine));
+}
+
+static void disk_finish(void *st, struct work_ctx *ctx)
+{
+	struct disk_state *s = st;
+	if (s->session)
+		io_session_close(s->session);
+	if (s->made_target)
+		cleanup_now(s->target);
+	if (s->workdir[0])
+		cleanup_now(s->workdir);
+	free(s);
+}
+
+const struct workload work_disk = {
+	.name = "disk",
+	.usage = "usage: nodemark-mpi disk DIR [options]\n"
+		 "\n"
+		 "Every rank does the same I/O on its own directory DIR/rank-<r> (created and removed;\n"
+		 "DIR is usually on the shared filesystem under test), or on its own region of one\n"
+		 "file with --shared-file, one phase per --rw. The aggregate is the total bytes over\n"
+		 "(latest end - earliest start), as IOR computes it.\n"
+		 "\n"
+		 "Options:\n"
+		 "  --rw LIST           phases: write, read, randwrite, randread, rw, randrw (default write,read)\n"
+		 "  --bs SIZE           block size (default 1MiB)\n"
+		 "  --size SIZE         bytes per rank and thread (default 64MiB)\n"
+		 "  --iodepth N         I/Os in flight per thread (default 4)\n"
+		 "  --numjobs N         threads per rank (default 1)\n"
+		 "  --runtime DUR       run each phase this long instead of --size once\n"
+		 "  --direct            O_DIRECT, or fail; --buffered: never (default: O_DIRECT where it works)\n"
+		 "  --engine NAME       auto, uring, psync, mmap, null (default auto)\n"
+		 "With --stonewall a phase runs in 16 slices (of --size, or of --runtime) and every rank\n"
+		 "stops at its next slice boundary once the first rank is done.\n",
+	.specs = disk_specs,
+	.create = disk_create,
+	.option = disk_option,
+	.check = disk_check,
+	.prepare_shared = disk_prepare_shared,
+	.prepare = disk_prepare,
+	.nphases = disk_nphases,
+	.run = disk_run,
+	.settings = disk_settings,
+	.finish = disk_finish,
+	.can_stonewall = 1,
+};

@@ -1,0 +1,233 @@
+/* pieces under MPI: every rank writes --count pieces into its own store (DIR/rank-<r>), one
+ * phase per hash and sync mode, through the same piece store code as `nodemark pieces`. */
+#include "mpi/workload.h"
+#include "pieces/pieces.h"
+#include "util/cleanup.h"
+#include "util/clock.h"
+#include "util/error.h"
+#include "util/parse.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { P_COUNT = 1, P_SIZE, P_BLOCK, P_HASH, P_SYNC, P_BACKEND, P_WORKERS };
+
+static const struct opt_spec pieces_specs[] = {
+	{ "count", OPT_ARG, P_COUNT }, { "size", OPT_ARG, P_SIZE },       { "block", OPT_ARG, P_BLOCK },
+	{ "hash", OPT_ARG, P_HASH },   { "sync", OPT_ARG, P_SYNC },       { "backend", OPT_ARG, P_BACKEND },
+	{ "workers", OPT_ARG, P_WORKERS }, { 0 },
+};
+
+#define MAX_LIST 4
+
+struct pieces_state {
+	struct pieces_plan plan;
+	enum hash_algo hashes[MAX_LIST];
+	unsigned nhashes;
+	enum pieces_sync syncs[MAX_LIST];
+	unsigned nsyncs;
+	char dir[4096];
+	char target[4096];
+	const char *dirs[1];
+	int made_target;
+};
+
+static void *pieces_create(void)
+{
+	struct pieces_state *s = calloc(1, sizeof *s);
+	s->plan.backend = PIECES_FILES;
+	s->plan.count = 100;
+	s->plan.size = PIECES_DEFAULT_SIZE;
+	s->plan.block = PIECES_DEFAULT_BLOCK;
+	s->plan.log_limit = PIECES_DEFAULT_LOG_LIMIT;
+	s->plan.workers = 1;
+	s->hashes[0] = HASH_BLAKE3;
+	s->nhashes = 1;
+	s->syncs[0] = PIECES_NOSYNC;
+	s->nsyncs = 1;
+	return s;
+}
+
+static int parse_sync(const char *w, enum pieces_sync *out)
+{
+	if (strcmp(w, "nosync") == 0)
+		*out = PIECES_NOSYNC;
+	else if (strcmp(w, "sync") == 0)
+		*out = PIECES_FSYNC;
+	else if (strcmp(w, "syncdata") == 0)
+		*out = PIECES_FDATASYNC;
+	else
+		return -1;
+	return 0;
+}
+
+static void pieces_option(void *st, int id, const struct opt_iter *it)
+{
+	struct pieces_state *s = st;
+	char err[256], **v;
+	uint64_t n;
+	int cnt;
+	switch (id) {
+	case P_COUNT:
+	case P_WORKERS:
+		if (parse_count(it->arg, 1, id == P_COUNT ? 100000000 : 1024, &n, err, sizeof err) < 0)
+			opt_bad_value(it, err);
+		if (id == P_COUNT)
+			s->plan.count = n;
+		else
+			s->plan.workers = (unsigned)n;
+		break;
+	case P_SIZE:
+	case P_BLOCK:
+		if (parse_size(it->arg, &n, err, sizeof err) < 0)
+			opt_bad_value(it, err);
+		if (!n)
+			opt_bad_value(it, "must be above 0");
+		*(id == P_SIZE ? &s->plan.size : &s->plan.block) = n;
+		break;
+	case P_HASH:
+	case P_SYNC:
+		cnt = split_list(it->arg, ',', &v, err, sizeof err);
+		if (cnt < 0)
+			opt_bad_value(it, err);
+		if (cnt > MAX_LIST) {
+			free_strv(v);
+			opt_bad_value(it, "at most 4 items");
+		}
+		for (int i = 0; i < cnt; i++) {
+			int bad = id == P_HASH ? hash_algo_parse(v[i], &s->hashes[i]) < 0
+					       : parse_sync(v[i], &s->syncs[i]) < 0;
+			if (bad) {
+				snprintf(err, sizeof err, "\"%s\": expected %s", v[i],
+					 id == P_HASH ? "blake3, sha256 or none" : "nosync, sync or syncdata");
+				free_strv(v);
+				opt_bad_value(it, err);
+			}
+		}
+		*(id == P_HASH ? &s->nhashes : &s->nsyncs) = (unsigned)cnt;
+		free_strv(v);
+		break;
+	case P_BACKEND:
+		if (pieces_backend_parse(it->arg, &s->plan.backend) < 0)
+			opt_bad_value(it, "expected files or log");
+		break;
+	case OPT_POSITIONAL:
+		if (s->dir[0])
+			nm_usage_fail("unexpected argument \"%s\": one directory", it->arg);
+		snprintf(s->dir, sizeof s->dir, "%s", it->arg);
+		break;
+	}
+}
+
+static void pieces_check(void *st, struct work_ctx *ctx)
+{
+	struct pieces_state *s = st;
+	struct stat sb;
+	if (!s->dir[0])
+		nm_usage_fail("a directory is needed: nodemark-mpi pieces DIR [options]");
+	if (stat(s->dir, &sb) < 0)
+		nm_usage_fail("%s: %s", s->dir, strerror(errno));
+	if (!S_ISDIR(sb.st_mode))
+		nm_usage_fail("%s: not a directory", s->dir);
+	if (ctx->shared_file)
+		nm_usage_fail("--shared-file: pieces writes one file per piece; each rank has its own store");
+	ctx->dir = s->dir;
+}
+
+static int pieces_prepare(void *st, struct work_ctx *ctx, char *err, size_t errlen)
+{
+	struct pieces_state *s = st;
+	if ((size_t)snprintf(s->target, sizeof s->target, "%s/rank-%d", s->dir, ctx->rank) >= sizeof s->target)
+		return nm_errf(err, errlen, "%s: path too long", s->dir);
+	if (mkdir(s->target, 0700) == 0) {
+		s->made_target = 1;
+		cleanup_add(s->target);
+	} else if (errno != EEXIST) {
+		return nm_errf(err, errlen, "%s: cannot create: %s", s->target, strerror(errno));
+	} else {
+		struct stat sb;
+		if (stat(s->target, &sb) < 0 || !S_ISDIR(sb.st_mode))
+			return nm_errf(err, errlen, "%s: not a directory", s->target);
+	}
+	s->dirs[0] = s->target;
+	s->plan.dirs = s->dirs;
+	s->plan.ndirs = 1;
+	return 0;
+}
+
+static unsigned pieces_nphases(void *st)
+{
+	struct pieces_state *s = st;
+	return s->nhashes * s->nsyncs;
+}
+
+static void pieces_run_phase(void *st, struct work_ctx *ctx, unsigned phase, struct work_phase *out)
+{
+	struct pieces_state *s = st;
+	struct pieces_plan p = s->plan;
+	p.hash = s->hashes[phase % s->nhashes];
+	p.sync = s->syncs[phase / s->nhashes];
+	snprintf(out->name, sizeof out->name, "pieces/%s/%s/%s/write", pieces_backend_name(p.backend),
+		 hash_algo_name(p.hash), pieces_sync_name(p.sync));
+	out->unit = "B";
+	struct pieces_result *r = calloc(1, sizeof *r);
+	uint64_t t0 = clock_now_ns();
+	int rc = pieces_run(&p, r, out->errmsg, sizeof out->errmsg);
+	if (rc != NM_EXIT_OK) {
+		out->status = rc == NM_EXIT_INTERRUPTED ? NM_EXIT_INTERRUPTED : NM_EXIT_FAILED;
+		free(r);
+		return;
+	}
+	out->bytes = r->write.bytes;
+	out->ops = r->write.pieces;
+	/* the write phase's own wall time, from the call: setup before it is small */
+	out->start_ns = t0;
+	out->end_ns = t0 + r->write.ns;
+	free(r);
+}
+
+static json_t *pieces_settings(void *st)
+{
+	struct pieces_state *s = st;
+	return json_pack("{s:s, s:I, s:I, s:I, s:i}", "backend", pieces_backend_name(s->plan.backend), "count",
+			 (json_int_t)s->plan.count, "size", (json_int_t)s->plan.size, "block",
+			 (json_int_t)s->plan.block, "workers", (int)s->plan.workers);
+}
+
+static void pieces_finish(void *st, struct work_ctx *ctx)
+{
+	struct pieces_state *s = st;
+	if (s->made_target)
+		cleanup_now(s->target);
+	free(s);
+}
+
+const struct workload work_pieces = {
+	.name = "pieces",
+	.usage = "usage: nodemark-mpi pieces DIR [options]\n"
+		 "\n"
+		 "Every rank writes --count pieces into its own piece store in DIR/rank-<r> (created and\n"
+		 "removed), one phase per hash and sync mode. The aggregate is the total bytes over\n"
+		 "(latest end - earliest start), as IOR computes it; pieces/s too.\n"
+		 "\n"
+		 "Options:\n"
+		 "  --count N           pieces per rank (default 100)\n"
+		 "  --size SIZE         bytes per piece (default 2314240)\n"
+		 "  --block SIZE        bytes per write and hash update (default 256KiB)\n"
+		 "  --hash LIST         blake3, sha256, none (default blake3)\n"
+		 "  --sync LIST         nosync, sync, syncdata (default nosync)\n"
+		 "  --backend files|log the store layout (default files)\n"
+		 "  --workers N         writer threads per rank (default 1)\n",
+	.specs = pieces_specs,
+	.create = pieces_create,
+	.option = pieces_option,
+	.check = pieces_check,
+	.prepare = pieces_prepare,
+	.nphases = pieces_nphases,
+	.run = pieces_run_phase,
+	.settings = pieces_settings,
+	.finish = pieces_finish,
+};

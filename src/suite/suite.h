@@ -1,0 +1,34 @@
+/* The whole-machine baseline behind `nodemark run`: one suite of phases (memory, hashing,
+ * disk, piece store) run into one record, each phase watched for noise.
+ *
+ * The suite knows nothing of the command line or the store: the command builds the options,
+ * calls suite_run, then saves, prints and compares the record. */
+#ifndef NM_SUITE_SUITE_H
+#define NM_SUITE_SUITE_H
+
+#include <stdint.h>
+#include "results/record.h"
+
+enum suite_mode {
+	SUITE_QUICK,    /* at most ~30 s: make run, CI */
+	SUITE_DEFAULT,  /* ~2 minutes */
+	SUITE_FULL,     /* CrystalDiskMark's full sizes and durations */
+};
+
+struct suite_opts {
+	const char *dir;        /* the directory whose filesystem is measured */
+	enum suite_mode mode;
+	const char *only;       /* comma list of phase names to run (NULL: all); for tests */
+};
+
+/* The phases, in the order they run. */
+const char *const *suite_phase_names(void);
+
+/* Run every phase into rec (benches, and extra.run + extra.noise.<phase>).  Phases that fail
+ * are named on stderr and the others still run.  Returns 0 when every phase ran, 1 when one
+ * failed, 130 when interrupted (the finished phases stay in rec). */
+int suite_run(const struct suite_opts *o, struct record *rec);
+
+const char *suite_mode_name(enum suite_mode m);
+
+#endif
