@@ -43,7 +43,7 @@ const char cmd_fio_usage[] =
 	"  percentile_list kb_base unit_base unlink stonewall new_group wait_for\n"
 	"  group_reporting clat_percentiles lat_percentiles slat_percentiles description\n"
 	"  ioengine: io_uring, libaio and posixaio run on nodemark's uring engine; psync, sync,\n"
-	"  pvsync, pvsync2 and vsync on psync; mmap and null on the same; unset = auto.\n"
+	"  pvsync, pvsync2 and vsync on psync; mmap and null on the same; unset = auto\n"
 	"  An option nodemark does not implement stops the run (exit 2); one that only touches\n"
 	"  fio's bookkeeping is named in a warning. The lists: docs/fio-compat.md.\n"
 	"\n"

@@ -657,8 +657,8 @@ static const struct fio_opt_def opt_defs[] = {
 	IGN("stats", "nodemark always collects statistics"),
 	IGN("cpus_allowed_policy", "each job's threads share its cpus_allowed set"),
 	IGN("allow_mounted_write", "nodemark writes only files it creates"),
-	IGN("eta", "nodemark shows progress only on a terminal"),
-	IGN("eta_newline", "nodemark shows progress only on a terminal"),
+	IGN("eta", "nodemark fio prints no ETA line"),
+	IGN("eta_newline", "nodemark fio prints no ETA line"),
 	REF("exitall", "every job runs to its end"),
 	REF("verify", "data verification is not implemented"),
 	REF("do_verify", "data verification is not implemented"),
@@ -975,7 +975,7 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 		if (!strcmp(key, ignored[i])) {
 			char *w;
 			if (asprintf(&w, "--%s: ignored (%s)", key,
-				     strncmp(key, "eta", 3) == 0 ? "nodemark shows progress only on a terminal"
+				     strncmp(key, "eta", 3) == 0 ? "nodemark fio prints no ETA line"
 				     : strcmp(key, "status-interval") == 0 ? "nodemark prints no interim reports"
 									   : "fio bookkeeping") < 0)
 				abort();

@@ -53,7 +53,8 @@ const char cmd_pieces_usage[] =
 	"  --runs N            repetitions per cell of --matrix (default 6: the fewest that give\n"
 	"                      benchstat's 95% interval)\n"
 	"  --json              print JSON: per phase numeric bytes_per_sec, pieces_per_sec, ns_per_op\n"
-	"                      and latency percentiles in ns (commit_lat_ns for writes, lat_ns)\n"
+	"                      and latency percentiles in ns (commit_lat_ns for writes, lat_ns),\n"
+	"                      cpu_seconds (user + system CPU time of the phase)\n"
 	"  --output FILE       write the JSON to FILE instead of stdout (implies --json)\n" RUN_OPT_USAGE
 	"\n"
 	"verify DIR: check every committed piece of a store (DIR is the kept .nodemark-<id> path, or\n"
@@ -256,6 +257,7 @@ static json_t *phase_json(const struct pieces_phase *ph, int write)
 			      (json_int_t)ph->bytes, "seconds", (double)ph->ns / 1e9, "bytes_per_sec",
 			      pieces_bytes_per_sec(ph), "pieces_per_sec", pieces_per_sec(ph), "ns_per_op",
 			      pieces_ns_per_op(ph));
+	json_object_set_new(j, "cpu_seconds", json_real((double)ph->cpu_ns / 1e9));
 	if (write)
 		json_object_set_new(j, "commit_lat_ns", lat_json(&ph->commit_lat));
 	json_object_set_new(j, "lat_ns", lat_json(&ph->op_lat));

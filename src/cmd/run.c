@@ -2,7 +2,9 @@
 #include "cmd/cmd.h"
 #include "cmd/common.h"
 #include "inventory/inventory.h"
+#include "results/store.h"
 #include "stats/summary.h"
+#include "suite/baseline.h"
 #include "suite/suite.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -14,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 const char cmd_run_usage[] =
 	"usage: nodemark run [DIR] [options]\n"
@@ -148,10 +151,14 @@ static const char *format_value(double v, const char *unit, char *buf, size_t le
 	return buf;
 }
 
-/* One compact table per phase: each bench's figures as median ± range (benchstat's). */
+/* One compact table per phase: each bench's first figures as median ± range (benchstat's). */
 static void print_tables(const struct record *r)
 {
 	const char *const *names = suite_phase_names();
+	int w = 20;
+	for (size_t i = 0; i < r->nbenches; i++)
+		if ((int)strlen(r->benches[i]->name) > w)
+			w = (int)strlen(r->benches[i]->name);
 	for (size_t p = 0; names[p]; p++) {
 		int header = 0;
 		for (size_t i = 0; i < r->nbenches; i++) {
@@ -159,12 +166,16 @@ static void print_tables(const struct record *r)
 			const char *phase = json_string_value(json_object_get(b->settings, "phase"));
 			if (!phase || strcmp(phase, names[p]) != 0)
 				continue;
+			size_t nm = b->nmetrics < 3 ? b->nmetrics : 3;
 			if (!header) {
-				printf("\n%s\n", names[p]);
+				printf("\n%-*s", w + 2, names[p]);
+				for (size_t k = 0; k < nm; k++)
+					printf(" %-22s", b->metrics[k]->name);
+				printf("\n");
 				header = 1;
 			}
-			printf("  %-28s", b->name);
-			for (size_t k = 0; k < b->nmetrics && k < 3; k++) {
+			printf("  %-*s", w, b->name);
+			for (size_t k = 0; k < nm; k++) {
 				const struct metric *m = b->metrics[k];
 				struct summary s;
 				char v[48], pct[16], cell[80];
@@ -198,6 +209,47 @@ static void print_noise(const struct record *r)
 	}
 }
 
+/* The baseline (the previous run of this host and directory, or --baseline), the comparison
+ * with it, and the report. A missing baseline is no error; a named one that is missing is. */
+static void compare_and_report(const struct run_cmd *o, const struct record *rec, int *rc)
+{
+	char err[1024];
+	struct record *base = NULL;
+	struct store *s = store_open(o->ro.db, err, sizeof err);
+	if (s) {
+		base = baseline_find(s, rec, o->baseline, err, sizeof err);
+		store_close(s);
+	}
+	if (!base && err[0]) {
+		nm_error("%s%s", o->baseline ? "--baseline: " : "", err);
+		if (o->baseline && *rc == 0)
+			*rc = NM_EXIT_FAILED;
+	}
+	if (base) {
+		char when[40] = "?";
+		time_t t = (time_t)(base->time_ms / 1000);
+		struct tm tm;
+		if (localtime_r(&t, &tm))
+			strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
+		printf("\ncompared with run %s%s%s of %s\n", base->id, base->label ? " " : "",
+		       base->label ? base->label : "", when);
+		fflush(stdout);
+		if (baseline_compare(stdout, base, rec, err, sizeof err) < 0)
+			nm_error("compare: %s", err);
+	}
+	fflush(stdout);
+	if (!o->no_report) {
+		if (baseline_report("nodemark-report.html", rec, base, err, sizeof err) < 0) {
+			nm_error("report: %s", err);
+			if (*rc == 0)
+				*rc = NM_EXIT_FAILED;
+		} else {
+			fprintf(stderr, "wrote nodemark-report.html\n");
+		}
+	}
+	record_free(base);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_cmd o;
@@ -225,6 +277,8 @@ int cmd_run(int argc, char **argv)
 		rc = NM_EXIT_FAILED;
 	if (!o.ro.no_save && rec->nbenches)
 		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o.suite.mode), o.absdir);
+	if (rec->nbenches)
+		compare_and_report(&o, rec, &rc);
 	record_free(rec);
 	run_opts_free(&o.ro);
 	return rc;

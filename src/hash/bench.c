@@ -10,6 +10,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct stream {
 	const struct hash_bench_plan *plan;
@@ -19,9 +20,17 @@ struct stream {
 	size_t start;           /* where in data it starts, so threads do not share cache lines */
 	int *go, *abort_run;
 	uint64_t t0, t1;
+	uint64_t cpu_ns;
 	int failed;
 	uint8_t digest[HASH_MAX_DIGEST];
 };
+
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void *stream_run(void *arg)
 {
@@ -36,6 +45,7 @@ static void *stream_run(void *arg)
 		sched_yield();
 	if (__atomic_load_n(s->abort_run, __ATOMIC_ACQUIRE))
 		s->failed = 1;
+	uint64_t cpu0 = thread_cpu_ns();
 	s->t0 = clock_now_ns();
 	while (left && !s->failed) {
 		size_t n = block;
@@ -52,6 +62,7 @@ static void *stream_run(void *arg)
 	if (!s->failed)
 		hash_final(&h, s->digest);
 	s->t1 = clock_now_ns();
+	s->cpu_ns = thread_cpu_ns() - cpu0;
 	hash_release(&h);
 	return NULL;
 }
@@ -106,9 +117,10 @@ int hash_bench(const struct hash_bench_plan *p, struct hash_bench_result *r, cha
 	if (started < nt)
 		goto out_free;
 
-	uint64_t t0 = UINT64_MAX, t1 = 0;
+	uint64_t t0 = UINT64_MAX, t1 = 0, cpu = 0;
 	int failed = 0;
 	for (unsigned i = 0; i < nt; i++) {
+		cpu += s[i].cpu_ns;
 		failed |= s[i].failed;  /* only OpenSSL failing to start a digest */
 		if (s[i].t0 < t0)
 			t0 = s[i].t0;
@@ -124,6 +136,7 @@ int hash_bench(const struct hash_bench_plan *p, struct hash_bench_result *r, cha
 	if (r->seconds <= 0)
 		r->seconds = 1e-9;
 	r->bytes_per_sec = (double)r->bytes / r->seconds;
+	r->cpu_seconds = (double)cpu / 1e9;
 	if (cycles_readable())
 		r->cycles_per_byte = (double)(c1 - c0) * nt / (double)r->bytes;
 	memcpy(r->digest, s[0].digest, sizeof r->digest);

@@ -25,6 +25,8 @@ struct hash_bench_result {
 	uint64_t bytes;
 	double seconds;
 	double bytes_per_sec;
+	double cpu_seconds;     /* CPU time of the hashing threads: on a busy machine this, not
+				   seconds, says what the hash costs */
 	double cycles_per_byte; /* cycles per byte on one thread; < 0 when no counter */
 	uint8_t digest[HASH_MAX_DIGEST]; /* thread 0's digest: of the data itself when 1 thread
 					    hashes exactly data_len bytes */

@@ -51,9 +51,12 @@ struct io_target {
 	int writable;               /* writes allowed */
 	int numa_node;              /* -1 when unknown */
 	enum io_engine_kind engine; /* resolved (never AUTO) */
+	int engine_auto;            /* picked by auto: may follow each run's queue depth */
 	uint64_t dev_size;          /* block device or existing file size */
 	unsigned align;             /* O_DIRECT alignment (logical block size) */
 	int created;                /* a file target we created (create_targets) */
+	int *node_cpus;             /* the CPUs of numa_node when threads are placed there */
+	unsigned nnode_cpus;
 };
 
 /* One file a worker uses. */

@@ -48,6 +48,7 @@ struct pieces_phase {
 	int ran;
 	uint64_t pieces, bytes;
 	uint64_t ns;                    /* wall time of the phase, first worker start to last end */
+	uint64_t cpu_ns;                /* CPU time of the process (user + system) in the phase */
 	struct hist op_lat;             /* each whole piece: open to committed / read and verified */
 	struct hist commit_lat;         /* write: the commit step (header, sync, rename / index, sync) */
 };

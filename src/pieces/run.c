@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* Piece content is this much random data, cycled; larger than the CPU caches. */
@@ -124,6 +125,14 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+static uint64_t process_cpu_ns(void)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
 /* Run one phase on every worker; the calling thread watches for signals and shows progress. */
 static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, char *err, size_t errlen)
 {
@@ -136,6 +145,7 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 		return nm_errf(err, errlen, "out of memory"), NM_EXIT_FAILED;
 	run->reading = reading;
 	run->finished = 0;
+	uint64_t cpu0 = process_cpu_ns();
 	for (unsigned i = 0; i < p->workers; i++) {
 		run->w[i].progress = 0;
 		args[i] = (struct worker_arg){ run, &run->w[i] };
@@ -164,6 +174,7 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(run->tid[i], NULL);
+	ph->cpu_ns = process_cpu_ns() - cpu0;
 	if (p->show_progress)
 		progress_clear();
 	free(args);

@@ -54,11 +54,14 @@ static int read_self(struct noise_sample *s, const char *procroot, char *err, si
 	fclose(f);
 	buf[n] = '\0';
 	char *p = strrchr(buf, ')');
-	unsigned long long utime, stime;
-	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime stime */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu", &utime, &stime) != 2)
+	unsigned long long utime, stime, cutime = 0, cstime = 0;
+	/* after ")": state(3) ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt utime
+	 * stime cutime cstime; the children we waited for (a phase run as a child process) are ours */
+	int got = p ? sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu %llu %llu", &utime,
+			   &stime, &cutime, &cstime) : 0;
+	if (got < 2)
 		return nm_errf(err, errlen, "%s: unexpected format", path);
-	s->self_ticks = utime + stime;
+	s->self_ticks = utime + stime + cutime + cstime;
 	return 0;
 }
 

@@ -21,7 +21,7 @@ struct noise_sample {
 	uint64_t t_ns;          /* monotonic */
 	/* /proc/stat "cpu" line, all CPUs together, in clock ticks */
 	uint64_t user, nice, system, idle, iowait, irq, softirq, steal;
-	uint64_t self_ticks;    /* utime + stime of this process, all threads */
+	uint64_t self_ticks;    /* utime + stime of this process (all threads) and of the children it waited for */
 	unsigned ncpu;          /* "cpuN" lines */
 	/* /proc/meminfo, bytes */
 	uint64_t mem_total, mem_available, cached, dirty, writeback;

@@ -29,7 +29,7 @@ void suite_note(struct suite_ctx *c, const char *fmt, ...) __attribute__((format
 /* A bench of this phase (its settings carry "phase"). */
 struct bench *suite_bench(struct suite_ctx *c, const char *name);
 
-/* How many measurements each figure gets in this mode (quick 3, default 5, full 10). */
+/* How many measurements each figure gets in this mode (quick 4, default 6, full 10). */
 unsigned suite_samples(const struct suite_ctx *c);
 
 /* Bytes that may be written in dir: free space less the reserve (workdir.h); 0 when unknown. */

@@ -9,7 +9,7 @@
 
 static double pass_seconds(const struct suite_ctx *c)
 {
-	return c->opts->mode == SUITE_QUICK ? 0.25 : c->opts->mode == SUITE_FULL ? 1.0 : 0.5;
+	return c->opts->mode == SUITE_QUICK ? 0.2 : c->opts->mode == SUITE_FULL ? 1.0 : 0.5;
 }
 
 static uint64_t mem_available(void)

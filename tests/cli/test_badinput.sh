@@ -7,7 +7,7 @@
 # add the command to $landed when it lands on main.
 . "$TESTS_DIR/cli/lib.sh"
 
-landed=" - hash pieces time runs show export import rm compare info disk fio track "
+landed=" - hash pieces time runs show export import rm compare info disk fio track run report "
 # Commands that save a run: rows get --no-save (first, so a missing value cannot swallow it).
 saving=" hash disk fio pieces time track run "
 
@@ -130,6 +130,14 @@ track | --pattern
 track --pattern x | nothing to track
 track --pattern x --every 5q -- true | --every
 track --pattern x -- true | --every
+run --phases bogus | --phases
+run --phases '' | --phases
+run --quick --full | choose one
+run /nonexistent | /nonexistent
+run pd pd | one directory at most
+report | -o FILE
+report a b --format xml | --format
+report --output | --output
 ROWS
 )
 

@@ -142,3 +142,13 @@ wait $pid
 rc=$?
 expect_rc 130 "Ctrl-C: exit 130"
 no_leftovers d1
+
+# --- the saved record: a bench per test, a sample per pass, the latency histogram ------------
+run_nm disk d1 --rw randread --size 256k --loops 3 --engine psync --label disk-test
+expect_rc 0 "a saved run: exit 0"
+expect_err_has "saved run" "the run id is printed"
+run_nm show disk-test --json
+jvals 'j["benches"][0]["name"]' '",".join(str(len(m["samples"])) for m in j["benches"][0]["metrics"] if m["name"] in ("bytes_per_sec", "iops", "lat_mean_ns"))' 'sum(j["benches"][0]["hists"][0]["count"]) if isinstance(j["benches"][0]["hists"][0].get("count"), list) else sum(c for _, c in j["benches"][0]["hists"][0].get("pairs", []))'
+check "the bench is named after the test" test "${V[0]:-}" = "randread 4k Q1T1"
+check "one sample per pass" test "${V[1]:-}" = "3,3,3"
+check "the histogram holds the best pass's 64 I/Os" test "${V[2]:-}" = 64

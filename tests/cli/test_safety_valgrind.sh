@@ -11,25 +11,27 @@ if ! command -v valgrind >/dev/null; then
 	exit 0
 fi
 
-landed=" hash pieces time "
+landed=" hash pieces time info compare disk fio "
 # Row: COMMAND ARGS... | EXIT   (error paths are run too: they must not leak either)
 rows=$(cat <<'ROWS'
 hash --no-save --size 1MiB --algo blake3,sha256,none --threads 1,2 | 0
 hash --no-save --size 64k --algo sha256 --threads 1 --output out.json | 0
-hash --no-save --file input.bin --algo blake3 --threads 1 | 0
 hash --no-save --algo md5 | 2
 pieces pd --no-save --count 4 --size 64k --block 16k --sync --read | 0
 pieces pd --no-save --backend log --count 4 --size 64k --sync-batch 2 --read --json | 0
-pieces pd --no-save --count 3 --size 64k --keep | 0
-pieces verify pd | 0
-pieces pd --no-save --hash md5 | 2
 time --no-save -r 2 -- true | 0
-time --no-save -r 2 --export-json out.json 'true' 'sleep 0.01' | 0
-time --no-save -r 0 true | 2
+info --json | 0
+compare a.json b.json | 0
+disk pd --no-save --rw randwrite --size 256k --bs 4k --iodepth 4 | 0
+fio --no-save --name=j --directory=pd --rw=randrw --size=256k --bs=4k --output-format=json | 0
 ROWS
 )
-head -c 100000 /dev/urandom >input.bin
 mkdir pd
+# Two small JSON records for compare, saved from quick runs into a scratch store.
+for f in a b; do
+	"$NM" hash --db records.db --size 64k --algo sha256 --threads 1 --runs 3 --label $f >/dev/null 2>&1
+	"$NM" export --db records.db $f >$f.json 2>/dev/null
+done
 
 while IFS= read -r row; do
 	words=${row%% | *}

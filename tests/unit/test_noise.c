@@ -31,7 +31,7 @@ static const char *fake_proc(const char *name, const char *stat, const char *sel
 }
 
 static const char self_a[] = "4242 (node mark) R 1 2 3 0 -1 4194560 100 0 0 0 50 10 0 0 20 0 3 0 1 1 1\n";
-static const char self_b[] = "4242 (node mark) R 1 2 3 0 -1 4194560 100 0 0 0 90 20 0 0 20 0 3 0 1 1 1\n";
+static const char self_b[] = "4242 (node mark) R 1 2 3 0 -1 4194560 100 0 0 0 80 20 7 3 20 0 3 0 1 1 1\n";
 static const char mem_a[] = "MemTotal:       1000 kB\nMemAvailable:    800 kB\nCached:          300 kB\n"
 			    "Dirty:            10 kB\nWriteback:         0 kB\n";
 static const char mem_b[] = "MemTotal:       1000 kB\nMemAvailable:    700 kB\nCached:          400 kB\n"
@@ -62,7 +62,7 @@ TEST(noise_figures_subtract_our_own_cpu)
 	const char *ra = fake_proc("a", "cpu  100 5 50 800 20 1 4 20\n", self_a, mem_a);
 	CHECK(noise_sample(&a, ra, err, sizeof err) == 0);
 	/* b: busy 300+5+150+1+4 = 460 (+300), idle 1400 (+600), iowait 40 (+20), steal 100 (+80):
-	 * total +1000; our ticks +50 (60 -> 110): others 250 of 1000 */
+	 * total +1000; our ticks +50 (60 -> 80+20 and 7+3 of waited-for children): others 250 of 1000 */
 	const char *rb = fake_proc("b", "cpu  300 5 150 1400 40 1 4 100\n", self_b, mem_b);
 	CHECK(noise_sample(&b, rb, err, sizeof err) == 0);
 	noise_figures(&a, &b, &f);

@@ -1,0 +1,139 @@
+#include "suite/baseline.h"
+#include "export/comparetab.h"
+#include "export/report.h"
+#include "util/atomicfile.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+static const char *extra_run(const struct record *r, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(r->extra, "run"), key));
+}
+
+struct record *baseline_find(struct store *s, const struct record *rec, const char *name, char *err,
+			     size_t errlen)
+{
+	err[0] = '\0';
+	if (name)
+		return store_load(s, name, err, errlen);
+	struct store_filter f = { .host = rec->host, .command = "run", .limit = 50 };
+	struct run_summary *v;
+	size_t n;
+	if (store_list(s, &f, &v, &n, err, errlen) < 0)
+		return NULL;
+	const char *dir = extra_run(rec, "dir"), *mode = extra_run(rec, "mode");
+	struct record *found = NULL;
+	for (size_t i = 0; i < n && !found; i++) {
+		if (strcmp(v[i].id, rec->id) == 0 || v[i].time_ms > rec->time_ms)
+			continue;
+		struct record *r = store_load(s, v[i].id, err, errlen);
+		if (!r)
+			break;
+		const char *d = extra_run(r, "dir"), *m = extra_run(r, "mode");
+		if (d && m && dir && mode && strcmp(d, dir) == 0 && strcmp(m, mode) == 0)
+			found = r;
+		else
+			record_free(r);
+	}
+	run_summaries_free(v, n);
+	return found;
+}
+
+static void input_names(const struct record *base, const struct record *rec, char *a, char *b, size_t len)
+{
+	snprintf(a, len, "baseline %.8s%s%s", base->id, base->label ? " " : "", base->label ? base->label : "");
+	snprintf(b, len, "this run %.8s%s%s", rec->id, rec->label ? " " : "", rec->label ? rec->label : "");
+}
+
+int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen)
+{
+	char na[128], nb[128];
+	input_names(base, rec, na, nb, sizeof na);
+	struct ct_input in[2] = { { base, na }, { rec, nb } };
+	struct ct_opts o = { 0 };
+	struct ct_result res = { 0 };
+	if (ct_build(in, 2, &o, &res, err, errlen) < 0)
+		return -1;
+
+	/* the throughput table only: the other metrics are in the report */
+	size_t keep = res.ntables, ntables = res.ntables;
+	for (size_t i = 0; i < res.ntables; i++)
+		if (strcmp(res.tables[i]->metric, "bytes_per_sec") == 0)
+			keep = i;
+	int nsig = 0;
+	if (keep < ntables) {
+		struct ct_table *first = res.tables[0];
+		res.tables[0] = res.tables[keep];
+		res.tables[keep] = first;
+		res.ntables = 1;
+		ct_write_text(out, &res);
+		res.ntables = ntables;
+
+		const struct ct_table *t = res.tables[0];
+		for (size_t r = 0; r < t->nrows; r++) {
+			const struct ct_cell *c0 = ct_cell_at(&res, t, r, 0), *c1 = ct_cell_at(&res, t, r, 1);
+			if (!c0 || !c1 || !c1->has_cmp || !(c1->p < res.alpha))
+				continue;
+			char delta[32];
+			ct_delta(&res, c0, c1, delta, sizeof delta);
+			if (!nsig++)
+				fprintf(out, "\nsignificant changes (throughput, p < %.2f):\n", res.alpha);
+			fprintf(out, "  %s %s (p=%.3f)\n", t->rows[r], delta, c1->p);
+		}
+		if (!nsig)
+			fprintf(out, "\nno significant change in throughput (p < %.2f)\n", res.alpha);
+	} else {
+		fprintf(out, "no throughput figure in common with the baseline\n");
+	}
+	ct_free(&res);
+
+	/* a busy baseline (or run) makes its differences suspect: say so next to them */
+	const struct record *runs[2] = { base, rec };
+	for (int k = 0; k < 2; k++) {
+		json_t *noise = json_object_get(runs[k]->extra, "noise"), *v;
+		const char *phase;
+		json_object_foreach(noise, phase, v)
+			if (json_is_true(json_object_get(v, "busy")))
+				fprintf(out, "note: %s: the %s phase ran on a busy machine (%s)\n",
+					k ? "this run" : "the baseline", phase,
+					json_string_value(json_object_get(v, "why")));
+	}
+	return nsig;
+}
+
+int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,
+		    size_t errlen)
+{
+	char na[128], nb[128];
+	struct ct_input in[2];
+	size_t n = 0;
+	if (base) {
+		input_names(base, rec, na, nb, sizeof na);
+		in[n++] = (struct ct_input){ base, na };
+	} else {
+		snprintf(nb, sizeof nb, "run %.8s", rec->id);
+	}
+	in[n++] = (struct ct_input){ rec, nb };
+	struct ct_opts o = { 0 };
+	struct ct_result res = { 0 };
+	if (ct_build(in, n, &o, &res, err, errlen) < 0)
+		return -1;
+	char generated[96], when[40] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+	snprintf(generated, sizeof generated, "%s, nodemark %s", when, NODEMARK_VERSION);
+	struct report_opts ro = { "nodemark run", generated };
+	struct atomic_file af;
+	FILE *f = afile_open(&af, path, err, errlen);
+	int rc = -1;
+	if (f) {
+		report_write_html(f, in, n, &res, &ro);
+		rc = afile_commit(&af, err, errlen);
+	}
+	ct_free(&res);
+	return rc;
+}

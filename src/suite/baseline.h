@@ -1,0 +1,27 @@
+/* A run next to its baseline: finding the earlier run of the same host and directory, the
+ * benchstat-style comparison with the significant changes called out, and the HTML report.
+ * (The suite itself knows nothing of the store; this is the step after it.) */
+#ifndef NM_SUITE_BASELINE_H
+#define NM_SUITE_BASELINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "results/record.h"
+#include "results/store.h"
+
+/* name given: that run (id, prefix, label, "last").  NULL: the newest other `run` of rec's host
+ * with the same directory and mode (extra.run).  Returns it, or NULL: with a message in err
+ * when something went wrong, err[0] == '\0' when there is simply none. */
+struct record *baseline_find(struct store *s, const struct record *rec, const char *name, char *err,
+			     size_t errlen);
+
+/* The comparison of the throughput figures (bytes_per_sec), then one line per significant
+ * change ("  RND4K Q1T1 read -12.03% (p=0.008)") and a note for each phase the baseline ran on a
+ * busy machine.  Returns the number of significant changes, or -1 with a message. */
+int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen);
+
+/* The HTML report of rec (and base, when not NULL) into path. 0, or -1 with a message. */
+int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,
+		    size_t errlen);
+
+#endif

@@ -1,0 +1,69 @@
+/* The pieces phase: a storage node's piece store (files backend) with BLAKE3 and SHA-256,
+ * with and without fsync, the same benches as `nodemark pieces` (pieces/files/<hash>/<sync>/write).
+ * The four cells take turns, so drift on a busy machine spreads over all of them. */
+#include "suite/phase.h"
+#include "pieces/pieces.h"
+#include "util/error.h"
+#include "util/units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
+{
+	static const enum hash_algo hashes[2] = { HASH_BLAKE3, HASH_SHA256 };
+	static const enum pieces_sync syncs[2] = { PIECES_NOSYNC, PIECES_FSYNC };
+	enum suite_mode m = c->opts->mode;
+	uint64_t count = m == SUITE_QUICK ? 12 : m == SUITE_FULL ? 256 : 48;
+	unsigned n = suite_samples(c);
+	const char *dirs[1] = { c->workdir };
+	char a[32], b[32];
+
+	uint64_t room = suite_free_bytes(c->workdir);
+	if (count * PIECES_DEFAULT_SIZE > room / 2) {
+		uint64_t want = count;
+		count = room / 2 / PIECES_DEFAULT_SIZE;
+		if (count < 2)
+			return snprintf(err, errlen, "%s: too little free space for pieces (%s free)", c->opts->dir,
+					units_bytes_iec(room, a, sizeof a)), 1;
+		suite_note(c, "%llu pieces instead of %llu (%s) to fit the free space", (unsigned long long)count,
+			   (unsigned long long)want, units_bytes_iec(want * PIECES_DEFAULT_SIZE, b, sizeof b));
+	}
+	struct pieces_result *r = malloc(sizeof *r);
+	if (!r)
+		return snprintf(err, errlen, "out of memory"), 1;
+	int rc = 0;
+	for (unsigned i = 0; i < n && !rc; i++) {
+		for (unsigned cell = 0; cell < 4 && !rc; cell++) {
+			struct pieces_plan p = {
+				.dirs = dirs, .ndirs = 1, .backend = PIECES_FILES, .hash = hashes[cell % 2],
+				.sync = syncs[cell / 2], .count = count, .size = PIECES_DEFAULT_SIZE,
+				.block = PIECES_DEFAULT_BLOCK, .log_limit = PIECES_DEFAULT_LOG_LIMIT, .workers = 1,
+			};
+			suite_progress(c, (double)(i * 4 + cell) / (4.0 * n), "%llu pieces, %s, %s",
+				       (unsigned long long)count, hash_algo_name(p.hash), pieces_sync_name(p.sync));
+			rc = pieces_run(&p, r, err, errlen);
+			if (rc)
+				break;
+			char name[128];
+			snprintf(name, sizeof name, "pieces/files/%s/%s/write", hash_algo_name(p.hash),
+				 pieces_sync_name(p.sync));
+			struct bench *bench = suite_bench(c, name);
+			bench_set(bench, "backend", json_string("files"));
+			bench_set(bench, "hash", json_string(hash_algo_name(p.hash)));
+			bench_set(bench, "sync", json_string(pieces_sync_name(p.sync)));
+			bench_set(bench, "count", json_integer((json_int_t)count));
+			bench_set(bench, "size", json_integer((json_int_t)p.size));
+			metric_add(bench_metric(bench, "bytes_per_sec", "B/s", HIGHER_IS_BETTER),
+				   pieces_bytes_per_sec(&r->write));
+			metric_add(bench_metric(bench, "pieces_per_sec", "op/s", HIGHER_IS_BETTER),
+				   pieces_per_sec(&r->write));
+		}
+	}
+	free(r);
+	return rc == 0 ? 0 : rc == NM_EXIT_INTERRUPTED ? 130 : 1;
+}
+
+const struct suite_phase suite_phase_pieces = {
+	"pieces", "the piece store (BLAKE3, SHA-256, with and without fsync)", { 6, 20, 90 }, pieces_run_phase,
+};
