@@ -53,10 +53,10 @@ int parse_pcie_gen(const char *speed)
 /* Where a device sits in the device tree tells how it is attached. */
 static const char *transport_of(const char *root, const char *disk, const char *syspath)
 {
+	if (strstr(syspath, "/nvme")) /* also multipath heads under /devices/virtual/nvme-subsystem */
+		return "nvme";
 	if (strstr(syspath, "/devices/virtual/"))
 		return "";
-	if (strstr(syspath, "/nvme"))
-		return "nvme";
 	if (strstr(syspath, "/end_device-") || sysfs_exists(root, "/sys/class/block/%s/device/sas_address", disk))
 		return "sas";
 	if (strstr(syspath, "/ata"))
@@ -137,6 +137,16 @@ static void read_device_facts(const char *root, struct block_info *b, const char
 		sysfs_str(root, b->serial, sizeof b->serial, "/sys/class/block/%s/serial", d);
 	if (strcmp(b->transport, "virtio") == 0 && strncmp(b->vendor, "0x", 2) == 0)
 		b->vendor[0] = '\0'; /* a PCI vendor id, not a name */
+
+	/* An NVMe multipath head sits under /devices/virtual; its first path sits under the PCI
+	 * function that has the NUMA node and the link. */
+	char path_syspath[512];
+	char **paths = NULL;
+	int np = strcmp(b->transport, "nvme") == 0 ? sysfs_list(root, &paths, "/sys/class/block/%s/multipath", d) : -1;
+	if (np > 0 && sysfs_resolve(root, path_syspath, sizeof path_syspath, "/sys/class/block/%s/multipath/%s", d,
+				    paths[0]) == 0)
+		disk_syspath = path_syspath;
+	sysfs_list_free(paths, np);
 
 	size_t n = ancestor_with(root, disk_syspath, "numa_node");
 	if (n && sysfs_long(root, &v, "%.*s/numa_node", (int)n, disk_syspath) == 0 && v >= 0)
@@ -284,7 +294,10 @@ json_t *block_collect(const char *root, int serials)
 	int n = sysfs_list(root, &names, "/sys/block");
 	for (int i = 0; i < n; i++) {
 		struct block_info b;
-		if (block_read(root, names[i], &b) < 0 || b.size == 0 || strcmp(b.kind, "ram") == 0)
+		long long hidden = 0;
+		/* hidden: the per-path devices behind an NVMe multipath head */
+		sysfs_long(root, &hidden, "/sys/block/%s/hidden", names[i]);
+		if (hidden || block_read(root, names[i], &b) < 0 || b.size == 0 || strcmp(b.kind, "ram") == 0)
 			continue;
 		json_array_append_new(devs, block_json(&b, serials));
 	}

@@ -281,6 +281,8 @@ static int absolute_path(const char *root, const char *path, char *abs, size_t l
 		sysfs_copy(abs, len, real);
 		return 0;
 	}
+	while (path[0] == '.' && (path[1] == '/' || path[1] == '\0'))
+		path += path[1] ? 2 : 1; /* "./x" and "." are relative to the fake machine's "/" */
 	if (snprintf(abs, len, "%s%s", path[0] == '/' ? "" : "/", path) >= (int)len)
 		return -1;
 	size_t n = strlen(abs);

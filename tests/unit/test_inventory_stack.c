@@ -56,6 +56,9 @@ TEST(path_device_tmpfs_is_memory_backed)
 	/* a prefix of a name is not a parent directory: /running is on / */
 	CHECK(inventory_path_device(fixture("nvme-pcie4"), "/running", &pd) == 0);
 	CHECK_EQ_STR(pd.mountpoint, "/");
+	/* relative paths are relative to the fake machine's root */
+	CHECK(inventory_path_device(fixture("nvme-pcie4"), "./run/x", &pd) == 0);
+	CHECK_EQ_STR(pd.mountpoint, "/run");
 }
 
 TEST(path_device_zfs_dataset)
@@ -179,6 +182,24 @@ TEST(block_nvme_pcie_link_and_firmware)
 	CHECK_EQ_INT(b.rotational, 0);
 	CHECK(block_read(fixture("nvme-pcie4"), "../../etc", &b) == -1);
 	CHECK(block_read(fixture("nvme-pcie4"), "nosuch", &b) == -1);
+}
+
+TEST(block_nvme_multipath_head)
+{
+	/* The head disk sits under /devices/virtual/nvme-subsystem; the link and NUMA node are
+	 * found through its first path, the model through the subsystem. */
+	struct block_info b;
+	CHECK(block_read(fixture("dm-crypt-nvme"), "nvme0n1", &b) == 0);
+	CHECK_EQ_STR(b.transport, "nvme");
+	CHECK_EQ_STR(b.model, "SAMSUNG MZVLB512HBJQ-000L7");
+	CHECK_EQ_INT(b.pcie_gen, 3);
+	CHECK_EQ_INT(b.pcie_width, 4);
+	json_t *st = block_collect(fixture("dm-crypt-nvme"), 0);
+	char *dump = json_dumps(st, 0);
+	CHECK(dump && strstr(dump, "nvme0c0n1") == NULL); /* the hidden per-path device */
+	CHECK_CONTAINS(dump, "\"nvme0n1\"");
+	free(dump);
+	json_decref(st);
 }
 
 TEST(block_sata_hdd)
