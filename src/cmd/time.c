@@ -345,9 +345,11 @@ int cmd_time(int argc, char **argv)
 		rc = NM_EXIT_FAILED;
 		goto out;
 	}
-	run_opts_apply(&a.ro, r, NULL);
-	if (run_save(&a.ro, r) < 0)
-		rc = NM_EXIT_FAILED;
+	if (!a.ro.no_save) { /* the inventory is only for the saved record */
+		run_opts_apply(&a.ro, r, NULL);
+		if (run_save(&a.ro, r) < 0)
+			rc = NM_EXIT_FAILED;
+	}
 out:
 	record_free(r);
 	time_plan_free(&a.plan);

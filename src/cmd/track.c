@@ -246,9 +246,11 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 		metric_add(seg, t->rows[i].seg_s);
 	if (a->cmd)
 		json_object_set_new(r->extra, "exit_code", json_integer(exit_code));
-	run_opts_apply(&a->ro, r, NULL);
-	if (run_save(&a->ro, r) < 0 && *rc == 0)
-		*rc = NM_EXIT_FAILED;
+	if (!a->ro.no_save) { /* the inventory is only for the saved record */
+		run_opts_apply(&a->ro, r, NULL);
+		if (run_save(&a->ro, r) < 0 && *rc == 0)
+			*rc = NM_EXIT_FAILED;
+	}
 	sb_free(&name);
 	record_free(r);
 }

@@ -16,6 +16,17 @@ static const char *dur(double s, int sign, char *buf, size_t len)
 	return buf;
 }
 
+static const char *rate_fmt(double r, char *buf, size_t len)
+{
+	if (isnan(r))
+		snprintf(buf, len, "-");
+	else if (r < 1000)
+		snprintf(buf, len, "%.3g", r);
+	else
+		units_count(r, buf, len);
+	return buf;
+}
+
 static const char *num(double v, char *buf, size_t len)
 {
 	if (v == floor(v) && fabs(v) < 1e15)
@@ -43,12 +54,7 @@ void track_print_row(FILE *fp, const struct track *t, const struct track_row *r)
 		snprintf(ratio, sizeof ratio, "-");
 	else
 		snprintf(ratio, sizeof ratio, "x%.2f", r->first_ratio);
-	if (isnan(r->rate))
-		snprintf(rate, sizeof rate, "-");
-	else if (r->rate < 1000)
-		snprintf(rate, sizeof rate, "%.3g", r->rate);
-	else
-		units_count(r->rate, rate, sizeof rate);
+	rate_fmt(r->rate, rate, sizeof rate);
 	fprintf(fp, "%14s %7s %10s %10.*f %8s %10s %12s %9s", num(r->milestone, m, sizeof m), pct,
 		dur(r->seg_s, 1, seg, sizeof seg), r->seg_s < 10 ? 2 : 1, r->seg_s, ratio,
 		dur(r->cum_s, 0, cum, sizeof cum), rate, dur(r->eta_s, 0, eta, sizeof eta));
@@ -69,7 +75,7 @@ void track_print_end(FILE *fp, const struct track *t, double total_s, size_t lin
 	fprintf(fp, "total: %s (%.1f s), progress %s → %s in %zu of %zu lines", dur(total_s, 0, d, sizeof d),
 		total_s, num(t->v0, a, sizeof a), num(t->vmax, b, sizeof b), t->points, lines);
 	if (total_s > 0 && done > 0)
-		fprintf(fp, ", mean rate %s /s", units_count(done / total_s, rate, sizeof rate));
+		fprintf(fp, ", mean rate %s /s", rate_fmt(done / total_s, rate, sizeof rate));
 	fputc('\n', fp);
 	if (t->baseline && t->baseline->n) {
 		double bt = track_series_time(t->baseline, t->vmax);

@@ -97,3 +97,11 @@ for bad in "--runs 0 true" "--runs x true" "--scan n=3:1 true" "--param n= true"
 done
 run_nm time --no-save 'true' -- true
 expect_rc 2 "shell commands and -- together are refused"
+
+# Saved: one bench per command, one sample per run.
+run_nm time -r 3 --suite pipeline -n step1 -- true
+expect_rc 0 "a saved time run exits 0"
+expect_err_has "saved run" "the run is saved"
+run_nm export last
+check "the saved run holds 3 wall_s samples for step1" test "$(json_get '[len(m["samples"]) for b in (j if isinstance(j, list) else [j])[0]["benches"] if b["name"] == "step1" for m in b["metrics"] if m["name"] == "wall_s"]')" = "[3]"
+check "the suite is a tag" test "$(json_get '(j if isinstance(j, list) else [j])[0]["tags"]["suite"]')" = pipeline

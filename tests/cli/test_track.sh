@@ -88,3 +88,22 @@ expect_err_has "no-such.log" "the message names the file"
 run_nm track --no-save --pattern 'x (\d+)' --every 1 -- no-such-command-nm
 expect_rc 2 "an unknown command"
 one_line_error "unknown command: one line"
+
+# The timeline is saved; a later run compares its segments with it (--baseline).
+cat >second.log <<'LOG'
+2024-05-02T10:00:00 imported height=0
+2024-05-02T10:00:12 imported height=100
+2024-05-02T10:00:27 imported height=200
+LOG
+run_nm track --log replay.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label replay-a
+expect_rc 0 "a saved track run exits 0"
+expect_err_has "saved run" "the timeline is saved"
+run_nm track --no-save --log second.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' \
+    --baseline replay-a
+expect_rc 0 "--baseline exits 0"
+expect_out_matches '^ +100 .* \+2\.00s$' "first segment: 12 s against the baseline's 10 s"
+expect_out_matches '^ +200 .* -5\.00s$' "second segment: 15 s against the baseline's 20 s"
+expect_out_has "baseline: 30.0s to the same progress (-3.00s)" "the totals are compared"
+run_nm track --no-save --log second.log --pattern 'height=(\d+)' --every 100 --baseline no-such-run
+expect_rc 2 "an unknown baseline is bad input"
+one_line_error "unknown baseline: one line"
