@@ -54,7 +54,7 @@ enum format { F_TEXT, F_MARKDOWN, F_CSV, F_JSON };
 int cmd_compare(int argc, char **argv)
 {
 	struct ct_opts o = { 0 };
-	struct ct_filter filters[32];
+	struct ct_filter filters[COMPARE_MAX_FILTERS];
 	const char **names = calloc((size_t)argc + 1, sizeof *names);
 	const char *output = "-", *db = NULL;
 	enum format fmt = F_TEXT;
@@ -71,18 +71,9 @@ int cmd_compare(int argc, char **argv)
 		case O_ROW:
 			o.row_key = it.arg;
 			break;
-		case O_FILTER: {
-			const char *eq = strchr(it.arg, '=');
-			if (o.nfilters == 32)
-				nm_usage_fail("--filter: at most 32 filters");
-			if (!eq || eq == it.arg || (eq == it.arg + 1 && it.arg[0] == '!'))
-				opt_bad_value(&it, "expected KEY=GLOB or KEY!=GLOB");
-			int neg = eq[-1] == '!';
-			char *key = strndup(it.arg, (size_t)(eq - it.arg) - (size_t)neg);
-			filters[o.nfilters++] = (struct ct_filter){ key, eq + 1, neg };
-			o.filters = filters;
+		case O_FILTER:
+			compare_filter_add(&o, filters, &it);
 			break;
-		}
 		case O_FORMAT:
 			if (strcmp(it.arg, "text") == 0)
 				fmt = F_TEXT;
@@ -157,8 +148,7 @@ out_res:
 out_inputs:
 	compare_inputs_free(&ci);
 out:
-	for (size_t i = 0; i < o.nfilters; i++)
-		free((char *)filters[i].key);
+	compare_filters_free(&o);
 	free(names);
 	return rc;
 }

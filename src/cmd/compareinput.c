@@ -121,3 +121,23 @@ void compare_inputs_free(struct compare_inputs *ci)
 	free(ci->v);
 	memset(ci, 0, sizeof *ci);
 }
+
+void compare_filter_add(struct ct_opts *o, struct ct_filter *filters, const struct opt_iter *it)
+{
+	const char *eq = strchr(it->arg, '=');
+	if (o->nfilters == COMPARE_MAX_FILTERS)
+		nm_usage_fail("--filter: at most %d filters", COMPARE_MAX_FILTERS);
+	if (!eq || eq == it->arg || (eq == it->arg + 1 && it->arg[0] == '!'))
+		opt_bad_value(it, "expected KEY=GLOB or KEY!=GLOB");
+	int neg = eq[-1] == '!';
+	char *key = strndup(it->arg, (size_t)(eq - it->arg) - (size_t)neg);
+	filters[o->nfilters++] = (struct ct_filter){ key, eq + 1, neg };
+	o->filters = filters;
+}
+
+void compare_filters_free(struct ct_opts *o)
+{
+	for (size_t i = 0; i < o->nfilters; i++)
+		free((char *)o->filters[i].key);
+	o->nfilters = 0;
+}

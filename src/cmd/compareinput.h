@@ -6,6 +6,9 @@
 #include <stddef.h>
 
 #include "export/comparetab.h"
+#include "util/opt.h"
+
+#define COMPARE_MAX_FILTERS 32
 
 struct compare_inputs {
 	struct ct_input *v;
@@ -18,5 +21,10 @@ struct compare_inputs {
 /* 0, or -1 after printing a one-line error (bad file, unknown run, bad store). */
 int compare_inputs_load(struct compare_inputs *ci, const char *const *words, size_t nwords, const char *db);
 void compare_inputs_free(struct compare_inputs *ci);
+
+/* --filter KEY=GLOB or KEY!=GLOB into filters[o->nfilters++] (o->filters = filters);
+ * exits 2 on a bad value or too many. */
+void compare_filter_add(struct ct_opts *o, struct ct_filter *filters, const struct opt_iter *it);
+void compare_filters_free(struct ct_opts *o);
 
 #endif

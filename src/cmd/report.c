@@ -47,7 +47,7 @@ static const struct opt_spec specs[] = {
 int cmd_report(int argc, char **argv)
 {
 	struct ct_opts o = { 0 };
-	struct ct_filter filters[32];
+	struct ct_filter filters[COMPARE_MAX_FILTERS];
 	const char **names = calloc((size_t)argc + 1, sizeof *names);
 	const char *output = NULL, *db = NULL, *title = "nodemark report";
 	int markdown = -1;
@@ -78,18 +78,9 @@ int cmd_report(int argc, char **argv)
 		case O_ROW:
 			o.row_key = it.arg;
 			break;
-		case O_FILTER: {
-			const char *eq = strchr(it.arg, '=');
-			if (o.nfilters == 32)
-				nm_usage_fail("--filter: at most 32 filters");
-			if (!eq || eq == it.arg || (eq == it.arg + 1 && it.arg[0] == '!'))
-				opt_bad_value(&it, "expected KEY=GLOB or KEY!=GLOB");
-			int neg = eq[-1] == '!';
-			filters[o.nfilters++] =
-				(struct ct_filter){ strndup(it.arg, (size_t)(eq - it.arg) - (size_t)neg), eq + 1, neg };
-			o.filters = filters;
+		case O_FILTER:
+			compare_filter_add(&o, filters, &it);
 			break;
-		}
 		case O_DB:
 			db = it.arg;
 			break;
@@ -99,8 +90,7 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (!output || !nnames) {
-		for (size_t i = 0; i < o.nfilters; i++)
-			free((char *)filters[i].key);
+		compare_filters_free(&o);
 		free(names);
 		nm_usage_fail(!output ? "-o FILE: where to write the report (report.html or report.md)"
 				      : "which runs? expected runs, JSON record files or Go benchmark files");
@@ -150,8 +140,7 @@ out_res:
 out_inputs:
 	compare_inputs_free(&ci);
 out:
-	for (size_t i = 0; i < o.nfilters; i++)
-		free((char *)filters[i].key);
+	compare_filters_free(&o);
 	free(names);
 	return rc;
 }
