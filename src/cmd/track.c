@@ -29,7 +29,7 @@ const char cmd_track_usage[] =
 	"\n"
 	"Follows a long job (a replay, a restore, a sync) from its output: runs CMD and reads its\n"
 	"stdout and stderr line by line, or reads a log file. The pattern's first group (or its\n"
-	"named group) is the progress number. At every milestone a row shows the milestone, %% of the\n"
+	"named group) is the progress number. At every milestone a row shows the milestone, % of the\n"
 	"total, the segment's time (+36m22s) and seconds, its multiple of the first segment's (x6.31),\n"
 	"the elapsed time, the rate, the ETA and, with --baseline, the difference against the same\n"
 	"segment of an earlier run. The timeline is saved as a run, to serve as a later baseline.\n"
@@ -38,14 +38,14 @@ const char cmd_track_usage[] =
 	"Options:\n"
 	"  --pattern REGEX       where the progress number is: POSIX extended regex, \\d allowed,\n"
 	"                        named groups (?P<name>...) too, e.g. 'Imported block (\\d+)'\n"
-	"  --total N             the value at which the job is done (gives %% and ETA)\n"
-	"  --every N | P%%        a milestone every N units, or every P%% of --total (default 10%%)\n"
+	"  --total N             the value at which the job is done (gives % and ETA)\n"
+	"  --every N | P%        a milestone every N units, or every P% of --total (default 10%)\n"
 	"  --tee                 pass the command's output through (to stderr; the table is on stdout)\n"
 	"  --log FILE            read a log file instead of running a command\n"
 	"  --follow              keep reading the log as it grows (until --total or Ctrl-C)\n"
 	"  --time-pattern REGEX  take each line's time from the line itself (its first or named group),\n"
 	"                        so an old log can be analysed; default: the time the line is read\n"
-	"  --time-format FMT     strptime format of that time (default %%Y-%%m-%%dT%%H:%%M:%%S; %%s for\n"
+	"  --time-format FMT     strptime format of that time (default %Y-%m-%dT%H:%M:%S; %s for\n"
 	"                        seconds since the epoch); a fraction (.250) after it is kept\n"
 	"  --baseline RUN        compare each segment with the same segment of a saved run\n"
 	"                        (id, id prefix, label or \"last\")\n"
@@ -53,9 +53,9 @@ const char cmd_track_usage[] =
 	RUN_OPT_USAGE
 	"\n"
 	"Examples:\n"
-	"  nodemark track --pattern 'block (\\d+)' --total 80000000 --every 1%% -- ./replay --to 80000000\n"
+	"  nodemark track --pattern 'block (\\d+)' --total 80000000 --every 1% -- ./replay --to 80000000\n"
 	"  nodemark track --log node.log --pattern 'height=(\\d+)' --every 1000000 \\\n"
-	"      --time-pattern '^(\\S+)' --time-format '%%Y-%%m-%%dT%%H:%%M:%%S' --baseline last\n";
+	"      --time-pattern '^(\\S+)' --time-format '%Y-%m-%dT%H:%M:%S' --baseline last\n";
 
 enum {
 	OPT_PATTERN = 1,
