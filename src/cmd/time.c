@@ -116,13 +116,15 @@ struct time_args {
 	const char *export_json, *export_csv, *export_md;
 };
 
-static uint64_t count_arg(const struct opt_iter *it, uint64_t min)
+/* Measured runs in the record (warmups are not samples). */
+static size_t finished_runs(const struct record *r)
 {
-	uint64_t v;
-	char err[256];
-	if (parse_count(it->arg, min, 1000000000ull, &v, err, sizeof err) < 0)
-		opt_bad_value(it, err);
-	return v;
+	size_t n = 0;
+	for (size_t i = 0; i < r->nbenches; i++) {
+		const struct metric *m = bench_find_metric(r->benches[i], "wall_s");
+		n += m ? m->nsamples : 0;
+	}
+	return n;
 }
 
 static void parse_args(struct time_args *a, int argc, char **argv)
@@ -134,10 +136,10 @@ static void parse_args(struct time_args *a, int argc, char **argv)
 		if (run_opts_handle(&a->ro, id, &it))
 			continue;
 		switch (id) {
-		case OPT_RUNS: a->plan.runs = count_arg(&it, 1); break;
-		case OPT_MIN_RUNS: a->plan.min_runs = count_arg(&it, 1); break;
-		case OPT_MAX_RUNS: a->plan.max_runs = count_arg(&it, 1); break;
-		case OPT_WARMUP: a->plan.warmup = count_arg(&it, 0); break;
+		case OPT_RUNS: a->plan.runs = opt_count(&it, 1, 1000000000ull); break;
+		case OPT_MIN_RUNS: a->plan.min_runs = opt_count(&it, 1, 1000000000ull); break;
+		case OPT_MAX_RUNS: a->plan.max_runs = opt_count(&it, 1, 1000000000ull); break;
+		case OPT_WARMUP: a->plan.warmup = opt_count(&it, 0, 1000000000ull); break;
 		case OPT_INTERLEAVE: a->plan.interleave = 1; break;
 		case OPT_IGNORE_FAILURE: a->plan.ignore_failure = 1; break;
 		case OPT_SHOW_OUTPUT: a->plan.show_output = 1; break;
@@ -334,6 +336,13 @@ int cmd_time(int argc, char **argv)
 			       (a.export_md && !strcmp(a.export_md, "-"));
 	struct report rep = { export_to_stdout ? stderr : stdout, r };
 	rc = time_plan_run(&a.plan, r, on_done, &rep, err, sizeof err);
+	if (rc == NM_EXIT_INTERRUPTED && finished_runs(r) && !a.ro.no_save) {
+		/* Ctrl-C: keep what was measured, as every benchmarking command does. */
+		nm_error("interrupted: saving the %zu runs that finished", finished_runs(r));
+		run_opts_apply(&a.ro, r, NULL);
+		run_save(&a.ro, r);
+		goto out;
+	}
 	if (rc) {
 		nm_error("%s", err);
 		goto out;

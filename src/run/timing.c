@@ -335,8 +335,19 @@ int time_plan_run(struct time_plan *p, struct record *r, time_done_fn done, void
 		json_object_set_new(r->extra, "suite", json_string(p->suite));
 	int rc = run_plan(&x, done, arg);
 	progress_clear();
-	if (rc == 130)
+	if (rc == 130) {
+		/* Interrupted: the runs that finished still go into the record (and are reported),
+		 * so the caller can save them; the --cleanup hooks do not run. */
+		for (size_t i = 0; i < p->ncmds; i++) {
+			struct time_command *c = &p->cmds[i];
+			if (c->nsamples && !record_find_bench(r, c->name)) {
+				finish(&x, c);
+				if (done)
+					done(p, i, arg);
+			}
+		}
 		nm_errf(err, errlen, "interrupted");
+	}
 	if (rc == 0 && p->shell_measured)
 		json_object_set_new(r->extra, "shell_overhead_s", json_real(p->shell_wall_s));
 	rapl_close(x.rapl);

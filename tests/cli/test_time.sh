@@ -105,3 +105,25 @@ expect_err_has "saved run" "the run is saved"
 run_nm export last
 check "the saved run holds 3 wall_s samples for step1" test "$(json_get '[len(m["samples"]) for b in (j if isinstance(j, list) else [j])[0]["benches"] if b["name"] == "step1" for m in b["metrics"] if m["name"] == "wall_s"]')" = "[3]"
 check "the suite is a tag" test "$(json_get '(j if isinstance(j, list) else [j])[0]["tags"]["suite"]')" = pipeline
+
+# Ctrl-C in the middle: exit 130, the runs that finished are reported and saved.
+db_int="$PWD/interrupt.db"
+NODEMARK_DB="$db_int" "$NM" time --runs 100 -- sleep 0.1 >int.out 2>int.err &
+pid=$!
+sleep 1.5
+kill -INT $pid
+wait $pid
+rc=$?
+expect_rc 130 "time: SIGINT exits 130"
+if grep -q "runs that finished" int.err && grep -qE '[0-9]+ runs' int.out; then
+    ok "time: SIGINT reports the finished runs"
+else
+    not_ok "time: SIGINT reports the finished runs" "$(cat int.err)"
+fi
+n=$(NODEMARK_DB="$db_int" "$NM" export last 2>/dev/null |
+    python3 -c 'import json,sys; r=json.load(sys.stdin); r=r[0] if isinstance(r,list) else r; r=r.get("records",[r])[0] if "records" in r else r; print(len([m for b in r["benches"] for m in b["metrics"] if m["name"]=="wall_s"][0]["samples"]))' 2>/dev/null)
+if [ -n "$n" ] && [ "$n" -ge 2 ] && [ "$n" -lt 100 ]; then
+    ok "time: SIGINT saves the finished runs ($n samples)"
+else
+    not_ok "time: SIGINT saves the finished runs" "samples: '$n'"
+fi
