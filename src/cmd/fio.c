@@ -107,8 +107,9 @@ static void split_args(struct fio_cmd *c, int argc, char **argv)
 	}
 }
 
-/* fio writes the files it is pointed at; nodemark does too for regular files, but a block
- * device only when named again in --allow-write (as `nodemark disk`). */
+/* fio writes whatever it is pointed at; nodemark never writes a file or device it did not
+ * create unless it is named again in --allow-write (as `nodemark disk`): a benchmark must not
+ * destroy data. Missing files are created (as fio does) and removed at the end. */
 static void allow_writes(struct fio_cmd *c)
 {
 	for (size_t i = 0; i < c->plan.njobs; i++) {
@@ -116,7 +117,7 @@ static void allow_writes(struct fio_cmd *c)
 		int ok = 1;
 		for (unsigned t = 0; t < io->ntargets; t++) {
 			struct stat st;
-			if (stat(io->targets[t], &st) < 0 || S_ISDIR(st.st_mode) || S_ISREG(st.st_mode))
+			if (stat(io->targets[t], &st) < 0 || S_ISDIR(st.st_mode))
 				continue;
 			int named = 0;
 			for (unsigned k = 0; k < c->nallow_write; k++)

@@ -121,3 +121,13 @@ run_nm show fio-test
 expect_rc 0 "the saved run can be shown"
 expect_out_has "read_iops" "the saved run has the job's IOPS"
 expect_out_has '"rw":"randread"' "the saved run keeps the job options"
+
+# An existing file is the user's data: a writing job leaves it alone unless --allow-write names it.
+head -c 262144 /dev/urandom > users.dat
+before=$(md5sum < users.dat)
+run_nm fio --name=w --rw=write --bs=4k --size=256k --filename="$PWD/users.dat" --no-save
+expect_rc 2 "fio: writing an existing file without --allow-write exits 2"
+if [ "$(md5sum < users.dat)" = "$before" ]; then ok "fio: the existing file is unchanged"; else not_ok "fio: the existing file is unchanged"; fi
+run_nm fio --name=w --rw=write --bs=4k --size=256k --filename="$PWD/users.dat" --allow-write="$PWD/users.dat" --no-save
+expect_rc 0 "fio: --allow-write lets the job write the existing file"
+if [ "$(md5sum < users.dat)" != "$before" ] && [ -f users.dat ]; then ok "fio: --allow-write wrote it and kept it"; else not_ok "fio: --allow-write wrote it and kept it"; fi
