@@ -394,6 +394,16 @@ static int run_once(struct pieces_opts *o, struct run_opts *ro, struct record *r
 	char err[1024];
 	struct pieces_result *r = malloc(sizeof *r);
 	int rc = pieces_run(&o->plan, r, err, sizeof err);
+	if (rc == NM_EXIT_INTERRUPTED && r->write.ran && r->write.pieces) {
+		/* Ctrl-C: the pieces committed so far are a measurement too; report and keep them. */
+		nm_error("interrupted: %llu pieces were written; reporting and saving those",
+			 (unsigned long long)r->write.pieces);
+		record_phase(rec, &o->plan, &r->write, 1, 1);
+		if (!o->json)
+			print_run(&o->plan, r);
+		free(r);
+		return rc;
+	}
 	if (rc != NM_EXIT_OK) {
 		nm_error("%s", err);
 		free(r);
@@ -612,10 +622,10 @@ int cmd_pieces(int argc, char **argv)
 
 	struct record *rec = record_new("pieces", argc, argv);
 	int rc = o.matrix ? run_matrix(&o, rec) : run_once(&o, &ro, rec);
-	if (rc == NM_EXIT_OK) {
+	if (rc == NM_EXIT_OK || (rc == NM_EXIT_INTERRUPTED && rec->nbenches)) {
 		run_opts_apply(&ro, rec, o.dirs[0]);
 		if (run_save(&ro, rec) < 0)
-			rc = NM_EXIT_FAILED;
+			rc = rc == NM_EXIT_OK ? NM_EXIT_FAILED : rc;
 	}
 	record_free(rec);
 	run_opts_free(&ro);
