@@ -256,6 +256,18 @@ int cmd_run(int argc, char **argv)
 	memset(&o, 0, sizeof o);
 	parse_args(&o, argc, argv);
 
+	if (o.baseline) {
+		/* A wrong --baseline is a usage error: say so now, not after minutes of measuring. */
+		char err[512], id[24];
+		struct store *s = store_open(o.ro.db, err, sizeof err);
+		if (!s || store_resolve(s, o.baseline, id, err, sizeof err) < 0) {
+			store_close(s);
+			run_opts_free(&o.ro);
+			nm_usage_fail("--baseline: %s", err);
+		}
+		store_close(s);
+	}
+
 	struct record *rec = record_new("run", argc, argv);
 	if (o.ro.label)
 		record_set_label(rec, o.ro.label);

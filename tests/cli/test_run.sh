@@ -47,7 +47,8 @@ if grep -q "compared with" <<<"$out"; then not_ok "another directory has no base
 run_nm run "$other" --quick --no-report --no-save --phases inventory,hash --baseline first
 expect_out_has "compared with run $first first" "--baseline names the run to compare with"
 run_nm run "$other" --quick --no-report --no-save --phases hash --baseline nosuchlabel
-expect_rc 1 "a --baseline that does not exist is a failure"
+expect_rc 2 "a --baseline that does not exist is a usage error, found before measuring"
+if grep -q "hash/" <<<"$out"; then not_ok "nothing is measured for a bad --baseline"; else ok "nothing is measured for a bad --baseline"; fi
 expect_err_has "--baseline" "and says so"
 rm -rf "$other"
 
