@@ -215,6 +215,16 @@ fail:
 	return -1;
 }
 
+static void remove_store_files(const char *path)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm", "-journal" };
+	char f[4096 + 16];
+	for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++) {
+		snprintf(f, sizeof f, "%s%s", path, suffixes[i]);
+		unlink(f);
+	}
+}
+
 struct store *store_open(const char *path, char *err, size_t errlen)
 {
 	struct store *s = calloc(1, sizeof *s);
@@ -235,7 +245,8 @@ struct store *store_open(const char *path, char *err, size_t errlen)
 		s->busy_ms = 0;
 
 	struct stat sb;
-	if (stat(s->path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+	int existed = stat(s->path, &sb) == 0;
+	if (existed && !S_ISREG(sb.st_mode)) {
 		nm_errf(err, errlen, "%s: not a regular file", s->path);
 		free(s);
 		return NULL;
@@ -256,7 +267,12 @@ struct store *store_open(const char *path, char *err, size_t errlen)
 	if (exec(s, "PRAGMA journal_mode = WAL", "switching to WAL mode", err, errlen) < 0 ||
 	    exec(s, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", "setting up", err, errlen) < 0 ||
 	    migrate(s, err, errlen) < 0) {
+		/* A store we created and could not set up (a full disk) is litter: remove it. */
+		char created[sizeof s->path];
+		snprintf(created, sizeof created, "%s", s->path);
 		store_close(s);
+		if (!existed)
+			remove_store_files(created);
 		return NULL;
 	}
 	return s;
