@@ -18,12 +18,16 @@ enum {
 	{ "tag", OPT_ARG, RUN_OPT_TAG }, { "label", OPT_ARG, RUN_OPT_LABEL },            \
 	{ "no-save", OPT_NOARG, RUN_OPT_NO_SAVE }, { "db", OPT_ARG, RUN_OPT_DB }
 
+/* --db, shared by every command that reads or writes the store. */
+#define DB_OPT_USAGE                                                                         \
+	"  --db FILE           the results store (default $NODEMARK_DB or\n"                     \
+	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+
 #define RUN_OPT_USAGE                                                                        \
 	"  --tag KEY=VALUE     tag the saved run (repeatable), e.g. --tag fs=xfs\n"              \
 	"  --label TEXT        name the saved run, so it can be named later\n"                   \
 	"  --no-save           do not save the run in the results store\n"                       \
-	"  --db FILE           the results store (default $NODEMARK_DB or\n"                     \
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	DB_OPT_USAGE
 
 struct run_opts {
 	const char *label;

@@ -1,5 +1,6 @@
 /* nodemark export RUN...: saved runs as JSON records, to bring them to another machine. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/storecmd.h"
 #include "results/record_json.h"
 #include "util/atomicfile.h"
@@ -21,8 +22,7 @@ const char cmd_export_usage[] =
 	"  --all               every run in the store (oldest first)\n"
 	"  --format json       the format (json, the only one)\n"
 	"  -o, --output FILE   write to FILE (atomically) instead of stdout\n"
-	"  --db FILE           the results store (default $NODEMARK_DB or\n"
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	DB_OPT_USAGE
 	"\n"
 	"Example:\n"
 	"  nodemark export last base -o node1.json     # then on another machine: nodemark import node1.json\n";

@@ -1,5 +1,6 @@
 /* nodemark import FILE...: JSON records from other machines (or an earlier export) into the store. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/storecmd.h"
 #include "results/record_json.h"
 #include "util/error.h"
@@ -18,8 +19,7 @@ const char cmd_import_usage[] =
 	"FILE \"-\" reads standard input.\n"
 	"\n"
 	"Options:\n"
-	"  --db FILE           the results store (default $NODEMARK_DB or\n"
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	DB_OPT_USAGE
 	"\n"
 	"Example:\n"
 	"  nodemark import node1.json node2.json && nodemark runs --command disk\n";

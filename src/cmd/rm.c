@@ -1,5 +1,6 @@
 /* nodemark rm RUN...: delete saved runs. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/storecmd.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -16,8 +17,7 @@ const char cmd_rm_usage[] =
 	"is deleted.\n"
 	"\n"
 	"Options:\n"
-	"  --db FILE           the results store (default $NODEMARK_DB or\n"
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	DB_OPT_USAGE
 	"\n"
 	"Example:\n"
 	"  nodemark rm 65f1a2b3 trial-3\n";

@@ -1,5 +1,6 @@
 /* nodemark runs: list the saved runs, newest first. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/storecmd.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -25,8 +26,7 @@ const char cmd_runs_usage[] =
 	"  --limit N           at most N runs\n"
 	"  --json              print a JSON array of {id, time_ms, host, command, label, tags,\n"
 	"                      cmdline, benches}\n"
-	"  --db FILE           the results store (default $NODEMARK_DB or\n"
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	DB_OPT_USAGE
 	"\n"
 	"Example:\n"
 	"  nodemark runs --host node1 --tag fs=xfs --limit 10\n";

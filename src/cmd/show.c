@@ -1,5 +1,6 @@
 /* nodemark show RUN: one saved run, as text or as its JSON record. */
 #include "cmd/cmd.h"
+#include "cmd/common.h"
 #include "cmd/storecmd.h"
 #include "inventory/inventory.h"
 #include "results/record_json.h"
@@ -22,8 +23,7 @@ const char cmd_show_usage[] =
 	"\n"
 	"Options:\n"
 	"  --json              print the run's JSON record (the export format, docs/schema.md)\n"
-	"  --db FILE           the results store (default $NODEMARK_DB or\n"
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	DB_OPT_USAGE
 	"\n"
 	"Example:\n"
 	"  nodemark show last\n";
