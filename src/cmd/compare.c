@@ -87,7 +87,7 @@ int cmd_compare(int argc, char **argv)
 				opt_bad_value(&it, "expected text, markdown, csv or json");
 			break;
 		case O_OUTPUT:
-			output = it.arg;
+			output = opt_output_file(&it);
 			break;
 		case O_ALPHA: {
 			char *end;

@@ -256,7 +256,7 @@ static void parse_args(struct disk_opts *o, int argc, char **argv)
 			o->json = 1;
 			break;
 		case O_OUTPUT:
-			o->output = it.arg;
+			o->output = opt_output_file(&it);
 			break;
 		default:
 			nm_usage_fail("unexpected option %s", it.name ? it.name : "");

@@ -54,7 +54,7 @@ int cmd_export(int argc, char **argv)
 				opt_bad_value(&it, "expected json");
 			break;
 		case O_OUTPUT:
-			output = it.arg;
+			output = opt_output_file(&it);
 			break;
 		case O_DB:
 			db = it.arg;

@@ -122,6 +122,13 @@ static void allow_writes(struct fio_cmd *c)
 			int named = 0;
 			for (unsigned k = 0; k < c->nallow_write; k++)
 				named |= strcmp(c->allow_write[k], io->targets[t]) == 0;
+			/* refused here, where the option is known, so the message can say how to allow it
+			 * (the I/O session refuses it too, as disk's does) */
+			if (!named && io_job_writes(io) && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)))
+				nm_usage_fail("job '%s': %s: %s is only read unless named again in --allow-write=%s",
+					      c->plan.jobs[i].name, io->targets[t],
+					      S_ISBLK(st.st_mode) ? "a block device" : "a file nodemark did not create",
+					      io->targets[t]);
 			ok &= named;
 		}
 		io->allow_write_blockdev = ok;

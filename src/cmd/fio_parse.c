@@ -3,7 +3,9 @@
  * inherited globals and then the job's own options, in order, later ones winning.  As in fio,
  * kb_base changes how the sizes after it read, not those before it. */
 #include "cmd/fio_parse.h"
+#include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/opt.h"
 #include "util/parse.h"
 
 #include <ctype.h>
@@ -941,6 +943,9 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 	if (!strcmp(key, "output")) {
 		if (need_value(val, err, errlen) < 0)
 			return nm_errf(err, errlen, "--output: needs a file name");
+		char why[512]; /* refused now, not after the jobs ran */
+		if (afile_check(val, why, sizeof why) < 0)
+			return nm_errf(err, errlen, "--output: %s", why);
 		free(p->output);
 		p->output = xstrdup(val);
 		return 1;
@@ -1029,7 +1034,7 @@ int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t 
 			nm_errf(err, errlen, "\"--\": fio takes job files, not a command after --");
 			goto out;
 		}
-		if (!val && switch_takes_value(key) && i + 1 < argc)
+		if (!val && switch_takes_value(key) && i + 1 < argc && !opt_is_option_word(argv[i + 1]))
 			val = argv[++i];
 		int sw = cli_switch(p, key, val, msg, sizeof msg);
 		if (sw) {
@@ -1047,7 +1052,7 @@ int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t 
 		}
 		const struct fio_opt_def *d = find_def(key);
 		if (!val && d->needs_value) {
-			if (i + 1 >= argc) {
+			if (i + 1 >= argc || opt_is_option_word(argv[i + 1])) {
 				nm_errf(err, errlen, "--%s: needs a value", key);
 				free(key);
 				goto out;

@@ -139,7 +139,7 @@ static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char 
 			o->json = 1;
 			break;
 		case O_OUTPUT:
-			o->output = it.arg;
+			o->output = opt_output_file(&it);
 			o->json = 1;
 			break;
 		case OPT_POSITIONAL:

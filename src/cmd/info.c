@@ -71,7 +71,7 @@ int cmd_info(int argc, char **argv)
 		case OPT_OUTPUT:
 			if (!*it.arg)
 				opt_bad_value(&it, "empty value: expected a file name");
-			output = it.arg;
+			output = opt_output_file(&it);
 			break;
 		case OPT_POSITIONAL:
 			nm_usage_fail("unexpected argument '%s' (the directory goes with --path)", it.arg);

@@ -173,7 +173,7 @@ static void parse_args(struct pieces_opts *o, struct run_opts *ro, int argc, cha
 			o->json = 1;
 			break;
 		case O_OUTPUT:
-			o->output = it.arg;
+			o->output = opt_output_file(&it);
 			o->json = 1;
 			break;
 		case OPT_POSITIONAL:
@@ -559,7 +559,7 @@ static int cmd_pieces_verify(int argc, char **argv)
 			json = 1;
 			break;
 		case O_OUTPUT:
-			output = it.arg;
+			output = opt_output_file(&it);
 			json = 1;
 			break;
 		case OPT_POSITIONAL:

@@ -59,7 +59,7 @@ int cmd_report(int argc, char **argv)
 	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
 		switch (id) {
 		case O_OUTPUT:
-			output = it.arg;
+			output = opt_output_file(&it);
 			break;
 		case O_FORMAT:
 			if (strcmp(it.arg, "html") == 0)

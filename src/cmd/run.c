@@ -6,6 +6,7 @@
 #include "stats/summary.h"
 #include "suite/baseline.h"
 #include "suite/suite.h"
+#include "util/atomicfile.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -132,6 +133,9 @@ static void parse_args(struct run_cmd *o, int argc, char **argv)
 	if (!realpath(o->dir, o->absdir))
 		nm_usage_fail("%s: %s", o->dir, strerror(errno));
 	o->suite.dir = o->absdir;
+	char err[512]; /* the report goes in the current directory: refused now, not after the suite */
+	if (!o->no_report && afile_check("nodemark-report.html", err, sizeof err) < 0)
+		nm_usage_fail("cannot write the report: %s (--no-report skips it)", err);
 }
 
 /* "123.4 MB/s", "45.6k op/s", "1.25s" */

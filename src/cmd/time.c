@@ -171,9 +171,9 @@ static void parse_args(struct time_args *a, int argc, char **argv)
 				opt_bad_value(&it, "empty value: expected a suite name");
 			a->plan.suite = it.arg;
 			break;
-		case OPT_EXPORT_JSON: a->export_json = it.arg; break;
-		case OPT_EXPORT_CSV: a->export_csv = it.arg; break;
-		case OPT_EXPORT_MD: a->export_md = it.arg; break;
+		case OPT_EXPORT_JSON: a->export_json = opt_output_file(&it); break;
+		case OPT_EXPORT_CSV: a->export_csv = opt_output_file(&it); break;
+		case OPT_EXPORT_MD: a->export_md = opt_output_file(&it); break;
 		case OPT_POSITIONAL:
 			if (!*it.arg)
 				nm_usage_fail("an empty command");

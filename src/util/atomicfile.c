@@ -10,6 +10,64 @@
 #include <string.h>
 #include <unistd.h>
 
+int afile_check(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (!*path)
+		return nm_errf(err, errlen, "\"\": empty file name");
+	if (strlen(path) + sizeof ".tmp-XXXXXX" > sizeof ((struct atomic_file *)0)->tmp)
+		return nm_errf(err, errlen, "\"%.40s...\": path too long", path);
+	if (path[strlen(path) - 1] == '/')
+		return nm_errf(err, errlen, "\"%s\": names a directory, not a file", path);
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return nm_errf(err, errlen, "\"%s\": is a directory", path);
+		if (S_ISBLK(st.st_mode))
+			return nm_errf(err, errlen, "\"%s\": is a block device", path);
+		if (!S_ISREG(st.st_mode)) /* a character device or FIFO: written in place */
+			return access(path, W_OK) == 0 ? 0 : nm_errf(err, errlen, "\"%s\": not writable: %s",
+								      path, strerror(errno));
+	}
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", path);
+	const char *d = dirname(dir);
+	if (stat(d, &st) < 0) {
+		if (errno == ENOENT)
+			return nm_errf(err, errlen, "\"%s\": directory \"%s\" does not exist", path, d);
+		return nm_errf(err, errlen, "\"%s\": directory \"%s\": %s", path, d, strerror(errno));
+	}
+	if (!S_ISDIR(st.st_mode))
+		return nm_errf(err, errlen, "\"%s\": \"%s\" is not a directory", path, d);
+	/* root passes the permission bits, but not a read-only file system */
+	if (access(d, W_OK | X_OK) < 0)
+		return nm_errf(err, errlen, "\"%s\": directory \"%s\" is not writable: %s", path, d,
+			       strerror(errno));
+	return 0;
+}
+
+/* Not a regular file: a character device or FIFO is written in place, since renaming a temp
+ * file over /dev/null would replace the device; a directory or block device is refused. */
+static FILE *open_special(struct atomic_file *af, const char *path, const struct stat *st, char *err,
+			  size_t errlen)
+{
+	if (S_ISDIR(st->st_mode) || S_ISBLK(st->st_mode)) {
+		nm_errf(err, errlen, "cannot write %s: %s", path,
+			S_ISDIR(st->st_mode) ? "is a directory" : "is a block device");
+		return NULL;
+	}
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || !(af->fp = fdopen(fd, "w"))) {
+		nm_errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	af->is_direct = 1;
+	return af->fp;
+}
+
 FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t errlen)
 {
 	memset(af, 0, sizeof *af);
@@ -17,6 +75,11 @@ FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t err
 		af->is_stdout = 1;
 		af->fp = stdout;
 		return af->fp;
+	}
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(af->path, sizeof af->path, "%s", path);
+		return open_special(af, path, &st, err, errlen);
 	}
 	if ((size_t)snprintf(af->path, sizeof af->path, "%s", path) >= sizeof af->path ||
 	    (size_t)snprintf(af->tmp, sizeof af->tmp, "%s.tmp-XXXXXX", path) >= sizeof af->tmp) {
@@ -45,6 +108,14 @@ int afile_commit(struct atomic_file *af, char *err, size_t errlen)
 	if (af->is_stdout) {
 		if (fflush(stdout) != 0)
 			return nm_errf(err, errlen, "writing to standard output: %s", strerror(errno));
+		return 0;
+	}
+	if (af->is_direct) {
+		int bad = ferror(af->fp);
+		int closed = fclose(af->fp), e = errno;
+		af->fp = NULL;
+		if (bad || closed != 0)
+			return nm_errf(err, errlen, "cannot write %s: %s", af->path, strerror(bad ? EIO : e));
 		return 0;
 	}
 	int bad = ferror(af->fp);
@@ -84,7 +155,8 @@ void afile_abort(struct atomic_file *af)
 		return;
 	fclose(af->fp);
 	af->fp = NULL;
-	cleanup_now(af->tmp);
+	if (!af->is_direct)
+		cleanup_now(af->tmp);
 }
 
 int afile_write_all(const char *path, const void *data, size_t len, char *err, size_t errlen)

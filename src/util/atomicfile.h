@@ -1,6 +1,7 @@
 /* Files written for the user (JSON, reports, exports): written to a temp file beside the
  * target, synced, then renamed over it, so a crash never leaves half a file.
- * The path "-" means standard output (written directly). */
+ * The path "-" means standard output (written directly), and so is an existing character
+ * device or FIFO (/dev/null, a named pipe): renaming over those would replace them. */
 #ifndef NM_UTIL_ATOMICFILE_H
 #define NM_UTIL_ATOMICFILE_H
 
@@ -12,7 +13,15 @@ struct atomic_file {
 	char path[4096];
 	char tmp[4096];
 	int is_stdout;
+	int is_direct; /* a character device or FIFO, written in place */
 };
+
+/* Can `path` be written later? Checked while parsing options, so that an output file in a
+ * missing or read-only directory is refused before minutes of measuring, not after:
+ * the directory exists, is a directory and is writable; the path is not a directory or a
+ * block device. "-" always passes. Returns 0, or -1 with a message that starts with the
+ * quoted path (callers put the option's name in front). */
+int afile_check(const char *path, char *err, size_t errlen);
 
 /* Returns af->fp, or NULL with a message naming the file. */
 FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t errlen);

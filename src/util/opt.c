@@ -1,7 +1,9 @@
 #include "util/opt.h"
+#include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/parse.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +36,24 @@ int opt_edit_distance(const char *a, const char *b)
 			d[i][j] = c;
 		}
 	return d[la][lb];
+}
+
+int opt_is_option_word(const char *w)
+{
+	return w[0] == '-' && w[1] == '-' && (w[2] == '\0' || isalpha((unsigned char)w[2]));
+}
+
+/* The separate word after an option that takes a value: missing, or another option. */
+static const char *separate_value(struct opt_iter *it, const char *typed)
+{
+	if (it->i >= it->argc)
+		nm_usage_fail("option '%s' needs a value", typed);
+	const char *v = it->argv[it->i];
+	if (opt_is_option_word(v))
+		nm_usage_fail("option '%s' needs a value, not the option '%.64s' (a value that starts with "
+			      "-- is given as %s%s--...)", typed, v, typed, typed[1] == '-' ? "=" : "");
+	it->i++;
+	return v;
 }
 
 static __attribute__((noreturn)) void unknown_option(const char *typed, const char *name,
@@ -86,9 +106,7 @@ int opt_next(struct opt_iter *it, const struct opt_spec *specs)
 			} else if (eq) {
 				it->arg = eq + 1;
 			} else if (s->has_arg == OPT_ARG) {
-				if (it->i >= it->argc)
-					nm_usage_fail("option '--%s' needs a value", s->name);
-				it->arg = it->argv[it->i++];
+				it->arg = separate_value(it, it->namebuf);
 			}
 			return s->id;
 		}
@@ -110,9 +128,7 @@ int opt_next(struct opt_iter *it, const struct opt_spec *specs)
 		} else if (w[2]) {
 			it->arg = w + 2;
 		} else if (s->has_arg == OPT_ARG) {
-			if (it->i >= it->argc)
-				nm_usage_fail("option '-%c' needs a value", w[1]);
-			it->arg = it->argv[it->i++];
+			it->arg = separate_value(it, it->namebuf);
 		}
 		return s->id;
 	}
@@ -141,6 +157,14 @@ uint64_t opt_duration(const struct opt_iter *it)
 	if (parse_duration(it->arg, 1000000000ull, &v, err, sizeof err) < 0)
 		opt_bad_value(it, err);
 	return v;
+}
+
+const char *opt_output_file(const struct opt_iter *it)
+{
+	char err[512];
+	if (afile_check(it->arg, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	return it->arg;
 }
 
 uint64_t opt_count(const struct opt_iter *it, uint64_t min, uint64_t max)

@@ -6,6 +6,9 @@
  *   for (int id; (id = opt_next(&it, specs)) != OPT_END;) switch (id) { ... it.arg ... }
  *
  * Accepts --name=value, --name value, -x value, -xvalue. A one-letter name is a short option.
+ * A separate value that looks like an option ("--no-save", "--") is refused as a missing
+ * value, so `--output --no-save` cannot write a file named "--no-save"; "-", "-1" and
+ * "-x" still pass, and --output=--x gives such a value on purpose.
  * "--" ends options: opt_next returns OPT_DASHDASH once, then every later word as OPT_POSITIONAL
  * (a command that takes "-- CMD ARGS" uses it.argv + it.i instead).  An unknown option or a
  * missing value prints one line naming it (with the closest known option) and exits 2. */
@@ -44,6 +47,12 @@ __attribute__((noreturn)) void opt_bad_value(const struct opt_iter *it, const ch
 uint64_t opt_size(const struct opt_iter *it);
 uint64_t opt_duration(const struct opt_iter *it);   /* a bare number is seconds */
 uint64_t opt_count(const struct opt_iter *it, uint64_t min, uint64_t max);
+/* The value as a file to write later (util/atomicfile.h afile_check): a missing or read-only
+ * directory exits 2 naming the option now, before anything is measured. */
+const char *opt_output_file(const struct opt_iter *it);
+
+/* "--" or "--" and a letter: the word is an option, not a separate option's value. */
+int opt_is_option_word(const char *w);
 
 /* Edit distance, for "did you mean" suggestions (also used for command names). */
 int opt_edit_distance(const char *a, const char *b);

@@ -138,6 +138,26 @@ run pd pd | one directory at most
 report | -o FILE
 report a b --format xml | --format
 report --output | --output
+hash --output --no-save | option '--output' needs a value, not the option '--no-save'
+hash --size --runs 1 | option '--size' needs a value
+hash --output -- | option '--output' needs a value
+pieces pd --output --json | option '--output' needs a value
+pieces verify pd --output --json | option '--output' needs a value
+time -r --warmup 1 true | option '-r' needs a value
+time --export-json -- true | option '--export-json' needs a value
+time --prepare --show-output true | option '--prepare' needs a value
+disk pd --output --json | option '--output' needs a value
+disk pd --allow-write --rw write | option '--allow-write' needs a value
+fio --name=j --directory=pd --output --output-format=json | --output: needs a file name
+fio --name=j --bs --directory=pd | --bs: needs a value
+fio --tag --name=j --directory=pd | option '--tag' needs a value
+compare a b -o --format text | option '-o' needs a value
+report a --output --title x | option '--output' needs a value
+export last --output --all | option '--output' needs a value
+info --output --json | option '--output' needs a value
+track --pattern --every 1 -- true | option '--pattern' needs a value
+run --baseline --quick | option '--baseline' needs a value
+runs --host --json | option '--host' needs a value
 ROWS
 )
 

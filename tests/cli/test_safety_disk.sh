@@ -34,6 +34,10 @@ for rw in write randwrite rw; do
 	one_line_error "disk FILE --rw $rw: one line"
 	expect_err_has "--allow-write" "disk FILE --rw $rw: the error says how to allow it"
 done
+run_nm fio --name=j --filename=f.bin --rw=randrw --size=1m --bs=4k --no-save
+expect_rc 2 "fio FILE --rw=randrw without --allow-write is refused"
+one_line_error "fio FILE: one line"
+expect_err_has "--allow-write=f.bin" "fio FILE: the error says how to allow it"
 check "the refused file is untouched" test "$(md5sum <f.bin)" = "$sum"
 run_nm disk f.bin --rw randread "${quick[@]}"
 expect_rc 0 "disk FILE --rw randread needs no --allow-write"
@@ -70,6 +74,8 @@ expect_rc 2 "--allow-write must name the device itself"
 run_nm fio --name=j --filename="$dev" --rw=write --size=1m --bs=4k --no-save
 expect_rc 2 "fio: a block device is not written without --allow-write"
 expect_err_has "only read" "fio: the refusal says why"
+expect_err_has "--allow-write=$dev" "fio: and how to allow it"
+one_line_error "fio: the block device refusal is one line"
 check "the refused device is untouched" test "$(head -c 4M "$dev" | md5sum)" = "$sum"
 run_nm disk "$dev" --rw randread "${quick[@]}"
 expect_rc 0 "a block device is read without --allow-write"

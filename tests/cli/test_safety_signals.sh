@@ -2,14 +2,31 @@
 # and every temp file removed, no child process left behind, no partial --output file.
 . "$TESTS_DIR/cli/lib.sh"
 
-landed=" pieces time "
+landed=" pieces time run "
 # Row: COMMAND ARGS... (T is the target directory; they must run far longer than the test waits)
+# run is saved (label sig-run): the phases it finished must be in the store afterwards.
 rows=$(cat <<'ROWS'
 pieces T --count 200000 --size 4k --sync --no-save --output out.json
 pieces T --backend log --sync-batch 2 --count 200000 --size 4k --no-save --output out.json
 time --no-save -r 100000 --export-json out.json -- sleep 0.05
+run T --quick --no-report --phases inventory,pieces --label sig-run
 ROWS
 )
+
+# saved_run_ok N: N interrupted runs labelled sig-run are saved, the newest with its inventory
+# (the phase that finished before the signal) and only benchmarks that have samples.
+saved_run_ok() {
+	local ids
+	ids=$("$NM" runs --label sig-run --json 2>/dev/null |
+		python3 -c 'import json,sys; print(" ".join(r["id"] for r in json.load(sys.stdin)))')
+	[ "$(wc -w <<<"$ids")" -eq "$1" ] || return 1
+	"$NM" export "${ids%% *}" 2>/dev/null | python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+assert j["command"] == "run" and j["inventory"], "no inventory"
+assert all(m["samples"] for b in j["benches"] for m in b["metrics"]), "a bench without samples"'
+}
+nrun=0
 
 # wait_started PID: poll up to ~20 s until the run is under way (its private directory exists,
 # or, for time, a child runs); fails at once when the process is gone.
@@ -42,6 +59,7 @@ while IFS= read -r row; do
 		kill -$sig $pid
 		wait $pid
 		rc=$?
+		[ "$1" = run ] && nrun=$((nrun + 1))
 		children=$(pgrep -P $pid | wc -l)
 		if [ "$rc" -ne 130 ]; then
 			not_ok "$what: exits 130" "exit $rc: $(cat err.txt)"
@@ -53,6 +71,8 @@ while IFS= read -r row; do
 			not_ok "$what: no partial --output file" "$(head -c 200 out.json)"
 		elif [ "$children" -ne 0 ]; then
 			not_ok "$what: no child process is left" "$(pgrep -a -P $pid)"
+		elif [ "$1" = run ] && ! saved_run_ok $nrun; then
+			not_ok "$what: the finished phases are saved" "$("$NM" runs --label sig-run 2>&1) $(cat err.txt)"
 		else
 			ok "$what"
 		fi

@@ -11,7 +11,7 @@ if ! command -v valgrind >/dev/null; then
 	exit 0
 fi
 
-landed=" hash pieces time info compare disk fio "
+landed=" hash pieces time info compare disk fio report run "
 # Row: COMMAND ARGS... | EXIT   (error paths are run too: they must not leak either)
 rows=$(cat <<'ROWS'
 hash --no-save --size 1MiB --algo blake3,sha256,none --threads 1,2 | 0
@@ -24,6 +24,11 @@ info --json | 0
 compare a.json b.json | 0
 disk pd --no-save --rw randwrite --size 256k --bs 4k --iodepth 4 | 0
 fio --no-save --name=j --directory=pd --rw=randrw --size=256k --bs=4k --output-format=json | 0
+report a.json b.json -o report.html | 0
+report a.json b.json --output report.md --title t | 0
+report a.json -o /nonexistent-nm/report.html | 2
+run pd --quick --phases inventory --no-save | 0
+run pd --quick --phases bogus | 2
 ROWS
 )
 mkdir pd
