@@ -80,7 +80,7 @@ json_checks <<EOT
 EOT
 ls -a | grep -q '\.tmp\|~' && not_ok "no temp file left" "$(ls -a)" || ok "no temp file left"
 run_nm info --output no/such/dir/inv.txt
-expect_rc 1 "--output into a missing directory exits 1"
+expect_rc 2 "--output into a missing directory is refused while reading the options (exit 2)"
 one_line_error "--output failure is one line"
 
 # --- the fixture machines --------------------------------------------------------------

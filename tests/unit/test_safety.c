@@ -3,10 +3,12 @@
 #include "test.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"
+#include "util/opt.h"
 #include "util/workdir.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -265,4 +267,82 @@ TEST(atomicfile_write_all_and_its_errors)
 	CHECK(afile_write_all(path, "x", 1, err, sizeof err) < 0);
 	CHECK_CONTAINS(err, path);
 	CHECK_EQ_INT(count_entries(test_tmpdir(), "adir.tmp-"), 0);
+}
+
+TEST(atomicfile_check_refuses_before_writing)
+{
+	char path[4096], err[512] = "";
+	CHECK(afile_check("-", err, sizeof err) == 0);
+	snprintf(path, sizeof path, "%s/ok.json", test_tmpdir());
+	CHECK(afile_check(path, err, sizeof err) == 0);
+	CHECK(afile_check("relative.json", err, sizeof err) == 0); /* the current directory */
+	CHECK(afile_check("", err, sizeof err) < 0);
+	snprintf(path, sizeof path, "%s/no/such/x.json", test_tmpdir());
+	CHECK(afile_check(path, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "does not exist");
+	CHECK_CONTAINS(err, "/no/such\"");
+	CHECK(afile_check(test_tmpdir(), err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "is a directory");
+	snprintf(path, sizeof path, "%s/plain", test_tmpdir());
+	write_file(path, "x");
+	snprintf(path, sizeof path, "%s/plain/x.json", test_tmpdir());
+	CHECK(afile_check(path, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "is not a directory");
+	/* nothing was created by checking */
+	CHECK_EQ_INT(count_entries(test_tmpdir(), "ok.json"), 0);
+}
+
+TEST(atomicfile_writes_a_fifo_in_place)
+{
+	char path[4096], err[256] = "";
+	snprintf(path, sizeof path, "%s/fifo", test_tmpdir());
+	CHECK(mkfifo(path, 0600) == 0);
+	CHECK(afile_check(path, err, sizeof err) == 0);
+	int rfd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so the writer's open does not block */
+	CHECK(rfd >= 0);
+	CHECK(afile_write_all(path, "hello", 5, err, sizeof err) == 0);
+	char buf[16] = "";
+	CHECK(read(rfd, buf, sizeof buf) == 5);
+	close(rfd);
+	CHECK(strcmp(buf, "hello") == 0);
+	struct stat st;
+	CHECK(lstat(path, &st) == 0 && S_ISFIFO(st.st_mode)); /* not replaced by a regular file */
+	CHECK_EQ_INT(count_entries(test_tmpdir(), "fifo.tmp-"), 0);
+}
+
+/* opt_next in a child: returns the exit status (0 when it parsed) and the value it took. */
+static int parse_in_child(char **argv, int argc, const char *want_value)
+{
+	static const struct opt_spec specs[] = { { "output", OPT_ARG, 1 }, { "n", OPT_ARG, 2 },
+						 { "no-save", OPT_NOARG, 3 }, { 0 } };
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		dup2(null, 2);
+		struct opt_iter it;
+		opt_init(&it, argc, argv);
+		int id = opt_next(&it, specs);
+		_exit((id == 1 || id == 2) && strcmp(it.arg, want_value) == 0 ? 0 : 1);
+	}
+	int st;
+	waitpid(pid, &st, 0);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(opt_value_is_never_the_next_option)
+{
+	char *a1[] = { "x", "--output", "--no-save", NULL };
+	CHECK_EQ_INT(parse_in_child(a1, 3, ""), 2);
+	char *a2[] = { "x", "-n", "--", NULL };
+	CHECK_EQ_INT(parse_in_child(a2, 3, ""), 2);
+	char *a3[] = { "x", "--output=--odd", NULL };
+	CHECK_EQ_INT(parse_in_child(a3, 2, "--odd"), 0);
+	char *a4[] = { "x", "--output", "-", NULL };
+	CHECK_EQ_INT(parse_in_child(a4, 3, "-"), 0);
+	char *a5[] = { "x", "-n", "-1", NULL };
+	CHECK_EQ_INT(parse_in_child(a5, 3, "-1"), 0);
+	char *a6[] = { "x", "--output", "--1", NULL }; /* "--" and a digit: not an option name */
+	CHECK_EQ_INT(parse_in_child(a6, 3, "--1"), 0);
+	CHECK(opt_is_option_word("--no-save") && opt_is_option_word("--"));
+	CHECK(!opt_is_option_word("-") && !opt_is_option_word("-x") && !opt_is_option_word("--9"));
 }
