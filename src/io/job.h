@@ -124,7 +124,7 @@ struct io_job_result {
 	double *sec_iops, *sec_bw;
 	size_t nsec;
 	int error;                  /* errno of the first failure, 0 when fine */
-	char errmsg[256];           /* "file: pread at offset N: Input/output error" */
+	char errmsg[512];           /* "file: pread at offset N: Input/output error" */
 };
 
 #endif
