@@ -321,18 +321,19 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		}
 		if (!nqueued && !inflight)
 			break;
+		int n = nqueued ? ops->submit(w) : 0;
+		if (n < 0) {
+			set_error(w, -n, "%s: io_uring_enter: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
+			break;
+		}
+		/* Stamped once the kernel has them: clat from here, slat up to here (as fio). */
 		uint64_t issue = ticks_now();
 		for (unsigned i = 0; i < nqueued; i++)
 			queued[i]->issue_ns = issue;
 		inflight += nqueued;
 		if (nqueued && ls->measuring)
 			w->res->iodepth_level[depth_bucket(inflight)] += nqueued;
-		int n = ops->submit(w);
 		nqueued = 0;
-		if (n < 0) {
-			set_error(w, -n, "%s: io_uring_enter: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
-			break;
-		}
 		n = ops->reap(w, 1, depth, done);
 		if (n < 0) {
 			set_error(w, -n, "%s: waiting for completions: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
