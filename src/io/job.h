@@ -84,7 +84,6 @@ struct io_job {
 	uint64_t seed;
 	int norandommap;            /* 0: every block once per pass (a random map), as fio */
 	int create_only;
-	int unlink_after;
 	const char *cpus;           /* "0-3,8" or NULL */
 	int numa_place;             /* place threads on the device's NUMA node when known */
 
