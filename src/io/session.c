@@ -637,7 +637,8 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 				double total = (double)job->size * job->loops * n;
 				p.expected_ns = (uint64_t)((double)p.elapsed_ns * total / (double)p.bytes);
 			}
-			progress(&p, progress_arg);
+			if (progress(&p, progress_arg))
+				atomic_store(&stop, 1); /* stopped on request: what ran is the result */
 		}
 	}
 	for (unsigned i = 0; i < started; i++)
