@@ -357,7 +357,7 @@ struct progress_state {
 	uint64_t run_start, planned_ns, done_ns;
 };
 
-static void on_progress(const struct io_progress *p, void *arg)
+static int on_progress(const struct io_progress *p, void *arg)
 {
 	struct progress_state *ps = arg;
 	char rate[32], eta[32];
@@ -372,6 +372,7 @@ static void on_progress(const struct io_progress *p, void *arg)
 	else
 		progress_update("%s: pass %u/%u, %s%s, ETA %s", ps->test, ps->pass, ps->passes, rate,
 				p->ramping ? " (ramp)" : "", units_duration(left, eta, sizeof eta));
+	return 0;
 }
 
 static int pause_interruptibly(uint64_t ns)

@@ -351,6 +351,18 @@ static int run_plan(struct fio_cmd *c, int argc, char **argv)
 		fflush(out);
 	}
 
+	/* fio's disk_util: the disks under every job's files, over the whole run */
+	struct disk_activity *disks = calloc(1, sizeof *disks);
+	if (!disks)
+		abort();
+	disk_activity_init(disks, NULL);
+	for (size_t i = 0; i < p->njobs; i++)
+		if (p->jobs[i].disk_util && p->jobs[i].io.engine != ENGINE_NULL)
+			for (unsigned t = 0; t < p->jobs[i].io.ntargets; t++)
+				disk_activity_watch_path(disks, p->jobs[i].io.targets[t]);
+	disk_activity_begin(disks);
+	rep.disks = disks;
+
 	for (size_t i = 0; i < p->njobs; i++) {
 		if (pthread_create(&runs[i].tid, NULL, run_one, &runs[i]) != 0) {
 			nm_error("cannot start a thread for job '%s'", p->jobs[i].name);
@@ -360,6 +372,7 @@ static int run_plan(struct fio_cmd *c, int argc, char **argv)
 	}
 	for (size_t i = 0; i < p->njobs; i++)
 		pthread_join(runs[i].tid, NULL);
+	disk_activity_end(disks);
 
 	for (size_t i = 0; i < p->njobs; i++) {
 		if (runs[i].status == IO_OK)
@@ -391,6 +404,7 @@ static int run_plan(struct fio_cmd *c, int argc, char **argv)
 	for (size_t i = 0; i < rep.nentries; i++)
 		io_result_free(&rep.entries[i].res);
 	free(rep.entries);
+	free(disks);
 out:
 	for (size_t i = p->njobs; i-- > 0;) {
 		if (runs[i].session)

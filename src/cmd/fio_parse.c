@@ -396,10 +396,18 @@ APPLY_BOOL(norandommap, j->io.norandommap)
 APPLY_BOOL(refill_buffers, j->io.refill_buffers)
 APPLY_BOOL(end_fsync, j->io.end_fsync)
 APPLY_BOOL(create_only, j->io.create_only)
-APPLY_BOOL(unlink, j->io.unlink_after)
+/* fio's unlink: files nodemark creates are always removed at the end, and a file it did not
+ * create is never removed, so the value is checked and has nothing left to change. */
+APPLY(unlink)
+{
+	int b;
+	(void)j;
+	return parse_bool(v, &b, err, errlen);
+}
 APPLY_BOOL(stonewall, j->stonewall)
 APPLY_BOOL(new_group, j->new_group)
 APPLY_BOOL(group_reporting, j->group_reporting)
+APPLY_BOOL(disk_util, j->disk_util)
 APPLY_BOOL(slat_percentiles, j->slat_percentiles)
 APPLY_BOOL(clat_percentiles, j->clat_percentiles)
 APPLY_BOOL(lat_percentiles, j->lat_percentiles)
@@ -631,6 +639,7 @@ static const struct fio_opt_def opt_defs[] = {
 	SUP("new_group", new_group, 0),
 	SUP("wait_for", wait_for, 1),
 	SUP("group_reporting", group_reporting, 0),
+	SUP("disk_util", disk_util, 0),
 	SUP("slat_percentiles", slat_percentiles, 0),
 	SUP("clat_percentiles", clat_percentiles, 0),
 	SUP("lat_percentiles", lat_percentiles, 0),
@@ -793,6 +802,7 @@ static void job_defaults(struct fio_job *j)
 	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	j->kb_base = 1024;
 	j->unit_base = 8;
+	j->disk_util = 1;
 	j->clat_percentiles = 1;
 }
 

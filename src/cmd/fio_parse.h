@@ -33,6 +33,7 @@ struct fio_job {
 	struct fio_optlist inherited;   /* the global options in force where the job was defined */
 	struct fio_optlist opts;        /* the job's own options, in order ("job options" in JSON) */
 	int stonewall, new_group, group_reporting;
+	int disk_util;                  /* report the activity of the disks under the files (default 1) */
 	char *wait_for;                 /* the name of an earlier job, or NULL */
 	int slat_percentiles, clat_percentiles, lat_percentiles;
 	unsigned kb_base;               /* 1024 or 1000: how sizes are read and printed */

@@ -171,3 +171,29 @@ const char *fio_num2str(uint64_t num, int maxlen, int pow2, const char *units, c
 	snprintf(buf, len, "%llu%s%s%s", (unsigned long long)num, frac + 1, prefix, units);
 	return buf;
 }
+
+int fio_disk_aggr(const struct disk_activity *a, size_t dev, struct fio_disk_aggr *out)
+{
+	const struct disk_activity_dev *d = &a->dev[dev];
+	memset(out, 0, sizeof *out);
+	if (!d->nslaves)
+		return 0;
+	for (unsigned i = 0; i < d->nslaves; i++) {
+		const struct disk_activity_dev *s = &a->dev[d->slave[i]];
+		for (int k = 0; k < 2; k++) {
+			out->c.ios[k] += s->delta.ios[k];
+			out->c.merges[k] += s->delta.merges[k];
+			out->c.ticks[k] += s->delta.ticks[k];
+		}
+		out->c.in_queue += s->delta.in_queue;
+		if (s->util > out->max_util)
+			out->max_util = s->util;
+	}
+	for (int k = 0; k < 2; k++) {
+		out->c.ios[k] /= d->nslaves;
+		out->c.merges[k] /= d->nslaves;
+		out->c.ticks[k] /= d->nslaves;
+	}
+	out->c.in_queue /= d->nslaves;
+	return 1;
+}

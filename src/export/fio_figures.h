@@ -24,4 +24,12 @@ void fio_latency_levels(const struct io_job_result *r, double ns[10], double us[
 void fio_depth_levels(const struct io_job_result *r, double out[7]);
 void fio_group_figures(const struct fio_report *rep, int groupid, struct fio_group_figures *g);
 
+/* fio's "aggr" figures of a stacked device (dm, md): its direct slaves' counters averaged over
+ * the slaves, and the busiest slave's util. 0 when the device has no slaves. */
+struct fio_disk_aggr {
+	struct disk_counters c;
+	double max_util;
+};
+int fio_disk_aggr(const struct disk_activity *a, size_t dev, struct fio_disk_aggr *out);
+
 #endif

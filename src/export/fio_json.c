@@ -279,6 +279,39 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	close_any(w, '}');
 }
 
+/* fio's "disk_util": one object per device, with "aggr_*" for a device with slaves (fio spells
+ * one of them "aggr_write_merge", and so must we). */
+static void disk_util(struct jw *w, const struct disk_activity *a)
+{
+	open_arr(w, "disk_util");
+	for (size_t i = 0; i < a->n; i++) {
+		const struct disk_activity_dev *d = &a->dev[i];
+		struct fio_disk_aggr ag;
+		open_obj(w, NULL);
+		kv_str(w, "name", d->name);
+		kv_u64(w, "read_ios", d->delta.ios[0]);
+		kv_u64(w, "write_ios", d->delta.ios[1]);
+		kv_u64(w, "read_merges", d->delta.merges[0]);
+		kv_u64(w, "write_merges", d->delta.merges[1]);
+		kv_u64(w, "read_ticks", d->delta.ticks[0]);
+		kv_u64(w, "write_ticks", d->delta.ticks[1]);
+		kv_u64(w, "in_queue", d->delta.in_queue);
+		kv_real(w, "util", d->util);
+		if (fio_disk_aggr(a, i, &ag)) {
+			kv_u64(w, "aggr_read_ios", ag.c.ios[0]);
+			kv_u64(w, "aggr_write_ios", ag.c.ios[1]);
+			kv_u64(w, "aggr_read_merges", ag.c.merges[0]);
+			kv_u64(w, "aggr_write_merge", ag.c.merges[1]);
+			kv_u64(w, "aggr_read_ticks", ag.c.ticks[0]);
+			kv_u64(w, "aggr_write_ticks", ag.c.ticks[1]);
+			kv_u64(w, "aggr_in_queue", ag.c.in_queue);
+			kv_real(w, "aggr_util", ag.max_util);
+		}
+		close_any(w, '}');
+	}
+	close_any(w, ']');
+}
+
 void fio_write_json(FILE *f, const struct fio_report *r, int plus)
 {
 	struct jw w = { .f = f, .depth = 0, .first = 1 };
@@ -300,6 +333,8 @@ void fio_write_json(FILE *f, const struct fio_report *r, int plus)
 	for (size_t i = 0; i < r->nentries; i++)
 		job_obj(&w, r, &r->entries[i], plus);
 	close_any(&w, ']');
+	if (r->disks && r->disks->n)
+		disk_util(&w, r->disks);
 	close_any(&w, '}');
 	fputc('\n', f);
 }

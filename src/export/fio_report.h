@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
+#include "inventory/diskstats.h"
 #include "io/job.h"
 
 /* An option as the user typed it; value is NULL for a bare flag ("stonewall"). */
@@ -40,6 +41,7 @@ struct fio_report {
 	size_t nentries;
 	int64_t time_ms;                /* when the run started, Unix ms */
 	long pid;
+	const struct disk_activity *disks; /* "disk_util": NULL or none watched, omitted */
 };
 
 /* fio's default percentile list, used when the job has none. */

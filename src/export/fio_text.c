@@ -239,6 +239,28 @@ static void group_lines(FILE *f, const struct fio_report *r, int groupid)
 	}
 }
 
+/* "Disk stats (read/write):", one line per device; a stacked device (dm, md) is indented once
+ * more and ends with its slaves' averaged "aggr" figures, as fio prints them. */
+static void disk_lines(FILE *f, const struct disk_activity *a)
+{
+	fputs("\nDisk stats (read/write):\n", f);
+	for (size_t i = 0; i < a->n; i++) {
+		const struct disk_activity_dev *d = &a->dev[i];
+		struct fio_disk_aggr ag;
+		int stacked = fio_disk_aggr(a, i, &ag);
+		fprintf(f, "%s  %s: ios=%" PRIu64 "/%" PRIu64 ", merge=%" PRIu64 "/%" PRIu64 ", ticks=%" PRIu64 "/%" PRIu64
+			   ", in_queue=%" PRIu64 ", util=%3.2f%%",
+			stacked ? "  " : "", d->name, d->delta.ios[0], d->delta.ios[1], d->delta.merges[0],
+			d->delta.merges[1], d->delta.ticks[0], d->delta.ticks[1], d->delta.in_queue, d->util);
+		if (stacked)
+			fprintf(f, ", aggrios=%" PRIu64 "/%" PRIu64 ", aggrmerge=%" PRIu64 "/%" PRIu64 ", aggrticks=%" PRIu64
+				   "/%" PRIu64 ", aggrin_queue=%" PRIu64 ", aggrutil=%3.2f%%",
+				ag.c.ios[0], ag.c.ios[1], ag.c.merges[0], ag.c.merges[1], ag.c.ticks[0], ag.c.ticks[1],
+				ag.c.in_queue, ag.max_util);
+		fputc('\n', f);
+	}
+}
+
 void fio_write_normal(FILE *f, const struct fio_report *r)
 {
 	int last_group = -1;
@@ -255,6 +277,8 @@ void fio_write_normal(FILE *f, const struct fio_report *r)
 		if (any)
 			group_lines(f, r, g);
 	}
+	if (r->disks && r->disks->n)
+		disk_lines(f, r->disks);
 }
 
 /* --- terse version 3 ---------------------------------------------------------------------- */

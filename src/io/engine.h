@@ -50,14 +50,16 @@ int io_rw_parse(const char *s, enum io_rw *out);
 const char *io_engine_name(enum io_engine_kind k);
 int io_engine_parse(const char *s, enum io_engine_kind *out);
 
-/* Live progress, called from the thread that called io_run_job about 10 times a second. */
+/* Live progress, called from the thread that called io_session_run about 10 times a second.
+ * Returning nonzero stops the job early, as if it had reached its end: the results hold what
+ * ran and the status is IO_OK (MPI's --stonewall stops every rank when the first is done). */
 struct io_progress {
 	uint64_t ios, bytes;        /* so far, all threads, ramp included */
 	uint64_t elapsed_ns;
 	uint64_t expected_ns;       /* time-based: the runtime; size-based: an estimate; 0 unknown */
 	int ramping;
 };
-typedef void (*io_progress_fn)(const struct io_progress *p, void *arg);
+typedef int (*io_progress_fn)(const struct io_progress *p, void *arg);
 
 /* --- one-shot ------------------------------------------------------------------------- */
 

@@ -101,7 +101,7 @@ struct io_worker {
 	pthread_barrier_t *barrier; /* all threads start together */
 	void (*on_exit)(struct io_worker *w); /* tells the coordinator this thread is done */
 	void *coord;
-	char err[256];
+	char err[512];
 	int status;
 };
 

@@ -84,7 +84,6 @@ struct io_job {
 	uint64_t seed;
 	int norandommap;            /* 0: every block once per pass (a random map), as fio */
 	int create_only;
-	int unlink_after;
 	const char *cpus;           /* "0-3,8" or NULL */
 	int numa_place;             /* place threads on the device's NUMA node when known */
 
@@ -124,7 +123,7 @@ struct io_job_result {
 	double *sec_iops, *sec_bw;
 	size_t nsec;
 	int error;                  /* errno of the first failure, 0 when fine */
-	char errmsg[256];           /* "file: pread at offset N: Input/output error" */
+	char errmsg[512];           /* "file: pread at offset N: Input/output error" */
 };
 
 #endif

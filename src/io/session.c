@@ -270,6 +270,8 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 			need = job->offset + (job->size ? job->size : file_len_for(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
+			/* ours from here on: removed at the end, and on a signal (unlike fio, which keeps it) */
+			cleanup_add(t->path);
 			int st2 = lay_out(t->path, 0, need, 1, err, errlen);
 			if (st2 != IO_OK)
 				return st2 == IO_FAILED ? IO_BAD_JOB : st2;
@@ -429,8 +431,8 @@ void io_session_close(struct io_session *s)
 		struct io_target *t = &s->targets[i];
 		if (t->workdir[0])
 			cleanup_now(t->workdir);
-		if (t->created && s->job.unlink_after)
-			unlink(t->path);
+		if (t->created)
+			cleanup_now(t->path);
 		free(t->node_cpus);
 	}
 	free(s->targets);
@@ -635,7 +637,8 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 				double total = (double)job->size * job->loops * n;
 				p.expected_ns = (uint64_t)((double)p.elapsed_ns * total / (double)p.bytes);
 			}
-			progress(&p, progress_arg);
+			if (progress(&p, progress_arg))
+				atomic_store(&stop, 1); /* stopped on request: what ran is the result */
 		}
 	}
 	for (unsigned i = 0; i < started; i++)

@@ -180,10 +180,14 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 {
 	if (r->res < 0 || (r->res == 0 && r->len)) {
 		int e = r->res < 0 ? (int)-r->res : EIO;
-		set_error(w, e, "%s: %s of %u bytes at offset %llu: %s",
+		/* Polled I/O fails on every request of a device without poll queues: say why. */
+		const char *hint = e == EOPNOTSUPP && w->job->hipri
+			? " (--hipri needs O_DIRECT on a device with poll queues, e.g. nvme.poll_queues=N;"
+			  " see /sys/block/DEV/queue/io_poll)" : "";
+		set_error(w, e, "%s: %s of %u bytes at offset %llu: %s%s",
 			  w->nfiles ? w->files[r->file].path : "(null)", r->dir == DIR_READ ? "read" : "write",
 			  r->len, (unsigned long long)r->offset,
-			  r->res < 0 ? strerror(e) : "unexpected end of file");
+			  r->res < 0 ? strerror(e) : "unexpected end of file", hint);
 		return -1;
 	}
 	if (r->dir == DIR_WRITE && (w->job->fsync_every || w->job->fdatasync_every)) {
@@ -317,18 +321,19 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		}
 		if (!nqueued && !inflight)
 			break;
+		int n = nqueued ? ops->submit(w) : 0;
+		if (n < 0) {
+			set_error(w, -n, "%s: io_uring_enter: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
+			break;
+		}
+		/* Stamped once the kernel has them: clat from here, slat up to here (as fio). */
 		uint64_t issue = ticks_now();
 		for (unsigned i = 0; i < nqueued; i++)
 			queued[i]->issue_ns = issue;
 		inflight += nqueued;
 		if (nqueued && ls->measuring)
 			w->res->iodepth_level[depth_bucket(inflight)] += nqueued;
-		int n = ops->submit(w);
 		nqueued = 0;
-		if (n < 0) {
-			set_error(w, -n, "%s: io_uring_enter: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
-			break;
-		}
 		n = ops->reap(w, 1, depth, done);
 		if (n < 0) {
 			set_error(w, -n, "%s: waiting for completions: %s", w->nfiles ? w->files[0].path : "", strerror(-n));

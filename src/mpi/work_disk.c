@@ -199,10 +199,15 @@ static unsigned disk_nphases(void *st)
 	return ((struct disk_state *)st)->nrw;
 }
 
-/* --stonewall: the engine cannot be stopped mid-job, so a phase runs as SLICES jobs over
- * consecutive parts of the region (or of the runtime), and a rank stops at the first slice
- * boundary after another rank finished. */
-#define SLICES 16
+/* --stonewall: the engine asks about ten times a second whether to go on; a rank stops there
+ * once another rank is done, keeping what it did up to then. */
+static int stonewall_progress(const struct io_progress *p, void *arg)
+{
+	const struct work_ctx *ctx = arg;
+	(void)p;
+	return ctx->should_stop && ctx->should_stop();
+}
+
 static void disk_run(void *st, struct work_ctx *ctx, unsigned phase, struct work_phase *out)
 {
 	struct disk_state *s = st;
@@ -219,27 +224,13 @@ static void disk_run(void *st, struct work_ctx *ctx, unsigned phase, struct work
 	out->unit = "B";
 
 	struct io_job_result *res = calloc(job.numjobs, sizeof *res), total;
-	unsigned slices = ctx->stonewall ? SLICES : 1;
-	uint64_t region = job.size, t0 = clock_now_ns();
-	int st2 = IO_OK;
+	uint64_t t0 = clock_now_ns();
 	io_result_init(&total);
-	if (slices > 1) {
-		job.filesize = s->job.size; /* the files stay the session's; each slice has its part */
-		if (job.time_based)
-			job.runtime_ns = s->job.runtime_ns / slices;
-		else
-			job.size = region / slices;
-	}
-	for (unsigned k = 0; k < slices && st2 == IO_OK; k++) {
-		if (k && ctx->should_stop && ctx->should_stop())
-			break;
-		if (slices > 1 && !job.time_based)
-			job.offset = s->job.offset + k * job.size;
-		st2 = io_session_run(s->session, &job, res, NULL, NULL, out->errmsg, sizeof out->errmsg);
-		for (unsigned i = 0; i < job.numjobs; i++) {
-			io_result_merge(&total, &res[i]);
-			io_result_free(&res[i]);
-		}
+	int st2 = io_session_run(s->session, &job, res, ctx->stonewall ? stonewall_progress : NULL, ctx,
+				 out->errmsg, sizeof out->errmsg);
+	for (unsigned i = 0; i < job.numjobs; i++) {
+		io_result_merge(&total, &res[i]);
+		io_result_free(&res[i]);
 	}
 	uint64_t t1 = clock_now_ns();
 	free(res);
@@ -295,8 +286,7 @@ const struct workload work_disk = {
 		 "  --runtime DUR       run each phase this long instead of --size once\n"
 		 "  --direct            O_DIRECT, or fail; --buffered: never (default: O_DIRECT where it works)\n"
 		 "  --engine NAME       auto, uring, psync, mmap, null (default auto)\n"
-		 "With --stonewall a phase runs in 16 slices (of --size, or of --runtime) and every rank\n"
-		 "stops at its next slice boundary once the first rank is done.\n",
+		 "With --stonewall every rank stops within about 0.1 s of the first rank being done.\n",
 	.specs = disk_specs,
 	.create = disk_create,
 	.option = disk_option,

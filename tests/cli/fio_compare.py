@@ -26,10 +26,17 @@ def main():
     b = json.load(open(sys.argv[2]))
     sizes = "--sizes" in sys.argv
     bad = []
-    top_a = [k for k in a if k != "disk_util"]
-    top_b = list(b)
+    top_a, top_b = list(a), list(b)
     if top_a != top_b:
         bad.append("top-level keys differ: fio %s, nodemark %s" % (top_a, top_b))
+    # disk_util: the same devices in the same order, each with the same keys (the counts are
+    # the machine's, shared with everything else running)
+    da, db = a.get("disk_util", []), b.get("disk_util", [])
+    if [d["name"] for d in da] != [d["name"] for d in db]:
+        bad.append("disk_util devices: fio %s, nodemark %s" % ([d["name"] for d in da], [d["name"] for d in db]))
+    for x, y in zip(da, db):
+        if list(x) != list(y):
+            bad.append("disk_util %s: keys fio %s, nodemark %s" % (x["name"], list(x), list(y)))
     ja, jb = a["jobs"], b["jobs"]
     if len(ja) != len(jb):
         bad.append("fio reports %d job entries, nodemark %d" % (len(ja), len(jb)))

@@ -86,6 +86,24 @@ jvals 'int(0.98e9 <= j["tests"][0]["total"]["runtime_ns"] <= 1.02e9)' 'int(j["te
 check "the measured time is the runtime asked for" test "${V[0]:-}" = 1
 check "the null engine did I/Os" test "${V[1]:-}" = 1
 
+# --- io_uring options: a kernel thread polling the SQ; polled completions ---------------------
+run_nm disk d1 --engine uring --sqpoll --rw randread --bs 4k --iodepth 8 --size 1m --runtime 300ms --json --no-save
+expect_rc 0 "--sqpoll: exit 0"
+jvals 'j["tests"][0]["total"]["engine"]' 'int(j["tests"][0]["total"]["ios"] > 0)'
+check "--sqpoll runs on the uring engine" test "${V[0]:-}" = uring
+check "--sqpoll did I/Os" test "${V[1]:-}" = 1
+no_leftovers d1
+# Polled I/O needs a device with poll queues: where there are none, every I/O fails with
+# EOPNOTSUPP, and the message must say what --hipri needs rather than a bare errno.
+run_nm disk d1 --engine uring --hipri --rw randread --bs 4k --iodepth 4 --size 1m --runtime 300ms --no-save
+if [ "$rc" -eq 0 ]; then
+    ok "--hipri: this device polls (nothing to explain)"
+else
+    expect_rc 1 "--hipri without poll queues: exit 1"
+    expect_err_has "--hipri needs O_DIRECT on a device with poll queues" "--hipri: the failure says what polling needs"
+fi
+no_leftovers d1
+
 # --- files nodemark did not create are only read -------------------------------------------
 head -c 262144 /dev/urandom >data.bin
 sum_before=$(cksum <data.bin)

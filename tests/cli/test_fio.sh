@@ -106,6 +106,39 @@ else
     not_ok "fio_jsonplus_clat2csv is installed (Debian's fio package)"
 fi
 
+# --- disk_util: the devices under the files, over the run ------------------------------------
+
+# A filename= nodemark creates is removed at the end (fio keeps it).
+run_nm fio --no-save --name=created --filename=d/made-here --size=256k --rw=write --bs=64k
+expect_rc 0 "a missing filename= is created: exit 0"
+check "the file it created is removed at the end" test ! -e d/made-here
+
+# Only where the test directory sits on a block device (not tmpfs): O_DIRECT reads reach it.
+if [ "$(stat -f -c %T .)" != tmpfs ] && [ "$(stat -c %d .)" -ne 0 ]; then
+    run_nm fio --no-save --name=du --directory=d --size=1m --bs=4k --rw=read --direct=1 --output-format=json
+    expect_rc 0 "disk_util job: exit 0"
+    du_check=$(python3 -c '
+import json, sys
+j = json.loads(sys.argv[1])
+d = j.get("disk_util")
+if not d: sys.exit("no disk_util array")
+keys = ["name", "read_ios", "write_ios", "read_merges", "write_merges", "read_ticks", "write_ticks", "in_queue", "util"]
+for e in d:
+    if list(e)[:9] != keys: sys.exit("keys %s" % list(e))
+    if not 0 <= e["util"] <= 100: sys.exit("util %s" % e["util"])
+# 256 O_DIRECT reads of 4 KiB: at least that many reached the disk (others may add more)
+if d[0]["read_ios"] + d[0]["read_merges"] < 256: sys.exit("read_ios %d" % d[0]["read_ios"])
+print(d[0]["name"])
+' "$out" 2>&1)
+    check "disk_util names the device with fio's keys and counts the direct reads ($du_check)" \
+        test -n "$du_check" -a -e "/sys/class/block/$du_check/stat"
+    run_nm fio --no-save --name=du --directory=d --size=1m --bs=4k --rw=read --direct=1
+    expect_out_has "Disk stats (read/write):" "normal output ends with Disk stats"
+    expect_out_has "  $du_check: ios=" "Disk stats has the device's line"
+    run_nm fio --no-save --name=du --directory=d --size=1m --bs=4k --rw=read --direct=1 --disk_util=0 --output-format=json
+    check "disk_util=0 leaves the array out" python3 -c 'import json,sys; sys.exit("disk_util" in json.loads(sys.argv[1]))' "$out"
+fi
+
 # --- what it leaves behind -----------------------------------------------------------------
 
 check "nothing is left in the directory" test -z "$(ls -A d)"

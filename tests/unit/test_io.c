@@ -143,6 +143,41 @@ TEST(null_engine_time_based_runs_for_the_runtime)
 	io_result_free(&r);
 }
 
+/* The progress callback asks for a stop once 200 ms have run. */
+static int stop_after_200ms(const struct io_progress *p, void *arg)
+{
+	unsigned *calls = arg;
+	(*calls)++;
+	return p->elapsed_ns >= 200 * 1000 * 1000ull;
+}
+
+TEST(progress_callback_stops_a_job_early_and_keeps_what_ran)
+{
+	char err[256];
+	struct io_job j;
+	io_job_init(&j);
+	j.engine = ENGINE_NULL;
+	j.time_based = 1;
+	j.runtime_ns = 60 * 1000000000ull; /* a minute, unless stopped */
+	j.numjobs = 2;
+	int st;
+	struct io_session *s = io_session_open(&j, &st, err, sizeof err);
+	CHECK(s != NULL);
+	struct io_job_result r[2];
+	unsigned calls = 0;
+	CHECK_EQ_INT(io_session_run(s, &j, r, stop_after_200ms, &calls, err, sizeof err), IO_OK);
+	CHECK(calls >= 2);
+	for (int i = 0; i < 2; i++) {
+		/* stopped long before the minute, with the I/Os and time of what ran */
+		CHECK(r[i].runtime_ns >= 150 * 1000 * 1000ull && r[i].runtime_ns < 30 * 1000000000ull);
+		CHECK(r[i].dir[DIR_READ].ios > 0);
+		CHECK_EQ_U64(r[i].dir[DIR_READ].clat.n, r[i].dir[DIR_READ].ios);
+		CHECK_EQ_INT(r[i].error, 0);
+		io_result_free(&r[i]);
+	}
+	io_session_close(s);
+}
+
 static unsigned count_entries(const char *dir)
 {
 	unsigned n = 0;
