@@ -11,6 +11,8 @@
 #               whole run's wall time, nodemark / hyperfine      goal <= 1.0
 #   2 sleep     20 runs of `sleep 0.05`: the median's distance from 50 ms   goal <= 1.5 ms,
 #               and nodemark's median / hyperfine's              goal <= 1.0
+#   2b          (reference) the same for a static program that only sleeps 50 ms: the
+#               machine's floor for any process, whatever times it
 #   3 track     a generated log of LINES progress lines, `track --log`: lines/s   goal >= 1 M/s
 #               (the hand-matched pattern; a pattern that needs regexec is shown on 1/10 the lines)
 # Every figure is the median over the rounds; the per-round ratios are printed too.
@@ -70,6 +72,30 @@ for r in $(seq "$rounds"); do
 done
 printf '%-6s %10.3fms %10.3fms %8s %10.3fms\n' median "$(python3 -c "print($(median "${hs[@]}")*1e3)")" \
     "$(python3 -c "print($(median "${ns[@]}")*1e3)")" "$(median "${rs[@]}")" "$(median "${ds[@]}")"
+
+# The floor under case 2 on this machine: a program that does nothing but sleep 50 ms, built
+# static here (no dynamic loader, no locale), timed by both tools. What stays above 50 ms is
+# the cost of creating, starting and reaping any process, which no harness can take away.
+if command -v cc >/dev/null && printf '#include <time.h>\nint main(void){struct timespec t={0,50000000};return nanosleep(&t,0);}\n' \
+    >"$work/sleep50.c" && cc -O2 -static -o "$work/sleep50" "$work/sleep50.c" 2>/dev/null; then
+    echo
+    echo "## 2b (reference): a static program that only sleeps 50 ms, 20 runs (median; distance from 50 ms)"
+    printf '%-6s %12s %12s %12s\n' round "hf median" "nm median" "nm - 50ms"
+    fs=() fh=()
+    for r in $(seq "$rounds"); do
+        if [ $((r % 2)) = 1 ]; then
+            hf -r 20 --export-json "$work/h.json" "$work/sleep50"; nmt -r 20 --export-json "$work/n.json" -- "$work/sleep50"
+        else
+            nmt -r 20 --export-json "$work/n.json" -- "$work/sleep50"; hf -r 20 --export-json "$work/h.json" "$work/sleep50"
+        fi
+        h=$(jget "$work/h.json" 'j["median"]') n=$(jget "$work/n.json" 'j["median"]')
+        fh+=("$h") fs+=("$n")
+        printf '%-6s %10.3fms %10.3fms %10.3fms\n' "$r" "$(python3 -c "print($h*1e3)")" "$(python3 -c "print($n*1e3)")" \
+            "$(python3 -c "print(($n - 0.05) * 1e3)")"
+    done
+    printf '%-6s %10.3fms %10.3fms %10.3fms\n' median "$(python3 -c "print($(median "${fh[@]}")*1e3)")" \
+        "$(python3 -c "print($(median "${fs[@]}")*1e3)")" "$(python3 -c "print(($(median "${fs[@]}") - 0.05) * 1e3)")"
+fi
 
 echo
 echo "## 3: track --log on $lines generated progress lines"

@@ -32,7 +32,8 @@ const char cmd_fio_usage[] =
 	"  --parse-only             check the options and job files, run nothing\n"
 	"  --section=NAME           run only the named job (repeatable)\n"
 	"  --readonly               refuse jobs that write\n"
-	"  --eta, --eta-newline, --status-interval   accepted, with a warning\n"
+	"  --status-interval=T      a full report of the figures so far every T (seconds, or 500ms)\n"
+	"  --eta, --eta-newline     accepted, with a warning\n"
 	"\n"
 	"Job options (sizes in fio's units: 4k = 4096 unless kb_base=1000):\n"
 	"  name rw|readwrite(:N for sequential) rwmixread rwmixwrite bs|blocksize(=R,W) iodepth\n"
@@ -185,14 +186,47 @@ static void *run_one(void *arg)
 	return NULL;
 }
 
+/* --status-interval: while jobs run, a full report of the figures so far every interval
+ * (cumulative from each job's start, as fio's). Finished jobs give their final figures, running
+ * ones a snapshot, jobs still waiting (stonewall) zeros. */
+static void status_report(struct fio_cmd *c, struct runner *runs, FILE *out, const struct fio_report *base);
+
+static void status_reports(struct fio_cmd *c, struct runner *runs, FILE *out, const struct fio_report *base)
+{
+	const struct fio_plan *p = &c->plan;
+	struct timespec next;
+	clock_gettime(CLOCK_REALTIME, &next);
+	for (;;) {
+		uint64_t ns = (uint64_t)next.tv_nsec + p->status_interval_ns;
+		next.tv_sec += (time_t)(ns / 1000000000ull);
+		next.tv_nsec = (long)(ns % 1000000000ull);
+		int all_done = 1, timed_out = 0;
+		pthread_mutex_lock(&done_lock);
+		for (;;) {
+			all_done = 1;
+			for (size_t i = 0; i < p->njobs; i++)
+				all_done &= job_done[i];
+			if (all_done || timed_out)
+				break;
+			timed_out = pthread_cond_timedwait(&done_cond, &done_lock, &next) != 0;
+		}
+		pthread_mutex_unlock(&done_lock);
+		if (all_done || cleanup_interrupted())
+			return;
+		status_report(c, runs, out, base);
+	}
+}
+
 static const char *fio_engine_name(const char *ours)
 {
 	return strcmp(ours, "uring") == 0 ? "io_uring" : ours;
 }
 
 /* One entry per thread, or per group where group_reporting merges (fio's rule: a thread
- * with group_reporting joins the entry before it when that is of the same group). */
-static void build_entries(struct fio_cmd *c, struct runner *runs, struct fio_report *rep)
+ * with group_reporting joins the entry before it when that is of the same group).
+ * res[i] holds job i's numjobs results. */
+static void build_entries(struct fio_cmd *c, struct runner *runs, struct io_job_result *const *res_of,
+			  struct fio_report *rep)
 {
 	const struct fio_plan *p = &c->plan;
 	size_t cap = 0;
@@ -204,7 +238,7 @@ static void build_entries(struct fio_cmd *c, struct runner *runs, struct fio_rep
 	for (size_t i = 0; i < p->njobs; i++) {
 		const struct fio_job *j = &p->jobs[i];
 		for (unsigned t = 0; t < j->io.numjobs; t++) {
-			const struct io_job_result *res = &runs[i].res[t];
+			const struct io_job_result *res = &res_of[i][t];
 			struct fio_report_entry *e = rep->nentries ? &rep->entries[rep->nentries - 1] : NULL;
 			if (!(e && j->group_reporting && e->groupid == j->io.group)) {
 				e = &rep->entries[rep->nentries++];
@@ -291,6 +325,52 @@ static struct record *make_record(int argc, char **argv, const struct fio_report
 	return rec;
 }
 
+static int write_report(const struct fio_plan *p, FILE *out, const struct fio_report *rep);
+
+static void status_report(struct fio_cmd *c, struct runner *runs, FILE *out, const struct fio_report *base)
+{
+	const struct fio_plan *p = &c->plan;
+	struct io_job_result **res = calloc(p->njobs, sizeof *res);
+	if (!res)
+		abort();
+	for (size_t i = 0; i < p->njobs; i++) {
+		unsigned n = p->jobs[i].io.numjobs;
+		if (!(res[i] = calloc(n, sizeof *res[i])))
+			abort();
+		for (unsigned t = 0; t < n; t++)
+			io_result_init(&res[i][t]);
+		pthread_mutex_lock(&done_lock);
+		int done = job_done[i];
+		pthread_mutex_unlock(&done_lock);
+		if (!done && io_session_snapshot(runs[i].session, res[i], n, 1000) == 0) {
+			/* not started yet, or it ended just now: then its final figures */
+			pthread_mutex_lock(&done_lock);
+			done = job_done[i];
+			pthread_mutex_unlock(&done_lock);
+		}
+		if (done) {
+			for (unsigned t = 0; t < n; t++) {
+				res[i][t] = runs[i].res[t];
+				res[i][t].sec_iops = res[i][t].sec_bw = NULL; /* owned by runs[i] */
+				res[i][t].nsec = 0;
+			}
+		}
+	}
+	struct fio_report rep = *base;
+	rep.entries = NULL;
+	rep.nentries = 0;
+	rep.disks = NULL; /* the disks' figures come with the final report */
+	build_entries(c, runs, res, &rep);
+	write_report(p, out, &rep);
+	fflush(out);
+	for (size_t i = 0; i < rep.nentries; i++)
+		io_result_free(&rep.entries[i].res);
+	free(rep.entries);
+	for (size_t i = 0; i < p->njobs; i++)
+		free(res[i]);
+	free(res);
+}
+
 static int write_report(const struct fio_plan *p, FILE *out, const struct fio_report *rep)
 {
 	unsigned f = p->formats ? p->formats : FIO_OUT_NORMAL;
@@ -370,6 +450,8 @@ static int run_plan(struct fio_cmd *c, int argc, char **argv)
 		}
 		runs[i].started = 1;
 	}
+	if (p->status_interval_ns)
+		status_reports(c, runs, out, &rep);
 	for (size_t i = 0; i < p->njobs; i++)
 		pthread_join(runs[i].tid, NULL);
 	disk_activity_end(disks);
@@ -386,7 +468,13 @@ static int run_plan(struct fio_cmd *c, int argc, char **argv)
 		}
 	}
 
-	build_entries(c, runs, &rep);
+	struct io_job_result **final = calloc(p->njobs, sizeof *final);
+	if (!final)
+		abort();
+	for (size_t i = 0; i < p->njobs; i++)
+		final[i] = runs[i].res;
+	build_entries(c, runs, final, &rep);
+	free(final);
 	write_report(p, out, &rep);
 	if (afile_commit(&af, err, sizeof err) < 0) {
 		nm_error("%s", err);

@@ -940,8 +940,7 @@ static int set_formats(struct fio_plan *p, const char *v, char *err, size_t errl
 /* fio's own switches (not job options).  Returns 1 when key was one, 0 when not, -1 on error. */
 static int cli_switch(struct fio_plan *p, const char *key, const char *val, char *err, size_t errlen)
 {
-	static const char *const ignored[] = { "eta", "eta-newline", "eta-interval", "status-interval",
-					       "max-jobs", "alloc-size", "debug", "warnings-fatal",
+	static const char *const ignored[] = { "eta", "eta-newline", "eta-interval", "max-jobs", "alloc-size", "debug", "warnings-fatal",
 					       "random_generator-seed" };
 	static const char *const refused[] = { "server", "client", "daemonize", "remote-config",
 					       "bandwidth-log", "latency-log", "showcmd", "cmdhelp",
@@ -972,6 +971,14 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 				       q(val, qb, sizeof qb));
 		return 1;
 	}
+	if (!strcmp(key, "status-interval")) {
+		char why[256];
+		if (fio_duration(val, &p->status_interval_ns, why, sizeof why) < 0)
+			return nm_errf(err, errlen, "--status-interval: %s", why);
+		if (!p->status_interval_ns)
+			return nm_errf(err, errlen, "--status-interval: 0: expected a time like 1, 10s, 500ms");
+		return 1;
+	}
 	if (!strcmp(key, "parse-only")) {
 		p->parse_only = 1;
 		return 1;
@@ -991,7 +998,6 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 			char *w;
 			if (asprintf(&w, "--%s: ignored (%s)", key,
 				     strncmp(key, "eta", 3) == 0 ? "nodemark fio prints no ETA line"
-				     : strcmp(key, "status-interval") == 0 ? "nodemark prints no interim reports"
 									   : "fio bookkeeping") < 0)
 				abort();
 			strv_push(&p->warnings, &p->nwarnings, w);

@@ -49,6 +49,7 @@ struct fio_plan {
 	size_t njobs, cap;
 	unsigned formats;               /* enum fio_format bits; 0 means normal */
 	char *output;                   /* --output FILE, or NULL for stdout */
+	uint64_t status_interval_ns;    /* --status-interval: a full report this often; 0 none */
 	int parse_only, readonly;
 	char **sections;                /* --section NAME (repeatable): run only these jobs */
 	size_t nsections;

@@ -83,6 +83,14 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 int io_session_run(struct io_session *s, const struct io_job *job, struct io_job_result *results,
 		   io_progress_fn progress, void *progress_arg, char *err, size_t errlen);
 
+/* Interim figures of a run in progress on s (io_session_run called from another thread), for
+ * fio's --status-interval: each worker copies its counts and histograms so far, with time and
+ * CPU up to that moment (no per-second series), at its next I/O; a finished worker gives its
+ * final figures. out[] gets up to n entries (thread order); a worker that does not answer
+ * within timeout_ms (stuck in one long I/O) stays zeroed. Returns how many answered; 0 when
+ * no run is in progress. The results own nothing: no io_result_free needed. */
+int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigned n, unsigned timeout_ms);
+
 /* Things the user should know, one per line, e.g.
  * "/dev/shm/x: O_DIRECT not supported (tmpfs), using buffered I/O". NULL-terminated, owned. */
 const char *const *io_session_notes(const struct io_session *s);

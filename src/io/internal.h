@@ -72,6 +72,13 @@ struct io_file {
 	uint64_t perm_i[DIR_COUNT], pass[DIR_COUNT];
 };
 
+/* What the workers of a run are told, read once per I/O (or batch): stop now; and a request
+ * number that, when it moves, asks each worker for a copy of its figures so far. */
+struct io_run_ctl {
+	_Atomic int stop;
+	_Atomic unsigned snap_req;
+};
+
 /* Per-worker progress, read by the coordinating thread (one cache line each, no sharing). */
 struct io_live {
 	_Atomic uint64_t ios, bytes;
@@ -94,7 +101,13 @@ struct io_worker {
 	uint64_t rng;
 	struct io_job_result *res;
 	struct io_live *live;
-	const _Atomic int *stop;
+	struct io_run_ctl *ctl;
+	/* interim figures (io_session_snapshot): the requester provides snap before moving
+	 * ctl->snap_req; the worker fills it and publishes the request number in snap_ack */
+	struct io_job_result *snap;
+	unsigned snap_seen;         /* the worker's own: the last request it answered */
+	_Atomic unsigned snap_ack;
+	_Atomic int finished;       /* res is final (set after the last write to it) */
 	int cpu;                    /* pin to this CPU, or -1 */
 	const int *cpuset;          /* or to these (NUMA node), count ncpuset */
 	unsigned ncpuset;

@@ -40,6 +40,11 @@ struct io_session {
 	unsigned nnotes;
 	int cpus[MAX_CPUS];
 	int ncpus;
+	/* the run in progress, for io_session_snapshot from another thread */
+	pthread_mutex_t run_lock;       /* guards running/nrunning and the workers' snap buffers */
+	struct io_worker *running;
+	unsigned nrunning;
+	struct io_run_ctl ctl;
 };
 
 static void add_note(struct io_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -368,7 +373,11 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 	ticks_init();
 	struct io_session *s = calloc(1, sizeof *s);
 	unsigned nt = job->engine == ENGINE_NULL ? 1 : job->ntargets;
+	if (s)
+		pthread_mutex_init(&s->run_lock, NULL);
 	if (!s || !(s->targets = calloc(nt, sizeof *s->targets))) {
+		if (s)
+			pthread_mutex_destroy(&s->run_lock);
 		free(s);
 		*status = IO_FAILED;
 		nm_errf(err, errlen, "out of memory");
@@ -422,6 +431,7 @@ void io_session_close(struct io_session *s)
 {
 	if (!s)
 		return;
+	pthread_mutex_destroy(&s->run_lock);
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		unlink(s->files[i].path);
 		free(s->files[i].path);
@@ -457,6 +467,7 @@ static void *worker_thread(void *arg)
 {
 	struct io_worker *w = arg;
 	io_worker_main(w);
+	atomic_store_explicit(&w->finished, 1, memory_order_release);
 	w->on_exit(w);
 	return NULL;
 }
@@ -576,7 +587,6 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 	struct io_live *live = aligned_alloc(64, sizeof *live * n);
 	pthread_t *tid = calloc(n, sizeof *tid);
 	pthread_barrier_t barrier;
-	_Atomic int stop = 0;
 	struct coord co;
 	unsigned started = 0;
 	if (!w || !live || !tid) {
@@ -585,12 +595,16 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 		goto out;
 	}
 	memset(live, 0, sizeof *live * n);
+	atomic_store(&s->ctl.stop, 0);
 	for (unsigned i = 0; i < n; i++) {
 		st = setup_worker(s, job, &w[i], i, &results[i], err, errlen);
 		if (st != IO_OK)
 			goto out;
 		w[i].live = &live[i];
-		w[i].stop = &stop;
+		w[i].ctl = &s->ctl;
+		/* requests are numbered per session: only the ones made from now on are this run's */
+		w[i].snap_seen = atomic_load(&s->ctl.snap_req);
+		atomic_store(&w[i].snap_ack, w[i].snap_seen);
 		w[i].barrier = &barrier;
 		w[i].on_exit = worker_done;
 		w[i].coord = &co;
@@ -602,11 +616,15 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 			break;
 	if (started < n) {
 		/* The barrier counts n + 1: stand in for the threads that never started. */
-		atomic_store(&stop, 1);
+		atomic_store(&s->ctl.stop, 1);
 		for (unsigned i = started; i < n; i++)
 			pthread_barrier_wait(&barrier);
 	}
 	pthread_barrier_wait(&barrier);
+	pthread_mutex_lock(&s->run_lock);
+	s->running = w;
+	s->nrunning = started;
+	pthread_mutex_unlock(&s->run_lock);
 	uint64_t t0 = clock_now_ns();
 	uint64_t expected = job->runtime_ns ? job->ramp_ns + job->runtime_ns * job->loops : 0;
 	unsigned finished = 0;
@@ -623,7 +641,7 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 			continue;
 		}
 		if (cleanup_interrupted())
-			atomic_store(&stop, 1);
+			atomic_store(&s->ctl.stop, 1);
 		if (progress) {
 			struct io_progress p = { 0 };
 			for (unsigned i = 0; i < started; i++) {
@@ -638,11 +656,15 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 				p.expected_ns = (uint64_t)((double)p.elapsed_ns * total / (double)p.bytes);
 			}
 			if (progress(&p, progress_arg))
-				atomic_store(&stop, 1); /* stopped on request: what ran is the result */
+				atomic_store(&s->ctl.stop, 1); /* stopped on request: what ran is the result */
 		}
 	}
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
+	pthread_mutex_lock(&s->run_lock); /* a snapshot in progress finishes first */
+	s->running = NULL;
+	s->nrunning = 0;
+	pthread_mutex_unlock(&s->run_lock);
 	pthread_barrier_destroy(&barrier);
 	sem_destroy(&co.done);
 	st = IO_OK;
@@ -662,12 +684,60 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 	}
 out:
 	if (w)
-		for (unsigned i = 0; i < n; i++)
+		for (unsigned i = 0; i < n; i++) {
 			free(w[i].files);
+			free(w[i].snap);
+		}
 	free(w);
 	free(live);
 	free(tid);
 	return st;
+}
+
+int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigned n, unsigned timeout_ms)
+{
+	pthread_mutex_lock(&s->run_lock);
+	struct io_worker *w = s->running;
+	unsigned m = w ? (s->nrunning < n ? s->nrunning : n) : 0, answered = 0;
+	unsigned char *have = m ? calloc(m, 1) : NULL;
+	if (!have)
+		m = 0;
+	for (unsigned i = 0; i < m; i++) {
+		io_result_init(&out[i]);
+		if (!w[i].snap && !(w[i].snap = malloc(sizeof *w[i].snap)))
+			have[i] = 1; /* no room for a copy: left out, as a worker that does not answer */
+	}
+	/* the release publishes the snap buffers to the workers that see the new number */
+	unsigned req = atomic_load(&s->ctl.snap_req) + 1;
+	if (m)
+		atomic_store_explicit(&s->ctl.snap_req, req, memory_order_release);
+	uint64_t deadline = clock_now_ns() + (uint64_t)timeout_ms * 1000000ull;
+	while (have) {
+		unsigned pending = 0;
+		for (unsigned i = 0; i < m; i++) {
+			if (have[i])
+				continue;
+			if (atomic_load_explicit(&w[i].snap_ack, memory_order_acquire) == req) {
+				out[i] = *w[i].snap;
+			} else if (atomic_load_explicit(&w[i].finished, memory_order_acquire)) {
+				out[i] = *w[i].res; /* final; its series stay with the caller of the run */
+				out[i].sec_iops = out[i].sec_bw = NULL;
+				out[i].nsec = 0;
+			} else {
+				pending++;
+				continue;
+			}
+			have[i] = 1;
+			answered++;
+		}
+		if (!pending || clock_now_ns() >= deadline)
+			break;
+		struct timespec ms = { 0, 1000000 };
+		nanosleep(&ms, NULL);
+	}
+	free(have);
+	pthread_mutex_unlock(&s->run_lock);
+	return (int)answered;
 }
 
 int io_run_job(const struct io_job *job, struct io_job_result *results, char *err, size_t errlen)

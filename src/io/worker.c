@@ -126,12 +126,39 @@ skip:
 	ls->sec_next += ls->sec_len;
 }
 
+static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end);
+
+/* A copy of the figures so far for io_session_snapshot: counts and histograms as they stand,
+ * time and CPU up to now, no per-second series. Rare (once per status interval), so a plain
+ * copy of the result is fine here. */
+static __attribute__((noinline)) void answer_snapshot(struct io_worker *w, struct loop *ls, uint64_t now,
+						     unsigned req)
+{
+	struct io_job_result *d = w->snap;
+	w->snap_seen = req;
+	if (!d)
+		return; /* the requester had no room for this one */
+	*d = *w->res;
+	d->sec_iops = d->sec_bw = NULL;
+	d->nsec = 0;
+	if (ls->measuring) {
+		fill_times(w, ls, d, now);
+		if (w->ops->sync) /* run_sync books its depth-1 count at the end */
+			d->iodepth_level[0] = total_ios(d);
+	} else
+		d->runtime_ns = 0; /* still ramping: nothing measured yet */
+	atomic_store_explicit(&w->snap_ack, req, memory_order_release);
+}
+
 /* Time-driven events: end of the ramp, a second boundary, the deadline, a stop request.
  * Returns 1 when the loop should stop issuing. */
 static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
 {
-	if (atomic_load_explicit(w->stop, memory_order_relaxed))
+	if (atomic_load_explicit(&w->ctl->stop, memory_order_relaxed))
 		return 1;
+	unsigned req = atomic_load_explicit(&w->ctl->snap_req, memory_order_acquire);
+	if (__builtin_expect(req != w->snap_seen, 0))
+		answer_snapshot(w, ls, now, req);
 	if (now < ls->next_event)
 		return 0;
 	if (ls->deadline && now >= ls->deadline)
@@ -457,14 +484,12 @@ static void series_stats(const double *v, size_t n, uint64_t *min, uint64_t *max
 	*dev = var > 0 ? sqrt(var) : 0;
 }
 
-static void finish(struct io_worker *w, struct loop *ls)
+/* Time and CPU of the measured part up to end (ticks), into r: for the final result, and for
+ * the interim copies a snapshot asks for. Called on the worker's own thread (RUSAGE_THREAD). */
+static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end)
 {
-	struct io_job_result *r = w->res;
-	uint64_t end = ticks_now();
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
-	if (!ls->measuring) /* stopped during the ramp: nothing measured */
-		start_measuring(w, ls, end);
 	uint64_t stop = ls->deadline && end > ls->deadline ? ls->deadline : end;
 	r->runtime_ns = ticks_to_ns(stop - ls->t_measure);
 	r->start_ns = ls->mono_start;
@@ -481,6 +506,15 @@ static void finish(struct io_worker *w, struct loop *ls)
 			memcpy(&dr->lat, &dr->clat, sizeof dr->lat); /* no submission step: lat = clat */
 		dr->runtime_ns = dr->ios ? r->runtime_ns : 0;
 	}
+}
+
+static void finish(struct io_worker *w, struct loop *ls)
+{
+	struct io_job_result *r = w->res;
+	uint64_t end = ticks_now();
+	if (!ls->measuring) /* stopped during the ramp: nothing measured */
+		start_measuring(w, ls, end);
+	fill_times(w, ls, r, end);
 	/* Per-second series are for both directions together; split by share for bw stats. */
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct io_dir_result *dr = &r->dir[d];
@@ -523,7 +557,7 @@ void *io_worker_main(void *arg)
 	}
 	/* Everyone waits for everyone, failed or not, so no thread is left at the barrier. */
 	pthread_barrier_wait(w->barrier);
-	if (rc < 0 || atomic_load(w->stop))
+	if (rc < 0 || atomic_load(&w->ctl->stop))
 		goto out;
 
 	ls.random = job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW;

@@ -123,14 +123,8 @@ static void disk_option(void *st, int id, const struct opt_iter *it)
 static void disk_check(void *st, struct work_ctx *ctx)
 {
 	struct disk_state *s = st;
-	struct stat sb;
 	char err[512];
-	if (!s->target[0])
-		nm_usage_fail("a directory is needed: nodemark-mpi disk DIR [options]");
-	if (stat(s->target, &sb) < 0)
-		nm_usage_fail("%s: %s", s->target, strerror(errno));
-	if (!S_ISDIR(sb.st_mode))
-		nm_usage_fail("%s: not a directory", s->target);
+	workload_check_dir(s->target, "disk");
 	snprintf(s->dir, sizeof s->dir, "%s", s->target);
 	ctx->dir = s->dir;
 	s->job.rw = s->rw[0];
@@ -175,18 +169,8 @@ static int disk_prepare(void *st, struct work_ctx *ctx, char *err, size_t errlen
 		s->job.offset = s->job.size * (uint64_t)ctx->rank;
 		s->job.allow_write_blockdev = 1; /* the file is ours: rank 0 made it */
 	} else {
-		if ((size_t)snprintf(s->target, sizeof s->target, "%s/rank-%d", ctx->dir, ctx->rank) >= sizeof s->target)
-			return nm_errf(err, errlen, "%s: path too long", ctx->dir);
-		if (mkdir(s->target, 0700) == 0) {
-			s->made_target = 1;
-			cleanup_add(s->target);
-		} else if (errno != EEXIST) {
-			return nm_errf(err, errlen, "%s: cannot create: %s", s->target, strerror(errno));
-		} else {
-			struct stat sb;
-			if (stat(s->target, &sb) < 0 || !S_ISDIR(sb.st_mode))
-				return nm_errf(err, errlen, "%s: not a directory", s->target);
-		}
+		if (workload_rank_dir(ctx->dir, ctx->rank, s->target, sizeof s->target, &s->made_target, err, errlen) < 0)
+			return -1;
 	}
 	s->job.targets[0] = s->target;
 	s->job.rw = IO_WRITE; /* opened writable: the phases may write */

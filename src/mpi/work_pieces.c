@@ -123,13 +123,7 @@ static void pieces_option(void *st, int id, const struct opt_iter *it)
 static void pieces_check(void *st, struct work_ctx *ctx)
 {
 	struct pieces_state *s = st;
-	struct stat sb;
-	if (!s->dir[0])
-		nm_usage_fail("a directory is needed: nodemark-mpi pieces DIR [options]");
-	if (stat(s->dir, &sb) < 0)
-		nm_usage_fail("%s: %s", s->dir, strerror(errno));
-	if (!S_ISDIR(sb.st_mode))
-		nm_usage_fail("%s: not a directory", s->dir);
+	workload_check_dir(s->dir, "pieces");
 	if (ctx->shared_file)
 		nm_usage_fail("--shared-file: pieces writes one file per piece; each rank has its own store");
 	ctx->dir = s->dir;
@@ -138,18 +132,8 @@ static void pieces_check(void *st, struct work_ctx *ctx)
 static int pieces_prepare(void *st, struct work_ctx *ctx, char *err, size_t errlen)
 {
 	struct pieces_state *s = st;
-	if ((size_t)snprintf(s->target, sizeof s->target, "%s/rank-%d", s->dir, ctx->rank) >= sizeof s->target)
-		return nm_errf(err, errlen, "%s: path too long", s->dir);
-	if (mkdir(s->target, 0700) == 0) {
-		s->made_target = 1;
-		cleanup_add(s->target);
-	} else if (errno != EEXIST) {
-		return nm_errf(err, errlen, "%s: cannot create: %s", s->target, strerror(errno));
-	} else {
-		struct stat sb;
-		if (stat(s->target, &sb) < 0 || !S_ISDIR(sb.st_mode))
-			return nm_errf(err, errlen, "%s: not a directory", s->target);
-	}
+	if (workload_rank_dir(s->dir, ctx->rank, s->target, sizeof s->target, &s->made_target, err, errlen) < 0)
+		return -1;
 	s->dirs[0] = s->target;
 	s->plan.dirs = s->dirs;
 	s->plan.ndirs = 1;

@@ -55,4 +55,11 @@ struct workload {
 
 extern const struct workload work_disk, work_pieces, work_hash;
 
+/* check(): the directory named on the command line exists and is one, or exit 2. */
+void workload_check_dir(const char *dir, const char *workload);
+
+/* prepare(): this rank's own directory DIR/rank-<r> into out, made if missing (*made = 1: it
+ * is registered for removal). 0, or -1 with err. */
+int workload_rank_dir(const char *dir, int rank, char *out, size_t outlen, int *made, char *err, size_t errlen);
+
 #endif

@@ -106,6 +106,34 @@ else
     not_ok "fio_jsonplus_clat2csv is installed (Debian's fio package)"
 fi
 
+# --- --status-interval: a full report of the figures so far, every interval -------------------
+
+run_nm fio --no-save --name=si --directory=d --size=1m --rw=randread --bs=4k --time_based --runtime=2500ms \
+    --status-interval=1 --output-format=json
+expect_rc 0 "--status-interval: exit 0"
+si_check=$(python3 -c '
+import json, sys
+t = sys.argv[1]; dec = json.JSONDecoder(); i = 0; docs = []
+while i < len(t):
+    while i < len(t) and t[i].isspace(): i += 1
+    if i >= len(t): break
+    o, i = dec.raw_decode(t, i); docs.append(o)
+if len(docs) < 2: sys.exit("%d JSON documents" % len(docs))
+b = [d["jobs"][0]["read"]["io_bytes"] for d in docs]
+r = [d["jobs"][0]["job_runtime"] for d in docs]
+if b != sorted(b) or r != sorted(r) or b[0] <= 0: sys.exit("not cumulative: bytes %s runtime %s" % (b, r))
+if r[0] >= r[-1]: sys.exit("the first report is not interim: runtime %s" % r)
+if set(docs[0]["jobs"][0]) != set(docs[-1]["jobs"][0]): sys.exit("interim keys differ")
+print(len(docs))
+' "$out" 2>&1)
+check "--status-interval=1 prints interim JSON reports, cumulative, then the final one ($si_check)" \
+    test "$si_check" -ge 2 2>/dev/null
+run_nm fio --no-save --name=si --directory=d --size=1m --status-interval=0
+expect_rc 2 "--status-interval=0: exit 2"
+one_line_error "--status-interval=0: one line"
+run_nm fio --no-save --name=si --directory=d --size=1m --status-interval=soon
+expect_err_has "--status-interval:" "a bad --status-interval names the option"
+
 # --- disk_util: the devices under the files, over the run ------------------------------------
 
 # A filename= nodemark creates is removed at the end (fio keeps it).

@@ -4,6 +4,8 @@
 #include "test.h"
 
 #include <dirent.h>
+#include <pthread.h>
+#include <string.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -176,6 +178,63 @@ TEST(progress_callback_stops_a_job_early_and_keeps_what_ran)
 		io_result_free(&r[i]);
 	}
 	io_session_close(s);
+}
+
+struct bg_run {
+	struct io_session *s;
+	struct io_job job;
+	struct io_job_result r[2];
+	int st;
+};
+
+static void *bg_run_main(void *arg)
+{
+	struct bg_run *b = arg;
+	char err[256];
+	b->st = io_session_run(b->s, &b->job, b->r, NULL, NULL, err, sizeof err);
+	return NULL;
+}
+
+TEST(snapshot_copies_the_figures_of_a_run_in_progress)
+{
+	char err[256];
+	struct bg_run b;
+	memset(&b, 0, sizeof b);
+	io_job_init(&b.job);
+	b.job.engine = ENGINE_NULL;
+	b.job.time_based = 1;
+	b.job.runtime_ns = 800 * 1000 * 1000ull;
+	b.job.numjobs = 2;
+	int st;
+	b.s = io_session_open(&b.job, &st, err, sizeof err);
+	CHECK(b.s != NULL);
+	struct io_job_result snap[2];
+	CHECK_EQ_INT(io_session_snapshot(b.s, snap, 2, 100), 0); /* nothing running yet */
+
+	pthread_t t;
+	CHECK(pthread_create(&t, NULL, bg_run_main, &b) == 0);
+	usleep(300 * 1000);
+	CHECK_EQ_INT(io_session_snapshot(b.s, snap, 2, 1000), 2);
+	for (int i = 0; i < 2; i++) {
+		CHECK(snap[i].dir[DIR_READ].ios > 0);
+		CHECK_EQ_U64(snap[i].dir[DIR_READ].clat.n, snap[i].dir[DIR_READ].ios);
+		CHECK(snap[i].runtime_ns > 0 && snap[i].runtime_ns < 800 * 1000 * 1000ull);
+		CHECK(snap[i].sec_iops == NULL && snap[i].nsec == 0);
+	}
+	/* a second request gets newer figures */
+	struct io_job_result later[2];
+	usleep(50 * 1000);
+	CHECK_EQ_INT(io_session_snapshot(b.s, later, 2, 1000), 2);
+	CHECK(later[0].dir[DIR_READ].ios >= snap[0].dir[DIR_READ].ios);
+	CHECK(later[0].runtime_ns > snap[0].runtime_ns);
+	pthread_join(t, NULL);
+	CHECK_EQ_INT(b.st, IO_OK);
+	CHECK_EQ_INT(io_session_snapshot(b.s, snap, 2, 100), 0); /* the run is over */
+	for (int i = 0; i < 2; i++) {
+		CHECK(b.r[i].dir[DIR_READ].ios >= later[i].dir[DIR_READ].ios);
+		io_result_free(&b.r[i]);
+	}
+	io_session_close(b.s);
 }
 
 static unsigned count_entries(const char *dir)
