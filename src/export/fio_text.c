@@ -283,6 +283,24 @@ void fio_write_normal(FILE *f, const struct fio_report *r)
 
 /* --- terse version 3 ---------------------------------------------------------------------- */
 
+/* fio appends every device's figures to each terse line: 9 fields, and 9 more ("slaves" and
+ * the averaged aggr figures) for a stacked device. */
+static void terse_disks(FILE *f, const struct disk_activity *a)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		const struct disk_activity_dev *d = &a->dev[i];
+		struct fio_disk_aggr ag;
+		fprintf(f, ";%s;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%3.2f%%",
+			d->name, d->delta.ios[0], d->delta.ios[1], d->delta.merges[0], d->delta.merges[1],
+			d->delta.ticks[0], d->delta.ticks[1], d->delta.in_queue, d->util);
+		if (fio_disk_aggr(a, i, &ag))
+			fprintf(f, ";slaves;%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64
+				   ";%3.2f%%",
+				ag.c.ios[0], ag.c.ios[1], ag.c.merges[0], ag.c.merges[1], ag.c.ticks[0], ag.c.ticks[1],
+				ag.c.in_queue, ag.max_util);
+	}
+}
+
 static void terse_lat(FILE *f, const struct hist *h)
 {
 	/* terse v3 gives latencies in usec */
@@ -350,6 +368,8 @@ void fio_write_terse(FILE *f, const struct fio_report *r)
 			fprintf(f, ";%3.2f%%", us[k]);
 		for (int k = 0; k < 12; k++)
 			fprintf(f, ";%3.2f%%", ms[k]);
+		if (r->disks)
+			terse_disks(f, r->disks);
 		fputc('\n', f);
 	}
 }

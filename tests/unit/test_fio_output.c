@@ -299,6 +299,27 @@ TEST(fio_terse_v3_has_fios_field_count)
 	CHECK_EQ_INT(fields, 121); /* fio 3.33's terse v3 without disk statistics */
 	CHECK(strncmp(text, "3;nodemark-test;j1;0;0;1024;1024;256;1000;", 42) == 0);
 	free(text);
+
+	/* a dm device over one disk: 9 fields each, and 9 more for the dm device's aggr figures */
+	struct disk_activity da;
+	memset(&da, 0, sizeof da);
+	da.n = 2;
+	snprintf(da.dev[0].name, sizeof da.dev[0].name, "dm-0");
+	da.dev[0].nslaves = 1;
+	da.dev[0].slave[0] = 1;
+	da.dev[0].delta.ios[0] = 7;
+	da.dev[0].util = 12.5;
+	snprintf(da.dev[1].name, sizeof da.dev[1].name, "nvme0n1");
+	da.dev[1].delta.ios[0] = 9;
+	da.dev[1].util = 40;
+	rep.disks = &da;
+	text = render(fio_write_terse, &rep);
+	fields = 1;
+	for (char *c = text; *c; c++)
+		fields += *c == ';';
+	CHECK_EQ_INT(fields, 121 + 9 + 9 + 9);
+	CHECK_CONTAINS(text, ";dm-0;7;0;0;0;0;0;0;12.50%;slaves;9;0;0;0;0;0;0;40.00%;nvme0n1;9;0;0;0;0;0;0;40.00%\n");
+	free(text);
 }
 
 TEST(fio_per_second_samples_make_bw_and_iops_lines)
