@@ -337,8 +337,6 @@ static void status_report(struct fio_cmd *c, struct runner *runs, FILE *out, con
 		unsigned n = p->jobs[i].io.numjobs;
 		if (!(res[i] = calloc(n, sizeof *res[i])))
 			abort();
-		for (unsigned t = 0; t < n; t++)
-			io_result_init(&res[i][t]);
 		pthread_mutex_lock(&done_lock);
 		int done = job_done[i];
 		pthread_mutex_unlock(&done_lock);

@@ -87,8 +87,8 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
  * fio's --status-interval: each worker copies its counts and histograms so far, with time and
  * CPU up to that moment (no per-second series), at its next I/O; a finished worker gives its
  * final figures. out[] gets up to n entries (thread order); a worker that does not answer
- * within timeout_ms (stuck in one long I/O) stays zeroed. Returns how many answered; 0 when
- * no run is in progress. The results own nothing: no io_result_free needed. */
+ * within timeout_ms (stuck in one long I/O) stays zeroed, as do all n entries when no run is in
+ * progress. Returns how many answered. The results own nothing: no io_result_free needed. */
 int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigned n, unsigned timeout_ms);
 
 /* Things the user should know, one per line, e.g.

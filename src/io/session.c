@@ -702,8 +702,9 @@ int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigne
 	unsigned char *have = m ? calloc(m, 1) : NULL;
 	if (!have)
 		m = 0;
-	for (unsigned i = 0; i < m; i++) {
+	for (unsigned i = 0; i < n; i++)
 		io_result_init(&out[i]);
+	for (unsigned i = 0; i < m; i++) {
 		if (!w[i].snap && !(w[i].snap = malloc(sizeof *w[i].snap)))
 			have[i] = 1; /* no room for a copy: left out, as a worker that does not answer */
 	}
