@@ -186,37 +186,6 @@ static void *run_one(void *arg)
 	return NULL;
 }
 
-/* --status-interval: while jobs run, a full report of the figures so far every interval
- * (cumulative from each job's start, as fio's). Finished jobs give their final figures, running
- * ones a snapshot, jobs still waiting (stonewall) zeros. */
-static void status_report(struct fio_cmd *c, struct runner *runs, FILE *out, const struct fio_report *base);
-
-static void status_reports(struct fio_cmd *c, struct runner *runs, FILE *out, const struct fio_report *base)
-{
-	const struct fio_plan *p = &c->plan;
-	struct timespec next;
-	clock_gettime(CLOCK_REALTIME, &next);
-	for (;;) {
-		uint64_t ns = (uint64_t)next.tv_nsec + p->status_interval_ns;
-		next.tv_sec += (time_t)(ns / 1000000000ull);
-		next.tv_nsec = (long)(ns % 1000000000ull);
-		int all_done = 1, timed_out = 0;
-		pthread_mutex_lock(&done_lock);
-		for (;;) {
-			all_done = 1;
-			for (size_t i = 0; i < p->njobs; i++)
-				all_done &= job_done[i];
-			if (all_done || timed_out)
-				break;
-			timed_out = pthread_cond_timedwait(&done_cond, &done_lock, &next) != 0;
-		}
-		pthread_mutex_unlock(&done_lock);
-		if (all_done || cleanup_interrupted())
-			return;
-		status_report(c, runs, out, base);
-	}
-}
-
 static const char *fio_engine_name(const char *ours)
 {
 	return strcmp(ours, "uring") == 0 ? "io_uring" : ours;
@@ -325,8 +294,21 @@ static struct record *make_record(int argc, char **argv, const struct fio_report
 	return rec;
 }
 
-static int write_report(const struct fio_plan *p, FILE *out, const struct fio_report *rep);
+static int write_report(const struct fio_plan *p, FILE *out, const struct fio_report *rep)
+{
+	unsigned f = p->formats ? p->formats : FIO_OUT_NORMAL;
+	if (f & FIO_OUT_TERSE)
+		fio_write_terse(out, rep);
+	if (f & (FIO_OUT_JSON | FIO_OUT_JSONPLUS))
+		fio_write_json(out, rep, !!(f & FIO_OUT_JSONPLUS));
+	if (f & FIO_OUT_NORMAL)
+		fio_write_normal(out, rep);
+	return 0;
+}
 
+/* --status-interval: while jobs run, a full report of the figures so far every interval
+ * (cumulative from each job's start, as fio's). Finished jobs give their final figures, running
+ * ones a snapshot, jobs still waiting (stonewall) zeros. */
 static void status_report(struct fio_cmd *c, struct runner *runs, FILE *out, const struct fio_report *base)
 {
 	const struct fio_plan *p = &c->plan;
@@ -369,16 +351,30 @@ static void status_report(struct fio_cmd *c, struct runner *runs, FILE *out, con
 	free(res);
 }
 
-static int write_report(const struct fio_plan *p, FILE *out, const struct fio_report *rep)
+static void status_reports(struct fio_cmd *c, struct runner *runs, FILE *out, const struct fio_report *base)
 {
-	unsigned f = p->formats ? p->formats : FIO_OUT_NORMAL;
-	if (f & FIO_OUT_TERSE)
-		fio_write_terse(out, rep);
-	if (f & (FIO_OUT_JSON | FIO_OUT_JSONPLUS))
-		fio_write_json(out, rep, !!(f & FIO_OUT_JSONPLUS));
-	if (f & FIO_OUT_NORMAL)
-		fio_write_normal(out, rep);
-	return 0;
+	const struct fio_plan *p = &c->plan;
+	struct timespec next;
+	clock_gettime(CLOCK_REALTIME, &next);
+	for (;;) {
+		uint64_t ns = (uint64_t)next.tv_nsec + p->status_interval_ns;
+		next.tv_sec += (time_t)(ns / 1000000000ull);
+		next.tv_nsec = (long)(ns % 1000000000ull);
+		int all_done = 1, timed_out = 0;
+		pthread_mutex_lock(&done_lock);
+		for (;;) {
+			all_done = 1;
+			for (size_t i = 0; i < p->njobs; i++)
+				all_done &= job_done[i];
+			if (all_done || timed_out)
+				break;
+			timed_out = pthread_cond_timedwait(&done_cond, &done_lock, &next) != 0;
+		}
+		pthread_mutex_unlock(&done_lock);
+		if (all_done || cleanup_interrupted())
+			return;
+		status_report(c, runs, out, base);
+	}
 }
 
 static int run_plan(struct fio_cmd *c, int argc, char **argv)

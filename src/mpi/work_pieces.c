@@ -7,11 +7,9 @@
 #include "util/error.h"
 #include "util/parse.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 enum { P_COUNT = 1, P_SIZE, P_BLOCK, P_HASH, P_SYNC, P_BACKEND, P_WORKERS };
 
