@@ -1,12 +1,12 @@
-/* libFuzzer harness: track's line, pattern and time parsing (src/run/progress_re.c, track.c).
+/* libFuzzer harness: track's line, pattern and time parsing (src/proc/progress_re.c, track.c).
  *
  * Input: the first line is a progress pattern, the second a strptime format, the rest log lines.
  * Checks, besides memory safety: errors are one printable line; where the hand matcher is used
  * it captures exactly what regexec captures; a capture lies inside its line; the timeline's
  * milestones rise and its rows stay consistent. */
 #include "fuzz_util.h"
-#include "run/progress_re.h"
-#include "run/track.h"
+#include "proc/progress_re.h"
+#include "proc/track.h"
 
 #include <math.h>
 

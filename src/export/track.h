@@ -2,7 +2,7 @@
 #ifndef NM_EXPORT_TRACK_H
 #define NM_EXPORT_TRACK_H
 
-#include "run/track.h"
+#include "proc/track.h"
 
 #include <stdio.h>
 

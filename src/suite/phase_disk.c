@@ -7,7 +7,7 @@
 #include "suite/phase.h"
 #include "inventory/inventory.h"
 #include "results/store.h"
-#include "run/spawn.h"
+#include "proc/spawn.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/units.h"

@@ -3,7 +3,7 @@
 #include "suite/suite.h"
 #include "suite/phase.h"
 #include "inventory/inventory.h"
-#include "run/noise.h"
+#include "proc/noise.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"

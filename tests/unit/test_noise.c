@@ -1,5 +1,5 @@
 #include "test.h"
-#include "run/noise.h"
+#include "proc/noise.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>

@@ -1,8 +1,8 @@
 /* src/run/: spawning and measuring children, parameters. */
 #include "test.h"
-#include "run/params.h"
-#include "run/spawn.h"
-#include "run/timing.h"
+#include "proc/params.h"
+#include "proc/spawn.h"
+#include "proc/timing.h"
 
 #include <signal.h>
 #include <stdlib.h>

@@ -1,8 +1,8 @@
 /* src/run/: the progress pattern, the line reader and the milestone timeline of track. */
 #include "test.h"
-#include "run/linereader.h"
-#include "run/progress_re.h"
-#include "run/track.h"
+#include "proc/linereader.h"
+#include "proc/progress_re.h"
+#include "proc/track.h"
 
 #include <fcntl.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
-#include "run/timing.h"
-#include "run/rapl.h"
+#include "proc/timing.h"
+#include "proc/rapl.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/progress.h"

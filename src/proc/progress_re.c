@@ -1,4 +1,4 @@
-#include "run/progress_re.h"
+#include "proc/progress_re.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 

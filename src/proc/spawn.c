@@ -1,4 +1,4 @@
-#include "run/spawn.h"
+#include "proc/spawn.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"

@@ -7,7 +7,7 @@
 #define NM_RUN_TIMING_H
 
 #include "results/record.h"
-#include "run/spawn.h"
+#include "proc/spawn.h"
 
 #include <jansson.h>
 #include <stddef.h>

@@ -1,4 +1,4 @@
-#include "run/track.h"
+#include "proc/track.h"
 
 #include <ctype.h>
 #include <math.h>

@@ -1,4 +1,4 @@
-#include "run/noise.h"
+#include "proc/noise.h"
 #include "util/clock.h"
 #include "util/error.h"
 

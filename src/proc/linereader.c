@@ -1,4 +1,4 @@
-#include "run/linereader.h"
+#include "proc/linereader.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "run/params.h"
+#include "proc/params.h"
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/strbuf.h"

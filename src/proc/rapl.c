@@ -1,4 +1,4 @@
-#include "run/rapl.h"
+#include "proc/rapl.h"
 #include "util/error.h"
 
 #include <errno.h>
