@@ -1,4 +1,4 @@
-/* src/run/: spawning and measuring children, parameters. */
+/* src/proc/: spawning and measuring children, parameters. */
 #include "test.h"
 #include "proc/params.h"
 #include "proc/spawn.h"

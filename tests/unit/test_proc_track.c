@@ -1,4 +1,4 @@
-/* src/run/: the progress pattern, the line reader and the milestone timeline of track. */
+/* src/proc/: the progress pattern, the line reader and the milestone timeline of track. */
 #include "test.h"
 #include "proc/linereader.h"
 #include "proc/progress_re.h"
