@@ -6,8 +6,9 @@
 #   make run        the one-command baseline (nodemark run --quick)
 #   make mpi        build/nodemark-mpi with Open MPI
 #   make fuzz-smoke each libFuzzer harness for $(FUZZ_SECONDS) s
-#   make install PREFIX=/usr/local DESTDIR=
+#   make install PREFIX=/usr/local DESTDIR=    (and make uninstall)
 #   make clean
+#   WERROR=1        warnings are errors (CI sets it)
 #
 # Sources are found by wildcard: adding a file under src/ needs no edit here.
 
@@ -19,16 +20,34 @@ BUILD   ?= build
 PKGS    := liburing jansson sqlite3 libcrypto
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
-# The official BLAKE3 C implementation, shipped as source by Debian's librust-blake3-dev.
-BLAKE3_DIR ?= $(lastword $(sort $(wildcard /usr/share/cargo/registry/blake3-*/c)))
+# The configuration (BLAKE3's source directory, pkg-config flags, mpicc) is computed by
+# scripts/configure.sh into build/config.mk, after scripts/deps.sh has installed the build
+# packages: computing it when the Makefile is read would find nothing on a fresh machine. make
+# remakes the file (and restarts) whenever the Makefile, the scripts or dpkg's package list change.
+.DEFAULT_GOAL := all
+CONFIG_MK := build/config.mk
+NO_CONFIG_GOALS := clean uninstall deps
+ifneq ($(filter-out $(NO_CONFIG_GOALS),$(or $(MAKECMDGOALS),all)),)
+include $(CONFIG_MK)
+ifneq ($(strip $(MISSING_PKGS)),)
+$(error missing packages:$(MISSING_PKGS). Install them with: sudo bash scripts/deps.sh build)
+endif
+endif
 
-WARN    := -Wall -Wextra -Werror -Wshadow -Wno-unused-parameter
+$(CONFIG_MK): Makefile scripts/configure.sh scripts/deps.sh $(wildcard /var/lib/dpkg/status)
+	@mkdir -p $(dir $@)
+	@bash scripts/deps.sh build
+	@MPICC=$(MPICC) bash scripts/configure.sh $(PKGS) >$@.tmp && mv $@.tmp $@
+
+# -Werror where it helps (CI and development: WERROR=1), not where it only hurts a user's build
+# with a newer compiler.
+WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter $(if $(filter 1,$(WERROR)),-Werror)
 OPT     ?= -O2 -g
 CFLAGS  ?=
-CPPFLAGS_ALL := -D_GNU_SOURCE -DNODEMARK_VERSION='"$(VERSION)"' -Isrc -I$(BLAKE3_DIR) \
-                $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+CPPFLAGS_ALL := -D_GNU_SOURCE -DNODEMARK_VERSION='"$(VERSION)"' -Isrc $(if $(BLAKE3_DIR),-I$(BLAKE3_DIR)) \
+                $(PKG_CFLAGS)
 CFLAGS_ALL   := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
-LDLIBS_ALL   := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -pthread -lm
+LDLIBS_ALL   := $(PKG_LIBS) -pthread -lm
 
 LIB_SRC  := $(filter-out src/main.c, $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
@@ -44,7 +63,7 @@ define objs
 $(patsubst %.c,$(1)/obj/%.o,$(2))
 endef
 
-.PHONY: all test asan run mpi fuzz fuzz-smoke install clean deps check-deps unit cli
+.PHONY: all test test-run asan asan-run run mpi fuzz fuzz-smoke install uninstall clean deps unit cli
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/nodemark
@@ -93,10 +112,14 @@ deps:
 	@bash scripts/deps.sh
 
 # The MPI test runs build/nodemark-mpi (the plain one, also under asan) when mpicc is there.
-MPI_BIN := $(if $(shell command -v $(MPICC) 2>/dev/null),build/nodemark-mpi)
+MPI_BIN := $(if $(HAVE_MPICC),build/nodemark-mpi)
 
+# deps may install packages (mpicc among them): the tests run in a sub-make, which rereads the
+# configuration that the new packages changed.
 test: deps
-	@$(MAKE) --no-print-directory $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS) $(MPI_BIN)
+	@$(MAKE) --no-print-directory test-run
+
+test-run: $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS) $(MPI_BIN)
 	@NODEMARK=$(abspath $(BUILD)/nodemark) UNIT_TESTS=$(abspath $(BUILD)/unit-tests) \
 	  NODEMARK_MPI=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  SHIM_DIR=$(abspath $(BUILD)/shim) bash tests/run.sh
@@ -112,6 +135,9 @@ cli: $(BUILD)/nodemark $(SHIMS)
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 
 asan: deps
+	@$(MAKE) --no-print-directory asan-run
+
+asan-run:
 	@$(MAKE) --no-print-directory BUILD=build/asan OPT="$(ASAN_FLAGS)" \
 	  build/asan/nodemark build/asan/unit-tests $(patsubst $(BUILD)/%,build/asan/%,$(SHIMS))
 	@$(if $(MPI_BIN),$(MAKE) --no-print-directory $(MPI_BIN))
@@ -122,7 +148,8 @@ asan: deps
 	  UNIT_TESTS=$(abspath build/asan/unit-tests) SHIM_DIR=$(abspath build/asan/shim) \
 	  bash tests/run.sh
 
-run: deps $(BUILD)/nodemark
+run: deps
+	@$(MAKE) --no-print-directory $(BUILD)/nodemark
 	$(BUILD)/nodemark run --quick
 
 # --- MPI build ---------------------------------------------------------------
@@ -167,15 +194,25 @@ build/fuzz/%: fuzz/%.c build/fuzz/libnodemark.a $(wildcard fuzz/*.h)
 
 fuzz: $(patsubst fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
 
-fuzz-smoke: deps fuzz
+fuzz-smoke: deps
+	@$(MAKE) --no-print-directory fuzz
 	@bash fuzz/smoke.sh $(FUZZ_SECONDS)
 
 # --- install / clean ---------------------------------------------------------
 
-install: $(BUILD)/nodemark
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 $(BUILD)/nodemark $(DESTDIR)$(PREFIX)/bin/nodemark
-	install -m 0644 docs/nodemark.1 $(DESTDIR)$(PREFIX)/share/man/man1/nodemark.1
+# The MPI binary is installed when it was built (make mpi, or make test where mpicc is there).
+INSTALL_MPI := $(wildcard $(BUILD)/nodemark-mpi)
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+
+install: $(BUILD)/nodemark $(INSTALL_MPI)
+	install -d $(BINDIR) $(MANDIR)
+	install -m 0755 $(BUILD)/nodemark $(BINDIR)/nodemark
+	$(if $(INSTALL_MPI),install -m 0755 $(BUILD)/nodemark-mpi $(BINDIR)/nodemark-mpi)
+	install -m 0644 docs/nodemark.1 $(MANDIR)/nodemark.1
+
+uninstall:
+	rm -f $(BINDIR)/nodemark $(BINDIR)/nodemark-mpi $(MANDIR)/nodemark.1
 
 clean:
 	rm -rf build

@@ -2,7 +2,12 @@
 # Installs every package nodemark needs to build and test on Debian/Ubuntu.
 # Idempotent and quiet: when everything is there it prints nothing and exits 0.
 # As root it installs with apt-get; otherwise it prints the exact command and exits 1.
+#
+#   scripts/deps.sh          everything: the build, the tests, the benchmarks
+#   scripts/deps.sh build    only what `make` needs to build nodemark
 set -eu
+mode=${1:-all}
+case $mode in all | build) ;; *) echo "deps.sh: unknown argument '$mode' (expected: build)" >&2; exit 2 ;; esac
 
 # Build: compiler toolchain, pkg-config and the libraries of DESIGN.md.
 BUILD_PKGS="build-essential pkg-config liburing-dev libssl-dev libjansson-dev libsqlite3-dev librust-blake3-dev"
@@ -10,8 +15,10 @@ BUILD_PKGS="build-essential pkg-config liburing-dev libssl-dev libjansson-dev li
 TEST_PKGS="fio hyperfine b3sum openssl sqlite3 clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
            chromium python3 python3-six util-linux coreutils procps valgrind"
 
+wanted=$BUILD_PKGS
+[ "$mode" = all ] && wanted="$wanted $TEST_PKGS"
 missing=""
-for p in $BUILD_PKGS $TEST_PKGS; do
+for p in $wanted; do
     if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
         missing="$missing $p"
     fi

@@ -2,8 +2,9 @@
 # The test driver behind `make test` and `make asan`.
 #
 # Runs the unit-test binary ($UNIT_TESTS) and every CLI test script tests/cli/*.sh against the
-# built binary ($NODEMARK). Every test prints "PASS: ..." or "FAIL: ..."; this script counts
-# them and ends with the line "N passed, N failed" (exit 1 on any failure).
+# built binary ($NODEMARK). Every test prints "PASS: ...", "FAIL: ..." or "SKIP: ..." (a check
+# this machine cannot make, with the reason); this script counts them and ends with the line
+# "N passed, N failed" (", N skipped" when any were), exit 1 on any failure.
 #
 #   tests/run.sh [--cli-only] [--unit-only]      TESTS=pattern limits the CLI scripts
 set -u
@@ -49,7 +50,7 @@ if [ $run_cli = 1 ]; then
         rc=$?
         tee -a "$log" <"$scratch/out" | grep -v '^PASS: '
         [ $rc -eq 124 ] && echo "FAIL: $(basename "$t"): timed out" | tee -a "$log"
-        if ! grep -q '^\(PASS\|FAIL\): ' "$scratch/out"; then
+        if ! grep -q '^\(PASS\|FAIL\|SKIP\): ' "$scratch/out"; then
             echo "FAIL: $(basename "$t"): ran no checks (exit $rc)" | tee -a "$log"
         fi
         echo "   ($(($(date +%s) - start)) s)"
@@ -59,10 +60,18 @@ fi
 
 passed=$(grep -c '^PASS: ' "$log")
 failed=$(grep -c '^FAIL: ' "$log")
+skipped=$(grep -c '^SKIP: ' "$log")
 if [ "$failed" -gt 0 ]; then
     echo
     echo "failures:"
     grep '^FAIL: ' "$log"
 fi
-echo "$passed passed, $failed failed"
+if [ "$skipped" -gt 0 ]; then
+    echo
+    echo "skipped:"
+    grep '^SKIP: ' "$log"
+    echo "$passed passed, $failed failed, $skipped skipped"
+else
+    echo "$passed passed, $failed failed"
+fi
 [ "$failed" -eq 0 ]

@@ -4,6 +4,7 @@
 #   expect_rc N "what"        PASS when the last run exited N
 #   expect_out_has TEXT "what" / expect_err_has TEXT "what" / expect_out_matches REGEX "what"
 #   ok "what" / not_ok "what" / check "what" CMD...  (PASS when CMD succeeds)
+#   skip "what" "why"         SKIP: a check this machine cannot make (counted apart, never a PASS)
 #   one_line_error "what"     stderr is exactly one line starting "nodemark: "
 set -u
 T=$(basename "${BASH_SOURCE[1]:-$0}" .sh)
@@ -11,6 +12,7 @@ NM=${NODEMARK:?}
 rc=0 out="" err=""
 
 ok() { echo "PASS: $T: $1"; }
+skip() { echo "SKIP: $T: $1 (${2:-not possible here})"; }
 not_ok() { echo "FAIL: $T: $1"; [ -n "${2:-}" ] && echo "    $2"; return 0; }
 
 run_nm() {

@@ -61,7 +61,7 @@ check "disk: the refusal leaves nothing" test "$(ls -A d | tr '\n' ' ')" = "link
 truncate -s 64M img
 dev=$(losetup -f --show img 2>/dev/null)
 if [ -z "$dev" ]; then
-	ok "block devices: no loop device here (skipped)"
+	skip "block devices" "no loop device here"
 	exit 0
 fi
 trap 'umount mnt 2>/dev/null; losetup -d "$dev" 2>/dev/null' EXIT
@@ -94,5 +94,5 @@ if mkfs.ext4 -q "$dev" 2>/dev/null && mkdir -p mnt && mount "$dev" mnt 2>/dev/nu
 	expect_err_has "mounted" "fio: the refusal says it is mounted"
 	check "the mounted file system is intact" grep -qx precious mnt/data.txt
 else
-	ok "mounted device: cannot mount here (skipped)"
+	skip "mounted device" "cannot mount here"
 fi

@@ -75,7 +75,7 @@ elif [ "$(id -u)" -ne 0 ]; then
 	chmod 555 ro
 	readonly_dir=1
 else
-	ok "read-only directory: cannot mount a read-only tmpfs here (skipped)"
+	skip "read-only directory" "cannot mount a read-only tmpfs here"
 	readonly_dir=0
 fi
 if [ $readonly_dir = 1 ]; then
@@ -116,5 +116,5 @@ if mknod null c 1 3 2>/dev/null; then
 	check "the device is still a character device" test -c null
 	check "and nothing else is left beside it" test -z "$(ls -A | grep '^null.tmp-')"
 else
-	ok "--output to a character device: mknod not allowed here (skipped)"
+	skip "--output to a character device" "mknod not allowed here"
 fi

@@ -3,7 +3,7 @@
 . "$TESTS_DIR/cli/lib.sh"
 
 if [ -n "${NODEMARK_SANITIZED:-}" ]; then
-	ok "valgrind: skipped for the sanitizer build (ASan checks leaks there)"
+	skip "valgrind" "the sanitizer build: ASan checks leaks there"
 	exit 0
 fi
 if ! command -v valgrind >/dev/null; then
