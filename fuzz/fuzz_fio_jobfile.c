@@ -1,11 +1,11 @@
-/* libFuzzer harness: fio job files (cmd/fio_parse.c), parsed and resolved into plans.
+/* libFuzzer harness: fio job files (fio/ (the parser)), parsed and resolved into plans.
  *
  * Besides "no crash, no leak, no undefined behaviour" it checks what `nodemark fio` relies on:
  * a failure leaves one printable line in err, and a success gives jobs the engine can take
  * (at least one, block sizes and counts above zero, targets within the limit, groups numbered
  * from 0 without gaps in job order). include is refused here: it would read files. */
 #include "fuzz_util.h"
-#include "cmd/fio_parse.h"
+#include "fio/plan.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

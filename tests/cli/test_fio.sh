@@ -208,3 +208,21 @@ if [ "$(md5sum < users.dat)" = "$before" ]; then ok "fio: the existing file is u
 run_nm fio --name=w --rw=write --bs=4k --size=256k --filename="$PWD/users.dat" --allow-write="$PWD/users.dat" --no-save
 expect_rc 0 "fio: --allow-write lets the job write the existing file"
 if [ "$(md5sum < users.dat)" != "$before" ] && [ -f users.dat ]; then ok "fio: --allow-write wrote it and kept it"; else not_ok "fio: --allow-write wrote it and kept it"; fi
+
+# --- the option table: --cmdhelp and docs/fio-compat.md come from the same table ----------------
+
+run_nm fio --cmdhelp
+expect_rc 0 "--cmdhelp exits 0"
+expect_out_matches '^bs +size +supported default 4k \(alias blocksize\)' "--cmdhelp shows type, default and alias"
+expect_out_matches '^verify +str +refused' "--cmdhelp shows what is refused"
+printf '%s\n' "$out" > cmdhelp.txt
+if why=$(python3 "$TESTS_DIR/cli/helpers/fio_doc_check.py" cmdhelp.txt "$TESTS_DIR/../docs/fio-compat.md"); then
+    ok "docs/fio-compat.md lists every option of the table under its status"
+else
+    not_ok "docs/fio-compat.md lists every option of the table under its status" "$why"
+fi
+run_nm fio --cmdhelp=blocksize
+expect_out_matches '^bs ' "--cmdhelp=ALIAS shows the option"
+run_nm fio --cmdhelp=no_such_option
+expect_rc 2 "--cmdhelp of an unknown option exits 2"
+one_line_error "--cmdhelp of an unknown option is one line"

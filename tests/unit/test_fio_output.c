@@ -4,8 +4,8 @@
 #include <jansson.h>
 #include <stdlib.h>
 
-#include "export/fio_figures.h"
-#include "export/fio_report.h"
+#include "fio/report_figures.h"
+#include "fio/report.h"
 
 /* A read result: 256 I/Os of 4 KiB in exactly 1 s, clat 100..355 us, lat = clat + 1 us. */
 static void synthetic(struct io_job *io, struct fio_report_entry *e, struct fio_kv *opts)

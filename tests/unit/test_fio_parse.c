@@ -3,7 +3,7 @@
 
 #include <stdlib.h>
 
-#include "cmd/fio_parse.h"
+#include "fio/plan.h"
 
 static int parse_argv(struct fio_plan *p, const char *const *args, char *err, size_t errlen)
 {

@@ -1,7 +1,7 @@
 /* fio's JSON and json+ output: the same keys in the same order, the same types and units, and
  * fio's layout ("key" : value, two-space indent, %f for reals), so diffing against fio is easy. */
-#include "export/fio_figures.h"
-#include "export/fio_report.h"
+#include "fio/report_figures.h"
+#include "fio/report.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -1,11 +1,11 @@
 /* fio's output formats -- normal text, terse (version 3), json and json+ -- written from
  * nodemark's I/O results, so scripts and people used to fio read them unchanged.
  *
- * The front end (cmd/fio.c) fills a fio_report: one entry per fio "thread_stat", i.e. one per
+ * The front end (fio/run.c) fills a fio_report: one entry per fio "thread_stat", i.e. one per
  * job thread, or one per reporting group merged with group_reporting.  Units follow fio:
  * bw in KiB/s, runtime in ms, latencies in ns (JSON) or a scaled unit (text). */
-#ifndef NM_EXPORT_FIO_REPORT_H
-#define NM_EXPORT_FIO_REPORT_H
+#ifndef NM_FIO_REPORT_H
+#define NM_FIO_REPORT_H
 
 #include <stdint.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* The figures every fio output format derives from a result, computed one way for all of them:
  * runtime in ms, bandwidth, IOPS, latency distribution buckets, depth levels, group totals. */
-#include "export/fio_figures.h"
+#include "fio/report_figures.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,8 +1,8 @@
-/* Figures shared by the fio output writers (fio_json.c, fio_text.c). */
-#ifndef NM_EXPORT_FIO_FIGURES_H
-#define NM_EXPORT_FIO_FIGURES_H
+/* Figures shared by the fio output writers (report_json.c, report_text.c). */
+#ifndef NM_FIO_REPORT_FIGURES_H
+#define NM_FIO_REPORT_FIGURES_H
 
-#include "export/fio_report.h"
+#include "fio/report.h"
 
 struct fio_dir_figures {
 	uint64_t runtime_ns, runtime_ms;

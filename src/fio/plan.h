@@ -3,16 +3,16 @@
  *
  * The parser never prints and never exits: every problem comes back as one line in err, and
  * options that only touch fio's own bookkeeping come back as warnings in the plan.  That keeps
- * it usable from the fuzz harness (fuzz/fuzz_fio_jobfile.c).
+ * it usable from the fuzz harnesses (fuzz/fuzz_fio_*.c).
  *
- * What is and is not supported is listed in docs/fio-compat.md; the table in fio_parse.c is the
- * source of truth. */
-#ifndef NM_CMD_FIO_PARSE_H
-#define NM_CMD_FIO_PARSE_H
+ * What is and is not supported is listed in docs/fio-compat.md; the table in fio/options.c is the
+ * source of truth */
+#ifndef NM_FIO_PLAN_H
+#define NM_FIO_PLAN_H
 
 #include <stddef.h>
 #include <stdint.h>
-#include "export/fio_report.h"
+#include "fio/report.h"
 #include "io/job.h"
 
 enum fio_format {
@@ -51,6 +51,7 @@ struct fio_plan {
 	char *output;                   /* --output FILE, or NULL for stdout */
 	uint64_t status_interval_ns;    /* --status-interval: a full report this often; 0 none */
 	int parse_only, readonly;
+	char *cmdhelp;                  /* --cmdhelp[=OPTION]: "all" or one option; nothing runs */
 	char **sections;                /* --section NAME (repeatable): run only these jobs */
 	size_t nsections;
 	char **warnings;                /* options accepted but ignored, one line each */

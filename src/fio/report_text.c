@@ -1,7 +1,7 @@
 /* fio's text outputs: the normal summary (per job or group, then "Run status group" lines) and
  * terse version 3 (one ';'-separated line per entry). */
-#include "export/fio_figures.h"
-#include "export/fio_report.h"
+#include "fio/report_figures.h"
+#include "fio/report.h"
 
 #include <inttypes.h>
 #include <string.h>

@@ -1,0 +1,358 @@
+/* What each fio option does to a job: one function per option (or family), called by the
+ * table in options.c in the order the options were given.  fio's engines map onto ours here. */
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/error.h"
+#include "util/parse.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
+
+APPLY(name)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	free(j->name);
+	j->name = fio_xstrdup(v);
+	return 0;
+}
+
+APPLY(noop)
+{
+	(void)j, (void)v, (void)err, (void)errlen;
+	return 0;
+}
+
+APPLY(rw)
+{
+	static const struct { const char *name; enum io_rw rw; } modes[] = {
+		{ "read", IO_READ }, { "write", IO_WRITE }, { "randread", IO_RANDREAD },
+		{ "randwrite", IO_RANDWRITE }, { "rw", IO_RW }, { "readwrite", IO_RW }, { "randrw", IO_RANDRW },
+	};
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
+		if (strlen(modes[i].name) != n || strncmp(modes[i].name, v, n) != 0)
+			continue;
+		j->io.rw = modes[i].rw;
+		j->io.rw_seq_skip = 0;
+		if (!colon)
+			return 0;
+		if (modes[i].rw == IO_RANDREAD || modes[i].rw == IO_RANDWRITE || modes[i].rw == IO_RANDRW)
+			return nm_errf(err, errlen, "\"%s\": ':N' on a random mode is not supported",
+				       fio_q(v, qb, sizeof qb));
+		return fio_size(j, colon + 1, &j->io.rw_seq_skip, err, errlen);
+	}
+	if (strncmp(v, "trim", 4) == 0 || strncmp(v, "randtrim", 8) == 0 || strncmp(v, "trimwrite", 9) == 0)
+		return nm_errf(err, errlen, "\"%s\": trim is not supported", fio_q(v, qb, sizeof qb));
+	return nm_errf(err, errlen, "\"%s\": expected read, write, randread, randwrite, rw or randrw",
+		       fio_q(v, qb, sizeof qb));
+}
+
+APPLY(rwmixread)
+{
+	uint64_t n;
+	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
+		return -1;
+	j->io.rwmix_read = (unsigned)n;
+	return 0;
+}
+
+APPLY(rwmixwrite)
+{
+	uint64_t n;
+	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
+		return -1;
+	j->io.rwmix_read = 100 - (unsigned)n;
+	return 0;
+}
+
+/* bs=4k, or bs=READ,WRITE[,TRIM] with empty parts keeping the current value. */
+APPLY(bs)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	if (!strchr(v, ',')) {
+		uint64_t b;
+		if (fio_size(j, v, &b, err, errlen) < 0)
+			return -1;
+		if (!b)
+			return nm_errf(err, errlen, "\"%s\": must be at least 1", fio_q(v, qb, sizeof qb));
+		j->io.bs[DIR_READ] = j->io.bs[DIR_WRITE] = b;
+		return 0;
+	}
+	const char *s = v;
+	for (int d = 0; d < 3 && s; d++) {
+		const char *e = strchr(s, ',');
+		char *part = fio_xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		int rc = 0;
+		if (*part && d < DIR_COUNT) {
+			uint64_t b;
+			rc = fio_size(j, part, &b, err, errlen);
+			if (!rc && !b)
+				rc = nm_errf(err, errlen, "\"%s\": must be at least 1", fio_q(part, qb, sizeof qb));
+			if (!rc)
+				j->io.bs[d] = b;
+		}
+		free(part);
+		if (rc)
+			return -1;
+		s = e ? e + 1 : NULL;
+	}
+	if (s)
+		return nm_errf(err, errlen, "\"%s\": at most three sizes (read,write,trim)", fio_q(v, qb, sizeof qb));
+	return 0;
+}
+
+APPLY(iodepth)
+{
+	uint64_t n;
+	if (fio_count(v, 1, 65536, &n, err, errlen) < 0)
+		return -1;
+	j->io.iodepth = (unsigned)n;
+	return 0;
+}
+
+APPLY(numjobs)
+{
+	uint64_t n;
+	if (fio_count(v, 1, FIO_MAX_NUMJOBS, &n, err, errlen) < 0)
+		return -1;
+	j->io.numjobs = (unsigned)n;
+	return 0;
+}
+
+APPLY(loops)
+{
+	uint64_t n;
+	if (fio_count(v, 1, 1000000, &n, err, errlen) < 0)
+		return -1;
+	j->io.loops = (unsigned)n;
+	return 0;
+}
+
+APPLY(nrfiles)
+{
+	uint64_t n;
+	if (fio_count(v, 1, 65536, &n, err, errlen) < 0)
+		return -1;
+	j->io.nrfiles = (unsigned)n;
+	return 0;
+}
+
+APPLY(size) { return fio_size(j, v, &j->io.size, err, errlen); }
+APPLY(filesize) { return fio_size(j, v, &j->io.filesize, err, errlen); }
+APPLY(offset) { return fio_size(j, v, &j->io.offset, err, errlen); }
+APPLY(filename) { return fio_set_targets(j, v, err, errlen); }
+APPLY(directory) { return fio_set_targets(j, v, err, errlen); }
+APPLY(runtime) { return fio_duration(v, &j->io.runtime_ns, err, errlen); }
+APPLY(ramp_time) { return fio_duration(v, &j->io.ramp_ns, err, errlen); }
+APPLY(startdelay) { return fio_duration(v, &j->io.startdelay_ns, err, errlen); }
+
+#define APPLY_BOOL(name, field)                                              \
+	APPLY(name)                                                          \
+	{                                                                    \
+		int b;                                                       \
+		if (fio_parse_bool(v, &b, err, errlen) < 0)                      \
+			return -1;                                           \
+		field = b;                                                   \
+		return 0;                                                    \
+	}
+
+APPLY_BOOL(time_based, j->io.time_based)
+APPLY_BOOL(fixedbufs, j->io.fixedbufs)
+APPLY_BOOL(registerfiles, j->io.registerfiles)
+APPLY_BOOL(sqthread_poll, j->io.sqpoll)
+APPLY_BOOL(hipri, j->io.hipri)
+APPLY_BOOL(randrepeat, j->io.randrepeat)
+APPLY_BOOL(norandommap, j->io.norandommap)
+APPLY_BOOL(refill_buffers, j->io.refill_buffers)
+APPLY_BOOL(end_fsync, j->io.end_fsync)
+APPLY_BOOL(create_only, j->io.create_only)
+/* fio's unlink: files nodemark creates are always removed at the end, and a file it did not
+ * create is never removed, so the value is checked and has nothing left to change. */
+APPLY(unlink)
+{
+	int b;
+	(void)j;
+	return fio_parse_bool(v, &b, err, errlen);
+}
+APPLY_BOOL(stonewall, j->stonewall)
+APPLY_BOOL(new_group, j->new_group)
+APPLY_BOOL(group_reporting, j->group_reporting)
+APPLY_BOOL(disk_util, j->disk_util)
+APPLY_BOOL(slat_percentiles, j->slat_percentiles)
+APPLY_BOOL(clat_percentiles, j->clat_percentiles)
+APPLY_BOOL(lat_percentiles, j->lat_percentiles)
+
+APPLY(direct)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.direct = b ? DIRECT_ON : DIRECT_OFF;
+	return 0;
+}
+
+APPLY(buffered)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.direct = b ? DIRECT_OFF : DIRECT_ON;
+	return 0;
+}
+
+APPLY(zero_buffers)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.fill = b ? FILL_ZERO : FILL_RANDOM;
+	return 0;
+}
+
+APPLY(fsync)
+{
+	uint64_t n;
+	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
+		return -1;
+	j->io.fsync_every = (unsigned)n;
+	return 0;
+}
+
+APPLY(fdatasync)
+{
+	uint64_t n;
+	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
+		return -1;
+	j->io.fdatasync_every = (unsigned)n;
+	return 0;
+}
+
+/* The engine drops a buffered file's cached pages before every run, as fio's default does. */
+APPLY(invalidate)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	if (!b)
+		return nm_errf(err, errlen, "0 is not supported: nodemark always drops the page cache before a run");
+	return 0;
+}
+
+APPLY(randseed)
+{
+	return fio_count(v, 0, UINT64_MAX, &j->io.seed, err, errlen);
+}
+
+/* fio's engines onto ours.  The mapping is said on stderr (the plan's notes) when the engine
+ * that runs is not the one named. */
+static const struct { const char *fio; enum io_engine_kind kind; } engine_map[] = {
+	{ "io_uring", ENGINE_URING }, { "libaio", ENGINE_URING }, { "posixaio", ENGINE_URING },
+	{ "psync", ENGINE_PSYNC },    { "sync", ENGINE_PSYNC },   { "pvsync", ENGINE_PSYNC },
+	{ "pvsync2", ENGINE_PSYNC },  { "vsync", ENGINE_PSYNC },  { "mmap", ENGINE_MMAP },
+	{ "null", ENGINE_NULL },
+};
+
+APPLY(ioengine)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
+		if (strcmp(engine_map[i].fio, v) == 0) {
+			j->io.engine = engine_map[i].kind;
+			free(j->ioengine);
+			j->ioengine = fio_xstrdup(v);
+			return 0;
+		}
+	return nm_errf(err, errlen, "\"%s\": not supported (io_uring, libaio, posixaio, psync, sync, "
+			"pvsync, pvsync2, vsync, mmap and null are)", fio_q(v, qb, sizeof qb));
+}
+
+APPLY(cpus_allowed)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (const char *c = v; *c; c++)
+		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
+			return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
+	j->io.cpus = fio_job_strdup(j, v);
+	return 0;
+}
+
+APPLY(percentile_list)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	unsigned n = 0;
+	for (const char *s = v; s;) {
+		const char *e = strchr(s, ':');
+		char *part = fio_xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		double p;
+		int rc = parse_percent(part, &p, err, errlen);
+		free(part);
+		if (rc < 0)
+			return -1;
+		if (p <= 0)
+			return nm_errf(err, errlen, "\"%s\": percentiles must be above 0", fio_q(v, qb, sizeof qb));
+		if (n == 20) /* fio's own limit */
+			return nm_errf(err, errlen, "\"%s\": at most 20 percentiles", fio_q(v, qb, sizeof qb));
+		j->io.percentiles[n++] = p;
+		s = e ? e + 1 : NULL;
+	}
+	j->io.npercentiles = n;
+	return 0;
+}
+
+APPLY(kb_base)
+{
+	char qb[64];
+	if (v && (strcmp(v, "1024") == 0 || strcmp(v, "1000") == 0)) {
+		j->kb_base = (unsigned)atoi(v);
+		return 0;
+	}
+	return nm_errf(err, errlen, "\"%s\": expected 1024 or 1000", fio_q(v, qb, sizeof qb));
+}
+
+APPLY(unit_base)
+{
+	char qb[64];
+	if (v && (strcmp(v, "0") == 0 || strcmp(v, "8") == 0)) {
+		j->unit_base = 8;
+		return 0;
+	}
+	if (v && strcmp(v, "1") == 0) {
+		j->unit_base = 1;
+		return 0;
+	}
+	return nm_errf(err, errlen, "\"%s\": expected 0, 8 (bytes) or 1 (bits)", fio_q(v, qb, sizeof qb));
+}
+
+APPLY(wait_for)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	free(j->wait_for);
+	j->wait_for = fio_xstrdup(v);
+	return 0;
+}
+
+APPLY(random_generator)
+{
+	char qb[64];
+	if (v && (!strcmp(v, "tausworthe") || !strcmp(v, "lfsr") || !strcmp(v, "tausworthe64")))
+		return 0;
+	return nm_errf(err, errlen, "\"%s\": expected tausworthe, lfsr or tausworthe64", fio_q(v, qb, sizeof qb));
+}

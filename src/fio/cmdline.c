@@ -1,0 +1,216 @@
+/* fio's command line: its own switches (--output, --section, ...), then --name=... jobs with
+ * their options, then job file names, read after the command-line jobs as fio does. */
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/atomicfile.h"
+#include "util/error.h"
+#include "util/opt.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* --- the command line ---------------------------------------------------------------------- */
+
+static int set_formats(struct fio_plan *p, const char *v, char *err, size_t errlen)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	p->formats = 0;
+	for (const char *s = v; s;) {
+		const char *e = strchr(s, ',');
+		size_t n = e ? (size_t)(e - s) : strlen(s);
+		if (n == 6 && !strncmp(s, "normal", 6))
+			p->formats |= FIO_OUT_NORMAL;
+		else if (n == 4 && !strncmp(s, "json", 4))
+			p->formats |= FIO_OUT_JSON;
+		else if (n == 5 && !strncmp(s, "json+", 5))
+			p->formats |= FIO_OUT_JSONPLUS;
+		else if (n == 5 && !strncmp(s, "terse", 5))
+			p->formats |= FIO_OUT_TERSE;
+		else
+			return nm_errf(err, errlen, "--output-format: \"%s\": expected normal, json, json+ or terse",
+				       fio_q(v, qb, sizeof qb));
+		s = e ? e + 1 : NULL;
+	}
+	if ((p->formats & FIO_OUT_JSON) && (p->formats & FIO_OUT_JSONPLUS))
+		p->formats &= ~FIO_OUT_JSON; /* json+ is json with bins */
+	return 0;
+}
+
+/* fio's own switches (not job options).  Returns 1 when key was one, 0 when not, -1 on error. */
+static int cli_switch(struct fio_plan *p, const char *key, const char *val, char *err, size_t errlen)
+{
+	static const char *const ignored[] = { "eta", "eta-newline", "eta-interval", "max-jobs", "alloc-size", "debug", "warnings-fatal",
+					       "random_generator-seed" };
+	static const char *const refused[] = { "server", "client", "daemonize", "remote-config",
+					       "bandwidth-log", "latency-log", "showcmd",
+					       "enghelp", "append-terse", "inflate-log", "trigger-file",
+					       "trigger-timeout", "trigger", "trigger-remote", "aux-path",
+					       "idle-prof", "crctest", "cpuclock-test", "exitall_on_error",
+					       "merge-blktrace-file", "version" };
+	char qb[64];
+	if (!strcmp(key, "output")) {
+		if (fio_need_value(val, err, errlen) < 0)
+			return nm_errf(err, errlen, "--output: needs a file name");
+		char why[512]; /* refused now, not after the jobs ran */
+		if (afile_check(val, why, sizeof why) < 0)
+			return nm_errf(err, errlen, "--output: %s", why);
+		free(p->output);
+		p->output = fio_xstrdup(val);
+		return 1;
+	}
+	if (!strcmp(key, "output-format"))
+		return set_formats(p, val, err, errlen) < 0 ? -1 : 1;
+	if (!strcmp(key, "minimal")) {
+		p->formats = FIO_OUT_TERSE;
+		return 1;
+	}
+	if (!strcmp(key, "terse-version")) {
+		if (!val || strcmp(val, "3") != 0)
+			return nm_errf(err, errlen, "--terse-version: \"%s\": only version 3 is supported",
+				       fio_q(val, qb, sizeof qb));
+		return 1;
+	}
+	if (!strcmp(key, "status-interval")) {
+		char why[256];
+		if (fio_duration(val, &p->status_interval_ns, why, sizeof why) < 0)
+			return nm_errf(err, errlen, "--status-interval: %s", why);
+		if (!p->status_interval_ns)
+			return nm_errf(err, errlen, "--status-interval: 0: expected a time like 1, 10s, 500ms");
+		return 1;
+	}
+	if (!strcmp(key, "cmdhelp")) {
+		free(p->cmdhelp);
+		p->cmdhelp = fio_xstrdup(val && *val ? val : "all");
+		return 1;
+	}
+	if (!strcmp(key, "parse-only")) {
+		p->parse_only = 1;
+		return 1;
+	}
+	if (!strcmp(key, "readonly")) {
+		p->readonly = 1;
+		return 1;
+	}
+	if (!strcmp(key, "section")) {
+		if (fio_need_value(val, err, errlen) < 0)
+			return nm_errf(err, errlen, "--section: needs a job name");
+		fio_strv_push(&p->sections, &p->nsections, fio_xstrdup(val));
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
+		if (!strcmp(key, ignored[i])) {
+			char *w;
+			if (asprintf(&w, "--%s: ignored (%s)", key,
+				     strncmp(key, "eta", 3) == 0 ? "nodemark fio prints no ETA line"
+									   : "fio bookkeeping") < 0)
+				abort();
+			fio_strv_push(&p->warnings, &p->nwarnings, w);
+			return 1;
+		}
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+		if (!strcmp(key, refused[i]))
+			return nm_errf(err, errlen, "--%s is not supported by nodemark fio", key);
+	return 0;
+}
+
+/* fio's CLI switches that take a value; used for "--output FILE" without '='. */
+static int switch_takes_value(const char *key)
+{
+	static const char *const v[] = { "output", "output-format", "terse-version", "section", "eta",
+					 "eta-interval", "status-interval", "max-jobs", "alloc-size",
+					 "debug" };
+	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+		if (!strcmp(key, v[i]))
+			return 1;
+	return 0;
+}
+
+/* A job option on the command line: before the first --name a global, else the job's. */
+static int job_option(struct fio_plan *p, struct fio_job **cur, const char *key, const char *val, char *err,
+		      size_t errlen)
+{
+	if (strcmp(key, "name") != 0) {
+		if (*cur)
+			fio_optlist_append(&(*cur)->opts, key, val);
+		else
+			fio_optlist_set(&p->globals, key, val);
+		return 0;
+	}
+	if (!val || !*val)
+		return nm_errf(err, errlen, "--name: needs a job name");
+	*cur = fio_plan_add_job(p, val, &p->globals, err, errlen);
+	if (!*cur)
+		return -1;
+	fio_optlist_append(&(*cur)->opts, "name", val); /* fio lists it in "job options" */
+	return 0;
+}
+
+/* argv[*i], an option word ("--key=value", "--key value" or "--flag"); *i moves past a value
+ * taken from the next word. */
+static int one_option(struct fio_plan *p, struct fio_job **cur, int argc, char **argv, int *i, char *err,
+		      size_t errlen)
+{
+	char qb[64];
+	const char *a = argv[*i];
+	if (a[1] != '-')
+		return nm_errf(err, errlen, "unknown option '%s' (fio's options are spelled --name=value)",
+			       fio_q(a, qb, sizeof qb));
+	const char *eq = strchr(a + 2, '=');
+	char *key = eq ? fio_xstrndup(a + 2, (size_t)(eq - a - 2)) : fio_xstrdup(a + 2);
+	const char *val = eq ? eq + 1 : NULL;
+	int rc = -1;
+	if (!*key) {
+		nm_errf(err, errlen, "\"--\": fio takes job files, not a command after --");
+		goto out;
+	}
+	if (!val && switch_takes_value(key) && *i + 1 < argc && !opt_is_option_word(argv[*i + 1]))
+		val = argv[++*i];
+	int sw = cli_switch(p, key, val, err, errlen);
+	if (sw) {
+		rc = sw < 0 ? -1 : 0;
+		goto out;
+	}
+	if (fio_option_check(p, "--", key, err, errlen) < 0)
+		goto out;
+	if (!val && fio_option_needs_value(fio_option_find(key))) {
+		if (*i + 1 >= argc || opt_is_option_word(argv[*i + 1])) {
+			nm_errf(err, errlen, "--%s: needs a value", key);
+			goto out;
+		}
+		val = argv[++*i];
+	}
+	rc = job_option(p, cur, key, val, err, errlen);
+out:
+	free(key);
+	return rc;
+}
+
+int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t errlen)
+{
+	struct fio_job *cur = NULL;
+	const char **files = calloc((size_t)argc + 1, sizeof *files);
+	size_t nfiles = 0;
+	int rc = -1;
+	if (!files)
+		abort();
+	for (int i = 0; i < argc; i++) {
+		if (argv[i][0] != '-' || argv[i][1] == '\0')
+			files[nfiles++] = argv[i];
+		else if (one_option(p, &cur, argc, argv, &i, err, errlen) < 0)
+			goto out;
+	}
+	if (p->cmdhelp) { /* --cmdhelp prints the table; nothing runs */
+		rc = 0;
+		goto out;
+	}
+	for (size_t f = 0; f < nfiles; f++)
+		if (fio_parse_jobfile(p, files[f], err, errlen) < 0)
+			goto out;
+	rc = fio_plan_finish(p, err, errlen);
+out:
+	free(files);
+	return rc;
+}

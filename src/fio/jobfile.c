@@ -1,0 +1,215 @@
+/* fio's INI job files: [global] and [job] sections, ';' and '#' comments, bare flags and
+ * "include FILE" (relative to the including file). */
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/error.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_JOBFILE_BYTES (1u << 20)
+#define MAX_INCLUDE_DEPTH 8
+
+
+static char *trim(char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = '\0';
+	return s;
+}
+
+/* A ';' or '#' after blank space starts a comment, as at the start of a line. */
+static void strip_comment(char *s)
+{
+	for (char *c = s; *c; c++)
+		if ((*c == ';' || *c == '#') && (c == s || isspace((unsigned char)c[-1]))) {
+			*c = '\0';
+			return;
+		}
+}
+
+struct ini_state {
+	struct fio_plan *p;
+	struct fio_optlist file_globals; /* [global] sections seen so far in this file (and includers) */
+	struct fio_job *cur;             /* NULL inside [global] */
+	int in_section;
+};
+
+static int parse_text(struct ini_state *st, const char *text, size_t len, const char *name, char *err,
+		      size_t errlen);
+
+static int read_whole(const char *path, char **out, size_t *len, char *err, size_t errlen)
+{
+	char qb[64];
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return nm_errf(err, errlen, "%s: %s", fio_q(path, qb, sizeof qb), strerror(errno));
+	struct stat sb;
+	if (fstat(fileno(f), &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		fclose(f);
+		return nm_errf(err, errlen, "%s: not a regular file", fio_q(path, qb, sizeof qb));
+	}
+	char *buf = malloc(MAX_JOBFILE_BYTES + 1);
+	if (!buf)
+		abort();
+	size_t n = fread(buf, 1, MAX_JOBFILE_BYTES + 1, f);
+	int bad = ferror(f);
+	fclose(f);
+	if (bad || n > MAX_JOBFILE_BYTES) {
+		free(buf);
+		return nm_errf(err, errlen, "%s: %s", fio_q(path, qb, sizeof qb),
+			       bad ? "cannot read it" : "larger than 1 MiB; not a job file?");
+	}
+	buf[n] = '\0';
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static int include_file(struct ini_state *st, const char *path, const char *from, char *err, size_t errlen)
+{
+	if (st->p->no_include)
+		return nm_errf(err, errlen, "include is not allowed here");
+	for (const char *c = path; *c; c++)
+		if (iscntrl((unsigned char)*c))
+			return nm_errf(err, errlen, "include: the file name has control characters");
+	if (st->p->include_depth >= MAX_INCLUDE_DEPTH)
+		return nm_errf(err, errlen, "include nested more than %d deep", MAX_INCLUDE_DEPTH);
+	/* a relative name is relative to the including file's directory, as fio does */
+	char full[4096];
+	const char *slash = strrchr(from, '/');
+	if (path[0] != '/' && slash)
+		snprintf(full, sizeof full, "%.*s/%s", (int)(slash - from), from, path);
+	else
+		snprintf(full, sizeof full, "%s", path);
+	char *text;
+	size_t len;
+	if (read_whole(full, &text, &len, err, errlen) < 0)
+		return -1;
+	st->p->include_depth++;
+	int rc = parse_text(st, text, len, full, err, errlen);
+	st->p->include_depth--;
+	free(text);
+	return rc;
+}
+
+static int parse_line(struct ini_state *st, char *line, const char *name, unsigned lineno, char *err,
+		      size_t errlen)
+{
+	char qb[64], msg[320];
+	struct fio_plan *p = st->p;
+	strip_comment(line);
+	char *s = trim(line);
+	if (!*s)
+		return 0;
+	if (*s == '[') {
+		char *e = strchr(s, ']');
+		if (!e || e[1])
+			return nm_errf(err, errlen, "%s:%u: \"%s\": a section header is [name]", name, lineno,
+				       fio_q(s, qb, sizeof qb));
+		*e = '\0';
+		char *sec = trim(s + 1);
+		if (!*sec)
+			return nm_errf(err, errlen, "%s:%u: empty section name", name, lineno);
+		st->in_section = 1;
+		if (!strcmp(sec, "global")) {
+			st->cur = NULL;
+			return 0;
+		}
+		st->cur = fio_plan_add_job(p, sec, &st->file_globals, msg, sizeof msg);
+		if (!st->cur)
+			return nm_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
+		return 0;
+	}
+	if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7])) {
+		if (include_file(st, trim(s + 8), name, msg, sizeof msg) < 0)
+			return nm_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
+		return 0;
+	}
+	if (!st->in_section)
+		return nm_errf(err, errlen, "%s:%u: \"%s\": options must follow a [section]", name, lineno,
+			       fio_q(s, qb, sizeof qb));
+	char *eq = strchr(s, '=');
+	char *val = NULL;
+	if (eq) {
+		*eq = '\0';
+		val = trim(eq + 1);
+		s = trim(s);
+	}
+	if (!*s)
+		return nm_errf(err, errlen, "%s:%u: an option name is missing before '='", name, lineno);
+	if (val && strchr(val, '$')) {
+		char qk[64];
+		return nm_errf(err, errlen, "%s:%u: %s: \"%s\": $-expansion is not supported", name, lineno,
+			       fio_q(s, qk, sizeof qk), fio_q(val, qb, sizeof qb));
+	}
+	if (fio_option_check(p, "", s, msg, sizeof msg) < 0)
+		return nm_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
+	const struct fio_option *d = fio_option_find(s);
+	if (fio_option_needs_value(d) && (!val || !*val))
+		return nm_errf(err, errlen, "%s:%u: %s: needs a value", name, lineno, d->name);
+	if (st->cur) {
+		if (!strcmp(s, "name")) {
+			free(st->cur->name);
+			st->cur->name = fio_xstrdup(val);
+		}
+		fio_optlist_append(&st->cur->opts, s, val);
+	} else {
+		fio_optlist_set(&st->file_globals, s, val);
+		fio_optlist_set(&p->globals, s, val);
+	}
+	return 0;
+}
+
+static int parse_text(struct ini_state *st, const char *text, size_t len, const char *name, char *err,
+		      size_t errlen)
+{
+	unsigned lineno = 0;
+	size_t i = 0;
+	while (i < len) {
+		size_t e = i;
+		while (e < len && text[e] != '\n')
+			e++;
+		lineno++;
+		char *line = fio_xstrndup(text + i, e - i);
+		if (memchr(text + i, '\0', e - i)) {
+			free(line);
+			return nm_errf(err, errlen, "%s:%u: a NUL byte; not a job file?", name, lineno);
+		}
+		int rc = parse_line(st, line, name, lineno, err, errlen);
+		free(line);
+		if (rc < 0)
+			return -1;
+		i = e + 1;
+	}
+	return 0;
+}
+
+int fio_parse_jobfile_text(struct fio_plan *p, const char *text, size_t len, const char *name, char *err,
+			   size_t errlen)
+{
+	struct ini_state st = { .p = p };
+	/* command-line globals apply to job files too */
+	fio_optlist_copy(&st.file_globals, &p->globals);
+	int rc = parse_text(&st, text, len, name, err, errlen);
+	fio_optlist_free(&st.file_globals);
+	return rc;
+}
+
+int fio_parse_jobfile(struct fio_plan *p, const char *path, char *err, size_t errlen)
+{
+	char *text;
+	size_t len;
+	if (read_whole(path, &text, &len, err, errlen) < 0)
+		return -1;
+	int rc = fio_parse_jobfile_text(p, text, len, path, err, errlen);
+	free(text);
+	return rc;
+}

@@ -1,0 +1,201 @@
+/* The table of fio's job options (see options.h).  Entries are in the order fio's HOWTO lists
+ * them by theme; fio's own switches (--output, --section...) are in cmdline.c. */
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SUP(n, al, ty, def, fn, what) { n, al, ty, def, FIO_OPT_SUPPORTED, fio_apply_##fn, what }
+#define IGN(n, ty, why) { n, NULL, ty, NULL, FIO_OPT_IGNORED, fio_apply_noop, why }
+#define REF(n, ty, why) { n, NULL, ty, NULL, FIO_OPT_REFUSED, NULL, why }
+
+const struct fio_option fio_options[] = {
+	/* what the job is */
+	SUP("name", NULL, FIO_T_STR, NULL, name, "the job's name (a [section]'s name in job files)"),
+	SUP("description", NULL, FIO_T_STR, NULL, noop, "kept in the options shown back"),
+	SUP("rw", "readwrite", FIO_T_STR, "read", rw, "io_job.rw; :N after a sequential mode: io_job.rw_seq_skip"),
+	SUP("rwmixread", NULL, FIO_T_INT, "50", rwmixread, "io_job.rwmix_read"),
+	SUP("rwmixwrite", NULL, FIO_T_INT, "50", rwmixwrite, "io_job.rwmix_read = 100 - N"),
+	SUP("bs", "blocksize", FIO_T_SIZE, "4k", bs, "io_job.bs[read], io_job.bs[write] (READ,WRITE[,TRIM])"),
+	SUP("iodepth", NULL, FIO_T_INT, "1", iodepth, "io_job.iodepth"),
+	SUP("numjobs", NULL, FIO_T_INT, "1", numjobs, "io_job.numjobs (threads)"),
+	SUP("loops", NULL, FIO_T_INT, "1", loops, "io_job.loops"),
+	/* where */
+	SUP("size", NULL, FIO_T_SIZE, NULL, size, "io_job.size (bytes of I/O per job)"),
+	SUP("filesize", NULL, FIO_T_SIZE, NULL, filesize, "io_job.filesize"),
+	SUP("offset", NULL, FIO_T_SIZE, "0", offset, "io_job.offset"),
+	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists)"),
+	SUP("directory", NULL, FIO_T_LIST, NULL, directory, "io_job.targets (a:b lists)"),
+	SUP("nrfiles", NULL, FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),
+	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.create_only"),
+	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,
+	    "checked only: files nodemark creates are removed anyway, others never"),
+	/* how long */
+	SUP("runtime", "timeout", FIO_T_TIME, NULL, runtime, "io_job.runtime_ns"),
+	SUP("time_based", NULL, FIO_T_BOOL, "0", time_based, "io_job.time_based"),
+	SUP("ramp_time", NULL, FIO_T_TIME, "0", ramp_time, "io_job.ramp_ns"),
+	SUP("startdelay", NULL, FIO_T_TIME, "0", startdelay, "io_job.startdelay_ns"),
+	/* how */
+	SUP("direct", NULL, FIO_T_BOOL, "0", direct, "io_job.direct"),
+	SUP("buffered", NULL, FIO_T_BOOL, "1", buffered, "io_job.direct = !N"),
+	SUP("ioengine", NULL, FIO_T_STR, "psync", ioengine,
+	    "io_job.engine: io_uring, libaio, posixaio -> uring; psync, sync, pvsync, pvsync2, vsync -> psync; mmap; null"),
+	SUP("fixedbufs", NULL, FIO_T_BOOL, "0", fixedbufs, "io_job.fixedbufs"),
+	SUP("registerfiles", NULL, FIO_T_BOOL, "0", registerfiles, "io_job.registerfiles"),
+	SUP("sqthread_poll", NULL, FIO_T_BOOL, "0", sqthread_poll, "io_job.sqpoll"),
+	SUP("hipri", NULL, FIO_T_BOOL, "0", hipri, "io_job.hipri"),
+	SUP("randrepeat", NULL, FIO_T_BOOL, "1", randrepeat, "io_job.randrepeat"),
+	SUP("randseed", NULL, FIO_T_INT, NULL, randseed, "io_job.seed"),
+	SUP("norandommap", NULL, FIO_T_BOOL, "0", norandommap, "io_job.norandommap"),
+	SUP("zero_buffers", NULL, FIO_T_BOOL, "0", zero_buffers, "io_job.fill = zero"),
+	SUP("refill_buffers", NULL, FIO_T_BOOL, "0", refill_buffers, "io_job.refill_buffers"),
+	SUP("end_fsync", NULL, FIO_T_BOOL, "0", end_fsync, "io_job.end_fsync"),
+	SUP("fsync", NULL, FIO_T_INT, "0", fsync, "io_job.fsync_every"),
+	SUP("fdatasync", NULL, FIO_T_INT, "0", fdatasync, "io_job.fdatasync_every"),
+	SUP("thread", NULL, FIO_T_BOOL, "0", noop, "nodemark's workers are always threads"),
+	SUP("invalidate", NULL, FIO_T_BOOL, "1", invalidate, "1 only: the engine drops the page cache before a run"),
+	SUP("cpus_allowed", NULL, FIO_T_STR, NULL, cpus_allowed, "io_job.cpus"),
+	/* reporting */
+	SUP("percentile_list", NULL, FIO_T_LIST, NULL, percentile_list, "io_job.percentiles"),
+	SUP("kb_base", NULL, FIO_T_INT, "1024", kb_base, "how the sizes after it read, and how sizes print"),
+	SUP("unit_base", NULL, FIO_T_INT, "0", unit_base, "bytes (0, 8) or bits (1) in the report"),
+	SUP("stonewall", "wait_for_previous", FIO_T_BOOL, "0", stonewall, "waits for every earlier job; a new group"),
+	SUP("new_group", NULL, FIO_T_BOOL, "0", new_group, "a new reporting group"),
+	SUP("wait_for", NULL, FIO_T_STR, NULL, wait_for, "waits for the named earlier job"),
+	SUP("group_reporting", NULL, FIO_T_BOOL, "0", group_reporting, "merges the group's threads in the report"),
+	SUP("disk_util", NULL, FIO_T_BOOL, "1", disk_util, "the disks' activity in the report"),
+	SUP("slat_percentiles", NULL, FIO_T_BOOL, "0", slat_percentiles, "percentiles of submission latency"),
+	SUP("clat_percentiles", NULL, FIO_T_BOOL, "1", clat_percentiles, "percentiles of completion latency"),
+	SUP("lat_percentiles", NULL, FIO_T_BOOL, "0", lat_percentiles, "percentiles of total latency"),
+	{ "random_generator", NULL, FIO_T_STR, "tausworthe", FIO_OPT_IGNORED, fio_apply_random_generator,
+	  "nodemark uses its own generator (xoshiro); offsets still cover the file the same way" },
+	IGN("iodepth_batch", FIO_T_INT, "nodemark batches submissions its own way"),
+	IGN("iodepth_batch_submit", FIO_T_INT, "nodemark batches submissions its own way"),
+	IGN("iodepth_batch_complete", FIO_T_INT, "nodemark batches completions its own way"),
+	IGN("iodepth_batch_complete_min", FIO_T_INT, "nodemark batches completions its own way"),
+	IGN("iodepth_batch_complete_max", FIO_T_INT, "nodemark batches completions its own way"),
+	IGN("iodepth_low", FIO_T_INT, "nodemark refills the queue as completions come"),
+	IGN("fallocate", FIO_T_STR, "nodemark lays files out by writing real data"),
+	IGN("allow_file_create", FIO_T_BOOL, "nodemark creates its files in its own directory"),
+	IGN("overwrite", FIO_T_BOOL, "nodemark lays files out by writing real data"),
+	IGN("gtod_reduce", FIO_T_BOOL, "nodemark's timestamps are cheap; it keeps them"),
+	IGN("disable_lat", FIO_T_BOOL, "nodemark always measures latency"),
+	IGN("disable_clat", FIO_T_BOOL, "nodemark always measures latency"),
+	IGN("disable_slat", FIO_T_BOOL, "nodemark always measures latency"),
+	IGN("disable_bw_measurement", FIO_T_BOOL, "nodemark always measures bandwidth"),
+	IGN("clocksource", FIO_T_STR, "nodemark uses CLOCK_MONOTONIC"),
+	IGN("per_job_logs", FIO_T_BOOL, "nodemark writes no fio log files"),
+	IGN("log_avg_msec", FIO_T_INT, "nodemark writes no fio log files"),
+	IGN("bwavgtime", FIO_T_INT, "nodemark samples bandwidth once a second"),
+	IGN("iopsavgtime", FIO_T_INT, "nodemark samples IOPS once a second"),
+	IGN("significant_figures", FIO_T_INT, "nodemark prints fio's default precision"),
+	IGN("stats", FIO_T_BOOL, "nodemark always collects statistics"),
+	IGN("cpus_allowed_policy", FIO_T_STR, "each job's threads share its cpus_allowed set"),
+	IGN("allow_mounted_write", FIO_T_BOOL, "nodemark writes only files it creates"),
+	IGN("eta", FIO_T_STR, "nodemark fio prints no ETA line"),
+	IGN("eta_newline", FIO_T_TIME, "nodemark fio prints no ETA line"),
+	REF("exitall", FIO_T_BOOL, "every job runs to its end"),
+	REF("verify", FIO_T_STR, "data verification is not implemented"),
+	REF("do_verify", FIO_T_BOOL, "data verification is not implemented"),
+	REF("write_bw_log", FIO_T_STR, "fio log files are not written"),
+	REF("write_lat_log", FIO_T_STR, "fio log files are not written"),
+	REF("write_iops_log", FIO_T_STR, "fio log files are not written"),
+	REF("write_hist_log", FIO_T_STR, "fio log files are not written"),
+	REF("rate", FIO_T_SIZE, "rate limits are not implemented"),
+	REF("rate_iops", FIO_T_INT, "rate limits are not implemented"),
+	REF("thinktime", FIO_T_TIME, "think time is not implemented"),
+	REF("bssplit", FIO_T_LIST, "block-size mixes are not implemented"),
+	REF("bsrange", FIO_T_LIST, "block-size ranges are not implemented"),
+	REF("blocksize_range", FIO_T_LIST, "block-size ranges are not implemented"),
+	REF("io_size", FIO_T_SIZE, "an I/O amount apart from size is not implemented"),
+	REF("io_limit", FIO_T_SIZE, "an I/O amount apart from size is not implemented"),
+	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
+	REF("numa_cpu_nodes", FIO_T_STR, "NUMA placement options are not implemented"),
+	REF("numa_mem_policy", FIO_T_STR, "NUMA placement options are not implemented"),
+	REF("cpumask", FIO_T_INT, "use cpus_allowed"),
+	REF("file_service_type", FIO_T_STR, "each thread works on its own target"),
+	REF("ioscheduler", FIO_T_STR, "nodemark does not change the I/O scheduler"),
+	REF("lockmem", FIO_T_SIZE, "memory locking is not implemented"),
+	REF("exec_prerun", FIO_T_STR, "running commands is not implemented"),
+	REF("exec_postrun", FIO_T_STR, "running commands is not implemented"),
+	REF("trim_percentage", FIO_T_INT, "trim is not implemented"),
+};
+
+const size_t fio_noptions = sizeof fio_options / sizeof fio_options[0];
+
+static int is_alias(const char *aliases, const char *name)
+{
+	size_t n = strlen(name);
+	for (const char *a = aliases; a && *a;) {
+		const char *e = strchr(a, ' ');
+		size_t len = e ? (size_t)(e - a) : strlen(a);
+		if (len == n && strncmp(a, name, n) == 0)
+			return 1;
+		a = e ? e + 1 : NULL;
+	}
+	return 0;
+}
+
+const struct fio_option *fio_option_find(const char *name)
+{
+	for (size_t i = 0; i < fio_noptions; i++)
+		if (strcmp(fio_options[i].name, name) == 0 || is_alias(fio_options[i].aliases, name))
+			return &fio_options[i];
+	return NULL;
+}
+
+enum fio_opt_support fio_opt_support(const char *name)
+{
+	const struct fio_option *d = fio_option_find(name);
+	return d ? d->support : FIO_OPT_UNKNOWN;
+}
+
+int fio_option_check(struct fio_plan *p, const char *dashes, const char *key, char *err, size_t errlen)
+{
+	char qb[64];
+	const struct fio_option *d = fio_option_find(key);
+	if (!d)
+		return nm_errf(err, errlen, "%s%s: not a fio option nodemark supports (see docs/fio-compat.md)",
+			       dashes, fio_q(key, qb, sizeof qb));
+	if (d->support == FIO_OPT_REFUSED)
+		return nm_errf(err, errlen, "%s%s: not supported by nodemark fio: %s", dashes, d->name, d->text);
+	if (d->support == FIO_OPT_IGNORED) {
+		size_t n = strlen(d->name);
+		for (size_t i = 0; i < p->nwarnings; i++)
+			if (strncmp(p->warnings[i], d->name, n) == 0 && p->warnings[i][n] == ':')
+				return 0;
+		char *w;
+		if (asprintf(&w, "%s: ignored (%s)", d->name, d->text) < 0)
+			abort();
+		fio_strv_push(&p->warnings, &p->nwarnings, w);
+	}
+	return 0;
+}
+
+static void help_one(FILE *out, const struct fio_option *o)
+{
+	static const char *const types[] = { "bool", "int", "size", "time", "str", "list" };
+	static const char *const how[] = { "?", "supported", "ignored", "refused" };
+	fprintf(out, "%-24s %-4s %-9s", o->name, types[o->type], how[o->support]);
+	if (o->def)
+		fprintf(out, " default %s", o->def);
+	if (o->aliases)
+		fprintf(out, " (alias %s)", o->aliases);
+	fprintf(out, ": %s\n", o->text);
+}
+
+int fio_option_help(FILE *out, const char *name)
+{
+	if (name && *name && strcmp(name, "all") != 0) {
+		const struct fio_option *o = fio_option_find(name);
+		if (!o)
+			return -1;
+		help_one(out, o);
+		return 0;
+	}
+	for (size_t i = 0; i < fio_noptions; i++)
+		help_one(out, &fio_options[i]);
+	return 0;
+}

@@ -1,0 +1,102 @@
+/* The one table of fio's job options: name, aliases, value type, fio's default, how nodemark
+ * treats it and what it maps to.  The parser, `nodemark fio --cmdhelp` and the unit test that
+ * checks docs/fio-compat.md all read this table, so they cannot disagree. */
+#ifndef NM_FIO_OPTIONS_H
+#define NM_FIO_OPTIONS_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "fio/plan.h"
+
+enum fio_opt_type {
+	FIO_T_BOOL,     /* a bare flag means 1 */
+	FIO_T_INT,
+	FIO_T_SIZE,     /* fio's sizes: 4k, 1m, 2g (kb_base) */
+	FIO_T_TIME,     /* a bare number is seconds */
+	FIO_T_STR,
+	FIO_T_LIST,     /* a ':' or ',' separated list */
+};
+
+typedef int (*fio_apply_fn)(struct fio_job *j, const char *v, char *err, size_t errlen);
+
+struct fio_option {
+	const char *name;
+	const char *aliases;            /* other spellings, space-separated, or NULL */
+	enum fio_opt_type type;
+	const char *def;                /* fio's default as fio prints it, or NULL */
+	enum fio_opt_support support;
+	fio_apply_fn apply;             /* SUPPORTED and IGNORED (which still checks its value) */
+	const char *text;               /* SUPPORTED: what it sets; IGNORED/REFUSED: why (on stderr) */
+};
+
+/* The table, in the order docs and --cmdhelp list it. */
+extern const struct fio_option fio_options[];
+extern const size_t fio_noptions;
+
+/* By name or alias; NULL when fio's option is not in the table. */
+const struct fio_option *fio_option_find(const char *name);
+/* Refuse what nodemark does not implement, note what it ignores (once, in p->warnings).
+ * dashes is "--" on the command line, "" in job files, for the message. */
+int fio_option_check(struct fio_plan *p, const char *dashes, const char *key, char *err, size_t errlen);
+/* --cmdhelp: every option (name NULL or "all"), or one. Returns 0, -1 when name is unknown. */
+int fio_option_help(FILE *out, const char *name);
+
+/* A value must follow (a bare name is refused); booleans and ignored options may stand alone. */
+static inline int fio_option_needs_value(const struct fio_option *o)
+{
+	return o->support == FIO_OPT_SUPPORTED && o->type != FIO_T_BOOL;
+}
+
+#define FIO_APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
+FIO_APPLY(name);
+FIO_APPLY(noop);
+FIO_APPLY(rw);
+FIO_APPLY(rwmixread);
+FIO_APPLY(rwmixwrite);
+FIO_APPLY(bs);
+FIO_APPLY(iodepth);
+FIO_APPLY(numjobs);
+FIO_APPLY(loops);
+FIO_APPLY(nrfiles);
+FIO_APPLY(size);
+FIO_APPLY(filesize);
+FIO_APPLY(offset);
+FIO_APPLY(filename);
+FIO_APPLY(directory);
+FIO_APPLY(runtime);
+FIO_APPLY(ramp_time);
+FIO_APPLY(startdelay);
+FIO_APPLY(time_based);
+FIO_APPLY(fixedbufs);
+FIO_APPLY(registerfiles);
+FIO_APPLY(sqthread_poll);
+FIO_APPLY(hipri);
+FIO_APPLY(randrepeat);
+FIO_APPLY(norandommap);
+FIO_APPLY(refill_buffers);
+FIO_APPLY(end_fsync);
+FIO_APPLY(create_only);
+FIO_APPLY(unlink);
+FIO_APPLY(stonewall);
+FIO_APPLY(new_group);
+FIO_APPLY(group_reporting);
+FIO_APPLY(disk_util);
+FIO_APPLY(slat_percentiles);
+FIO_APPLY(clat_percentiles);
+FIO_APPLY(lat_percentiles);
+FIO_APPLY(direct);
+FIO_APPLY(buffered);
+FIO_APPLY(zero_buffers);
+FIO_APPLY(fsync);
+FIO_APPLY(fdatasync);
+FIO_APPLY(invalidate);
+FIO_APPLY(randseed);
+FIO_APPLY(ioengine);
+FIO_APPLY(cpus_allowed);
+FIO_APPLY(percentile_list);
+FIO_APPLY(kb_base);
+FIO_APPLY(unit_base);
+FIO_APPLY(wait_for);
+FIO_APPLY(random_generator);
+
+#endif

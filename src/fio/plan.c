@@ -1,0 +1,183 @@
+/* The plan: the jobs as typed, then resolved into io_jobs.  Each job's options are applied in
+ * order -- the inherited globals, then its own -- later ones winning; as in fio, kb_base
+ * changes how the sizes after it read, not those before it.  Then groups are numbered. */
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+void fio_plan_init(struct fio_plan *p)
+{
+	memset(p, 0, sizeof *p);
+}
+
+void fio_job_free(struct fio_job *j)
+{
+	free(j->name);
+	fio_optlist_free(&j->inherited);
+	fio_optlist_free(&j->opts);
+	free(j->wait_for);
+	free(j->ioengine);
+	fio_strv_free(j->strs, j->nstrs);
+}
+
+void fio_plan_free(struct fio_plan *p)
+{
+	fio_optlist_free(&p->globals);
+	for (size_t i = 0; i < p->njobs; i++)
+		fio_job_free(&p->jobs[i]);
+	free(p->jobs);
+	free(p->output);
+	free(p->cmdhelp);
+	fio_strv_free(p->sections, p->nsections);
+	fio_strv_free(p->warnings, p->nwarnings);
+	fio_strv_free(p->notes, p->nnotes);
+	memset(p, 0, sizeof *p);
+}
+
+struct fio_job *fio_plan_add_job(struct fio_plan *p, const char *name, const struct fio_optlist *globals,
+			       char *err, size_t errlen)
+{
+	if (p->njobs == FIO_MAX_JOBS) {
+		nm_errf(err, errlen, "more than %d jobs", FIO_MAX_JOBS);
+		return NULL;
+	}
+	if (p->njobs == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 8;
+		p->jobs = fio_xrealloc(p->jobs, p->cap * sizeof *p->jobs);
+	}
+	struct fio_job *j = &p->jobs[p->njobs++];
+	memset(j, 0, sizeof *j);
+	j->name = fio_xstrdup(name);
+	fio_optlist_copy(&j->inherited, globals);
+	return j;
+}
+
+/* fio's defaults, which are not all nodemark's: buffered I/O unless direct=1. */
+static void job_defaults(struct fio_job *j)
+{
+	struct io_job *io = &j->io;
+	memset(io, 0, sizeof *io);
+	io->rw = IO_READ;
+	io->rwmix_read = 50;
+	io->bs[DIR_READ] = io->bs[DIR_WRITE] = 4096;
+	io->iodepth = 1;
+	io->numjobs = 1;
+	io->nrfiles = 1;
+	io->loops = 1;
+	io->engine = ENGINE_AUTO;
+	io->direct = DIRECT_OFF;
+	io->fill = FILL_RANDOM;
+	io->randrepeat = 1;
+	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
+	j->kb_base = 1024;
+	j->unit_base = 8;
+	j->disk_util = 1;
+	j->clat_percentiles = 1;
+}
+
+static int apply_list(struct fio_job *j, const struct fio_optlist *l, char *err, size_t errlen)
+{
+	char msg[320];
+	for (size_t i = 0; i < l->n; i++) {
+		const struct fio_kv *kv = &l->kv[i];
+		const struct fio_option *d = fio_option_find(kv->key);
+		if (!d || !d->apply)
+			continue; /* refused options never get this far */
+		if (d->apply(j, kv->value, msg, sizeof msg) < 0) {
+			char qb[64];
+			return nm_errf(err, errlen, "job '%s': %s: %s", fio_q(j->name, qb, sizeof qb), kv->key, msg);
+		}
+	}
+	return 0;
+}
+
+static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
+{
+	char qb[64];
+	job_defaults(j);
+	if (apply_list(j, &j->inherited, err, errlen) < 0 || apply_list(j, &j->opts, err, errlen) < 0)
+		return -1;
+	snprintf(j->io.name, sizeof j->io.name, "%s", j->name);
+	/* fio does whole blocks only: the size rounds down to a multiple of the block size */
+	uint64_t min_bs = j->io.bs[DIR_READ] < j->io.bs[DIR_WRITE] ? j->io.bs[DIR_READ] : j->io.bs[DIR_WRITE];
+	if (j->io.size > min_bs && min_bs)
+		j->io.size -= j->io.size % min_bs;
+	if (j->io.rw != IO_READ && j->io.rw != IO_RANDREAD && p->readonly)
+		return nm_errf(err, errlen, "job '%s': --readonly given but the job writes", fio_q(j->name, qb, sizeof qb));
+	if (j->ioengine) {
+		const char *ours = NULL;
+		if (!strcmp(j->ioengine, "libaio") || !strcmp(j->ioengine, "posixaio"))
+			ours = "uring";
+		else if (!strcmp(j->ioengine, "sync") || !strcmp(j->ioengine, "pvsync") ||
+			 !strcmp(j->ioengine, "pvsync2") || !strcmp(j->ioengine, "vsync"))
+			ours = "psync";
+		if (ours) {
+			char *n;
+			if (asprintf(&n, "ioengine=%s runs on nodemark's %s engine", j->ioengine, ours) < 0)
+				abort();
+			int dup = 0;
+			for (size_t i = 0; i < p->nnotes; i++)
+				dup |= strcmp(p->notes[i], n) == 0;
+			if (dup)
+				free(n);
+			else
+				fio_strv_push(&p->notes, &p->nnotes, n);
+		}
+	}
+	return 0;
+}
+
+int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->njobs; i++)
+		if (resolve_job(p, &p->jobs[i], err, errlen) < 0)
+			return -1;
+
+	/* --section: keep only the named jobs (before groups are numbered, as fio does). */
+	if (p->nsections) {
+		size_t kept = 0;
+		for (size_t i = 0; i < p->njobs; i++) {
+			int keep = 0;
+			for (size_t s = 0; s < p->nsections; s++)
+				keep |= strcmp(p->jobs[i].name, p->sections[s]) == 0;
+			if (keep)
+				p->jobs[kept++] = p->jobs[i];
+			else
+				fio_job_free(&p->jobs[i]);
+		}
+		p->njobs = kept;
+	}
+	if (!p->njobs)
+		return nm_errf(err, errlen, "no jobs to run: give --name=NAME options or a job file");
+
+	/* fio's group numbering: stonewall or new_group opens a new group, unless the job is the
+	 * first of its group already. */
+	int group = 0;
+	unsigned in_group = 0;
+	for (size_t i = 0; i < p->njobs; i++) {
+		struct fio_job *j = &p->jobs[i];
+		if ((j->stonewall || j->new_group) && in_group) {
+			group++;
+			in_group = 0;
+		}
+		j->io.group = group;
+		in_group += j->io.numjobs;
+		if (j->wait_for) {
+			size_t k;
+			for (k = 0; k < i; k++)
+				if (strcmp(p->jobs[k].name, j->wait_for) == 0)
+					break;
+			if (k == i) {
+				char qa[64], qw[64];
+				return nm_errf(err, errlen, "job '%s': wait_for: \"%s\": no earlier job has that name",
+					       fio_q(j->name, qa, sizeof qa), fio_q(j->wait_for, qw, sizeof qw));
+			}
+		}
+	}
+	return 0;
+}

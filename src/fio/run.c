@@ -1,0 +1,177 @@
+/* A plan from start to end (see run.h): the header lines, the jobs, --status-interval reports
+ * while they run, the disks' activity, and the final report, written atomically. */
+#include "fio/run.h"
+#include "util/atomicfile.h"
+#include "util/cleanup.h"
+#include "util/error.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <unistd.h>
+
+static void write_report(const struct fio_plan *p, FILE *out, const struct fio_report *rep)
+{
+	unsigned f = p->formats ? p->formats : FIO_OUT_NORMAL;
+	if (f & FIO_OUT_TERSE)
+		fio_write_terse(out, rep);
+	if (f & (FIO_OUT_JSON | FIO_OUT_JSONPLUS))
+		fio_write_json(out, rep, !!(f & FIO_OUT_JSONPLUS));
+	if (f & FIO_OUT_NORMAL)
+		fio_write_normal(out, rep);
+}
+
+static void free_entries(struct fio_report *rep)
+{
+	for (size_t i = 0; i < rep->nentries; i++)
+		io_result_free(&rep->entries[i].res);
+	free(rep->entries);
+	rep->entries = NULL;
+	rep->nentries = 0;
+}
+
+/* One job's figures so far: final when it is done, a snapshot while it runs, zeros before. */
+static void job_so_far(struct fio_sched *s, size_t i, struct io_job_result *res)
+{
+	struct fio_runner *r = &s->runs[i];
+	unsigned n = s->plan->jobs[i].io.numjobs;
+	int done = fio_sched_job_done(s, i);
+	if (!done && io_session_snapshot(r->session, res, n, 1000) == 0)
+		done = fio_sched_job_done(s, i); /* not started yet, or it ended just now */
+	if (!done)
+		return;
+	for (unsigned t = 0; t < n; t++) {
+		res[t] = r->res[t];
+		res[t].sec_iops = res[t].sec_bw = NULL; /* owned by the runner */
+		res[t].nsec = 0;
+	}
+}
+
+/* --status-interval: a full report of the figures so far (cumulative from each job's start,
+ * as fio's). */
+static void status_report(struct fio_sched *s, FILE *out, const struct fio_report *base)
+{
+	const struct fio_plan *p = s->plan;
+	struct io_job_result **res = calloc(p->njobs, sizeof *res);
+	if (!res)
+		abort();
+	for (size_t i = 0; i < p->njobs; i++) {
+		if (!(res[i] = calloc(p->jobs[i].io.numjobs, sizeof *res[i])))
+			abort();
+		job_so_far(s, i, res[i]);
+	}
+	struct fio_report rep = *base;
+	rep.entries = NULL;
+	rep.nentries = 0;
+	rep.disks = NULL; /* the disks' figures come with the final report */
+	fio_build_entries(s, res, &rep);
+	write_report(p, out, &rep);
+	fflush(out);
+	free_entries(&rep);
+	for (size_t i = 0; i < p->njobs; i++)
+		free(res[i]);
+	free(res);
+}
+
+static void status_reports(struct fio_sched *s, FILE *out, const struct fio_report *base)
+{
+	struct timespec next;
+	clock_gettime(CLOCK_REALTIME, &next);
+	for (;;) {
+		uint64_t ns = (uint64_t)next.tv_nsec + s->plan->status_interval_ns;
+		next.tv_sec += (time_t)(ns / 1000000000ull);
+		next.tv_nsec = (long)(ns % 1000000000ull);
+		if (fio_sched_wait(s, &next) || cleanup_interrupted())
+			return;
+		status_report(s, out, base);
+	}
+}
+
+/* fio's disk_util: the disks under every job's files, over the whole run. */
+static struct disk_activity *watch_disks(const struct fio_plan *p)
+{
+	struct disk_activity *disks = calloc(1, sizeof *disks);
+	if (!disks)
+		abort();
+	disk_activity_init(disks, NULL);
+	for (size_t i = 0; i < p->njobs; i++)
+		if (p->jobs[i].disk_util && p->jobs[i].io.engine != ENGINE_NULL)
+			for (unsigned t = 0; t < p->jobs[i].io.ntargets; t++)
+				disk_activity_watch_path(disks, p->jobs[i].io.targets[t]);
+	disk_activity_begin(disks);
+	return disks;
+}
+
+static void print_header(struct fio_sched *s, FILE *out, const struct fio_report *rep)
+{
+	const struct fio_plan *p = s->plan;
+	if (p->formats && !(p->formats & FIO_OUT_NORMAL))
+		return;
+	struct fio_report head = *rep;
+	fio_header_entries(s, &head);
+	fio_write_normal_header(out, &head);
+	free(head.entries);
+	fflush(out);
+}
+
+/* The jobs run and the final report written; returns an NM_EXIT_* code. */
+static int run_and_report(struct fio_sched *s, FILE *out, struct fio_report *rep)
+{
+	const struct fio_plan *p = s->plan;
+	struct disk_activity *disks = watch_disks(p);
+	rep->disks = disks;
+	fio_sched_start(s);
+	if (p->status_interval_ns)
+		status_reports(s, out, rep);
+	fio_sched_join(s);
+	disk_activity_end(disks);
+	int rc = fio_sched_status(s);
+
+	struct io_job_result **final = calloc(p->njobs, sizeof *final);
+	if (!final)
+		abort();
+	for (size_t i = 0; i < p->njobs; i++)
+		final[i] = s->runs[i].res;
+	fio_build_entries(s, final, rep);
+	free(final);
+	write_report(p, out, rep);
+	rep->disks = NULL;
+	free(disks);
+	return rc;
+}
+
+int fio_run_plan(const struct fio_plan *p, int argc, char **argv, struct record **rec)
+{
+	struct fio_sched s;
+	char err[768];
+	*rec = NULL;
+	int rc = fio_sched_open(&s, p);
+	if (rc != NM_EXIT_OK) {
+		fio_sched_close(&s);
+		return rc;
+	}
+	struct atomic_file af;
+	FILE *out = afile_open(&af, p->output ? p->output : "-", err, sizeof err);
+	if (!out) {
+		nm_error("%s", err);
+		fio_sched_close(&s);
+		return NM_EXIT_FAILED;
+	}
+	struct fio_report rep = { .version = "nodemark-" NODEMARK_VERSION, .globals = p->globals.kv,
+				  .nglobals = p->globals.n, .pid = (long)getpid() };
+	struct timeval tv;
+	gettimeofday(&tv, NULL);
+	rep.time_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
+	print_header(&s, out, &rep);
+	rc = run_and_report(&s, out, &rep);
+	if (afile_commit(&af, err, sizeof err) < 0) {
+		nm_error("%s", err);
+		rc = NM_EXIT_FAILED;
+	}
+	if (rc == NM_EXIT_OK || rc == NM_EXIT_INTERRUPTED)
+		*rec = fio_make_record(argc, argv, &rep);
+	free_entries(&rep);
+	fio_sched_close(&s);
+	return rc;
+}
