@@ -1,4 +1,5 @@
 #include "mem/membw.h"
+#include "inventory/sysfs.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -13,26 +14,23 @@
 
 #define BLOCK (1u << 20)
 
+/* The largest cache of CPU 0 ("32768K"), read through inventory/sysfs so a sysroot can fake it. */
 uint64_t membw_llc_bytes(void)
 {
+	const char *root = sysfs_root(NULL);
 	uint64_t best = 0;
 	for (int i = 0; i < 8; i++) {
-		char path[128], buf[64];
-		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-		FILE *f = fopen(path, "re");
-		if (!f)
+		char buf[64];
+		if (sysfs_str(root, buf, sizeof buf, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i) < 0)
 			continue;
-		if (fgets(buf, sizeof buf, f)) {
-			char *end;
-			unsigned long long v = strtoull(buf, &end, 10);
-			if (*end == 'K')
-				v <<= 10;
-			else if (*end == 'M')
-				v <<= 20;
-			if (v > best)
-				best = v;
-		}
-		fclose(f);
+		char *end;
+		unsigned long long v = strtoull(buf, &end, 10);
+		if (*end == 'K')
+			v <<= 10;
+		else if (*end == 'M')
+			v <<= 20;
+		if (v > best)
+			best = v;
 	}
 	return best;
 }

@@ -1,9 +1,9 @@
 #include "proc/rapl.h"
+#include "inventory/sysfs.h"
 #include "util/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <glob.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,28 +28,33 @@ static int read_u64(int fd, unsigned long long *v)
 	return 0;
 }
 
+/* A top-level zone "intel-rapl:N" is a package; subzones ("intel-rapl:N:M": core, dram) are
+ * already inside it. */
+static int is_package_zone(const char *name)
+{
+	const char *p = name + strlen("intel-rapl:");
+	return strncmp(name, "intel-rapl:", strlen("intel-rapl:")) == 0 && *p && strspn(p, "0123456789") == strlen(p);
+}
+
 struct rapl *rapl_open(char *why, size_t whylen)
 {
-	glob_t g;
-	/* Top-level zones are the packages; subzones (core, dram) are already inside them. */
-	if (glob("/sys/class/powercap/intel-rapl:[0-9]*", 0, NULL, &g) != 0) {
-		nm_errf(why, whylen, "no RAPL counters on this machine");
-		return NULL;
-	}
+	const char *root = sysfs_root(NULL);
+	char **zones;
+	int nz = sysfs_list(root, &zones, "/sys/class/powercap");
 	struct rapl *r = calloc(1, sizeof *r);
 	if (!r)
 		abort();
 	int denied = 0;
-	for (size_t i = 0; i < g.gl_pathc && r->n < RAPL_MAX; i++) {
-		const char *p = g.gl_pathv[i];
-		if (strchr(strrchr(p, '/') + strlen("/intel-rapl:"), ':'))
-			continue; /* a subzone such as intel-rapl:0:0 */
+	for (int i = 0; i < nz && r->n < RAPL_MAX; i++) {
+		if (!is_package_zone(zones[i]))
+			continue;
 		char path[512];
 		unsigned long long v, range;
-		snprintf(path, sizeof path, "%s/max_energy_range_uj", p);
-		int rfd = open(path, O_RDONLY | O_CLOEXEC);
-		snprintf(path, sizeof path, "%s/energy_uj", p);
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		int rfd = -1, fd = -1;
+		if (sysfs_path(path, sizeof path, root, "/sys/class/powercap/%s/max_energy_range_uj", zones[i]) == 0)
+			rfd = open(path, O_RDONLY | O_CLOEXEC);
+		if (rfd >= 0 && sysfs_path(path, sizeof path, root, "/sys/class/powercap/%s/energy_uj", zones[i]) == 0)
+			fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (fd < 0 || rfd < 0 || read_u64(fd, &v) < 0 || read_u64(rfd, &range) < 0) {
 			denied |= errno == EACCES || errno == EPERM;
 			if (fd >= 0)
@@ -62,9 +67,11 @@ struct rapl *rapl_open(char *why, size_t whylen)
 		r->fd[r->n++] = fd;
 		r->range_j += (double)range / 1e6;
 	}
-	globfree(&g);
+	if (nz > 0)
+		sysfs_list_free(zones, nz);
 	if (r->n == 0) {
-		nm_errf(why, whylen, denied ? "RAPL energy counters need root" : "no readable RAPL counters");
+		nm_errf(why, whylen, denied ? "RAPL energy counters need root"
+		       : nz < 0 ? "no RAPL counters on this machine" : "no readable RAPL counters");
 		free(r);
 		return NULL;
 	}

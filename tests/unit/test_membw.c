@@ -2,6 +2,7 @@
 #include "mem/membw.h"
 
 #include <dirent.h>
+#include <stdlib.h>
 
 TEST(membw_copy_counts_whole_buffers)
 {
@@ -55,4 +56,21 @@ TEST(membw_copy_size_is_bounded)
 {
 	CHECK(membw_copy_size(8 << 20) <= 8u << 20);
 	CHECK(membw_copy_size(0) >= 16u << 20);
+}
+
+/* The cache size comes through inventory/sysfs, so a sysroot fakes it. */
+TEST(membw_llc_bytes_reads_the_largest_cache_under_the_sysroot)
+{
+	char root[] = "/tmp/nm-llc-XXXXXX";
+	CHECK(mkdtemp(root) != NULL);
+	char cmd[512];
+	snprintf(cmd, sizeof cmd,
+		 "d=%s/sys/devices/system/cpu/cpu0/cache; mkdir -p $d/index0 $d/index2 $d/index3 &&"
+		 " echo 32K >$d/index0/size && echo 512K >$d/index2/size && echo 16M >$d/index3/size", root);
+	CHECK(system(cmd) == 0);
+	setenv("NODEMARK_SYSROOT", root, 1);
+	uint64_t llc = membw_llc_bytes();
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+	CHECK_EQ_U64(llc, 16ull << 20);
 }

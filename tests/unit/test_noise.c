@@ -1,5 +1,6 @@
 #include "test.h"
 #include "proc/noise.h"
+#include "proc/rapl.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -121,4 +122,30 @@ TEST(noise_monitor_on_real_proc)
 	CHECK(f.other_busy_pct >= 0 && f.other_busy_pct <= 100);
 	CHECK(f.peak_other_busy_pct >= f.other_busy_pct);
 	CHECK(f.mem_total > 0);
+}
+
+/* RAPL zones are found through inventory/sysfs: package zones only, subzones skipped. */
+TEST(rapl_sums_package_zones_under_the_sysroot)
+{
+	char root[] = "/tmp/nm-rapl-XXXXXX";
+	CHECK(mkdtemp(root) != NULL);
+	char cmd[768];
+	snprintf(cmd, sizeof cmd,
+		 "p=%s/sys/class/powercap; mkdir -p $p/intel-rapl:0 $p/intel-rapl:1 $p/intel-rapl:0:0 &&"
+		 " echo 1000000 >$p/intel-rapl:0/energy_uj && echo 262143328850 >$p/intel-rapl:0/max_energy_range_uj &&"
+		 " echo 3000000 >$p/intel-rapl:1/energy_uj && echo 262143328850 >$p/intel-rapl:1/max_energy_range_uj &&"
+		 " echo 99000000 >$p/intel-rapl:0:0/energy_uj && echo 1 >$p/intel-rapl:0:0/max_energy_range_uj", root);
+	CHECK(system(cmd) == 0);
+	setenv("NODEMARK_SYSROOT", root, 1);
+	char why[128] = "";
+	struct rapl *r = rapl_open(why, sizeof why);
+	double j = r ? rapl_read_j(r) : -1;
+	rapl_close(r);
+	setenv("NODEMARK_SYSROOT", "/nonexistent-sysroot", 1);
+	struct rapl *none = rapl_open(why, sizeof why);
+	snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+	CHECK(system(cmd) == 0);
+	CHECK_NEAR(j, 4.0, 1e-9); /* 1 J + 3 J; the 99 J subzone is inside package 0 */
+	CHECK(none == NULL);
+	CHECK_CONTAINS(why, "no RAPL counters");
 }
