@@ -46,7 +46,9 @@ struct io_target {
 	const char *path;           /* as given */
 	enum target_kind kind;
 	char workdir[4096];         /* a directory target's private .nodemark-* subdirectory */
-	int memory_backed;          /* tmpfs/ramfs: buffered I/O is a memcpy */
+	int memory_backed;          /* the data lives in RAM: tmpfs/ramfs, a brd or zram device */
+	int fs_in_memory;           /* tmpfs/ramfs: the page cache is the storage (nothing to drop,
+	                             * O_DIRECT bypasses nothing) */
 	int direct;                 /* O_DIRECT in use */
 	int writable;               /* writes allowed */
 	int numa_node;              /* -1 when unknown */
@@ -117,6 +119,17 @@ struct io_worker {
 	char err[512];
 	int status;
 };
+
+/* At each pass (the open, every loop, every time-based wrap): drop the file's page cache
+ * unless the job keeps it (io/pagecache.c), and hint the kernel about the access pattern. */
+void io_file_drop_cache(struct io_worker *w, struct io_file *f);
+void io_file_hint(struct io_worker *w, struct io_file *f, int random);
+
+/* Whether a job's offsets are random (randread, randwrite, randrw). */
+static inline int io_job_random(const struct io_job *job)
+{
+	return job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW;
+}
 
 /* Run one worker to completion (the thread body). */
 void *io_worker_main(void *arg);

@@ -86,9 +86,16 @@ struct io_job {
 	int create_only;
 	const char *cpus;           /* "0-3,8" or NULL */
 	int numa_place;             /* place threads on the device's NUMA node when known */
+	int keep_cache;             /* 1: do not drop a file's page cache when a pass opens it (fio's
+	                             * invalidate=0); 0: drop it at every pass, loop and time-based
+	                             * wrap, as fio's invalidate=1 */
+	int no_fadvise_hint;        /* 1: no access-pattern hint (fio's fadvise_hint=0); 0: tell the
+	                             * kernel a random job is random, a sequential one sequential */
 
 	/* Reporting */
 	int per_second_series;      /* collect IOPS/bandwidth per second */
+	uint64_t sample_ns;         /* bw/iops sample interval for their min/max/mean/stddev;
+	                             * 0: 500 ms (fio's bw_avg_time and iops_avg_time) */
 	double percentiles[32];     /* fio's percentile_list; n = 0 means the defaults */
 	unsigned npercentiles;
 };
@@ -97,7 +104,7 @@ struct io_dir_result {
 	uint64_t ios, bytes, short_ios, drop_ios;
 	uint64_t runtime_ns;        /* time this direction was active */
 	struct hist slat, clat, lat;
-	uint64_t bw_min, bw_max;    /* per-second bandwidth samples (B/s) */
+	uint64_t bw_min, bw_max;    /* bandwidth samples every sample_ns (B/s) */
 	double bw_mean, bw_dev;
 	uint64_t bw_samples;
 	uint64_t iops_min, iops_max;
@@ -117,6 +124,10 @@ struct io_job_result {
 	uint64_t usr_cpu_ns, sys_cpu_ns;
 	uint64_t ctx_voluntary, ctx_involuntary, majf, minf;
 	uint64_t iodepth_level[7];  /* fio's 1, 2, 4, 8, 16, 32, >=64 */
+	unsigned depth_max;         /* most I/Os in flight at once (after a submission) */
+	double depth_mean;          /* I/Os in flight after each submission, averaged */
+	uint64_t depth_samples;     /* submissions averaged (for merging) */
+	uint64_t cache_drops;       /* times a file's page cache was dropped (passes opened) */
 	uint64_t sync_ios;
 	struct hist sync_lat;
 	/* per-second series, owned by the result; NULL when not collected */

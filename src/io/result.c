@@ -103,6 +103,14 @@ void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 	dst->minf += src->minf;
 	for (int i = 0; i < 7; i++)
 		dst->iodepth_level[i] += src->iodepth_level[i];
+	if (src->depth_max > dst->depth_max)
+		dst->depth_max = src->depth_max;
+	uint64_t nd = dst->depth_samples + src->depth_samples;
+	if (nd)
+		dst->depth_mean = (dst->depth_mean * (double)dst->depth_samples +
+				   src->depth_mean * (double)src->depth_samples) / (double)nd;
+	dst->depth_samples = nd;
+	dst->cache_drops += src->cache_drops;
 	dst->sync_ios += src->sync_ios;
 	hist_merge(&dst->sync_lat, &src->sync_lat);
 	size_t n = dst->nsec;

@@ -187,10 +187,22 @@ static int ensure_files(struct io_session *s, const struct io_job *job, struct i
 
 /* --- opening ------------------------------------------------------------------------------ */
 
+/* The directory a path names its entry in ("." for a bare name), into buf. */
+static const char *parent_dir(const char *path, char *buf, size_t len)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return ".";
+	size_t n = slash == path ? 1 : (size_t)(slash - path);
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), path);
+	return buf;
+}
+
 static int resolve_target(struct io_session *s, const struct io_job *job, struct io_target *t, char *err,
 			  size_t errlen)
 {
 	struct stat st;
+	char buf[4096];
 	int writes = io_job_writes(job);
 	t->numa_node = -1;
 	t->align = 512;
@@ -243,12 +255,18 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 		return nm_errf(err, errlen, "%s: not a directory, regular file or block device", t->path), IO_BAD_JOB;
 	}
 
-	t->memory_backed = target_is_memory_backed(t->path);
-	struct path_device pd;
-	if (t->kind != TARGET_BLOCK && inventory_path_device(NULL, t->path, &pd) == 0) {
-		t->memory_backed |= pd.memory_backed;
-		if (pd.numa_node >= 0)
-			t->numa_node = pd.numa_node;
+	if (t->kind == TARGET_BLOCK) {
+		/* The node lives on devtmpfs, whatever the device is: ask what the device is. */
+		t->memory_backed = target_blockdev_in_memory(st.st_rdev);
+	} else {
+		struct path_device pd;
+		t->fs_in_memory = target_fs_in_memory(t->created ? parent_dir(t->path, buf, sizeof buf) : t->path);
+		if (inventory_path_device(NULL, t->path, &pd) == 0) {
+			t->fs_in_memory |= pd.memory_backed;
+			if (pd.numa_node >= 0)
+				t->numa_node = pd.numa_node;
+		}
+		t->memory_backed = t->fs_in_memory || (!t->created && target_blockdev_in_memory(st.st_dev));
 	}
 	/* Threads go to the device's NUMA node when it is known and there is more than one. */
 	if (job->numa_place && !job->cpus && t->numa_node >= 0 && access("/sys/devices/system/node/node1", F_OK) == 0) {
@@ -320,7 +338,7 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	if (t->kind == TARGET_NONE)
 		return IO_OK;
 	t->direct = 0;
-	if (job->direct == DIRECT_AUTO && t->memory_backed && job->engine != ENGINE_MMAP) {
+	if (job->direct == DIRECT_AUTO && t->fs_in_memory && job->engine != ENGINE_MMAP) {
 		/* tmpfs takes O_DIRECT since Linux 6.6, but there is no device to go direct to:
 		 * it is the same copy from the page cache, only slower through a ring. */
 		add_note(s, "%s: memory-backed filesystem, using buffered I/O (O_DIRECT bypasses nothing here)",
@@ -333,9 +351,9 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 		if (rc == 0) {
 			if (job->direct == DIRECT_ON)
 				return nm_errf(err, errlen, "%s: O_DIRECT is not supported here%s", t->path,
-					       t->memory_backed ? " (memory-backed filesystem)" : ""), IO_BAD_JOB;
+					       t->fs_in_memory ? " (memory-backed filesystem)" : ""), IO_BAD_JOB;
 			add_note(s, "%s: O_DIRECT is not supported here%s, using buffered I/O", t->path,
-				 t->memory_backed ? " (tmpfs)" : "");
+				 t->fs_in_memory ? " (tmpfs)" : "");
 		} else if (job->bs[DIR_READ] % align || job->bs[DIR_WRITE] % align || job->offset % align) {
 			if (job->direct == DIRECT_ON)
 				return nm_errf(err, errlen, "%s: O_DIRECT needs block sizes and offsets in multiples of %u",
@@ -472,17 +490,6 @@ static void *worker_thread(void *arg)
 	return NULL;
 }
 
-/* Drop the page cache of a buffered file before a run, as fio's invalidate=1 does, so a run
- * does not read what the layout or an earlier run left in memory. */
-static void invalidate(const char *path)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-		close(fd);
-	}
-}
-
 static int setup_worker(struct io_session *s, const struct io_job *job, struct io_worker *w, unsigned i,
 			struct io_job_result *res, char *err, size_t errlen)
 {
@@ -569,17 +576,6 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 		st = ensure_files(s, job, &s->targets[i % s->ntargets], i, err, errlen);
 		if (st != IO_OK)
 			return st;
-	}
-	for (unsigned i = 0; i < s->ntargets; i++) {
-		struct io_target *t = &s->targets[i];
-		if (t->direct || t->memory_backed || t->kind == TARGET_NONE)
-			continue;
-		if (t->kind != TARGET_DIR)
-			invalidate(t->path);
-		else
-			for (unsigned k = 0; k < s->nfiles; k++)
-				if (strncmp(s->files[k].path, t->workdir, strlen(t->workdir)) == 0)
-					invalidate(s->files[k].path);
 	}
 
 	unsigned n = job->numjobs;

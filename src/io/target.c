@@ -19,12 +19,27 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-int target_is_memory_backed(const char *path)
+int target_fs_in_memory(const char *path)
 {
 	struct statfs sfs;
 	if (statfs(path, &sfs) < 0)
 		return 0;
 	return sfs.f_type == TMPFS_MAGIC || sfs.f_type == RAMFS_MAGIC;
+}
+
+/* The kernel's name of the device (/sys/dev/block/M:m is a link to .../block/NAME, or
+ * .../NAME/PARTNAME for a partition), not the path the user gave: brd disks are ramN, zram
+ * ones zramN, whatever /dev node or link names them. */
+int target_blockdev_in_memory(dev_t rdev)
+{
+	char p[64], real[PATH_MAX];
+	snprintf(p, sizeof p, "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+	if (!realpath(p, real))
+		return 0;
+	char *name = strrchr(real, '/');
+	name = name ? name + 1 : real;
+	int ram = strncmp(name, "ram", 3) == 0 && isdigit((unsigned char)name[3]);
+	return ram || (strncmp(name, "zram", 4) == 0 && isdigit((unsigned char)name[4]));
 }
 
 static int read_int_file(const char *path, long *out)

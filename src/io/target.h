@@ -5,7 +5,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-int target_is_memory_backed(const char *path);     /* tmpfs, ramfs */
+int target_fs_in_memory(const char *path);         /* on tmpfs or ramfs (statfs) */
+int target_blockdev_in_memory(dev_t rdev);         /* a brd (ramN) or zram device */
 int target_numa_node(dev_t dev);                   /* the device's node, -1 unknown */
 /* The CPUs of a NUMA node into cpus[]; returns the count or -1. */
 int target_node_cpus(int node, int *cpus, unsigned max);

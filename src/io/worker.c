@@ -20,6 +20,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+/* Running min/max/mean/variance of one rate (Welford), for fio's bw and iops lines. */
+struct rate_stat {
+	uint64_t n;
+	double min, max, mean, m2;
+};
+
 struct loop {
 	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE, or -1 for a mix */
 	int measuring;
@@ -27,10 +33,15 @@ struct loop {
 	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
 	uint64_t ramp_end;         /* ticks; 0 = no ramp left */
 	uint64_t deadline;         /* ticks; 0 = none */
-	uint64_t next_event;       /* min of ramp_end, sec_next, deadline */
+	uint64_t next_event;       /* min of ramp_end, sec_next, smp_next, deadline */
 	uint64_t sec_next, sec_len;
 	uint64_t sec_ios0, sec_bytes0;
-	uint64_t io_size, issued;  /* bytes per loop, bytes issued in this loop */
+	/* bw/iops samples every sample_ns, per direction (fio's bw_avg_time, iops_avg_time) */
+	uint64_t smp_next, smp_len, smp_last;
+	uint64_t smp_ios0[DIR_COUNT], smp_bytes0[DIR_COUNT];
+	struct rate_stat bw[DIR_COUNT], iops[DIR_COUNT];
+	double depth_sum;          /* I/Os in flight after each submission, summed */
+	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
 	unsigned loops_left;
 	unsigned writes_since_sync;
 	int need_sync;
@@ -69,8 +80,8 @@ static void next_event_update(struct loop *ls)
 	uint64_t e = UINT64_MAX;
 	if (ls->ramp_end)
 		e = ls->ramp_end;
-	else if (ls->sec_next < e)
-		e = ls->sec_next;
+	else
+		e = ls->sec_next < ls->smp_next ? ls->sec_next : ls->smp_next;
 	if (ls->deadline && ls->deadline < e)
 		e = ls->deadline;
 	ls->next_event = e;
@@ -88,6 +99,15 @@ static __attribute__((noinline)) void start_measuring(struct io_worker *w, struc
 		hist_init(&dr->lat);
 	}
 	memset(r->iodepth_level, 0, sizeof r->iodepth_level);
+	r->depth_max = 0;
+	r->depth_samples = 0;
+	ls->depth_sum = 0;
+	memset(ls->bw, 0, sizeof ls->bw);
+	memset(ls->iops, 0, sizeof ls->iops);
+	memset(ls->smp_ios0, 0, sizeof ls->smp_ios0);
+	memset(ls->smp_bytes0, 0, sizeof ls->smp_bytes0);
+	ls->smp_last = now;
+	ls->smp_next = now + ls->smp_len;
 	r->sync_ios = 0;
 	hist_init(&r->sync_lat);
 	r->nsec = 0;
@@ -126,6 +146,40 @@ skip:
 	ls->sec_next += ls->sec_len;
 }
 
+static void rate_add(struct rate_stat *s, double v)
+{
+	if (!s->n || v < s->min)
+		s->min = v;
+	if (!s->n || v > s->max)
+		s->max = v;
+	s->n++;
+	double d = v - s->mean;
+	s->mean += d / (double)s->n;
+	s->m2 += d * (v - s->mean);
+}
+
+/* One bw/iops sample per direction over the time since the last one (the real time, so a
+ * late check does not inflate the rate). A direction with no I/O in the interval adds no
+ * sample, as fio's. */
+static __attribute__((noinline)) void close_sample(struct io_worker *w, struct loop *ls, uint64_t now)
+{
+	double secs = (double)ticks_to_ns(now - ls->smp_last) / 1e9;
+	for (int d = 0; d < DIR_COUNT && secs > 0; d++) {
+		const struct io_dir_result *dr = &w->res->dir[d];
+		uint64_t ios = dr->ios - ls->smp_ios0[d], bytes = dr->bytes - ls->smp_bytes0[d];
+		ls->smp_ios0[d] = dr->ios;
+		ls->smp_bytes0[d] = dr->bytes;
+		if (!ios)
+			continue;
+		rate_add(&ls->iops[d], (double)ios / secs);
+		rate_add(&ls->bw[d], (double)bytes / secs);
+	}
+	ls->smp_last = now;
+	ls->smp_next += ls->smp_len;
+	if (ls->smp_next <= now) /* the thread was away for more than one interval */
+		ls->smp_next = now + ls->smp_len;
+}
+
 static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end);
 
 /* A copy of the figures so far for io_session_snapshot: counts and histograms as they stand,
@@ -161,25 +215,46 @@ static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
 		answer_snapshot(w, ls, now, req);
 	if (now < ls->next_event)
 		return 0;
-	if (ls->deadline && now >= ls->deadline)
-		return 1;
 	if (ls->ramp_end && now >= ls->ramp_end)
 		start_measuring(w, ls, now);
-	while (ls->measuring && now >= ls->sec_next)
+	/* the samples due by the deadline count, so a 2 s run at 500 ms has 4 */
+	uint64_t upto = ls->deadline && now > ls->deadline ? ls->deadline : now;
+	if (ls->measuring && upto >= ls->smp_next)
+		close_sample(w, ls, upto);
+	while (ls->measuring && upto >= ls->sec_next)
 		close_second(w, ls);
+	if (ls->deadline && now >= ls->deadline)
+		return 1;
 	next_event_update(ls);
 	return 0;
+}
+
+/* A new pass over the files (a loop, or a time-based wrap): start them over and drop what the
+ * last pass left in the page cache, as fio does when it reopens its files. */
+static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop *ls)
+{
+	ls->issued = 0;
+	for (unsigned i = 0; i < w->nfiles; i++) {
+		struct io_file *f = &w->files[i];
+		for (int d = 0; d < DIR_COUNT; d++) {
+			f->seq_pos[d] = f->region_start;
+			f->perm_i[d] = f->perm[d].n; /* the next random pick starts a new order */
+		}
+		io_file_drop_cache(w, f);
+	}
 }
 
 /* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue. */
 static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r)
 {
 	const struct io_job *job = w->job;
-	if (ls->io_size && ls->issued >= ls->io_size) {
-		if (ls->loops_left <= 1)
-			return 0;
-		ls->loops_left--;
-		ls->issued = 0;
+	if (ls->issued >= ls->pass_size) {
+		if (!job->time_based) {
+			if (ls->loops_left <= 1)
+				return 0;
+			ls->loops_left--;
+		}
+		new_pass(w, ls);
 	}
 	int dir = ls->fixed_dir;
 	if (dir < 0)
@@ -291,8 +366,12 @@ static void run_sync(struct io_worker *w, struct loop *ls)
 		if (tick(w, ls, t1))
 			break;
 	}
-	if (ls->measuring)
+	if (ls->measuring) {
 		w->res->iodepth_level[0] = total_ios(w->res);
+		w->res->depth_max = total_ios(w->res) ? 1 : 0;
+		w->res->depth_samples = total_ios(w->res);
+		ls->depth_sum = (double)total_ios(w->res);
+	}
 }
 
 static inline unsigned depth_bucket(unsigned n)
@@ -358,8 +437,14 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		for (unsigned i = 0; i < nqueued; i++)
 			queued[i]->issue_ns = issue;
 		inflight += nqueued;
-		if (nqueued && ls->measuring)
-			w->res->iodepth_level[depth_bucket(inflight)] += nqueued;
+		if (nqueued && ls->measuring) {
+			struct io_job_result *res = w->res;
+			res->iodepth_level[depth_bucket(inflight)] += nqueued;
+			if (inflight > res->depth_max)
+				res->depth_max = inflight;
+			res->depth_samples++;
+			ls->depth_sum += inflight;
+		}
 		nqueued = 0;
 		n = ops->reap(w, 1, depth, done);
 		if (n < 0) {
@@ -404,6 +489,7 @@ static int open_files(struct io_worker *w)
 			return -e;
 		}
 		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
+		io_file_drop_cache(w, f);
 	}
 	return 0;
 }
@@ -463,25 +549,14 @@ static uint64_t tv_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
 }
 
-/* Per-second figures into min/max/mean/stddev (as fio's bw and iops lines). */
-static void series_stats(const double *v, size_t n, uint64_t *min, uint64_t *max, double *mean,
-			 double *dev, uint64_t *samples)
+static void rate_out(const struct rate_stat *s, uint64_t *min, uint64_t *max, double *mean, double *dev,
+		     uint64_t *samples)
 {
-	double sum = 0, sumsq = 0, lo = 0, hi = 0;
-	for (size_t i = 0; i < n; i++) {
-		sum += v[i];
-		sumsq += v[i] * v[i];
-		if (i == 0 || v[i] < lo)
-			lo = v[i];
-		if (i == 0 || v[i] > hi)
-			hi = v[i];
-	}
-	*samples = n;
-	*min = (uint64_t)lo;
-	*max = (uint64_t)hi;
-	*mean = n ? sum / (double)n : 0;
-	double var = n > 1 ? (sumsq - sum * sum / (double)n) / (double)(n - 1) : 0;
-	*dev = var > 0 ? sqrt(var) : 0;
+	*samples = s->n;
+	*min = (uint64_t)s->min;
+	*max = (uint64_t)s->max;
+	*mean = s->mean;
+	*dev = s->n > 1 ? sqrt(s->m2 / (double)(s->n - 1)) : 0;
 }
 
 /* Time and CPU of the measured part up to end (ticks), into r: for the final result, and for
@@ -515,24 +590,11 @@ static void finish(struct io_worker *w, struct loop *ls)
 	if (!ls->measuring) /* stopped during the ramp: nothing measured */
 		start_measuring(w, ls, end);
 	fill_times(w, ls, r, end);
-	/* Per-second series are for both directions together; split by share for bw stats. */
+	r->depth_mean = r->depth_samples ? ls->depth_sum / (double)r->depth_samples : 0;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct io_dir_result *dr = &r->dir[d];
-		if (!dr->ios)
-			continue;
-		double share_ios = (double)dr->ios / (double)total_ios(r);
-		double share_bytes = (double)dr->bytes / (double)(total_bytes(r) ? total_bytes(r) : 1);
-		series_stats(r->sec_bw, r->nsec, &dr->bw_min, &dr->bw_max, &dr->bw_mean, &dr->bw_dev, &dr->bw_samples);
-		series_stats(r->sec_iops, r->nsec, &dr->iops_min, &dr->iops_max, &dr->iops_mean, &dr->iops_dev,
-			     &dr->iops_samples);
-		dr->bw_min = (uint64_t)((double)dr->bw_min * share_bytes);
-		dr->bw_max = (uint64_t)((double)dr->bw_max * share_bytes);
-		dr->bw_mean *= share_bytes;
-		dr->bw_dev *= share_bytes;
-		dr->iops_min = (uint64_t)((double)dr->iops_min * share_ios);
-		dr->iops_max = (uint64_t)((double)dr->iops_max * share_ios);
-		dr->iops_mean *= share_ios;
-		dr->iops_dev *= share_ios;
+		rate_out(&ls->bw[d], &dr->bw_min, &dr->bw_max, &dr->bw_mean, &dr->bw_dev, &dr->bw_samples);
+		rate_out(&ls->iops[d], &dr->iops_min, &dr->iops_max, &dr->iops_mean, &dr->iops_dev, &dr->iops_samples);
 	}
 }
 
@@ -550,6 +612,9 @@ void *io_worker_main(void *arg)
 		rc = open_files(w);
 	if (rc == 0)
 		rc = w->ops->setup(w);
+	if (rc == 0) /* after setup: the mmap engine hints its mappings too */
+		for (unsigned i = 0; i < w->nfiles; i++)
+			io_file_hint(w, &w->files[i], io_job_random(job));
 	if (rc < 0) {
 		w->status = IO_FAILED;
 		w->res->error = -rc;
@@ -560,7 +625,7 @@ void *io_worker_main(void *arg)
 	if (rc < 0 || atomic_load(&w->ctl->stop))
 		goto out;
 
-	ls.random = job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW;
+	ls.random = io_job_random(job);
 	ls.fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
 		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
 									: -1;
@@ -569,13 +634,17 @@ void *io_worker_main(void *arg)
 	if (ls.fixed_dir < 0 && job->rwmix_read == 0)
 		ls.fixed_dir = DIR_WRITE;
 	ls.loops_left = job->loops;
-	ls.io_size = job->size;
-	if (!ls.io_size)
+	/* A pass: size bytes, or the whole region of every file; time-based runs wrap to a new
+	 * pass until the deadline. */
+	ls.pass_size = job->size;
+	if (!ls.pass_size)
 		for (unsigned i = 0; i < w->nfiles; i++)
-			ls.io_size += w->files[i].region_len;
-	if (job->time_based)
-		ls.io_size = 0; /* runs until the deadline, wrapping around */
+			ls.pass_size += w->files[i].region_len;
+	if (!ls.pass_size)
+		ls.pass_size = UINT64_MAX;
 	ls.sec_len = ticks_from_ns(1000000000ull);
+	ls.smp_len = ticks_from_ns(job->sample_ns ? job->sample_ns : 500000000ull);
+	ls.smp_next = UINT64_MAX;
 	ls.sec_cap = job->time_based ? job->runtime_ns / 1000000000ull + 2 : 64;
 	w->res->sec_iops = malloc(ls.sec_cap * sizeof(double));
 	w->res->sec_bw = malloc(ls.sec_cap * sizeof(double));

@@ -1,0 +1,130 @@
+/* The engine does what fio does where the figures depend on it: the page cache dropped at
+ * every pass, the queue kept iodepth deep, bw/iops sampled every 500 ms. Mechanisms, not
+ * timings: counts the engine keeps, checked against what the job implies. */
+#include "io/engine.h"
+#include "test.h"
+
+#include <string.h>
+
+static struct io_job file_job(enum io_engine_kind k, enum io_rw rw, unsigned depth)
+{
+	struct io_job j;
+	io_job_init(&j);
+	j.targets[0] = test_tmpdir();
+	j.ntargets = 1;
+	j.size = 1 << 20;
+	j.engine = k;
+	j.rw = rw;
+	j.iodepth = depth;
+	return j;
+}
+
+TEST(the_ring_holds_iodepth_ios_in_flight)
+{
+	const enum io_direct modes[] = { DIRECT_AUTO, DIRECT_OFF };
+	for (unsigned m = 0; m < 2; m++) {
+		char err[256];
+		struct io_job j = file_job(ENGINE_URING, IO_RANDREAD, 32);
+		j.direct = modes[m];
+		j.size = 2 << 20; /* 512 I/Os: all but the last few submissions refill to 32 */
+		struct io_job_result r;
+		CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+		CHECK_EQ_U64(r.dir[DIR_READ].ios, 512);
+		CHECK_EQ_INT((int)r.depth_max, 32);
+		/* each completion's slot is refilled before the next wait: 32 after every submission
+		 * but the ones of the final drain */
+		CHECK(r.depth_mean >= 31.0);
+		CHECK(r.iodepth_level[5] >= 480); /* fio's "32" column */
+		io_result_free(&r);
+	}
+}
+
+TEST(a_sync_engine_has_one_io_in_flight)
+{
+	char err[256];
+	struct io_job j = file_job(ENGINE_PSYNC, IO_RANDREAD, 32);
+	struct io_job_result r;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK_EQ_INT((int)r.depth_max, 1);
+	CHECK(r.depth_mean == 1.0);
+	io_result_free(&r);
+}
+
+TEST(every_loop_drops_the_page_cache_unless_kept)
+{
+	char err[256];
+	struct io_job j = file_job(ENGINE_PSYNC, IO_READ, 1);
+	j.loops = 3;
+	struct io_job_result r;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK_EQ_U64(r.dir[DIR_READ].ios, 3 * 256);
+	/* tmpfs has no cache to drop: then none is counted */
+	int on_tmpfs = r.cache_drops == 0;
+	if (!on_tmpfs)
+		CHECK_EQ_U64(r.cache_drops, 3); /* the open, then loops 2 and 3 */
+	io_result_free(&r);
+	j.keep_cache = 1;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK_EQ_U64(r.cache_drops, 0);
+	io_result_free(&r);
+}
+
+TEST(every_time_based_wrap_drops_the_page_cache)
+{
+	char err[256];
+	struct io_job j = file_job(ENGINE_PSYNC, IO_RANDREAD, 1);
+	j.size = 64 * 1024; /* 16 I/Os a pass */
+	j.time_based = 1;
+	j.runtime_ns = 100 * 1000 * 1000ull;
+	struct io_job_result r;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	uint64_t ios = r.dir[DIR_READ].ios;
+	CHECK(ios > 16);
+	/* one drop at the open, one each time a pass was full and another I/O was due */
+	if (r.cache_drops)
+		CHECK_EQ_U64(r.cache_drops, 1 + (ios - 1) / 16);
+	io_result_free(&r);
+}
+
+TEST(bw_and_iops_are_sampled_every_500ms)
+{
+	char err[256];
+	struct io_job j;
+	io_job_init(&j);
+	j.engine = ENGINE_NULL;
+	j.time_based = 1;
+	j.runtime_ns = 1000 * 1000 * 1000ull;
+	struct io_job_result r;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	/* at 0.5 s and 1.0 s (the one due at the deadline counts); none for writes */
+	CHECK_EQ_U64(r.dir[DIR_READ].iops_samples, 2);
+	CHECK_EQ_U64(r.dir[DIR_READ].bw_samples, 2);
+	CHECK_EQ_U64(r.dir[DIR_WRITE].iops_samples, 0);
+	CHECK(r.dir[DIR_READ].iops_min <= r.dir[DIR_READ].iops_max);
+	CHECK(r.dir[DIR_READ].bw_max == r.dir[DIR_READ].iops_max * 4096 ||
+	      r.dir[DIR_READ].bw_max / 4096 - r.dir[DIR_READ].iops_max <= 1);
+	io_result_free(&r);
+	j.sample_ns = 250 * 1000 * 1000ull;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK_EQ_U64(r.dir[DIR_READ].iops_samples, 4);
+	io_result_free(&r);
+}
+
+TEST(each_direction_of_a_mix_has_its_own_samples)
+{
+	char err[256];
+	struct io_job j;
+	io_job_init(&j);
+	j.engine = ENGINE_NULL;
+	j.rw = IO_RANDRW;
+	j.rwmix_read = 70;
+	j.time_based = 1;
+	j.runtime_ns = 500 * 1000 * 1000ull;
+	j.sample_ns = 250 * 1000 * 1000ull;
+	struct io_job_result r;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK_EQ_U64(r.dir[DIR_READ].iops_samples, 2);
+	CHECK_EQ_U64(r.dir[DIR_WRITE].iops_samples, 2);
+	CHECK(r.dir[DIR_READ].iops_mean > r.dir[DIR_WRITE].iops_mean);
+	io_result_free(&r);
+}
