@@ -47,13 +47,13 @@ else not_ok "disk: time-based wraps drop the page cache again" "$n drops, $ios I
 
 # --- a loop block device ---------------------------------------------------------------
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
-    echo "# $T: loop-device checks need root and losetup: not run"
+    skip "loop-device checks (O_DIRECT open, a second buffered pass read from the device)" "need root and losetup"
     exit 0
 fi
 truncate -s 64M "$d/backing"
 loop=$(losetup -f --show "$d/backing" 2>/dev/null) || loop=""
 if [ -z "$loop" ]; then
-    echo "# $T: losetup could not attach a loop device here: loop-device checks not run"
+    skip "loop-device checks (O_DIRECT open, a second buffered pass read from the device)" "losetup cannot attach a loop device here"
     exit 0
 fi
 name=$(basename "$loop")
