@@ -2,6 +2,7 @@
  *
  * main() finds the subcommand in the table below and hands it argv from the command name on
  * (git's builtin/ pattern).  Help and version are handled here so every command gets them. */
+#include "cli/help.h"
 #include "cmd/cmd.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -70,18 +71,6 @@ static int show_usage(const struct command *c)
 	return NM_EXIT_OK;
 }
 
-/* --help or -h among the options, before any "--" (after it, words belong to a child command). */
-static int asks_for_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--") == 0)
-			return 0;
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return 1;
-	}
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -116,7 +105,7 @@ int main(int argc, char **argv)
 #ifdef NODEMARK_MPI
 	return mpi_main(c->name, c->fn, c->usage, argc - 1, argv + 1);
 #endif
-	if (asks_for_help(argc - 1, argv + 1))
+	if (cli_asks_for_help(argc - 1, argv + 1))
 		return show_usage(c);
 	cleanup_init();
 	return c->fn(argc - 1, argv + 1);

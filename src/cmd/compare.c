@@ -1,6 +1,6 @@
 /* nodemark compare: benchstat's tables over saved runs, JSON records and Go benchmark text. */
 #include "cmd/cmd.h"
-#include "cmd/compareinput.h"
+#include "cli/compare_input.h"
 #include "export/comparetab.h"
 #include "util/atomicfile.h"
 #include "util/error.h"

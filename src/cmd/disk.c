@@ -2,7 +2,7 @@
  * block devices.  Parses options into a list of tests (struct io_job each), runs them on one
  * io session (files laid out once), and hands the results to export/disk_report. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "export/disk_report.h"
 #include "io/engine.h"
 #include "util/atomicfile.h"

@@ -1,7 +1,7 @@
 /* nodemark export RUN...: saved runs as JSON records, to bring them to another machine. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
-#include "cmd/storecmd.h"
+#include "cli/run_opts.h"
+#include "cli/store_open.h"
 #include "results/record_json.h"
 #include "util/atomicfile.h"
 #include "util/error.h"

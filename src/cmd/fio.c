@@ -2,7 +2,7 @@
  * formats.  The front end is src/fio/ (parser, option table, scheduler, reports); this file
  * splits nodemark's own options from fio's, checks what may be written, and saves the run. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "fio/options.h"
 #include "fio/run.h"
 #include "io/engine.h"

@@ -1,6 +1,6 @@
 /* nodemark hash: hashing throughput per algorithm and thread count. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "hash/bench.h"
 #include "hash/cpufeat.h"
 #include "util/atomicfile.h"

@@ -1,7 +1,7 @@
 /* nodemark import FILE...: JSON records from other machines (or an earlier export) into the store. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
-#include "cmd/storecmd.h"
+#include "cli/run_opts.h"
+#include "cli/store_open.h"
 #include "results/record_json.h"
 #include "util/error.h"
 #include "util/opt.h"

@@ -1,7 +1,7 @@
 /* nodemark pieces: the storage-node piece store (write, hash, sync, commit), its benchstat-
  * style matrix, and `pieces verify`. The workloads live in src/pieces/. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "hash/cpufeat.h"
 #include "pieces/pieces.h"
 #include "stats/summary.h"

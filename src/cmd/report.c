@@ -1,6 +1,6 @@
 /* nodemark report: one self-contained HTML (or Markdown) report of runs. */
 #include "cmd/cmd.h"
-#include "cmd/compareinput.h"
+#include "cli/compare_input.h"
 #include "export/report.h"
 #include "util/atomicfile.h"
 #include "util/error.h"

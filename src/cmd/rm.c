@@ -1,7 +1,7 @@
 /* nodemark rm RUN...: delete saved runs. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
-#include "cmd/storecmd.h"
+#include "cli/run_opts.h"
+#include "cli/store_open.h"
 #include "util/error.h"
 #include "util/opt.h"
 

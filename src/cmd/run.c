@@ -1,6 +1,6 @@
 /* nodemark run: the whole-machine baseline in one command (the suite is in suite/). */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "inventory/inventory.h"
 #include "results/store.h"
 #include "stats/summary.h"

@@ -1,7 +1,7 @@
 /* nodemark show RUN: one saved run, as text or as its JSON record. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
-#include "cmd/storecmd.h"
+#include "cli/run_opts.h"
+#include "cli/store_open.h"
 #include "inventory/inventory.h"
 #include "results/record_json.h"
 #include "stats/scale.h"

@@ -1,6 +1,6 @@
 /* nodemark time: time commands repeatedly, as hyperfine does, with the kernel's accounting. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "export/hyperfine.h"
 #include "proc/params.h"
 #include "proc/timing.h"

@@ -1,6 +1,6 @@
 /* nodemark track: follow a long job's progress from its output or its log. */
 #include "cmd/cmd.h"
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "export/track.h"
 #include "results/store.h"
 #include "proc/linereader.h"

@@ -4,7 +4,8 @@
 #include "mpi/mpi.h"
 #include "mpi/comm.h"
 #include "mpi/workload.h"
-#include "cmd/common.h"
+#include "cli/help.h"
+#include "cli/run_opts.h"
 #include "inventory/inventory.h"
 #include "results/record.h"
 #include "stats/ranks.h"
@@ -75,14 +76,6 @@ static const struct workload *find_workload(const char *name)
 	if (strcmp(name, "hash") == 0)
 		return &work_hash;
 	return NULL;
-}
-
-static int asks_for_help(int argc, char **argv)
-{
-	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
-		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-			return 1;
-	return 0;
 }
 
 /* Only rank 0 speaks: on the others a usage error exits 2 just the same, silently. */
@@ -484,7 +477,7 @@ int mpi_main(const char *name, int (*fn)(int, char **), const char *usage, int a
 	memset(&d, 0, sizeof d);
 	d.w = find_workload(name);
 	comm_init(&d.comm, &argc, &argv);
-	if (asks_for_help(argc, argv)) {
+	if (cli_asks_for_help(argc, argv)) {
 		if (d.comm.rank == 0) {
 			fputs(d.w ? d.w->usage : usage, stdout);
 			if (d.w)

@@ -1,7 +1,7 @@
 /* What every benchmarking command shares: the options that label and save a run,
  * and the last step (attach inventory, save, print the run id). */
-#ifndef NM_CMD_COMMON_H
-#define NM_CMD_COMMON_H
+#ifndef NM_CLI_RUN_OPTS_H
+#define NM_CLI_RUN_OPTS_H
 
 #include "results/record.h"
 #include "util/opt.h"

@@ -1,5 +1,5 @@
-#include "cmd/compareinput.h"
-#include "cmd/storecmd.h"
+#include "cli/compare_input.h"
+#include "cli/store_open.h"
 #include "results/gobench.h"
 #include "results/record_json.h"
 #include "util/error.h"

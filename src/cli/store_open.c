@@ -1,4 +1,4 @@
-#include "cmd/storecmd.h"
+#include "cli/store_open.h"
 #include "util/error.h"
 #include "util/strbuf.h"
 

@@ -1,8 +1,8 @@
 /* What the commands that read the results store share (runs, show, export, import, rm, compare,
  * report): opening it from --db and loading runs named on the command line.  Each prints its
  * one-line error itself; the caller returns NM_EXIT_USAGE (bad name, locked or damaged store). */
-#ifndef NM_CMD_STORECMD_H
-#define NM_CMD_STORECMD_H
+#ifndef NM_CLI_STORE_OPEN_H
+#define NM_CLI_STORE_OPEN_H
 
 #include "results/record.h"
 #include "results/store.h"

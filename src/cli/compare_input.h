@@ -1,7 +1,7 @@
 /* The inputs of compare and report: each word names a file of JSON records, a file of Go
  * benchmark text, or a saved run.  Files win over run names when both exist. */
-#ifndef NM_CMD_COMPAREINPUT_H
-#define NM_CMD_COMPAREINPUT_H
+#ifndef NM_CLI_COMPARE_INPUT_H
+#define NM_CLI_COMPARE_INPUT_H
 
 #include <stddef.h>
 

@@ -1,4 +1,4 @@
-#include "cmd/common.h"
+#include "cli/run_opts.h"
 #include "inventory/inventory.h"
 #include "results/store.h"
 #include "util/error.h"
