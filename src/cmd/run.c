@@ -4,7 +4,7 @@
 #include "inventory/inventory.h"
 #include "results/store.h"
 #include "stats/summary.h"
-#include "suite/baseline.h"
+#include "cli/baseline.h"
 #include "suite/suite.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"

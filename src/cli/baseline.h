@@ -1,8 +1,8 @@
 /* A run next to its baseline: finding the earlier run of the same host and directory, the
  * benchstat-style comparison with the significant changes called out, and the HTML report.
- * (The suite itself knows nothing of the store; this is the step after it.) */
-#ifndef NM_SUITE_BASELINE_H
-#define NM_SUITE_BASELINE_H
+ * The suite itself knows nothing of the store: this is the step after it, for the commands. */
+#ifndef NM_CLI_BASELINE_H
+#define NM_CLI_BASELINE_H
 
 #include <stddef.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-#include "suite/baseline.h"
+#include "cli/baseline.h"
 #include "export/comparetab.h"
 #include "export/report.h"
 #include "util/atomicfile.h"
