@@ -1,13 +1,15 @@
 /* nodemark disk: CrystalDiskMark's profiles and fio-like custom jobs on directories, files and
- * block devices.  Parses options into a list of tests (struct io_job each), runs them on one
- * io session (files laid out once), and hands the results to export/disk_report. */
+ * block devices.  Parses options into a plan (disk/plan.h), runs its passes on one io session
+ * (disk/passes.h: files laid out once), and hands the results to export/disk_report and the
+ * store.  On Ctrl-C the tests that finished are saved. */
 #include "cmd/cmd.h"
 #include "cli/run_opts.h"
+#include "disk/passes.h"
+#include "disk/plan.h"
+#include "disk/profiles.h"
 #include "export/disk_report.h"
 #include "io/engine.h"
 #include "util/atomicfile.h"
-#include "util/cleanup.h"
-#include "util/clock.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
@@ -19,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 const char cmd_disk_usage[] =
 	"usage: nodemark disk TARGET... [--profile cdm|cdm-nvme|peak|realworld] [options]\n"
@@ -101,38 +102,10 @@ static const struct opt_spec specs[] = {
 	RUN_OPT_SPECS, { 0 },
 };
 
-/* A CrystalDiskMark test: sequential or random, block size, queue depth, threads. */
-struct cdm_test {
-	const char *name;
-	int random;
-	uint64_t bs;
-	unsigned qd, threads;
-};
-
-#define SEQ1M_Q8T1 { "SEQ1M Q8T1", 0, 1 << 20, 8, 1 }
-#define SEQ1M_Q1T1 { "SEQ1M Q1T1", 0, 1 << 20, 1, 1 }
-#define SEQ128K_Q32T1 { "SEQ128K Q32T1", 0, 128 << 10, 32, 1 }
-#define RND4K_Q32T1 { "RND4K Q32T1", 1, 4096, 32, 1 }
-#define RND4K_Q32T16 { "RND4K Q32T16", 1, 4096, 32, 16 }
-#define RND4K_Q1T1 { "RND4K Q1T1", 1, 4096, 1, 1 }
-
-static const struct profile {
-	const char *name;
-	struct cdm_test tests[4];
-	unsigned n;
-} profiles[] = {
-	{ "cdm", { SEQ1M_Q8T1, SEQ1M_Q1T1, RND4K_Q32T1, RND4K_Q1T1 }, 4 },
-	{ "cdm-nvme", { SEQ1M_Q8T1, SEQ128K_Q32T1, RND4K_Q32T16, RND4K_Q1T1 }, 4 },
-	{ "peak", { SEQ1M_Q8T1, RND4K_Q32T16 }, 2 },
-	{ "realworld", { SEQ1M_Q1T1, RND4K_Q1T1 }, 2 },
-};
-
 struct disk_opts {
-	const struct profile *profile;
-	struct io_job base;         /* what every test shares */
+	struct disk_plan plan;
 	int custom;                 /* --rw given */
-	int have_size, have_runtime, have_loops, have_interval, have_bs, have_jobs;
-	uint64_t interval_ns;
+	int have_bs, have_jobs;
 	const char *allow_write[IO_MAX_TARGETS];
 	unsigned nallow;
 	int json;
@@ -143,8 +116,9 @@ struct disk_opts {
 static void parse_args(struct disk_opts *o, int argc, char **argv)
 {
 	struct opt_iter it;
-	struct io_job *j = &o->base;
-	io_job_init(j);
+	struct disk_plan *p = &o->plan;
+	struct io_job *j = &p->base;
+	disk_plan_init(p);
 	opt_init(&it, argc, argv);
 	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
 		if (run_opts_handle(&o->run, id, &it))
@@ -158,32 +132,28 @@ static void parse_args(struct disk_opts *o, int argc, char **argv)
 		case OPT_DASHDASH:
 			break;
 		case O_PROFILE:
-			o->profile = NULL;
-			for (unsigned i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
-				if (strcmp(it.arg, profiles[i].name) == 0)
-					o->profile = &profiles[i];
-			if (!o->profile)
+			if (!(p->profile = disk_profile_find(it.arg)))
 				opt_bad_value(&it, "expected cdm, cdm-nvme, peak or realworld");
 			break;
 		case O_SIZE:
 			j->size = opt_size(&it);
 			if (!j->size)
 				opt_bad_value(&it, "0: expected a size like 64m, 1GiB");
-			o->have_size = 1;
+			p->have_size = 1;
 			break;
 		case O_RUNTIME:
 			j->runtime_ns = opt_duration(&it);
 			if (!j->runtime_ns)
 				opt_bad_value(&it, "0: expected a duration like 500ms, 5s");
-			o->have_runtime = 1;
+			p->have_runtime = 1;
 			break;
 		case O_LOOPS:
 			j->loops = (unsigned)opt_count(&it, 1, 1000);
-			o->have_loops = 1;
+			p->have_loops = 1;
 			break;
 		case O_INTERVAL:
-			o->interval_ns = opt_duration(&it);
-			o->have_interval = 1;
+			p->interval_ns = opt_duration(&it);
+			p->have_interval = 1;
 			break;
 		case O_RAMP:
 			j->ramp_ns = opt_duration(&it);
@@ -279,7 +249,7 @@ static int same_file(const char *a, const char *b)
 /* Missing targets are bad input; returns whether writes are allowed on all of them. */
 static int check_targets(struct disk_opts *o)
 {
-	const struct io_job *j = &o->base;
+	const struct io_job *j = &o->plan.base;
 	int writable = 1;
 	if (!j->ntargets && j->engine != ENGINE_NULL)
 		nm_usage_fail("missing target: name a directory, file or block device (see --help)");
@@ -306,134 +276,24 @@ static int check_targets(struct disk_opts *o)
 	return writable;
 }
 
-/* --- the plan ---------------------------------------------------------------------------- */
-
-static unsigned plan_profile(struct disk_opts *o, struct disk_test *tests, int writable)
-{
-	const struct profile *p = o->profile;
-	unsigned n = 0;
-	for (int write = 0; write < 2; write++) {
-		if (write && !writable)
-			break;
-		for (unsigned i = 0; i < p->n; i++) {
-			const struct cdm_test *c = &p->tests[i];
-			struct disk_test *t = &tests[n++];
-			memset(t, 0, sizeof *t);
-			t->job = o->base;
-			t->job.rw = c->random ? (write ? IO_RANDWRITE : IO_RANDREAD) : (write ? IO_WRITE : IO_READ);
-			t->job.bs[DIR_READ] = t->job.bs[DIR_WRITE] = c->bs;
-			t->job.iodepth = c->qd;
-			t->job.numjobs = c->threads * (o->base.ntargets ? o->base.ntargets : 1);
-			t->job.time_based = 1;
-			snprintf(t->name, sizeof t->name, "%s %s", c->name, write ? "write" : "read");
-		}
-	}
-	return n;
-}
-
-static void plan_custom(struct disk_opts *o, struct disk_test *t)
-{
-	const struct io_job *j = &o->base;
-	char bs[32];
-	memset(t, 0, sizeof *t);
-	t->job = *j;
-	t->job.time_based = j->runtime_ns != 0;
-	uint64_t v = j->bs[DIR_READ];
-	/* a compact block size for the name: 4k, 1m, 1000 */
-	if (v % (1 << 20) == 0)
-		snprintf(bs, sizeof bs, "%llum", (unsigned long long)(v >> 20));
-	else if (v % 1024 == 0)
-		snprintf(bs, sizeof bs, "%lluk", (unsigned long long)(v >> 10));
-	else
-		snprintf(bs, sizeof bs, "%llu", (unsigned long long)v);
-	snprintf(t->name, sizeof t->name, "%s %s Q%uT%u", io_rw_name(j->rw), bs, j->iodepth, j->numjobs);
-}
-
 /* --- running ----------------------------------------------------------------------------- */
 
-struct progress_state {
-	const char *test;
-	unsigned pass, passes;      /* pass 0 = preparing */
-	uint64_t run_start, planned_ns, done_ns;
-};
-
-static int on_progress(const struct io_progress *p, void *arg)
+static int show_progress(const struct disk_progress *p, void *arg)
 {
-	struct progress_state *ps = arg;
 	char rate[32], eta[32];
-	double secs = (double)p->elapsed_ns / 1e9;
-	units_rate_si(secs > 0 ? (double)p->bytes / secs : 0, rate, sizeof rate);
-	uint64_t elapsed = clock_now_ns() - ps->run_start;
-	uint64_t left = ps->planned_ns > elapsed ? ps->planned_ns - elapsed : 0;
-	if (!ps->planned_ns && p->expected_ns > p->elapsed_ns)
-		left = p->expected_ns - p->elapsed_ns;
-	if (ps->pass == 0)
-		progress_update("%s: preparing, %s, ETA %s", ps->test, rate, units_duration(left, eta, sizeof eta));
+	const struct io_progress *io = p->io;
+	double secs = (double)io->elapsed_ns / 1e9;
+	units_rate_si(secs > 0 ? (double)io->bytes / secs : 0, rate, sizeof rate);
+	uint64_t left = p->planned_ns > p->elapsed_ns ? p->planned_ns - p->elapsed_ns : 0;
+	if (!p->planned_ns && io->expected_ns > io->elapsed_ns)
+		left = io->expected_ns - io->elapsed_ns;
+	if (p->pass == 0)
+		progress_update("%s: preparing, %s, ETA %s", p->test->name, rate, units_duration(left, eta, sizeof eta));
 	else
-		progress_update("%s: pass %u/%u, %s%s, ETA %s", ps->test, ps->pass, ps->passes, rate,
-				p->ramping ? " (ramp)" : "", units_duration(left, eta, sizeof eta));
+		progress_update("%s: pass %u/%u, %s%s, ETA %s", p->test->name, p->pass, p->passes, rate,
+				io->ramping ? " (ramp)" : "", units_duration(left, eta, sizeof eta));
+	(void)arg;
 	return 0;
-}
-
-static int pause_interruptibly(uint64_t ns)
-{
-	uint64_t end = clock_now_ns() + ns;
-	while (!cleanup_interrupted()) {
-		uint64_t now = clock_now_ns();
-		if (now >= end)
-			return 0;
-		uint64_t step = end - now < 100000000ull ? end - now : 100000000ull;
-		struct timespec ts = { (time_t)(step / 1000000000ull), (long)(step % 1000000000ull) };
-		nanosleep(&ts, NULL);
-	}
-	return -1;
-}
-
-/* Run every test: a preparing pass (profiles), then the passes, with pauses between. */
-static int run_tests(struct disk_opts *o, struct io_session *s, struct disk_test *tests, unsigned ntests,
-		     unsigned passes, int preparing, char *err, size_t errlen)
-{
-	struct progress_state ps = { .run_start = clock_now_ns(), .passes = passes };
-	uint64_t per_pass = o->base.runtime_ns + o->base.ramp_ns;
-	ps.planned_ns = o->base.runtime_ns ? ntests * ((passes + (unsigned)preparing) * per_pass +
-						       passes * o->interval_ns) : 0;
-	unsigned ntargets = o->base.ntargets ? o->base.ntargets : 1;
-	for (unsigned i = 0; i < ntests; i++) {
-		struct disk_test *t = &tests[i];
-		struct io_job_result *res = calloc(t->job.numjobs, sizeof *res);
-		if (!res || disk_test_alloc(t, passes, ntargets) < 0) {
-			free(res);
-			return nm_errf(err, errlen, "out of memory"), IO_FAILED;
-		}
-		ps.test = t->name;
-		for (unsigned p = preparing ? 0 : 1; p <= passes; p++) {
-			ps.pass = p;
-			int st = io_session_run(s, &t->job, res, on_progress, &ps, err, errlen);
-			progress_clear();
-			if (st != IO_OK) {
-				if (p > 0 && st != IO_BAD_JOB)
-					disk_test_add_pass(t, ntargets, res); /* keep what ran */
-				else
-					for (unsigned k = 0; k < t->job.numjobs; k++)
-						io_result_free(&res[k]);
-				free(res);
-				return st;
-			}
-			if (p == 0) {
-				for (unsigned k = 0; k < t->job.numjobs; k++)
-					io_result_free(&res[k]);
-			} else {
-				disk_test_add_pass(t, ntargets, res);
-			}
-			int last = i + 1 == ntests && p == passes;
-			if (!last && o->interval_ns && p > 0 && pause_interruptibly(o->interval_ns) < 0) {
-				free(res);
-				return nm_errf(err, errlen, "interrupted"), IO_INTERRUPTED;
-			}
-		}
-		free(res);
-	}
-	return IO_OK;
 }
 
 static int write_output(struct disk_opts *o, const struct disk_report *rep, const char *const *notes)
@@ -469,102 +329,95 @@ static int write_output(struct disk_opts *o, const struct disk_report *rep, cons
 	return 0;
 }
 
+/* The directory the run measured (for the inventory's file system facts), or NULL. */
+static const char *measured_dir(const struct io_job *b)
+{
+	for (unsigned i = 0; i < b->ntargets; i++) {
+		struct stat st;
+		if (stat(b->targets[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return b->targets[i];
+	}
+	return NULL;
+}
+
+static int save_record(struct disk_opts *o, const struct disk_report *rep, int argc, char **argv)
+{
+	struct record *rec = record_new("disk", argc, argv);
+	disk_to_record(rep, rec);
+	run_opts_apply(&o->run, rec, measured_dir(&o->plan.base));
+	int rc = run_save(&o->run, rec);
+	record_free(rec);
+	return rc;
+}
+
+static int exit_code(int io_status)
+{
+	return io_status == IO_INTERRUPTED ? NM_EXIT_INTERRUPTED
+	       : io_status == IO_BAD_JOB   ? NM_EXIT_USAGE
+					   : NM_EXIT_FAILED;
+}
+
 int cmd_disk(int argc, char **argv)
 {
 	struct disk_opts o;
+	struct disk_plan *plan = &o.plan;
 	char err[512];
 	memset(&o, 0, sizeof o);
 	parse_args(&o, argc, argv);
-	struct io_job *b = &o.base;
 
-	if (o.custom && o.profile)
+	if (o.custom && plan->profile)
 		nm_usage_fail("--rw and --profile: choose a profile or a custom job");
-	if (!o.custom && !o.profile)
-		o.profile = &profiles[0];
-	if (o.profile) {
-		if (o.have_bs || o.have_jobs)
-			nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
-		if (!o.have_runtime)
-			b->runtime_ns = 5000000000ull;
-		if (!o.have_loops)
-			b->loops = 5;
-		if (!o.have_interval)
-			o.interval_ns = 5000000000ull;
-		b->shared_file = 1; /* CrystalDiskMark: one test file, every thread on it */
-	}
-	if (!o.have_size)
-		b->filesize = 1ull << 30; /* the test file in a directory; files and devices: all of them */
-	if (b->direct != DIRECT_OFF && b->engine != ENGINE_MMAP && b->engine != ENGINE_NULL &&
-	    (b->bs[DIR_READ] % 512 || b->bs[DIR_WRITE] % 512))
-		nm_usage_fail("--bs %llu: O_DIRECT needs a multiple of 512 (or --buffered)",
-			      (unsigned long long)b->bs[DIR_READ]);
-	if (b->direct == DIRECT_ON && b->engine == ENGINE_MMAP)
-		nm_usage_fail("--direct: the mmap engine cannot do O_DIRECT");
-	int writable = check_targets(&o);
-	if (o.custom && io_job_writes(b) && !writable)
-		nm_usage_fail("writing to a file or block device needs --allow-write=PATH (a mounted device is never "
-			      "written)");
-	b->allow_write_blockdev = writable;
-	b->numa_place = b->cpus == NULL;
+	if (!o.custom && !plan->profile)
+		plan->profile = disk_profile_default();
+	if (plan->profile && (o.have_bs || o.have_jobs))
+		nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
+	plan->writable = check_targets(&o);
+	if (disk_plan_build(plan, err, sizeof err) < 0)
+		nm_usage_fail("%s", err);
 
-	/* Passes: custom jobs run their loops as separate passes too, so each has a sample. */
-	unsigned passes = b->loops;
-	b->loops = 1;
-	struct disk_test tests[8];
-	unsigned ntests = o.profile ? plan_profile(&o, tests, writable) : (plan_custom(&o, &tests[0]), 1);
-
-	struct io_job layout = tests[0].job;
-	if (o.profile && writable)
-		layout.rw = IO_RW; /* opened for writing: the write tests come later */
-	else if (o.custom)
-		layout = tests[0].job;
+	struct io_job layout = disk_plan_layout(plan);
 	int st;
 	struct io_session *s = io_session_open(&layout, &st, err, sizeof err);
 	if (!s) {
-		if (st == IO_INTERRUPTED)
-			return NM_EXIT_INTERRUPTED;
-		nm_error("%s", err);
-		return st == IO_BAD_JOB ? NM_EXIT_USAGE : NM_EXIT_FAILED;
+		if (st != IO_INTERRUPTED)
+			nm_error("%s", err);
+		return exit_code(st);
 	}
 	if (progress_enabled())
 		for (const char *const *n = io_session_notes(s); *n; n++)
 			nm_warn("%s", *n);
 
-	st = run_tests(&o, s, tests, ntests, passes, o.profile != NULL, err, sizeof err);
+	struct disk_loop loop = disk_plan_loop(plan);
+	loop.on_progress = show_progress;
+	st = disk_run_tests(s, plan->tests, plan->ntests, disk_plan_ntargets(plan), &loop, err, sizeof err);
+	progress_clear();
 
-	struct disk_report rep = {
-		.profile = o.profile ? o.profile->name : NULL,
-		.targets = b->ntargets ? b->targets : (const char *const[]){ "null" },
-		.ntargets = b->ntargets ? b->ntargets : 1,
-		.tests = tests,
-		.ntests = ntests,
-		.file_size = b->size ? b->size : b->filesize,
-		.runtime_ns = b->runtime_ns,
-		.interval_ns = o.interval_ns,
-		.passes = passes,
-	};
+	struct disk_report rep;
+	disk_report_init(&rep, plan);
 	int rc = NM_EXIT_OK;
 	if (st == IO_OK) {
 		if (write_output(&o, &rep, io_session_notes(s)) < 0)
 			rc = NM_EXIT_FAILED;
-		struct record *rec = record_new("disk", argc, argv);
-		disk_to_record(&rep, rec);
-		const char *where = NULL;
-		for (unsigned i = 0; i < b->ntargets && !where; i++) {
-			struct stat sst;
-			if (stat(b->targets[i], &sst) == 0 && S_ISDIR(sst.st_mode))
-				where = b->targets[i];
-		}
-		run_opts_apply(&o.run, rec, where);
-		if (run_save(&o.run, rec) < 0)
+		if (save_record(&o, &rep, argc, argv) < 0)
 			rc = NM_EXIT_FAILED;
-		record_free(rec);
+	} else if (st == IO_INTERRUPTED) {
+		/* Ctrl-C: remove the test files first (a second signal must find nothing left to
+		 * remove), then keep what finished, as every benchmarking command does. */
+		io_session_close(s);
+		s = NULL;
+		unsigned done = disk_tests_complete(plan->tests, plan->ntests);
+		rc = NM_EXIT_INTERRUPTED;
+		if (done && !o.run.no_save) {
+			nm_error("interrupted: saving the %u test%s that finished", done, done == 1 ? "" : "s");
+			save_record(&o, &rep, argc, argv);
+		} else {
+			nm_error("interrupted%s", done ? "" : " before a test finished: nothing to save");
+		}
 	} else {
 		nm_error("%s", err);
-		rc = st == IO_INTERRUPTED ? NM_EXIT_INTERRUPTED : st == IO_BAD_JOB ? NM_EXIT_USAGE : NM_EXIT_FAILED;
+		rc = exit_code(st);
 	}
-	for (unsigned i = 0; i < ntests; i++)
-		disk_test_free(&tests[i], rep.ntargets);
+	disk_plan_free(plan);
 	io_session_close(s);
 	run_opts_free(&o.run);
 	return rc;

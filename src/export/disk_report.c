@@ -1,4 +1,5 @@
 #include "export/disk_report.h"
+#include "disk/plan.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -8,87 +9,6 @@
 static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
 #define NPCTS (sizeof pcts / sizeof pcts[0])
-
-/* --- passes ------------------------------------------------------------------------------ */
-
-int disk_test_alloc(struct disk_test *t, unsigned passes, unsigned ntargets)
-{
-	t->total = calloc(passes, sizeof *t->total);
-	t->targets = calloc((size_t)passes * ntargets, sizeof *t->targets);
-	t->jobs = calloc(t->job.numjobs, sizeof *t->jobs);
-	t->npasses = 0;
-	t->best = 0;
-	t->direct = 0;
-	t->engine[0] = '\0';
-	return t->total && t->targets && t->jobs ? 0 : -1;
-}
-
-void disk_test_add_pass(struct disk_test *t, unsigned ntargets, struct io_job_result *res)
-{
-	unsigned p = t->npasses++;
-	struct io_job_result *tot = &t->total[p];
-	io_result_init(tot);
-	for (unsigned i = 0; i < ntargets; i++)
-		io_result_init(&t->targets[p * ntargets + i]);
-	for (unsigned j = 0; j < t->job.numjobs; j++) {
-		io_result_merge(tot, &res[j]);
-		io_result_merge(&t->targets[p * ntargets + res[j].target_index % ntargets], &res[j]);
-	}
-	snprintf(t->engine, sizeof t->engine, "%s", tot->engine_used);
-	t->direct = tot->direct_used;
-	int best = p == 0 || io_result_bytes_per_sec(tot) > io_result_bytes_per_sec(&t->total[t->best]);
-	for (unsigned j = 0; j < t->job.numjobs; j++) {
-		if (best) {
-			io_result_free(&t->jobs[j]);
-			t->jobs[j] = res[j];
-			res[j].sec_iops = res[j].sec_bw = NULL;
-			res[j].nsec = 0;
-		} else {
-			io_result_free(&res[j]);
-		}
-	}
-	if (best)
-		t->best = p;
-}
-
-void disk_test_free(struct disk_test *t, unsigned ntargets)
-{
-	for (unsigned p = 0; p < t->npasses; p++) {
-		io_result_free(&t->total[p]);
-		for (unsigned i = 0; i < ntargets; i++)
-			io_result_free(&t->targets[p * ntargets + i]);
-	}
-	if (t->jobs)
-		for (unsigned j = 0; j < t->job.numjobs; j++)
-			io_result_free(&t->jobs[j]);
-	free(t->total);
-	free(t->targets);
-	free(t->jobs);
-	t->total = t->targets = t->jobs = NULL;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
-void disk_test_spread(const struct disk_test *t, double *median, double *spread)
-{
-	double v[256];
-	unsigned n = t->npasses < 256 ? t->npasses : 256;
-	*median = *spread = 0;
-	if (!n)
-		return;
-	for (unsigned i = 0; i < n; i++)
-		v[i] = io_result_bytes_per_sec(&t->total[i]);
-	qsort(v, n, sizeof v[0], cmp_double);
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	if (*median > 0) {
-		double hi = v[n - 1] / *median - 1, lo = 1 - v[0] / *median;
-		*spread = 100 * (hi > lo ? hi : lo);
-	}
-}
 
 /* Both directions' total latency in one histogram. */
 static void lat_both(const struct io_job_result *r, struct hist *h)
@@ -101,6 +21,23 @@ static void lat_both(const struct io_job_result *r, struct hist *h)
 static uint64_t total_ios(const struct io_job_result *r)
 {
 	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
+}
+
+void disk_report_init(struct disk_report *r, const struct disk_plan *p)
+{
+	static const char *const null_target[] = { "null" };
+	const struct io_job *b = &p->base;
+	*r = (struct disk_report){
+		.profile = p->profile ? p->profile->name : NULL,
+		.targets = b->ntargets ? b->targets : null_target,
+		.ntargets = disk_plan_ntargets(p),
+		.tests = p->tests,
+		.ntests = p->ntests,
+		.file_size = b->size ? b->size : b->filesize,
+		.runtime_ns = b->runtime_ns,
+		.interval_ns = p->interval_ns,
+		.passes = p->passes,
+	};
 }
 
 /* --- text -------------------------------------------------------------------------------- */
@@ -320,76 +257,77 @@ json_t *disk_json(const struct disk_report *r)
 
 /* --- the record -------------------------------------------------------------------------- */
 
-void disk_to_record(const struct disk_report *r, struct record *rec)
+void disk_test_to_bench(const struct disk_report *r, const struct disk_test *t, struct bench *b)
 {
-	for (unsigned i = 0; i < r->ntests; i++) {
-		const struct disk_test *t = &r->tests[i];
-		const struct io_job *j = &t->job;
-		if (!t->npasses)
-			continue;
-		struct bench *b = record_add_bench(rec, t->name);
-		bench_set(b, "rw", json_string(io_rw_name(j->rw)));
-		bench_set(b, "bs", json_integer((json_int_t)j->bs[j->rw == IO_WRITE || j->rw == IO_RANDWRITE]));
-		bench_set(b, "iodepth", json_integer(j->iodepth));
-		bench_set(b, "numjobs", json_integer(j->numjobs));
-		bench_set(b, "size", json_integer((json_int_t)j->size));
-		bench_set(b, "runtime_ns", json_integer((json_int_t)j->runtime_ns));
-		bench_set(b, "engine", json_string(t->engine));
-		bench_set(b, "direct", json_boolean(t->direct > 0));
-		if (j->rw == IO_RW || j->rw == IO_RANDRW)
-			bench_set(b, "rwmix_read", json_integer(j->rwmix_read));
-		json_t *tg = json_array();
-		for (unsigned k = 0; k < r->ntargets; k++)
-			json_array_append_new(tg, json_string(r->targets[k]));
-		bench_set(b, "targets", tg);
+	const struct io_job *j = &t->job;
+	bench_set(b, "rw", json_string(io_rw_name(j->rw)));
+	bench_set(b, "bs", json_integer((json_int_t)j->bs[j->rw == IO_WRITE || j->rw == IO_RANDWRITE]));
+	bench_set(b, "iodepth", json_integer(j->iodepth));
+	bench_set(b, "numjobs", json_integer(j->numjobs));
+	bench_set(b, "size", json_integer((json_int_t)j->size));
+	bench_set(b, "runtime_ns", json_integer((json_int_t)j->runtime_ns));
+	bench_set(b, "engine", json_string(t->engine));
+	bench_set(b, "direct", json_boolean(t->direct > 0));
+	if (j->rw == IO_RW || j->rw == IO_RANDRW)
+		bench_set(b, "rwmix_read", json_integer(j->rwmix_read));
+	json_t *tg = json_array();
+	for (unsigned k = 0; k < r->ntargets; k++)
+		json_array_append_new(tg, json_string(r->targets[k]));
+	bench_set(b, "targets", tg);
 
-		struct metric *bw = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
-		struct metric *iops = bench_metric(b, "iops", "op/s", HIGHER_IS_BETTER);
-		struct metric *lat = bench_metric(b, "lat_mean_ns", "ns", LOWER_IS_BETTER);
-		struct metric *p99 = bench_metric(b, "lat_p99_ns", "ns", LOWER_IS_BETTER);
-		struct metric *cpu = bench_metric(b, "cpu_ns_per_io", "ns", LOWER_IS_BETTER);
-		for (unsigned p = 0; p < t->npasses; p++) {
-			const struct io_job_result *x = &t->total[p];
-			struct hist h;
-			lat_both(x, &h);
-			uint64_t ios = total_ios(x);
-			metric_add(bw, io_result_bytes_per_sec(x));
-			metric_add(iops, io_result_iops(x));
-			metric_add(lat, hist_mean(&h));
-			metric_add(p99, (double)hist_percentile(&h, 99));
-			metric_add(cpu, ios ? (double)(x->usr_cpu_ns + x->sys_cpu_ns) / (double)ios : 0);
-		}
+	struct metric *bw = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+	struct metric *iops = bench_metric(b, "iops", "op/s", HIGHER_IS_BETTER);
+	struct metric *lat = bench_metric(b, "lat_mean_ns", "ns", LOWER_IS_BETTER);
+	struct metric *p99 = bench_metric(b, "lat_p99_ns", "ns", LOWER_IS_BETTER);
+	struct metric *cpu = bench_metric(b, "cpu_ns_per_io", "ns", LOWER_IS_BETTER);
+	for (unsigned p = 0; p < t->npasses; p++) {
+		const struct io_job_result *x = &t->total[p];
+		struct hist h;
+		lat_both(x, &h);
+		uint64_t ios = total_ios(x);
+		metric_add(bw, io_result_bytes_per_sec(x));
+		metric_add(iops, io_result_iops(x));
+		metric_add(lat, hist_mean(&h));
+		metric_add(p99, (double)hist_percentile(&h, 99));
+		metric_add(cpu, ios ? (double)(x->usr_cpu_ns + x->sys_cpu_ns) / (double)ios : 0);
+	}
 
-		/* The best pass's completion latency as sparse (bucket value, count) pairs. */
-		const struct io_job_result *best = &t->total[t->best];
-		struct hist clat;
-		hist_init(&clat);
-		hist_merge(&clat, &best->dir[DIR_READ].clat);
-		hist_merge(&clat, &best->dir[DIR_WRITE].clat);
-		size_t n = 0;
-		for (unsigned k = 0; k < HIST_NR; k++)
-			n += clat.bucket[k] != 0;
-		if (n) {
-			uint64_t *v = malloc(n * sizeof *v), *c = malloc(n * sizeof *c);
-			if (v && c) {
-				size_t m = 0;
-				for (unsigned k = 0; k < HIST_NR; k++)
-					if (clat.bucket[k]) {
-						v[m] = hist_bucket_value(k);
-						c[m++] = clat.bucket[k];
-					}
-				bench_add_hist(b, "clat", v, c, m);
-			}
-			free(v);
-			free(c);
+	/* The best pass's completion latency as sparse (bucket value, count) pairs. */
+	const struct io_job_result *best = &t->total[t->best];
+	struct hist clat;
+	hist_init(&clat);
+	hist_merge(&clat, &best->dir[DIR_READ].clat);
+	hist_merge(&clat, &best->dir[DIR_WRITE].clat);
+	size_t n = 0;
+	for (unsigned k = 0; k < HIST_NR; k++)
+		n += clat.bucket[k] != 0;
+	if (n) {
+		uint64_t *v = malloc(n * sizeof *v), *c = malloc(n * sizeof *c);
+		if (v && c) {
+			size_t m = 0;
+			for (unsigned k = 0; k < HIST_NR; k++)
+				if (clat.bucket[k]) {
+					v[m] = hist_bucket_value(k);
+					c[m++] = clat.bucket[k];
+				}
+			bench_add_hist(b, "clat", v, c, m);
 		}
-		if (best->nsec && best->sec_iops && best->sec_bw) {
-			struct series *si = bench_series(b, "iops", "s", "op/s");
-			struct series *sb = bench_series(b, "bytes_per_sec", "s", "B/s");
-			for (size_t k = 0; k < best->nsec; k++) {
-				series_add(si, (double)(k + 1), best->sec_iops[k]);
-				series_add(sb, (double)(k + 1), best->sec_bw[k]);
-			}
+		free(v);
+		free(c);
+	}
+	if (best->nsec && best->sec_iops && best->sec_bw) {
+		struct series *si = bench_series(b, "iops", "s", "op/s");
+		struct series *sb = bench_series(b, "bytes_per_sec", "s", "B/s");
+		for (size_t k = 0; k < best->nsec; k++) {
+			series_add(si, (double)(k + 1), best->sec_iops[k]);
+			series_add(sb, (double)(k + 1), best->sec_bw[k]);
 		}
 	}
+}
+
+void disk_to_record(const struct disk_report *r, struct record *rec)
+{
+	for (unsigned i = 0; i < r->ntests; i++)
+		if (r->tests[i].complete && r->tests[i].npasses)
+			disk_test_to_bench(r, &r->tests[i], record_add_bench(rec, r->tests[i].name));
 }

@@ -1,7 +1,8 @@
 /* disk under MPI, as IOR runs it: every rank writes then reads its own files (DIR/rank-<r>),
- * or its own region of one shared file (--shared-file), one phase per --rw, through the same
- * I/O engine as `nodemark disk`. */
+ * or its own region of one shared file (--shared-file), one phase per --rw: each phase one
+ * pass of `nodemark disk`'s pass loop (disk/passes.h) on the same I/O engine. */
 #include "mpi/workload.h"
+#include "disk/passes.h"
 #include "io/engine.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
@@ -185,7 +186,7 @@ static unsigned disk_nphases(void *st)
 
 /* --stonewall: the engine asks about ten times a second whether to go on; a rank stops there
  * once another rank is done, keeping what it did up to then. */
-static int stonewall_progress(const struct io_progress *p, void *arg)
+static int stonewall_progress(const struct disk_progress *p, void *arg)
 {
 	const struct work_ctx *ctx = arg;
 	(void)p;
@@ -207,28 +208,28 @@ static void disk_run(void *st, struct work_ctx *ctx, unsigned phase, struct work
 		snprintf(out->name, sizeof out->name, "%s %lluB", io_rw_name(job.rw), (unsigned long long)bs);
 	out->unit = "B";
 
-	struct io_job_result *res = calloc(job.numjobs, sizeof *res), total;
-	uint64_t t0 = clock_now_ns();
-	io_result_init(&total);
-	int st2 = io_session_run(s->session, &job, res, ctx->stonewall ? stonewall_progress : NULL, ctx,
-				 out->errmsg, sizeof out->errmsg);
-	for (unsigned i = 0; i < job.numjobs; i++) {
-		io_result_merge(&total, &res[i]);
-		io_result_free(&res[i]);
+	struct disk_test t = { .job = job };
+	snprintf(t.name, sizeof t.name, "%s", out->name);
+	struct disk_loop loop = { .passes = 1 };
+	if (ctx->stonewall) {
+		loop.on_progress = stonewall_progress;
+		loop.progress_arg = ctx;
 	}
+	uint64_t t0 = clock_now_ns();
+	int st2 = disk_run_tests(s->session, &t, 1, 1, &loop, out->errmsg, sizeof out->errmsg);
 	uint64_t t1 = clock_now_ns();
-	free(res);
 	if (st2 != IO_OK) {
 		out->status = st2 == IO_INTERRUPTED ? NM_EXIT_INTERRUPTED : NM_EXIT_FAILED;
-		io_result_free(&total);
+		disk_test_free(&t, 1);
 		return;
 	}
-	out->bytes = total.dir[DIR_READ].bytes + total.dir[DIR_WRITE].bytes;
-	out->ops = total.dir[DIR_READ].ios + total.dir[DIR_WRITE].ios;
+	const struct io_job_result *total = &t.total[0];
+	out->bytes = total->dir[DIR_READ].bytes + total->dir[DIR_WRITE].bytes;
+	out->ops = total->dir[DIR_READ].ios + total->dir[DIR_WRITE].ios;
 	/* the workers' own first start and last end; the call's when the engine gives none */
-	out->start_ns = total.start_ns ? total.start_ns : t0;
-	out->end_ns = total.end_ns > out->start_ns ? total.end_ns : t1;
-	io_result_free(&total);
+	out->start_ns = total->start_ns ? total->start_ns : t0;
+	out->end_ns = total->end_ns > out->start_ns ? total->end_ns : t1;
+	disk_test_free(&t, 1);
 }
 
 static json_t *disk_settings(void *st)

@@ -1,0 +1,91 @@
+#include "disk/test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+int disk_test_alloc(struct disk_test *t, unsigned passes, unsigned ntargets)
+{
+	t->total = calloc(passes, sizeof *t->total);
+	t->targets = calloc((size_t)passes * ntargets, sizeof *t->targets);
+	t->jobs = calloc(t->job.numjobs, sizeof *t->jobs);
+	t->npasses = 0;
+	t->maxpasses = passes;
+	t->complete = 0;
+	t->best = 0;
+	t->direct = 0;
+	t->engine[0] = '\0';
+	return t->total && t->targets && t->jobs ? 0 : -1;
+}
+
+void disk_test_add_pass(struct disk_test *t, unsigned ntargets, struct io_job_result *res)
+{
+	if (t->npasses == t->maxpasses) { /* no room: the caller planned fewer */
+		for (unsigned j = 0; j < t->job.numjobs; j++)
+			io_result_free(&res[j]);
+		return;
+	}
+	unsigned p = t->npasses++;
+	struct io_job_result *tot = &t->total[p];
+	io_result_init(tot);
+	for (unsigned i = 0; i < ntargets; i++)
+		io_result_init(&t->targets[p * ntargets + i]);
+	for (unsigned j = 0; j < t->job.numjobs; j++) {
+		io_result_merge(tot, &res[j]);
+		io_result_merge(&t->targets[p * ntargets + res[j].target_index % ntargets], &res[j]);
+	}
+	snprintf(t->engine, sizeof t->engine, "%s", tot->engine_used);
+	t->direct = tot->direct_used;
+	int best = p == 0 || io_result_bytes_per_sec(tot) > io_result_bytes_per_sec(&t->total[t->best]);
+	for (unsigned j = 0; j < t->job.numjobs; j++) {
+		if (best) {
+			io_result_free(&t->jobs[j]);
+			t->jobs[j] = res[j];
+			res[j].sec_iops = res[j].sec_bw = NULL;
+			res[j].nsec = 0;
+		} else {
+			io_result_free(&res[j]);
+		}
+	}
+	if (best)
+		t->best = p;
+}
+
+void disk_test_free(struct disk_test *t, unsigned ntargets)
+{
+	for (unsigned p = 0; p < t->npasses; p++) {
+		io_result_free(&t->total[p]);
+		for (unsigned i = 0; i < ntargets; i++)
+			io_result_free(&t->targets[p * ntargets + i]);
+	}
+	if (t->jobs)
+		for (unsigned j = 0; j < t->job.numjobs; j++)
+			io_result_free(&t->jobs[j]);
+	free(t->total);
+	free(t->targets);
+	free(t->jobs);
+	t->total = t->targets = t->jobs = NULL;
+	t->npasses = t->maxpasses = 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+void disk_test_spread(const struct disk_test *t, double *median, double *spread)
+{
+	double v[256];
+	unsigned n = t->npasses < 256 ? t->npasses : 256;
+	*median = *spread = 0;
+	if (!n)
+		return;
+	for (unsigned i = 0; i < n; i++)
+		v[i] = io_result_bytes_per_sec(&t->total[i]);
+	qsort(v, n, sizeof v[0], cmp_double);
+	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	if (*median > 0) {
+		double hi = v[n - 1] / *median - 1, lo = 1 - v[0] / *median;
+		*spread = 100 * (hi > lo ? hi : lo);
+	}
+}

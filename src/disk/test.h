@@ -1,0 +1,32 @@
+/* One disk test ("SEQ1M Q8T1 read") and the passes it ran: every pass merged per target and in
+ * total, the best pass (CrystalDiskMark's score), and each thread's figures of that pass. */
+#ifndef NM_DISK_TEST_H
+#define NM_DISK_TEST_H
+
+#include "io/engine.h"
+
+struct disk_test {
+	char name[64];
+	struct io_job job;
+	unsigned npasses;              /* passes that ran */
+	unsigned maxpasses;            /* room allocated */
+	int complete;                  /* every pass it was planned to run has run */
+	struct io_job_result *total;   /* [npasses]: all threads merged */
+	struct io_job_result *targets; /* [npasses * ntargets]: merged per target */
+	struct io_job_result *jobs;    /* [job.numjobs]: each thread, of the best pass */
+	unsigned best;                 /* the pass with the highest bandwidth */
+	char engine[16];               /* the engine used, or "mixed" over targets */
+	int direct;                    /* 1 O_DIRECT, 0 buffered, -1 mixed */
+};
+
+/* Room for up to passes passes; 0, or -1 when out of memory. */
+int disk_test_alloc(struct disk_test *t, unsigned passes, unsigned ntargets);
+/* Store the next pass from results[job.numjobs] (merging per target and in total); keeps the
+ * per-thread results when it becomes the best pass (taking their series), frees the others'. */
+void disk_test_add_pass(struct disk_test *t, unsigned ntargets, struct io_job_result *results);
+void disk_test_free(struct disk_test *t, unsigned ntargets);
+
+/* Median of the passes' bandwidth and the spread: how far the farthest pass is from it, in %. */
+void disk_test_spread(const struct disk_test *t, double *median, double *spread_pct);
+
+#endif
