@@ -16,6 +16,7 @@
 	X(time, "time commands repeatedly, like hyperfine, with the kernel's accounting")   \
 	X(track, "follow a long job's progress from its output or log")                     \
 	X(compare, "compare runs with benchstat's statistics")                               \
+	X(benchstat, "benchstat's command line and tables for Go benchmark text")           \
 	X(report, "write an HTML or Markdown report of runs")                                \
 	X(runs, "list the saved runs")                                                       \
 	X(show, "show one saved run")                                                        \
