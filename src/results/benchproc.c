@@ -374,7 +374,8 @@ static const struct bp_key *intern_row(struct bp_projection *pr)
 	k->proj = pr;
 	k->nvals = n;
 	k->vals = xcalloc(n, sizeof *k->vals);
-	memcpy(k->vals, pr->row, n * sizeof *k->vals);
+	if (n)
+		memcpy(k->vals, pr->row, n * sizeof *k->vals);
 	k->next = *b;
 	*b = k;
 	pr->keys = xrealloc(pr->keys, (pr->nkeys + 1) * sizeof *pr->keys);
