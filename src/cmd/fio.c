@@ -5,6 +5,7 @@
 #include "cli/run_opts.h"
 #include "fio/options.h"
 #include "fio/run.h"
+#include "fio/targets.h"
 #include "io/engine.h"
 #include "util/error.h"
 
@@ -100,35 +101,6 @@ static void split_args(struct fio_cmd *c, int argc, char **argv)
 	}
 }
 
-/* fio writes whatever it is pointed at; nodemark never writes a file or device it did not
- * create unless it is named again in --allow-write (as `nodemark disk`): a benchmark must not
- * destroy data. Missing files are created (as fio does) and removed at the end. */
-static void allow_writes(struct fio_cmd *c)
-{
-	for (size_t i = 0; i < c->plan.njobs; i++) {
-		struct io_job *io = &c->plan.jobs[i].io;
-		int ok = 1;
-		for (unsigned t = 0; t < io->ntargets; t++) {
-			struct stat st;
-			if (stat(io->targets[t], &st) < 0 || S_ISDIR(st.st_mode))
-				continue;
-			int named = 0;
-			for (unsigned k = 0; k < c->nallow_write; k++)
-				named |= strcmp(c->allow_write[k], io->targets[t]) == 0;
-			/* refused here, where the option is known, so the message can say how to allow it
-			 * (the I/O session refuses it too, as disk's does) */
-			if (!named && io_job_writes(io) && (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode)))
-				nm_usage_fail("job '%s': %s: %s is only read unless named again in --allow-write=%s",
-					      c->plan.jobs[i].name, io->targets[t],
-					      S_ISBLK(st.st_mode) ? "a block device" : "a file nodemark did not create",
-					      io->targets[t]);
-			ok &= named;
-		}
-		io->allow_write_blockdev = ok;
-		io->create_targets = 1; /* fio creates a missing filename= */
-	}
-}
-
 /* The record goes where the run was: the first job's directory, when it has one. */
 static int run_and_save(struct fio_cmd *c, int argc, char **argv)
 {
@@ -174,7 +146,12 @@ int cmd_fio(int argc, char **argv)
 		nm_warn("%s", c.plan.warnings[i]);
 	for (size_t i = 0; i < c.plan.nnotes; i++)
 		nm_warn("%s", c.plan.notes[i]);
-	allow_writes(&c);
+	if (!c.plan.parse_only && fio_check_targets(&c.plan, c.allow_write, c.nallow_write, err, sizeof err) < 0) {
+		fio_plan_free(&c.plan);
+		free(c.fio_argv);
+		run_opts_free(&c.ro);
+		nm_usage_fail("%s", err);
+	}
 
 	int rc = NM_EXIT_OK;
 	for (size_t i = 0; i < c.plan.njobs && rc == NM_EXIT_OK; i++)

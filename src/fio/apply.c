@@ -151,8 +151,25 @@ APPLY(nrfiles)
 APPLY(size) { return fio_size(j, v, &j->io.size, err, errlen); }
 APPLY(filesize) { return fio_size(j, v, &j->io.filesize, err, errlen); }
 APPLY(offset) { return fio_size(j, v, &j->io.offset, err, errlen); }
-APPLY(filename) { return fio_set_targets(j, v, err, errlen); }
-APPLY(directory) { return fio_set_targets(j, v, err, errlen); }
+/* Kept as typed; fio_job_targets() turns them into the job's targets once all options are in
+ * (filename= is relative to directory= when both are given, whatever their order). */
+APPLY(filename)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	free(j->filename);
+	j->filename = fio_xstrdup(v);
+	return 0;
+}
+
+APPLY(directory)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	free(j->directory);
+	j->directory = fio_xstrdup(v);
+	return 0;
+}
 APPLY(runtime) { return fio_duration(v, &j->io.runtime_ns, err, errlen); }
 APPLY(ramp_time) { return fio_duration(v, &j->io.ramp_ns, err, errlen); }
 APPLY(startdelay) { return fio_duration(v, &j->io.startdelay_ns, err, errlen); }

@@ -206,6 +206,10 @@ int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t 
 		rc = 0;
 		goto out;
 	}
+	if (nfiles && p->no_jobfiles) {
+		nm_errf(err, errlen, "job files are not allowed here");
+		goto out;
+	}
 	for (size_t f = 0; f < nfiles; f++)
 		if (fio_parse_jobfile(p, files[f], err, errlen) < 0)
 			goto out;

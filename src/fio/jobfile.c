@@ -9,10 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_JOBFILE_BYTES (1u << 20)
 #define MAX_INCLUDE_DEPTH 8
+/* An include fan-out (each file including the next one many times) grows as N^depth: these
+ * bound the whole plan's includes, not just their depth. */
+#define MAX_INCLUDES 256
+#define MAX_INCLUDE_BYTES (8u << 20)
 
 
 static char *trim(char *s)
@@ -40,32 +46,41 @@ struct ini_state {
 	struct fio_optlist file_globals; /* [global] sections seen so far in this file (and includers) */
 	struct fio_job *cur;             /* NULL inside [global] */
 	int in_section;
+	struct fio_file_id open_files[MAX_INCLUDE_DEPTH + 1]; /* the file being read and its includers */
+	unsigned nopen;
 };
 
 static int parse_text(struct ini_state *st, const char *text, size_t len, const char *name, char *err,
 		      size_t errlen);
 
-static int read_whole(const char *path, char **out, size_t *len, char *err, size_t errlen)
+/* O_NONBLOCK: opening a FIFO with no writer must not wait (a job file is never one). */
+static int read_whole(void *ctx, const char *path, char **out, size_t *len, struct fio_file_id *id, char *err,
+		      size_t errlen)
 {
 	char qb[64];
-	FILE *f = fopen(path, "r");
-	if (!f)
+	(void)ctx;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
 		return nm_errf(err, errlen, "%s: %s", fio_q(path, qb, sizeof qb), strerror(errno));
 	struct stat sb;
-	if (fstat(fileno(f), &sb) == 0 && !S_ISREG(sb.st_mode)) {
-		fclose(f);
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		close(fd);
 		return nm_errf(err, errlen, "%s: not a regular file", fio_q(path, qb, sizeof qb));
 	}
+	id->dev = (uint64_t)sb.st_dev;
+	id->ino = (uint64_t)sb.st_ino;
 	char *buf = malloc(MAX_JOBFILE_BYTES + 1);
 	if (!buf)
 		abort();
-	size_t n = fread(buf, 1, MAX_JOBFILE_BYTES + 1, f);
-	int bad = ferror(f);
-	fclose(f);
-	if (bad || n > MAX_JOBFILE_BYTES) {
+	size_t n = 0;
+	ssize_t r = 1;
+	while (n <= MAX_JOBFILE_BYTES && (r = read(fd, buf + n, MAX_JOBFILE_BYTES + 1 - n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	if (r < 0 || n > MAX_JOBFILE_BYTES) {
 		free(buf);
 		return nm_errf(err, errlen, "%s: %s", fio_q(path, qb, sizeof qb),
-			       bad ? "cannot read it" : "larger than 1 MiB; not a job file?");
+			       r < 0 ? strerror(errno) : "larger than 1 MiB; not a job file?");
 	}
 	buf[n] = '\0';
 	*out = buf;
@@ -73,7 +88,14 @@ static int read_whole(const char *path, char **out, size_t *len, char *err, size
 	return 0;
 }
 
-static int include_file(struct ini_state *st, const char *path, const char *from, char *err, size_t errlen)
+static int read_file(struct fio_plan *p, const char *path, char **text, size_t *len, struct fio_file_id *id,
+		     char *err, size_t errlen)
+{
+	fio_read_fn fn = p->read_file ? p->read_file : read_whole;
+	return fn(p->read_ctx, path, text, len, id, err, errlen);
+}
+
+static int include_allowed(struct ini_state *st, const char *path, char *err, size_t errlen)
 {
 	if (st->p->no_include)
 		return nm_errf(err, errlen, "include is not allowed here");
@@ -82,6 +104,16 @@ static int include_file(struct ini_state *st, const char *path, const char *from
 			return nm_errf(err, errlen, "include: the file name has control characters");
 	if (st->p->include_depth >= MAX_INCLUDE_DEPTH)
 		return nm_errf(err, errlen, "include nested more than %d deep", MAX_INCLUDE_DEPTH);
+	if (st->p->nincludes >= MAX_INCLUDES)
+		return nm_errf(err, errlen, "include: more than %d includes in all", MAX_INCLUDES);
+	return 0;
+}
+
+static int include_file(struct ini_state *st, const char *path, const char *from, char *err, size_t errlen)
+{
+	char qb[64];
+	if (include_allowed(st, path, err, errlen) < 0)
+		return -1;
 	/* a relative name is relative to the including file's directory, as fio does */
 	char full[4096];
 	const char *slash = strrchr(from, '/');
@@ -91,11 +123,24 @@ static int include_file(struct ini_state *st, const char *path, const char *from
 		snprintf(full, sizeof full, "%s", path);
 	char *text;
 	size_t len;
-	if (read_whole(full, &text, &len, err, errlen) < 0)
+	struct fio_file_id id;
+	if (read_file(st->p, full, &text, &len, &id, err, errlen) < 0)
 		return -1;
-	st->p->include_depth++;
-	int rc = parse_text(st, text, len, full, err, errlen);
-	st->p->include_depth--;
+	st->p->nincludes++;
+	st->p->include_bytes += len;
+	int rc = 0;
+	for (unsigned i = 0; i < st->nopen && rc == 0; i++)
+		if (st->open_files[i].dev == id.dev && st->open_files[i].ino == id.ino)
+			rc = nm_errf(err, errlen, "include: %s includes itself (a loop)", fio_q(full, qb, sizeof qb));
+	if (rc == 0 && st->p->include_bytes > MAX_INCLUDE_BYTES)
+		rc = nm_errf(err, errlen, "include: more than %u MiB of included text in all", MAX_INCLUDE_BYTES >> 20);
+	if (rc == 0) {
+		st->open_files[st->nopen++] = id;
+		st->p->include_depth++;
+		rc = parse_text(st, text, len, full, err, errlen);
+		st->p->include_depth--;
+		st->nopen--;
+	}
 	free(text);
 	return rc;
 }
@@ -192,10 +237,12 @@ static int parse_text(struct ini_state *st, const char *text, size_t len, const 
 	return 0;
 }
 
-int fio_parse_jobfile_text(struct fio_plan *p, const char *text, size_t len, const char *name, char *err,
-			   size_t errlen)
+static int parse_top(struct fio_plan *p, const char *text, size_t len, const char *name,
+		     const struct fio_file_id *id, char *err, size_t errlen)
 {
 	struct ini_state st = { .p = p };
+	if (id)
+		st.open_files[st.nopen++] = *id;
 	/* command-line globals apply to job files too */
 	fio_optlist_copy(&st.file_globals, &p->globals);
 	int rc = parse_text(&st, text, len, name, err, errlen);
@@ -203,13 +250,20 @@ int fio_parse_jobfile_text(struct fio_plan *p, const char *text, size_t len, con
 	return rc;
 }
 
+int fio_parse_jobfile_text(struct fio_plan *p, const char *text, size_t len, const char *name, char *err,
+			   size_t errlen)
+{
+	return parse_top(p, text, len, name, NULL, err, errlen);
+}
+
 int fio_parse_jobfile(struct fio_plan *p, const char *path, char *err, size_t errlen)
 {
 	char *text;
 	size_t len;
-	if (read_whole(path, &text, &len, err, errlen) < 0)
+	struct fio_file_id id;
+	if (read_file(p, path, &text, &len, &id, err, errlen) < 0)
 		return -1;
-	int rc = fio_parse_jobfile_text(p, text, len, path, err, errlen);
+	int rc = parse_top(p, text, len, path, &id, err, errlen);
 	free(text);
 	return rc;
 }

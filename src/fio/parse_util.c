@@ -191,28 +191,3 @@ const char *fio_job_strdup(struct fio_job *j, const char *s)
 	fio_strv_push(&j->strs, &j->nstrs, d);
 	return d;
 }
-
-/* "a:b:c" into the job's targets (fio's filename and directory lists). */
-int fio_set_targets(struct fio_job *j, const char *v, char *err, size_t errlen)
-{
-	if (fio_need_value(v, err, errlen) < 0)
-		return -1;
-	j->io.ntargets = 0;
-	for (const char *s = v;;) {
-		const char *e = strchr(s, ':');
-		size_t n = e ? (size_t)(e - s) : strlen(s);
-		if (!n)
-			return nm_errf(err, errlen, "empty name in the list");
-		if (j->io.ntargets == IO_MAX_TARGETS)
-			return nm_errf(err, errlen, "at most %d names", IO_MAX_TARGETS);
-		char *t = fio_xstrndup(s, n);
-		fio_strv_push(&j->strs, &j->nstrs, t);
-		j->io.targets[j->io.ntargets++] = t;
-		if (!e)
-			break;
-		s = e + 1;
-	}
-	return 0;
-}
-
-/* --- the option table ---------------------------------------------------------------------- */

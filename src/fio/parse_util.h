@@ -32,7 +32,6 @@ int fio_size(const struct fio_job *j, const char *v, uint64_t *out, char *err, s
 int fio_count(const char *v, uint64_t min, uint64_t max, uint64_t *out, char *err, size_t errlen);
 int fio_duration(const char *v, uint64_t *ns, char *err, size_t errlen); /* bare number: seconds */
 const char *fio_job_strdup(struct fio_job *j, const char *s);           /* owned by the job */
-int fio_set_targets(struct fio_job *j, const char *v, char *err, size_t errlen); /* "a:b:c" */
 
 struct fio_job *fio_plan_add_job(struct fio_plan *p, const char *name, const struct fio_optlist *globals,
 				 char *err, size_t errlen);

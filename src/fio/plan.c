@@ -3,6 +3,7 @@
  * changes how the sizes after it read, not those before it.  Then groups are numbered. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "fio/targets.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -22,6 +23,8 @@ void fio_job_free(struct fio_job *j)
 	fio_optlist_free(&j->opts);
 	free(j->wait_for);
 	free(j->ioengine);
+	free(j->filename);
+	free(j->directory);
 	fio_strv_free(j->strs, j->nstrs);
 }
 
@@ -80,7 +83,9 @@ static void job_defaults(struct fio_job *j)
 	j->clat_percentiles = 1;
 }
 
-static int apply_list(struct fio_job *j, const struct fio_optlist *l, char *err, size_t errlen)
+/* inherited: the globals, where name= does not rename the job (in fio a job's name is its
+ * section's or its --name's). */
+static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inherited, char *err, size_t errlen)
 {
 	char msg[320];
 	for (size_t i = 0; i < l->n; i++) {
@@ -88,6 +93,8 @@ static int apply_list(struct fio_job *j, const struct fio_optlist *l, char *err,
 		const struct fio_option *d = fio_option_find(kv->key);
 		if (!d || !d->apply)
 			continue; /* refused options never get this far */
+		if (inherited && d->apply == fio_apply_name)
+			continue;
 		if (d->apply(j, kv->value, msg, sizeof msg) < 0) {
 			char qb[64];
 			return nm_errf(err, errlen, "job '%s': %s: %s", fio_q(j->name, qb, sizeof qb), kv->key, msg);
@@ -100,9 +107,22 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 {
 	char qb[64];
 	job_defaults(j);
-	if (apply_list(j, &j->inherited, err, errlen) < 0 || apply_list(j, &j->opts, err, errlen) < 0)
+	if (apply_list(j, &j->inherited, 1, err, errlen) < 0 || apply_list(j, &j->opts, 0, err, errlen) < 0)
 		return -1;
+	/* The engine names files NAME.THREAD.FILE: a '/' in the name would put them outside the
+	 * directory nodemark made (--name=../../x), so the file name gets '_' there (fio's would not). */
 	snprintf(j->io.name, sizeof j->io.name, "%s", j->name);
+	for (char *c = j->io.name; *c; c++)
+		if (*c == '/')
+			*c = '_';
+	if (fio_job_targets(j, err, errlen) < 0)
+		return -1;
+	/* fio's runtime bounds the whole job, whatever loops says; the engine's bounds each loop
+	 * (its deadline is runtime x loops).  time_based repeats until the runtime anyway. */
+	if (j->io.time_based)
+		j->io.loops = 1;
+	else if (j->io.runtime_ns && j->io.loops > 1)
+		j->io.runtime_ns = (j->io.runtime_ns + j->io.loops - 1) / j->io.loops;
 	/* fio does whole blocks only: the size rounds down to a multiple of the block size */
 	uint64_t min_bs = j->io.bs[DIR_READ] < j->io.bs[DIR_WRITE] ? j->io.bs[DIR_READ] : j->io.bs[DIR_WRITE];
 	if (j->io.size > min_bs && min_bs)

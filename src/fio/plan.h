@@ -39,9 +39,21 @@ struct fio_job {
 	unsigned kb_base;               /* 1024 or 1000: how sizes are read and printed */
 	unsigned unit_base;             /* 8: bytes (default), 1: bits */
 	char *ioengine;                 /* as typed ("libaio"), NULL when not given */
+	char *filename, *directory;     /* as typed, NULL when not given */
+	int dir_targets;                /* io.targets are directories (directory= without filename=) */
+	int default_target;             /* neither: fio's NAME.THREAD.0 files in the current directory */
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;
 };
+
+/* A job file's identity (device and inode), to find include loops. */
+struct fio_file_id {
+	uint64_t dev, ino;
+};
+
+/* Reads a whole job file: 0 with a malloc'd, NUL-terminated text, or -1 with err set. */
+typedef int (*fio_read_fn)(void *ctx, const char *path, char **text, size_t *len, struct fio_file_id *id,
+			   char *err, size_t errlen);
 
 struct fio_plan {
 	struct fio_optlist globals;     /* every global option, first position, latest value */
@@ -58,8 +70,13 @@ struct fio_plan {
 	size_t nwarnings;
 	char **notes;                   /* ioengine mappings: "ioengine=libaio runs on ..." */
 	size_t nnotes;
-	int no_include;                 /* refuse "include" (the fuzz harness sets it) */
+	int no_include;                 /* refuse "include" (a fuzz harness sets it) */
+	int no_jobfiles;                /* refuse job file names on the command line (fuzzing) */
+	fio_read_fn read_file;          /* NULL: the file system (a fuzz harness reads from memory) */
+	void *read_ctx;
 	unsigned include_depth;
+	unsigned nincludes;             /* include lines followed, all files together */
+	size_t include_bytes;           /* bytes they read */
 };
 
 void fio_plan_init(struct fio_plan *p);

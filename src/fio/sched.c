@@ -51,6 +51,19 @@ static int ready(const struct fio_sched *s, size_t i)
 	return 1;
 }
 
+/* fio's startdelay: the job starts that long after it could (the engine does not wait). */
+static int start_delay(uint64_t ns)
+{
+	const uint64_t step = 50000000ull; /* poll for Ctrl-C this often */
+	while (ns && !cleanup_interrupted()) {
+		uint64_t t = ns < step ? ns : step;
+		struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
+		nanosleep(&ts, NULL);
+		ns -= t;
+	}
+	return cleanup_interrupted() ? -1 : 0;
+}
+
 static void *run_one(void *arg)
 {
 	struct fio_runner *r = arg;
@@ -59,7 +72,7 @@ static void *run_one(void *arg)
 	while (!ready(s, r->idx))
 		pthread_cond_wait(&s->cond, &s->lock);
 	pthread_mutex_unlock(&s->lock);
-	if (cleanup_interrupted())
+	if (start_delay(s->plan->jobs[r->idx].io.startdelay_ns) < 0)
 		r->status = IO_INTERRUPTED;
 	else
 		r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res, NULL, NULL, r->err,

@@ -226,3 +226,48 @@ expect_out_matches '^bs ' "--cmdhelp=ALIAS shows the option"
 run_nm fio --cmdhelp=no_such_option
 expect_rc 2 "--cmdhelp of an unknown option exits 2"
 one_line_error "--cmdhelp of an unknown option is one line"
+
+# --- fio's default target: NAME.THREAD.0 in the current directory, removed at the end ----------
+
+mkdir -p empty
+(
+    cd empty || exit 1
+    "$NM" fio --no-save --loops=1 --size=2m --runtime=200ms --time_based=1 --stonewall --direct=1 \
+        --group_reporting --output-format=json \
+        --name=SeqQ8T1read --bs=1048576 --iodepth=8 --rw=read --name=SeqQ8T1write --bs=1048576 --iodepth=8 --rw=write \
+        --name=SeqQ1T1read --bs=1048576 --iodepth=1 --rw=read --name=SeqQ1T1write --bs=1048576 --iodepth=1 --rw=write \
+        --name=RND4KQ32T1read --bs=4096 --iodepth=32 --rw=randread --name=RND4KQ32T1write --bs=4096 --iodepth=32 --rw=randwrite \
+        --name=RND4KQ1T1read --bs=4096 --iodepth=1 --rw=randread --name=RND4KQ1T1write --bs=4096 --iodepth=1 --rw=randwrite \
+        >../seed.json 2>../seed.err
+    echo $? >../seed.rc
+)
+rc=$(cat seed.rc) err=$(cat seed.err) out=$(cat seed.json)
+expect_rc 0 "the seed's 8-job line without a target runs"
+check "the seed's line gives 8 jobs in groups 0..7" test "$(json_get '[(x["jobname"][:3], x["groupid"]) for x in j["jobs"]]')" = \
+    "[('Seq', 0), ('Seq', 1), ('Seq', 2), ('Seq', 3), ('RND', 4), ('RND', 5), ('RND', 6), ('RND', 7)]"
+check "the seed's line leaves nothing in the directory" test -z "$(ls -A empty)"
+
+# the files are fio's names in the current directory while the job runs; a signal removes them
+( cd empty && exec "$NM" fio --no-save --name=dflt --size=64k --numjobs=2 --startdelay=30 >/dev/null 2>&1 ) &
+pid=$!
+for _ in $(seq 100); do [ -e empty/dflt.1.0 ] && break; sleep 0.1; done
+check "no target: the job's files are NAME.THREAD.0 in the current directory" test -e empty/dflt.0.0 -a -e empty/dflt.1.0
+kill -INT $pid; wait $pid
+check "no target: Ctrl-C removes them" test -z "$(ls -A empty)"
+
+# --- fio's rules that the front end once got wrong ------------------------------------------------
+
+printf '[global]\nname=glob\nsize=64k\ndirectory=d\n[one]\n[two]\nwait_for=one\n' > gname.fio
+run_nm fio --no-save --output-format=json gname.fio
+expect_rc 0 "name= in [global] with wait_for runs"
+check "name= in [global] does not rename the jobs" test "$(json_get '[x["jobname"] for x in j["jobs"]]')" = "['one', 'two']"
+
+timeout 60 "$NM" fio --no-save --output-format=json --name=lp $J --loops=100000 --runtime=1 >lp.json 2>lp.err
+rc=$? out=$(cat lp.json)
+expect_rc 0 "loops=100000 with runtime=1 ends by itself"
+check "loops=100000 with runtime=1: the job ran no longer than its runtime" \
+    test "$(json_get 'j["jobs"][0]["read"]["runtime"] <= 1100')" = True
+timeout 60 "$NM" fio --no-save --output-format=json --name=lt $J --loops=5 --time_based --runtime=1 >lt.json 2>lt.err
+rc=$? out=$(cat lt.json)
+expect_rc 0 "time_based with loops ends by itself"
+check "time_based with loops=5 runs its runtime once" test "$(json_get 'j["jobs"][0]["read"]["runtime"] <= 1100')" = True

@@ -285,14 +285,14 @@ TEST(fio_jobfile_include_is_relative_to_the_file)
 	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 65536);
 	fio_plan_free(&p);
 
-	/* a file that includes itself stops at the depth limit, with a message */
+	/* a file that includes itself is a loop, found at once (not at the depth limit) */
 	f = fopen(main_path, "w");
 	CHECK(f != NULL);
 	fputs("include main.fio\n", f);
 	fclose(f);
 	fio_plan_init(&p);
 	CHECK(fio_parse_jobfile(&p, main_path, err, sizeof err) < 0);
-	CHECK_CONTAINS(err, "nested");
+	CHECK_CONTAINS(err, "loop");
 	fio_plan_free(&p);
 }
 

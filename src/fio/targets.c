@@ -1,0 +1,202 @@
+/* Targets (see targets.h). */
+#include "fio/targets.h"
+#include "fio/parse_util.h"
+#include "io/engine.h"
+#include "util/error.h"
+#include "util/workdir.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int add_target(struct fio_job *j, const char *dir, const char *name, size_t n, char *err, size_t errlen)
+{
+	if (!n)
+		return nm_errf(err, errlen, "empty name in the list");
+	if (j->io.ntargets == IO_MAX_TARGETS)
+		return nm_errf(err, errlen, "at most %d names", IO_MAX_TARGETS);
+	char *t;
+	if (dir && name[0] != '/') {
+		if (asprintf(&t, "%s/%.*s", dir, (int)n, name) < 0)
+			abort();
+	} else {
+		t = fio_xstrndup(name, n);
+	}
+	fio_strv_push(&j->strs, &j->nstrs, t);
+	j->io.targets[j->io.ntargets++] = t;
+	return 0;
+}
+
+/* "a:b:c" into targets, each under dir when dir is not NULL. */
+static int add_list(struct fio_job *j, const char *dir, const char *list, char *err, size_t errlen)
+{
+	for (const char *s = list;;) {
+		const char *e = strchr(s, ':');
+		if (add_target(j, dir, s, e ? (size_t)(e - s) : strlen(s), err, errlen) < 0)
+			return -1;
+		if (!e)
+			return 0;
+		s = e + 1;
+	}
+}
+
+/* fio's default: one file per thread in the current directory, named as fio names them. */
+static int default_targets(struct fio_job *j, char *err, size_t errlen)
+{
+	j->default_target = 1;
+	if (j->io.nrfiles > 1) {
+		j->dir_targets = 1;
+		return add_target(j, NULL, ".", 1, err, errlen);
+	}
+	if (j->io.numjobs > IO_MAX_TARGETS)
+		return nm_errf(err, errlen, "numjobs above %d needs filename= or directory=", IO_MAX_TARGETS);
+	for (unsigned t = 0; t < j->io.numjobs; t++) {
+		char name[96];
+		int n = snprintf(name, sizeof name, "%s.%u.0", j->io.name, t);
+		if (add_target(j, NULL, name, (size_t)n, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int fio_job_targets(struct fio_job *j, char *err, size_t errlen)
+{
+	j->io.ntargets = 0;
+	j->dir_targets = j->default_target = 0;
+	if (j->filename) {
+		char *dir = NULL;
+		if (j->directory) {
+			const char *colon = strchr(j->directory, ':');
+			dir = fio_xstrndup(j->directory, colon ? (size_t)(colon - j->directory) : strlen(j->directory));
+		}
+		int rc = add_list(j, dir, j->filename, err, errlen);
+		free(dir);
+		return rc;
+	}
+	if (j->directory) {
+		j->dir_targets = 1;
+		return add_list(j, NULL, j->directory, err, errlen);
+	}
+	return default_targets(j, err, errlen);
+}
+
+/* --- checks before a run ------------------------------------------------------------------- */
+
+struct new_file {
+	const char *path;
+	char *parent;
+	uint64_t need;
+};
+
+static char *parent_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		return fio_xstrdup(".");
+	if (slash == path)
+		return fio_xstrdup("/");
+	return fio_xstrndup(path, (size_t)(slash - path));
+}
+
+/* A missing file the job will create: remembered once per path, with the most any job needs. */
+static void note_new(struct new_file **v, size_t *n, const char *path, uint64_t need)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp((*v)[i].path, path) == 0) {
+			if (need > (*v)[i].need)
+				(*v)[i].need = need;
+			return;
+		}
+	*v = fio_xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[*n] = (struct new_file){ path, parent_of(path), need };
+	(*n)++;
+}
+
+static int named(const char *const *allow, unsigned nallow, const char *path)
+{
+	for (unsigned k = 0; k < nallow; k++)
+		if (strcmp(allow[k], path) == 0)
+			return 1;
+	return 0;
+}
+
+/* One target of a job: 1 when it is missing (a new file), 2 an existing file or device, 0 a
+ * directory, -1 refused. */
+static int check_one(const struct fio_job *j, const char *path, const char *const *allow, unsigned nallow,
+		     char *err, size_t errlen)
+{
+	char qn[64];
+	const char *jn = fio_q(j->name, qn, sizeof qn);
+	struct stat lst, st;
+	if (lstat(path, &lst) < 0) {
+		if (errno != ENOENT)
+			return nm_errf(err, errlen, "job '%s': %s: %s", jn, path, strerror(errno));
+		if (j->dir_targets)
+			return nm_errf(err, errlen, "job '%s': directory=%s: no such directory", jn, path);
+		return 1;
+	}
+	if (S_ISLNK(lst.st_mode) && stat(path, &st) < 0)
+		return nm_errf(err, errlen, "job '%s': %s: a symbolic link to a missing file; nodemark does not "
+			       "create files through links", jn, path);
+	if (stat(path, &st) < 0)
+		return nm_errf(err, errlen, "job '%s': %s: %s", jn, path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return 0;
+	if (!io_job_writes(&j->io) || named(allow, nallow, path))
+		return 2;
+	/* refused here, where the option is known, so the message can say how to allow it (the I/O
+	 * session refuses it too, as disk's does) */
+	if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
+		return nm_errf(err, errlen, "job '%s': %s: %s is only read unless named again in --allow-write=%s",
+			       jn, path, S_ISBLK(st.st_mode) ? "a block device" : "a file nodemark did not create",
+			       path);
+	return 2;
+}
+
+static uint64_t new_file_size(const struct io_job *io)
+{
+	return io->offset + (io->size ? io->size : io->filesize);
+}
+
+int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nallow, char *err, size_t errlen)
+{
+	struct new_file *nf = NULL;
+	size_t nnf = 0;
+	int rc = 0;
+	for (size_t i = 0; i < p->njobs && rc == 0; i++) {
+		struct fio_job *j = &p->jobs[i];
+		int all_named = 1;
+		for (unsigned t = 0; t < j->io.ntargets && rc == 0; t++) {
+			const char *path = j->io.targets[t];
+			int c = j->io.engine == ENGINE_NULL ? 0 : check_one(j, path, allow, nallow, err, errlen);
+			if (c < 0)
+				rc = -1;
+			else if (c == 1)
+				note_new(&nf, &nnf, path, new_file_size(&j->io));
+			else if (c == 2)
+				all_named &= named(allow, nallow, path);
+		}
+		j->io.allow_write_blockdev = all_named;
+		j->io.create_targets = 1; /* fio creates a missing filename= */
+	}
+	/* the new files of one directory must fit in it together */
+	for (size_t i = 0; i < nnf && rc == 0; i++) {
+		uint64_t need = 0;
+		int first = 1;
+		for (size_t k = 0; k < nnf; k++) {
+			if (strcmp(nf[k].parent, nf[i].parent) != 0)
+				continue;
+			first &= k >= i;
+			need += nf[k].need;
+		}
+		char why[256];
+		if (first && space_check(nf[i].parent, need, why, sizeof why) < 0)
+			rc = nm_errf(err, errlen, "%s: %s", nf[i].path, why);
+	}
+	for (size_t i = 0; i < nnf; i++)
+		free(nf[i].parent);
+	free(nf);
+	return rc;
+}
