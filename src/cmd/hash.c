@@ -126,6 +126,8 @@ static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char 
 				opt_bad_value(&it, "must be above 0");
 			if (id == O_BLOCK && v > (1ull << 30))
 				opt_bad_value(&it, "at most 1GiB");
+			if (id == O_SIZE && v > (1ull << 40)) /* hours of hashing, and sums that must not wrap */
+				opt_bad_value(&it, "at most 1TiB");
 			*(id == O_SIZE ? &o->size : &o->block) = v;
 			break;
 		}
@@ -151,7 +153,8 @@ static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char 
 /* The file to hash, mapped read-only. Exits 2 when it cannot be read (it is input). */
 static void *map_file(const char *path, size_t *len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: a FIFO with no writer must be refused, not waited on. */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	struct stat st;
 	if (fd < 0 || fstat(fd, &st) < 0)
 		nm_usage_fail("--file: %s: %s", path, strerror(errno));

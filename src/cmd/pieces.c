@@ -40,9 +40,11 @@ const char cmd_pieces_usage[] =
 	"  --size SIZE         bytes per piece (default 2314240: 64 MiB / 29 shares)\n"
 	"  --block SIZE        bytes per write and hash update (default 256KiB)\n"
 	"  --hash ALGO         blake3, sha256 or none (default blake3)\n"
-	"  --sync[=data]       fsync each piece before it is committed (=data: fdatasync)\n"
-	"  --no-sync           do not sync (the default)\n"
-	"  --dirsync           files: fsync the directory after each rename\n"
+	"  --sync[=data]       fsync each piece before it is committed (=data: fdatasync); the\n"
+	"                      files backend without --dirsync: a committed piece is durable only\n"
+	"                      once the run ends (it syncs the directories then)\n"
+	"  --no-sync           do not sync (the default): nothing survives a power cut for sure\n"
+	"  --dirsync           files: fsync the directory after each rename (durable on commit)\n"
 	"  --sync-batch N      log: sync once per N pieces, group commit (implies --sync)\n"
 	"  --log-size SIZE     log: start a new log file past this size (default 1GiB)\n"
 	"  --workers N         writer threads (default 1)\n"
@@ -59,8 +61,11 @@ const char cmd_pieces_usage[] =
 	"\n"
 	"verify DIR: check every committed piece of a store (DIR is the kept .nodemark-<id> path, or\n"
 	"the directory holding it): header, size and hash; report corrupt pieces and leftovers of\n"
-	"unfinished writes (temp files, unindexed log tails). --repair removes the leftovers.\n"
-	"Exit 1 when a piece is corrupt.\n"
+	"unfinished writes (temp files, unindexed log tails). --repair removes the leftovers and\n"
+	"rebuilds a damaged log index from the pieces' footers; it never follows a link out of the\n"
+	"store, never removes a piece that verifies. Exit 1 when a piece is corrupt or missing, the\n"
+	"index is damaged or the store holds entries nodemark did not write (left alone). Pieces of\n"
+	"--hash none cannot be verified: they are counted as unverified, not ok.\n"
 	"\n"
 	"Examples:\n"
 	"  nodemark pieces /mnt/disk1 /mnt/disk2 --workers 4 --sync --read\n"
@@ -346,6 +351,9 @@ static void print_run(const struct pieces_plan *p, const struct pieces_result *r
 	print_lat_row("write piece", &r->write.op_lat);
 	if (r->read.ran)
 		print_lat_row("read piece", &r->read.op_lat);
+	const char *why;
+	pieces_durability(p, &why);
+	printf("  durability: %s\n", why);
 }
 
 static int emit_json(const char *output, json_t *j)
@@ -386,6 +394,8 @@ static json_t *run_json(const struct pieces_plan *p, const struct pieces_result 
 	if (r->read.ran)
 		json_object_set_new(j, "read", phase_json(&r->read, 0));
 	json_object_set_new(j, "kept", kept);
+	const char *why;
+	json_object_set_new(j, "durable", json_string(pieces_durability(p, &why)));
 	return j;
 }
 
@@ -535,13 +545,59 @@ struct verify_out {
 	int json;
 };
 
-static void on_corrupt(void *arg, const char *path, const char *why)
+static void on_finding(void *arg, enum pieces_finding kind, const char *path, const char *why)
 {
+	static const char *const label[] = { "corrupt", "damaged", "left alone" };
 	struct verify_out *vo = arg;
 	if (vo->json)
-		json_array_append_new(vo->list, json_pack("{s:s, s:s}", "path", path, "why", why));
+		json_array_append_new(vo->list, json_pack("{s:s, s:s, s:s}", "kind", label[kind], "path", path,
+							  "why", why));
 	else
-		printf("corrupt: %s: %s\n", path, why);
+		printf("%s: %s: %s\n", label[kind], path, why);
+}
+
+static json_t *verify_json(const struct pieces_verify_report *r, json_t *findings)
+{
+	json_t *j = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I}", "stores", r->stores, "pieces", (json_int_t)r->pieces,
+			      "ok", (json_int_t)r->ok, "corrupt", (json_int_t)r->corrupt, "unverified",
+			      (json_int_t)r->unverified, "missing", (json_int_t)r->missing);
+	json_object_set_new(j, "unindexed", json_integer((json_int_t)r->unindexed));
+	json_object_set_new(j, "bad_index_records", json_integer((json_int_t)r->bad_records));
+	json_object_set_new(j, "left_alone", json_integer((json_int_t)r->left_alone));
+	json_object_set_new(j, "temp_files", json_integer((json_int_t)r->temp_files));
+	json_object_set_new(j, "tail_bytes", json_integer((json_int_t)r->tail_bytes));
+	json_object_set_new(j, "removed", json_integer((json_int_t)r->removed));
+	json_object_set_new(j, "reindexed", json_integer((json_int_t)r->reindexed));
+	json_object_set_new(j, "uncounted_stores", json_integer(r->uncounted));
+	json_object_set_new(j, "sound", json_boolean(pieces_verify_sound(r)));
+	json_object_set_new(j, "findings", findings);
+	return j;
+}
+
+static void verify_text(const struct pieces_verify_report *r, int repair)
+{
+	printf("verified %u store%s: %llu pieces, %llu ok, %llu corrupt\n", r->stores, r->stores == 1 ? "" : "s",
+	       (unsigned long long)r->pieces, (unsigned long long)r->ok, (unsigned long long)r->corrupt);
+	if (r->unverified)
+		printf("%llu pieces were stored without a hash (--hash none): their data cannot be verified, only "
+		       "their headers, sizes and names\n", (unsigned long long)r->unverified);
+	if (r->missing)
+		printf("%llu committed pieces are missing\n", (unsigned long long)r->missing);
+	if (r->index_damaged)
+		printf("%u log index%s damaged or incomplete (%llu committed pieces not in it)%s\n", r->index_damaged,
+		       r->index_damaged == 1 ? "" : "es", (unsigned long long)r->unindexed,
+		       repair ? "" : ": --repair rebuilds it from the pieces' footers");
+	if (r->left_alone)
+		printf("%llu entries nodemark did not write were left alone\n", (unsigned long long)r->left_alone);
+	if (r->uncounted)
+		printf("%u store%s from a run that did not finish: a piece deleted from %s cannot be told\n",
+		       r->uncounted, r->uncounted == 1 ? "" : "s", r->uncounted == 1 ? "it" : "them");
+	printf("leftover temp files: %llu, unindexed log bytes: %llu%s\n", (unsigned long long)r->temp_files,
+	       (unsigned long long)r->tail_bytes,
+	       repair ? "" : (r->temp_files || r->tail_bytes ? " (--repair removes them)" : ""));
+	if (repair)
+		printf("repaired: %llu removed or truncated, %llu pieces put back in a rebuilt index\n",
+		       (unsigned long long)r->removed, (unsigned long long)r->reindexed);
 }
 
 static int cmd_pieces_verify(int argc, char **argv)
@@ -575,32 +631,20 @@ static int cmd_pieces_verify(int argc, char **argv)
 	struct pieces_verify_report rep;
 	struct verify_out vo = { .list = json_array(), .json = json };
 	char err[1024];
-	int rc = pieces_verify(dir, repair, &rep, on_corrupt, &vo, err, sizeof err);
+	int rc = pieces_verify(dir, repair, &rep, on_finding, &vo, err, sizeof err);
 	if (rc != 0) {
 		nm_error("verify: %s", err);
 		json_decref(vo.list);
 		return rc;
 	}
 	if (json) {
-		json_t *j = json_pack("{s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:o}", "stores", rep.stores, "pieces",
-				      (json_int_t)rep.pieces, "ok", (json_int_t)rep.ok, "corrupt",
-				      (json_int_t)rep.corrupt, "temp_files", (json_int_t)rep.temp_files, "tail_bytes",
-				      (json_int_t)rep.tail_bytes, "removed", (json_int_t)rep.removed, "corrupt_pieces",
-				      vo.list);
-		if (emit_json(output, j) < 0)
+		if (emit_json(output, verify_json(&rep, vo.list)) < 0)
 			return NM_EXIT_FAILED;
 	} else {
 		json_decref(vo.list);
-		printf("verified %u store%s: %llu pieces, %llu ok, %llu corrupt\n", rep.stores,
-		       rep.stores == 1 ? "" : "s", (unsigned long long)rep.pieces, (unsigned long long)rep.ok,
-		       (unsigned long long)rep.corrupt);
-		printf("leftover temp files: %llu, unindexed log bytes: %llu%s\n",
-		       (unsigned long long)rep.temp_files, (unsigned long long)rep.tail_bytes,
-		       repair ? "" : (rep.temp_files || rep.tail_bytes ? " (--repair removes them)" : ""));
-		if (repair)
-			printf("repaired: %llu removed or truncated\n", (unsigned long long)rep.removed);
+		verify_text(&rep, repair);
 	}
-	return rep.corrupt ? NM_EXIT_FAILED : NM_EXIT_OK;
+	return pieces_verify_sound(&rep) ? NM_EXIT_OK : NM_EXIT_FAILED;
 }
 
 int cmd_pieces(int argc, char **argv)

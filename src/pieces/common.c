@@ -2,9 +2,11 @@
 #include "pieces/internal.h"
 #include "util/error.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int pwrite_full(int fd, const void *buf, size_t len, uint64_t off)
@@ -65,6 +67,49 @@ int fsync_dir(const char *path)
 	if (fd < 0)
 		return -1;
 	int rc = fsync(fd);
+	int e = errno;
+	close(fd);
+	errno = e;
+	return rc;
+}
+
+/* fsync dfd and every directory below it (never through a symbolic link), deepest first. */
+static int sync_tree_at(int dfd, int depth)
+{
+	int rc = 0, e = 0;
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	for (struct dirent *ent; depth < 8 && (ent = readdir(d));) {
+		if (ent->d_type != DT_DIR || !strcmp(ent->d_name, ".") || !strcmp(ent->d_name, ".."))
+			continue;
+		int sub = openat(dfd, ent->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (sub < 0 || sync_tree_at(sub, depth + 1) < 0) {
+			rc = -1;
+			e = errno;
+		}
+		if (sub >= 0)
+			close(sub);
+	}
+	closedir(d);
+	if (fsync(dfd) < 0) {
+		rc = -1;
+		e = errno;
+	}
+	errno = e;
+	return rc;
+}
+
+int pieces_sync_tree(const char *root)
+{
+	int fd = open(root, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = sync_tree_at(fd, 0);
 	int e = errno;
 	close(fd);
 	errno = e;

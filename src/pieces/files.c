@@ -71,7 +71,7 @@ static int files_write(struct pieces_worker *w, struct piece_loc *loc)
 	struct files_state *st = w->state;
 	char tmp[4096], dir[4096], path[4200];
 	uint8_t header[PIECE_HEADER_SIZE];
-	struct piece_info pi = { .algo = p->hash, .size = p->size };
+	struct piece_info pi = { .algo = p->hash, .size = p->size, .has_id = 1 };
 	int fd, rc;
 
 	snprintf(tmp, sizeof tmp, "%s/temp/blob-%016llx.partial", w->root, (unsigned long long)random_u64());
@@ -87,6 +87,7 @@ static int files_write(struct pieces_worker *w, struct piece_loc *loc)
 
 	uint64_t t_commit = clock_now_ns();
 	pi.created_ns = (int64_t)clock_wall_ms() * 1000000;
+	memcpy(pi.id, loc->id, PIECE_ID_LEN);
 	piece_header_encode(&pi, header);
 	if (pwrite_full(fd, header, sizeof header, 0) < 0) {
 		nm_errf(w->err, sizeof w->err, "%s: write of the header: %s", tmp, strerror(errno));
@@ -110,6 +111,15 @@ static int files_write(struct pieces_worker *w, struct piece_loc *loc)
 	if (!st->made[slot]) {
 		if (mkdir_ok(dir) < 0) {
 			nm_errf(w->err, sizeof w->err, "%s: cannot create: %s", dir, strerror(errno));
+			goto fail;
+		}
+		/* With --dirsync the new directory's own entry must be durable too. */
+		char *slash = strrchr(dir, '/');
+		*slash = 0;
+		int e = p->dirsync ? fsync_dir(dir) : 0;
+		*slash = '/';
+		if (e < 0) {
+			nm_errf(w->err, sizeof w->err, "%s: fsync of the directory: %s", dir, strerror(errno));
 			goto fail;
 		}
 		st->made[slot] = 1;

@@ -75,8 +75,9 @@ void piece_header_encode(const struct piece_info *pi, uint8_t *out)
 {
 	uint8_t *f = out + 2;
 	memset(out, 0, PIECE_HEADER_SIZE);
-	out[0] = PIECE_HEADER_FIELDS >> 8;
-	out[1] = PIECE_HEADER_FIELDS & 0xff;
+	unsigned len = pi->has_id ? PIECE_HEADER_FIELDS : PIECE_HEADER_FIELDS_V1;
+	out[0] = (uint8_t)(len >> 8);
+	out[1] = (uint8_t)(len & 0xff);
 	f[0] = PIECE_FORMAT_VERSION;
 	f[1] = (uint8_t)pi->algo;
 	f[2] = (uint8_t)hash_digest_size(pi->algo);
@@ -84,6 +85,10 @@ void piece_header_encode(const struct piece_info *pi, uint8_t *out)
 	put_u64(f + 12, (uint64_t)pi->created_ns);
 	memcpy(f + 20, pi->hash, HASH_MAX_DIGEST);
 	put_u32(f + 52, crc32c(0, f, 52));
+	if (pi->has_id) {
+		memcpy(f + 56, pi->id, PIECE_ID_LEN);
+		put_u32(f + 88, crc32c(0, f + 56, PIECE_ID_LEN));
+	}
 }
 
 int piece_header_decode(const uint8_t *buf, size_t len, struct piece_info *pi, const char **why)
@@ -94,7 +99,7 @@ int piece_header_decode(const uint8_t *buf, size_t len, struct piece_info *pi, c
 	size_t flen = (size_t)buf[0] << 8 | buf[1];
 	if (flen == 0)
 		return fail(why, "header never written (length 0)");
-	if (flen < PIECE_HEADER_FIELDS || flen > PIECE_HEADER_SIZE - 2)
+	if (flen < PIECE_HEADER_FIELDS_V1 || flen > PIECE_HEADER_SIZE - 2)
 		return fail(why, "header length out of range");
 	if (len < 2 + flen)
 		return fail(why, "header truncated");
@@ -113,6 +118,12 @@ int piece_header_decode(const uint8_t *buf, size_t len, struct piece_info *pi, c
 	pi->size = get_u64(f + 4);
 	pi->created_ns = (int64_t)get_u64(f + 12);
 	memcpy(pi->hash, f + 20, HASH_MAX_DIGEST);
+	if (flen >= PIECE_HEADER_FIELDS) {
+		if (get_u32(f + 88) != crc32c(0, f + 56, PIECE_ID_LEN))
+			return fail(why, "header piece id checksum mismatch");
+		memcpy(pi->id, f + 56, PIECE_ID_LEN);
+		pi->has_id = 1;
+	}
 	return 0;
 }
 

@@ -6,7 +6,9 @@
  *   [512, ...)   the piece data
  *   fields (little-endian): u8 version, u8 hash algorithm, u8 hash length, u8 0,
  *                u64 piece size, i64 creation time (Unix ns), 32-byte hash, u32 CRC-32C of the
- *                preceding fields.  A newer version may append fields (L larger).
+ *                preceding fields (56 bytes: version 1's fields)
+ *   appended since (L = 92): the 32-byte piece id, u32 CRC-32C of those 32 bytes, so verify
+ *   can tell a piece renamed to another's name.  A newer version may append more (L larger).
  *
  * log backend: pieces appended to log files, each followed by a 96-byte footer
  *   "NMLF", u8 version, u8 algorithm, u8 hash length, u8 0, u64 size, i64 created (ns),
@@ -26,7 +28,8 @@
 
 #define PIECE_ID_LEN 32
 #define PIECE_HEADER_SIZE 512
-#define PIECE_HEADER_FIELDS 56
+#define PIECE_HEADER_FIELDS_V1 56    /* the fields every header has */
+#define PIECE_HEADER_FIELDS 92       /* with the piece id appended */
 #define PIECE_FORMAT_VERSION 1
 #define LOG_FOOTER_SIZE 96
 #define INDEX_RECORD_SIZE 64
@@ -38,7 +41,8 @@ struct piece_info {
 	unsigned hash_len;
 	uint64_t size;
 	int64_t created_ns;
-	uint8_t id[PIECE_ID_LEN];       /* log footer only */
+	uint8_t id[PIECE_ID_LEN];       /* log footer; files header when has_id */
+	int has_id;                     /* files header: the id is in it (written since L = 92) */
 	uint8_t hash[HASH_MAX_DIGEST];
 };
 
@@ -54,7 +58,7 @@ struct index_record {
 
 uint32_t crc32c(uint32_t crc, const void *data, size_t len);
 
-/* Fill out[PIECE_HEADER_SIZE] (zero padded). */
+/* Fill out[PIECE_HEADER_SIZE] (zero padded); the id only when pi->has_id. */
 void piece_header_encode(const struct piece_info *pi, uint8_t *out);
 /* Decode len bytes (the start of a piece file). Returns 0, or -1 with a reason in why. */
 int piece_header_decode(const uint8_t *buf, size_t len, struct piece_info *pi, const char **why);

@@ -64,5 +64,7 @@ int pwrite_full(int fd, const void *buf, size_t len, uint64_t off);
 int pread_full(int fd, void *buf, size_t len, uint64_t off);  /* bytes read (short at EOF), -1 */
 int pieces_sync_fd(int fd, enum pieces_sync s);
 int fsync_dir(const char *path);
+/* fsync root and every directory below it (not through symbolic links). 0 or -1, errno. */
+int pieces_sync_tree(const char *root);
 
 #endif

@@ -53,6 +53,9 @@ static int open_log(struct pieces_worker *w, struct log_state *st)
 	if (st->log_fd < 0)
 		return nm_errf(w->err, sizeof w->err, "%s: cannot create: %s", st->log_path, strerror(errno));
 	st->log_off = 0;
+	/* A synced piece in a log whose directory entry is not durable would be lost with it. */
+	if (w->plan->sync != PIECES_NOSYNC && fsync_dir(st->dir) < 0)
+		return nm_errf(w->err, sizeof w->err, "%s: fsync of the directory: %s", st->dir, strerror(errno));
 	return 0;
 }
 
@@ -78,6 +81,8 @@ static int log_open(struct pieces_worker *w)
 	snprintf(st->dir, sizeof st->dir, "%s/log/w%03u", w->root, w->index);
 	if (mkdir(st->dir, 0755) < 0)
 		return nm_errf(w->err, sizeof w->err, "%s: cannot create: %s", st->dir, strerror(errno));
+	if (p->sync != PIECES_NOSYNC && pieces_sync_tree(w->root) < 0)
+		return nm_errf(w->err, sizeof w->err, "%s: fsync of the directories: %s", w->root, strerror(errno));
 	snprintf(st->idx_path, sizeof st->idx_path, "%s/index.tbl", st->dir);
 	st->idx_fd = open(st->idx_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (st->idx_fd < 0)

@@ -25,6 +25,8 @@ enum pieces_sync { PIECES_NOSYNC, PIECES_FSYNC, PIECES_FDATASYNC };
 #define PIECES_DEFAULT_BLOCK (256u << 10)
 #define PIECES_DEFAULT_LOG_LIMIT (1ull << 30)
 #define PIECES_MAX_DIRS 64
+#define PIECES_MAX_SIZE (1ull << 40)      /* a piece: 1 TiB, far past any storage node's */
+#define PIECES_MAX_COUNT 1000000000ull
 
 struct pieces_plan {
 	const char *const *dirs;        /* workers are spread over them: worker i in dirs[i % ndirs] */
@@ -72,20 +74,40 @@ double pieces_ns_per_op(const struct pieces_phase *ph);
 
 const char *pieces_backend_name(enum pieces_backend b);
 int pieces_backend_parse(const char *s, enum pieces_backend *out);
+/* When an acknowledged (committed) piece survives a power cut: "commit" (when it is
+ * committed), "end" (only once the run has ended: --sync without --dirsync renames without a
+ * directory sync, which the run does at its end) or "none" (no --sync). why says it in words. */
+const char *pieces_durability(const struct pieces_plan *p, const char **why);
 /* "nosync", "sync", "syncdata" (for bench names and tables). */
 const char *pieces_sync_name(enum pieces_sync s);
 
 /* What `pieces verify` found. */
 struct pieces_verify_report {
 	uint64_t pieces, ok, corrupt;
+	uint64_t unverified;            /* pieces stored without a hash: data not checkable */
+	uint64_t missing;               /* committed (the marker's count) but not found */
+	uint64_t unindexed;             /* log: committed pieces found by their footers, not in the index */
+	uint64_t bad_records;           /* log: damaged index records and index headers */
+	uint64_t left_alone;            /* entries nodemark does not write (links, other files): untouched */
 	uint64_t temp_files;            /* files backend: leftover temp/blob-...partial files */
-	uint64_t tail_bytes;            /* log backend: bytes after the last indexed piece */
+	uint64_t tail_bytes;            /* log backend: bytes after the last committed piece */
 	uint64_t removed;               /* temp files removed / logs truncated by repair */
+	uint64_t reindexed;             /* log: pieces put back in a rebuilt index by repair */
+	unsigned index_damaged;         /* log: shards whose index is missing, damaged or lacks pieces */
+	unsigned index_rebuilt;         /* log: of those, rebuilt by repair */
 	unsigned stores;
+	unsigned uncounted;             /* stores without a committed count (the run did not finish) */
 };
 
-/* Called for each corrupt piece or damaged record: the file and what is wrong. */
-typedef void (*pieces_verify_fn)(void *arg, const char *path, const char *why);
+/* What a finding is: a corrupt piece, a damaged store (missing pieces, a damaged index), or an
+ * entry left alone (nodemark did not write it, and never follows or removes it). */
+enum pieces_finding { PIECES_CORRUPT, PIECES_DAMAGED, PIECES_LEFT_ALONE };
+
+/* Called for each finding: its kind, the file and what is wrong. */
+typedef void (*pieces_verify_fn)(void *arg, enum pieces_finding kind, const char *path, const char *why);
+
+/* The store is sound: no corrupt or missing piece, no damaged index, nothing foreign. */
+int pieces_verify_sound(const struct pieces_verify_report *rep);
 
 /* Verify the store at dir, or every store directly under dir (a kept run's parent).
  * Returns 0 when checked (corrupt pieces are in the report), NM_EXIT_USAGE when dir holds no

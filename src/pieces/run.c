@@ -42,6 +42,21 @@ const char *pieces_sync_name(enum pieces_sync s)
 	return s == PIECES_FSYNC ? "sync" : s == PIECES_FDATASYNC ? "syncdata" : "nosync";
 }
 
+const char *pieces_durability(const struct pieces_plan *p, const char **why)
+{
+	if (p->sync == PIECES_NOSYNC) {
+		*why = "not synced: a power cut can lose any piece, even after the run";
+		return "none";
+	}
+	if (p->backend == PIECES_FILES && !p->dirsync) {
+		*why = "a committed piece is not durable until the run ends (its rename is not synced; "
+		       "--dirsync syncs each one; the run syncs the directories at its end)";
+		return "end";
+	}
+	*why = "each piece is durable when it is committed";
+	return "commit";
+}
+
 double pieces_bytes_per_sec(const struct pieces_phase *ph)
 {
 	return ph->ns ? (double)ph->bytes * 1e9 / (double)ph->ns : 0;
@@ -217,6 +232,12 @@ static int validate(const struct pieces_plan *p, char *err, size_t errlen)
 		return nm_errf(err, errlen, "--count: must be above 0");
 	if (!p->size)
 		return nm_errf(err, errlen, "--size: must be above 0");
+	if (p->size > PIECES_MAX_SIZE)
+		return nm_errf(err, errlen, "--size: at most 1TiB");
+	if (p->count > PIECES_MAX_COUNT)
+		return nm_errf(err, errlen, "--count: at most %llu", (unsigned long long)PIECES_MAX_COUNT);
+	if (p->log_limit > UINT64_MAX / 2)
+		return nm_errf(err, errlen, "--log-size: too large");
 	if (!p->block || p->block > (1u << 30))
 		return nm_errf(err, errlen, "--block: expected 1 byte to 1GiB");
 	if (!p->workers || p->workers > 1024)
@@ -226,20 +247,55 @@ static int validate(const struct pieces_plan *p, char *err, size_t errlen)
 	return 0;
 }
 
-static int write_marker(const char *root, const struct pieces_plan *p, char *err, size_t errlen)
+/* The PIECES marker: format, backend and, once a run has finished, how many pieces it
+ * committed in this root (so verify can tell a deleted piece). Written to a temp file, synced,
+ * renamed and its directory synced: after a power cut the marker is whole or absent, never
+ * empty. */
+static int write_marker(const char *root, const struct pieces_plan *p, int64_t committed, char *err,
+			size_t errlen)
 {
-	char path[4200], text[256];
+	char path[4200], tmp[4200], text[256];
 	snprintf(path, sizeof path, "%s/PIECES", root);
+	snprintf(tmp, sizeof tmp, "%s/PIECES.new", root);
 	int n = snprintf(text, sizeof text, "nodemark piece store\nversion %d\nbackend %s\n",
 			 PIECE_FORMAT_VERSION, pieces_backend_name(p->backend));
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0 || pwrite_full(fd, text, (size_t)n, 0) < 0) {
-		nm_errf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-		if (fd >= 0)
+	if (committed >= 0)
+		n += snprintf(text + n, sizeof text - (size_t)n, "committed %lld\n", (long long)committed);
+	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0 || pwrite_full(fd, text, (size_t)n, 0) < 0 || fsync(fd) < 0) {
+		nm_errf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+		if (fd >= 0) {
 			close(fd);
+			unlink(tmp);
+		}
 		return -1;
 	}
 	close(fd);
+	if (rename(tmp, path) < 0 || fsync_dir(root) < 0) {
+		nm_errf(err, errlen, "%s: cannot commit the marker: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* After the write phase: record each root's committed count (kept stores), and make a synced
+ * run's directory entries durable (the files backend without --dirsync renames without it). */
+static int finish_roots(const struct pieces_plan *p, struct runner *run, char roots[][4096], unsigned nroots,
+			char *err, size_t errlen)
+{
+	for (unsigned d = 0; d < nroots; d++) {
+		if (!roots[d][0])
+			continue;
+		int64_t committed = 0;
+		for (unsigned i = d; i < p->workers; i += p->ndirs)
+			committed += (int64_t)run->w[i].nlocs;
+		if (p->sync != PIECES_NOSYNC && pieces_sync_tree(roots[d]) < 0)
+			return nm_errf(err, errlen, "%s: fsync of the store's directories: %s", roots[d],
+				       strerror(errno));
+		if (p->keep && write_marker(roots[d], p, committed, err, errlen) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -292,7 +348,14 @@ int pieces_run(const struct pieces_plan *p, struct pieces_result *r, char *err, 
 			goto out;
 		}
 		nroots = d + 1;
-		if (write_marker(roots[d], p, err, errlen) < 0 || ops->store_init(roots[d], ns, err, errlen) < 0) {
+		if (write_marker(roots[d], p, -1, err, errlen) < 0 || ops->store_init(roots[d], ns, err, errlen) < 0) {
+			rc = NM_EXIT_FAILED;
+			goto out;
+		}
+		/* The store's own directory entries durable before the first piece is acknowledged. */
+		if ((p->sync != PIECES_NOSYNC || p->dirsync) &&
+		    (pieces_sync_tree(roots[d]) < 0 || fsync_dir(p->dirs[d]) < 0)) {
+			nm_errf(err, errlen, "%s: fsync of the store's directories: %s", roots[d], strerror(errno));
 			rc = NM_EXIT_FAILED;
 			goto out;
 		}
@@ -328,6 +391,8 @@ int pieces_run(const struct pieces_plan *p, struct pieces_result *r, char *err, 
 	}
 
 	rc = run_phase(&run, &r->write, 0, err, errlen);
+	if (rc == NM_EXIT_OK && finish_roots(p, &run, roots, nroots, err, errlen) < 0)
+		rc = NM_EXIT_FAILED;
 	if (rc == NM_EXIT_OK && p->read_back) {
 		rc = run_phase(&run, &r->read, 1, err, errlen);
 		const char *first = NULL;

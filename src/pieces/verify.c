@@ -1,8 +1,9 @@
 /* pieces verify: check every committed piece of a store left on disk (a --keep run, or one
  * killed mid-run), report corrupt pieces and leftovers of unfinished writes; repair removes
- * the leftovers (temp files, unindexed log tails).  Never trusts what it reads: every field
- * goes through the decoders in format.c. */
-#include "pieces/internal.h"
+ * the leftovers (temp files, uncommitted log tails).  Never trusts what it reads: every field
+ * goes through the decoders in format.c, and never follows a link out of the store
+ * (verify_internal.h).  This file: the walk, the marker, the files backend; verify_log.c: the log. */
+#include "pieces/verify_internal.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -11,27 +12,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#define VERIFY_BUF (1u << 20)
+void verify_note(struct verifier *v, enum pieces_finding kind, const char *path, const char *why)
+{
+	if (kind == PIECES_LEFT_ALONE)
+		v->rep->left_alone++;
+	if (v->fn)
+		v->fn(v->arg, kind, path, why);
+}
 
-struct verifier {
-	int repair;
-	struct pieces_verify_report *rep;
-	pieces_verify_fn fn;
-	void *arg;
-	uint8_t *buf;
-	struct hash_ctx hash;
-	char *err;
-	size_t errlen;
-};
-
-static void bad(struct verifier *v, const char *path, const char *why)
+void verify_corrupt(struct verifier *v, const char *path, const char *why)
 {
 	v->rep->corrupt++;
-	if (v->fn)
-		v->fn(v->arg, path, why);
+	verify_note(v, PIECES_CORRUPT, path, why);
+}
+
+int pieces_verify_sound(const struct pieces_verify_report *rep)
+{
+	return !rep->corrupt && !rep->missing && !rep->left_alone && rep->index_damaged == rep->index_rebuilt;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -40,19 +39,106 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* The backend named in root/PIECES, or -1 when root is not a store. */
-static int store_backend(const char *root)
+int verify_open_dir(struct verifier *v, int dfd, const char *dirpath, const char *name)
 {
-	char path[4200], text[256];
-	snprintf(path, sizeof path, "%s/PIECES", root);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	char path[4200];
+	struct stat st;
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -2;
+		verify_note(v, PIECES_LEFT_ALONE, path,
+			    errno == ELOOP || errno == ENOTDIR ? "not a directory (a symbolic link or a file), not followed"
+							       : strerror(errno));
 		return -1;
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
+	}
+	if (fstat(fd, &st) < 0 || st.st_dev != v->dev) {
+		close(fd);
+		verify_note(v, PIECES_LEFT_ALONE, path, "on another file system, not entered");
+		return -1;
+	}
+	return fd;
+}
+
+int verify_open_file(struct verifier *v, int dfd, const char *dirpath, const char *name, int flags,
+		     struct stat *st)
+{
+	char path[4200];
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	/* O_NONBLOCK: a FIFO planted in the store must not hang the open. */
+	int fd = openat(dfd, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return -2;
+		verify_note(v, errno == ELOOP ? PIECES_LEFT_ALONE : PIECES_CORRUPT, path,
+			    errno == ELOOP ? "a symbolic link, not followed" : strerror(errno));
+		if (errno != ELOOP)
+			v->rep->corrupt++;
+		return -1;
+	}
+	if (fstat(fd, st) < 0 || !S_ISREG(st->st_mode) || st->st_dev != v->dev) {
+		close(fd);
+		verify_note(v, PIECES_LEFT_ALONE, path, "not a regular file of the store, left alone");
+		return -1;
+	}
+	return fd;
+}
+
+int verify_each(struct verifier *v, int dfd, const char *dirpath, verify_entry_fn fn, void *ctx)
+{
+	int fd = dup(dfd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return nm_errf(v->err, v->errlen, "%s: cannot read: %s", dirpath, strerror(errno));
+	}
+	rewinddir(d);
+	for (struct dirent *e; (e = readdir(d));) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		fn(v, dfd, dirpath, e->d_name, ctx);
+	}
+	closedir(d);
+	return 0;
+}
+
+const char *verify_data(struct verifier *v, int fd, uint64_t off, uint64_t size, enum hash_algo algo,
+			const uint8_t want[HASH_MAX_DIGEST], int *unverified)
+{
+	uint8_t digest[HASH_MAX_DIGEST];
+	*unverified = 0;
+	if (algo == HASH_NONE) {
+		*unverified = 1;
+		return NULL;
+	}
+	int h = pieces_hash_range(fd, off, size, algo, &v->hash, v->buf, VERIFY_BUF, digest);
+	return h == -1 ? strerror(errno) : h == -2 ? "the file ends inside the piece"
+		: memcmp(digest, want, HASH_MAX_DIGEST) ? "hash mismatch" : NULL;
+}
+
+/* The marker root/PIECES: the backend (-1 when root is not a store) and the committed count
+ * a finished run wrote (-1 when absent). */
+static int store_backend(int rfd, int64_t *committed)
+{
+	char text[256];
+	struct stat st;
+	*committed = -1;
+	int fd = openat(rfd, "PIECES", O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int n = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread_full(fd, text, sizeof text - 1, 0) : -1;
+	close(fd);
+	if (n < 0)
+		return -1;
 	text[n] = 0;
 	if (strncmp(text, "nodemark piece store\n", 21) != 0)
 		return -1;
+	const char *c = strstr(text, "\ncommitted ");
+	long long k;
+	if (c && sscanf(c + 11, "%lld", &k) == 1 && k >= 0)
+		*committed = k;
 	if (strstr(text, "\nbackend files\n"))
 		return PIECES_FILES;
 	if (strstr(text, "\nbackend log\n"))
@@ -60,283 +146,184 @@ static int store_backend(const char *root)
 	return -1;
 }
 
-static void check_blob(struct verifier *v, const char *path, const char *two, const char *name)
+static void check_blob(struct verifier *v, int dfd, const char *dirpath, const char *two, const char *name)
 {
-	char id32[PIECE_ID_B32_LEN + 8];
-	uint8_t id[PIECE_ID_LEN], header[PIECE_HEADER_SIZE], digest[HASH_MAX_DIGEST];
+	char id32[PIECE_ID_B32_LEN + 8], path[4200];
+	uint8_t id[PIECE_ID_LEN], header[PIECE_HEADER_SIZE];
 	struct piece_info pi;
 	struct stat st;
-	const char *why;
+	const char *why = NULL;
+	int unverified = 0;
 
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	uint64_t corrupt = v->rep->corrupt;
+	int fd = verify_open_file(v, dfd, dirpath, name, O_RDONLY, &st);
+	if (fd < 0) {
+		/* A piece that cannot be opened is corrupt; a link in its place is left alone. */
+		v->rep->pieces += v->rep->corrupt > corrupt;
+		return;
+	}
 	v->rep->pieces++;
 	snprintf(id32, sizeof id32, "%s%s", two, name);
 	id32[strlen(id32) - 4] = 0; /* ".sj1" */
-	if (strlen(id32) != PIECE_ID_B32_LEN ||
-	    base32_decode(id32, PIECE_ID_B32_LEN, id, sizeof id) != PIECE_ID_LEN)
-		return bad(v, path, "name is not a base32 piece id");
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		if (fd >= 0)
-			close(fd);
-		return bad(v, path, strerror(errno));
-	}
 	int n = pread_full(fd, header, sizeof header, 0);
-	if (n < 0)
+	if (strlen(id32) != PIECE_ID_B32_LEN || base32_decode(id32, PIECE_ID_B32_LEN, id, sizeof id) != PIECE_ID_LEN)
+		why = "name is not a base32 piece id";
+	else if (n < 0)
 		why = strerror(errno);
 	else if (piece_header_decode(header, (size_t)n, &pi, &why) < 0)
 		;
+	else if (pi.has_id && memcmp(pi.id, id, PIECE_ID_LEN))
+		why = "its name is not the piece id in its header (renamed, or swapped with another piece)";
 	else if ((uint64_t)st.st_size != PIECE_HEADER_SIZE + pi.size)
 		why = "file size does not match the header";
-	else {
-		int h = pieces_hash_range(fd, PIECE_HEADER_SIZE, pi.size, pi.algo, &v->hash, v->buf,
-					  VERIFY_BUF, digest);
-		why = h == -1 ? strerror(errno) : h == -2 ? "shorter than its header says"
-				: memcmp(digest, pi.hash, HASH_MAX_DIGEST) ? "hash mismatch" : NULL;
-	}
+	else
+		why = verify_data(v, fd, PIECE_HEADER_SIZE, pi.size, pi.algo, pi.hash, &unverified);
 	close(fd);
 	if (why)
-		return bad(v, path, why);
-	v->rep->ok++;
+		return verify_corrupt(v, path, why);
+	if (unverified)
+		v->rep->unverified++;
+	else
+		v->rep->ok++;
 }
 
-/* Calls fn(v, path, name) for each entry of dir (not . and ..). Returns -1 when dir cannot be
- * opened (and it exists). */
-static int each_entry(struct verifier *v, const char *dir, void (*fn)(struct verifier *, const char *,
-								       const char *, void *), void *ctx)
+static void on_temp(struct verifier *v, int dfd, const char *dirpath, const char *name, void *ctx)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
 	char path[4200];
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		return nm_errf(v->err, v->errlen, "%s: cannot read: %s", dir, strerror(errno));
-	}
-	while ((e = readdir(d))) {
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		fn(v, path, e->d_name, ctx);
-	}
-	closedir(d);
-	return 0;
-}
-
-static void on_temp(struct verifier *v, const char *path, const char *name, void *ctx)
-{
-	(void)name;
+	struct stat st;
 	(void)ctx;
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return;
+	if (!S_ISREG(st.st_mode) || strncmp(name, "blob-", 5) != 0 || !ends_with(name, ".partial"))
+		return verify_note(v, PIECES_LEFT_ALONE, path, "not a temp file nodemark writes, left alone");
 	v->rep->temp_files++;
-	if (v->repair && unlink(path) == 0)
+	/* unlinkat removes the entry itself: never what a link would point at. */
+	if (v->repair && unlinkat(dfd, name, 0) == 0)
 		v->rep->removed++;
 }
 
-static void on_blob(struct verifier *v, const char *path, const char *name, void *ctx)
+static void on_blob(struct verifier *v, int dfd, const char *dirpath, const char *name, void *ctx)
 {
+	char path[4200];
 	if (ends_with(name, ".sj1"))
-		check_blob(v, path, ctx, name);
+		return check_blob(v, dfd, dirpath, ctx, name);
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	verify_note(v, PIECES_LEFT_ALONE, path, "not a piece file, left alone");
 }
 
-static void on_two(struct verifier *v, const char *path, const char *name, void *ctx)
+static void each_in_dir(struct verifier *v, int dfd, const char *dirpath, const char *name,
+			verify_entry_fn fn, void *ctx)
 {
+	char path[4200];
+	int fd = verify_open_dir(v, dfd, dirpath, name);
+	if (fd < 0)
+		return;
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	verify_each(v, fd, path, fn, ctx);
+	close(fd);
+}
+
+static void on_two(struct verifier *v, int dfd, const char *dirpath, const char *name, void *ctx)
+{
+	char path[4200];
 	(void)ctx;
 	if (strlen(name) == 2)
-		each_entry(v, path, on_blob, (void *)name);
+		return each_in_dir(v, dfd, dirpath, name, on_blob, (void *)name);
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	verify_note(v, PIECES_LEFT_ALONE, path, "not a piece directory, left alone");
 }
 
-static void on_namespace(struct verifier *v, const char *path, const char *name, void *ctx)
+static void on_namespace(struct verifier *v, int dfd, const char *dirpath, const char *name, void *ctx)
 {
-	(void)name;
 	(void)ctx;
-	each_entry(v, path, on_two, NULL);
+	each_in_dir(v, dfd, dirpath, name, on_two, NULL);
 }
 
-static int verify_files(struct verifier *v, const char *root)
+static int verify_files(struct verifier *v, int rfd, const char *root)
 {
+	int fd = verify_open_dir(v, rfd, root, "temp");
 	char path[4200];
-	snprintf(path, sizeof path, "%s/temp", root);
-	if (each_entry(v, path, on_temp, NULL) < 0)
-		return -1;
-	snprintf(path, sizeof path, "%s/blobs", root);
-	return each_entry(v, path, on_namespace, NULL);
-}
-
-/* One log shard: its index, the pieces it points at, and the log tails past them. */
-struct shard {
-	const char *dir;
-	uint64_t *end;          /* per log number: the end of its last indexed piece */
-	uint32_t nlogs;
-	int fd;
-	uint32_t fd_no;
-};
-
-static void check_record(struct verifier *v, struct shard *sh, const struct index_record *r)
-{
-	char path[4200];
-	uint8_t footer[LOG_FOOTER_SIZE], digest[HASH_MAX_DIGEST];
-	struct piece_info pi;
-	const char *why = NULL;
-
-	v->rep->pieces++;
-	snprintf(path, sizeof path, "%s/log-%08u.log", sh->dir, r->log_no);
-	if (sh->fd < 0 || sh->fd_no != r->log_no) {
-		if (sh->fd >= 0)
-			close(sh->fd);
-		sh->fd = open(path, O_RDONLY | O_CLOEXEC);
-		sh->fd_no = r->log_no;
-		if (sh->fd < 0)
-			return bad(v, path, "indexed log file cannot be opened");
-	}
-	int n = pread_full(sh->fd, footer, sizeof footer, r->offset + r->size);
-	if (n < 0)
-		why = strerror(errno);
-	else if (log_footer_decode(footer, (size_t)n, &pi, &why) < 0)
-		;
-	else if (pi.size != r->size || memcmp(pi.id, r->id, PIECE_ID_LEN))
-		why = "footer does not match the index record";
-	else {
-		int h = pieces_hash_range(sh->fd, r->offset, pi.size, pi.algo, &v->hash, v->buf, VERIFY_BUF,
-					  digest);
-		why = h == -1 ? strerror(errno) : h == -2 ? "log ends inside the piece"
-				: memcmp(digest, pi.hash, HASH_MAX_DIGEST) ? "hash mismatch" : NULL;
-	}
-	if (why) {
-		char where[4300];
-		snprintf(where, sizeof where, "%s@%llu", path, (unsigned long long)r->offset);
-		return bad(v, where, why);
-	}
-	v->rep->ok++;
-	if (r->log_no < sh->nlogs && r->offset + r->size + LOG_FOOTER_SIZE > sh->end[r->log_no])
-		sh->end[r->log_no] = r->offset + r->size + LOG_FOOTER_SIZE;
-}
-
-static void on_log_file(struct verifier *v, const char *path, const char *name, void *ctx)
-{
-	struct shard *sh = ctx;
-	unsigned no;
-	struct stat st;
-	if (sscanf(name, "log-%8u.log", &no) != 1 || !ends_with(name, ".log") || stat(path, &st) < 0)
-		return;
-	uint64_t end = no < sh->nlogs ? sh->end[no] : 0;
-	if ((uint64_t)st.st_size > end) {
-		v->rep->tail_bytes += (uint64_t)st.st_size - end;
-		if (v->repair && truncate(path, (off_t)end) == 0)
-			v->rep->removed++;
-	}
-}
-
-static void count_log(struct verifier *v, const char *path, const char *name, void *ctx)
-{
-	unsigned no;
-	(void)v;
-	(void)path;
-	if (sscanf(name, "log-%8u.log", &no) == 1 && no + 1 > *(uint32_t *)ctx)
-		*(uint32_t *)ctx = no + 1;
-}
-
-static void on_shard(struct verifier *v, const char *dir, const char *name, void *ctx)
-{
-	char path[4200];
-	uint8_t rec[INDEX_RECORD_SIZE];
-	struct shard sh = { .dir = dir, .fd = -1 };
-	struct index_record r;
-	struct stat st;
-	uint64_t nslots;
-	const char *why;
-	(void)ctx;
-
-	if (name[0] != 'w')
-		return;
-	snprintf(path, sizeof path, "%s/index.tbl", dir);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		/* Killed before its index existed: no committed piece, only a log tail. */
-		if (errno != ENOENT)
-			bad(v, path, strerror(errno));
-	} else {
-		each_entry(v, dir, count_log, &sh.nlogs);
-		sh.end = calloc(sh.nlogs ? sh.nlogs : 1, sizeof *sh.end);
-		int n = pread_full(fd, rec, sizeof rec, 0);
-		if (n < 0 || fstat(fd, &st) < 0)
-			bad(v, path, strerror(errno));
-		else if (index_header_decode(rec, (size_t)n, &nslots, &why) < 0)
-			bad(v, path, why);
-		else if ((uint64_t)st.st_size < (nslots + 1) * INDEX_RECORD_SIZE)
-			bad(v, path, "index shorter than its slot count");
-		else {
-			size_t per = VERIFY_BUF / INDEX_RECORD_SIZE;
-			uint8_t *tbl = malloc(VERIFY_BUF);
-			for (uint64_t s = 0; tbl && s < nslots; s += per) {
-				size_t k = nslots - s < per ? (size_t)(nslots - s) : per;
-				n = pread_full(fd, tbl, k * INDEX_RECORD_SIZE, (s + 1) * INDEX_RECORD_SIZE);
-				if (n < (int)(k * INDEX_RECORD_SIZE)) {
-					bad(v, path, "index cannot be read");
-					break;
-				}
-				for (size_t i = 0; i < k; i++) {
-					int u = index_record_decode(tbl + i * INDEX_RECORD_SIZE, INDEX_RECORD_SIZE, &r, &why);
-					if (u < 0) {
-						char where[4300];
-						snprintf(where, sizeof where, "%s slot %llu", path,
-							 (unsigned long long)(s + i));
-						v->rep->pieces++;
-						bad(v, where, why);
-					} else if (u > 0) {
-						check_record(v, &sh, &r);
-					}
-				}
-			}
-			free(tbl);
-		}
+	if (fd >= 0) {
+		snprintf(path, sizeof path, "%s/temp", root);
+		int rc = verify_each(v, fd, path, on_temp, NULL);
 		close(fd);
+		if (rc < 0)
+			return -1;
 	}
-	if (sh.fd >= 0)
-		close(sh.fd);
-	each_entry(v, dir, on_log_file, &sh);
-	free(sh.end);
+	fd = verify_open_dir(v, rfd, root, "blobs");
+	if (fd < 0)
+		return 0;
+	snprintf(path, sizeof path, "%s/blobs", root);
+	int rc = verify_each(v, fd, path, on_namespace, NULL);
+	close(fd);
+	return rc;
 }
 
-static int verify_log(struct verifier *v, const char *root)
+static int verify_store(struct verifier *v, int rfd, const char *root, int backend, int64_t committed)
+{
+	struct stat st;
+	char why[200];
+	if (fstat(rfd, &st) < 0)
+		return nm_errf(v->err, v->errlen, "%s: %s", root, strerror(errno));
+	v->dev = st.st_dev;
+	v->rep->stores++;
+	uint64_t before = v->rep->pieces;
+	int rc = backend == PIECES_LOG ? verify_log_store(v, rfd, root, committed) : verify_files(v, rfd, root);
+	uint64_t found = v->rep->pieces - before;
+	if (committed < 0) {
+		v->rep->uncounted++;
+	} else if (found < (uint64_t)committed) {
+		v->rep->missing += (uint64_t)committed - found;
+		snprintf(why, sizeof why, "%lld pieces were committed, %llu found: %llu missing (deleted?)",
+			 (long long)committed, (unsigned long long)found,
+			 (unsigned long long)((uint64_t)committed - found));
+		verify_note(v, PIECES_DAMAGED, root, why);
+	}
+	return rc;
+}
+
+static void on_child(struct verifier *v, int dfd, const char *dirpath, const char *name, void *ctx)
 {
 	char path[4200];
-	snprintf(path, sizeof path, "%s/log", root);
-	return each_entry(v, path, on_shard, NULL);
-}
-
-static int verify_store(struct verifier *v, const char *root, int backend)
-{
-	v->rep->stores++;
-	return backend == PIECES_LOG ? verify_log(v, root) : verify_files(v, root);
-}
-
-static void on_child(struct verifier *v, const char *path, const char *name, void *ctx)
-{
-	int backend;
-	if (strncmp(name, ".nodemark-", 10) != 0 || (backend = store_backend(path)) < 0)
+	int64_t committed;
+	if (strncmp(name, ".nodemark-", 10) != 0)
 		return;
-	if (verify_store(v, path, backend) < 0)
+	/* Not verify_open_dir: other directories here are the user's, not reported. */
+	int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	int backend = store_backend(fd, &committed);
+	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	if (backend >= 0 && verify_store(v, fd, path, backend, committed) < 0)
 		*(int *)ctx = -1;
+	close(fd);
 }
 
 int pieces_verify(const char *dir, int repair, struct pieces_verify_report *rep, pieces_verify_fn fn,
 		  void *arg, char *err, size_t errlen)
 {
 	struct verifier v = { .repair = repair, .rep = rep, .fn = fn, .arg = arg, .err = err, .errlen = errlen };
-	struct stat st;
+	int64_t committed;
 	int rc = 0;
 
 	memset(rep, 0, sizeof *rep);
-	if (stat(dir, &st) < 0)
-		return nm_errf(err, errlen, "%s: %s", dir, strerror(errno)), NM_EXIT_USAGE;
-	if (!S_ISDIR(st.st_mode))
-		return nm_errf(err, errlen, "%s: not a directory", dir), NM_EXIT_USAGE;
-	if (!(v.buf = malloc(VERIFY_BUF)))
+	/* DIR itself is the user's choice: followed if it is a link; nothing below it is. */
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return nm_errf(err, errlen, "%s: %s", dir, errno == ENOTDIR ? "not a directory" : strerror(errno)),
+		       NM_EXIT_USAGE;
+	if (!(v.buf = malloc(VERIFY_BUF))) {
+		close(fd);
 		return nm_errf(err, errlen, "out of memory"), NM_EXIT_FAILED;
-	int backend = store_backend(dir);
+	}
+	int backend = store_backend(fd, &committed);
 	if (backend >= 0)
-		rc = verify_store(&v, dir, backend);
-	else if (each_entry(&v, dir, on_child, &rc) < 0)
+		rc = verify_store(&v, fd, dir, backend, committed);
+	else if (verify_each(&v, fd, dir, on_child, &rc) < 0)
 		rc = -1;
+	close(fd);
 	free(v.buf);
 	hash_release(&v.hash);
 	if (rc < 0)

@@ -47,6 +47,50 @@ int afile_check(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* fp's writes go straight to write(2) (no glibc internals), so a failure keeps its errno
+ * (ENOSPC says "No space left on device") and the fault shim can reach them. */
+static ssize_t cookie_write(void *cookie, const char *buf, size_t n)
+{
+	struct atomic_file *af = cookie;
+	size_t done = 0;
+	while (done < n) {
+		ssize_t k = write(af->fd, buf + done, n - done);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (!af->write_errno)
+				af->write_errno = k < 0 ? errno : ENOSPC;
+			return done ? (ssize_t)done : -1;
+		}
+		done += (size_t)k;
+	}
+	return (ssize_t)n;
+}
+
+static int cookie_close(void *cookie)
+{
+	struct atomic_file *af = cookie;
+	int rc = af->fd >= 0 ? close(af->fd) : 0;
+	if (rc < 0 && !af->write_errno)
+		af->write_errno = errno;
+	af->fd = -1;
+	return rc;
+}
+
+static FILE *open_fd_stream(struct atomic_file *af, int fd)
+{
+	static const cookie_io_functions_t io = { .write = cookie_write, .close = cookie_close };
+	af->fd = fd;
+	af->write_errno = 0;
+	return fopencookie(af, "w", io);
+}
+
+/* The errno of a failed stream: the write's own, else what the call left. */
+static int stream_errno(const struct atomic_file *af, int e)
+{
+	return af->write_errno ? af->write_errno : e ? e : EIO;
+}
+
 /* Not a regular file: a character device or FIFO is written in place, since renaming a temp
  * file over /dev/null would replace the device; a directory or block device is refused. */
 static FILE *open_special(struct atomic_file *af, const char *path, const struct stat *st, char *err,
@@ -57,11 +101,17 @@ static FILE *open_special(struct atomic_file *af, const char *path, const struct
 			S_ISDIR(st->st_mode) ? "is a directory" : "is a block device");
 		return NULL;
 	}
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0 || !(af->fp = fdopen(fd, "w"))) {
+	/* O_NONBLOCK: a FIFO with no reader fails with ENXIO instead of blocking for ever. */
+	int fd = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	if (fd < 0) {
+		nm_errf(err, errlen, "cannot write %s: %s", path,
+			errno == ENXIO && S_ISFIFO(st->st_mode) ? "a named pipe that no one reads" : strerror(errno));
+		return NULL;
+	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	if (!(af->fp = open_fd_stream(af, fd))) {
 		nm_errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
+		close(fd);
 		return NULL;
 	}
 	af->is_direct = 1;
@@ -93,7 +143,7 @@ FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t err
 	}
 	fchmod(fd, 0644);
 	cleanup_add(af->tmp);
-	af->fp = fdopen(fd, "w");
+	af->fp = open_fd_stream(af, fd);
 	if (!af->fp) {
 		nm_errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		close(fd);
@@ -115,19 +165,19 @@ int afile_commit(struct atomic_file *af, char *err, size_t errlen)
 		int closed = fclose(af->fp), e = errno;
 		af->fp = NULL;
 		if (bad || closed != 0)
-			return nm_errf(err, errlen, "cannot write %s: %s", af->path, strerror(bad ? EIO : e));
+			return nm_errf(err, errlen, "cannot write %s: %s", af->path, strerror(stream_errno(af, e)));
 		return 0;
 	}
 	int bad = ferror(af->fp);
-	if (fflush(af->fp) != 0 || bad || fsync(fileno(af->fp)) < 0) {
-		int e = bad ? EIO : errno;
+	if (fflush(af->fp) != 0 || bad || ferror(af->fp) || fsync(af->fd) < 0) {
+		int e = stream_errno(af, errno);
 		fclose(af->fp);
 		af->fp = NULL;
 		cleanup_now(af->tmp);
 		return nm_errf(err, errlen, "cannot write %s: %s", af->path, strerror(e));
 	}
 	if (fclose(af->fp) != 0) {
-		int e = errno;
+		int e = stream_errno(af, errno);
 		af->fp = NULL;
 		cleanup_now(af->tmp);
 		return nm_errf(err, errlen, "cannot write %s: %s", af->path, strerror(e));
@@ -165,7 +215,7 @@ int afile_write_all(const char *path, const void *data, size_t len, char *err, s
 	if (!afile_open(&af, path, err, errlen))
 		return -1;
 	if (len && fwrite(data, 1, len, af.fp) != len) {
-		int e = errno;
+		int e = stream_errno(&af, errno);
 		afile_abort(&af);
 		return nm_errf(err, errlen, "cannot write %s: %s", path, strerror(e));
 	}

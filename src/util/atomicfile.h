@@ -8,12 +8,15 @@
 #include <stdio.h>
 #include <stddef.h>
 
+/* Once open, an atomic_file stays where it is until commit or abort: fp writes through it. */
 struct atomic_file {
 	FILE *fp;
 	char path[4096];
 	char tmp[4096];
 	int is_stdout;
 	int is_direct; /* a character device or FIFO, written in place */
+	int fd;
+	int write_errno; /* the first failed write's errno: ENOSPC is named, not "I/O error" */
 };
 
 /* Can `path` be written later? Checked while parsing options, so that an output file in a
@@ -23,7 +26,8 @@ struct atomic_file {
  * quoted path (callers put the option's name in front). */
 int afile_check(const char *path, char *err, size_t errlen);
 
-/* Returns af->fp, or NULL with a message naming the file. */
+/* Returns af->fp, or NULL with a message naming the file. A FIFO that no one reads is refused
+ * (opened without blocking), not waited on forever. */
 FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t errlen);
 /* Flush, fsync, rename into place, fsync the directory. Returns 0 or -1 with a message. */
 int afile_commit(struct atomic_file *af, char *err, size_t errlen);

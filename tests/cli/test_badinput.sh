@@ -21,6 +21,7 @@ hash --size 4q | "4q"
 hash --size -1k | must not be negative
 hash --size 99999999999999999999999 | too large
 hash --size 16EiB | too large
+hash --size 18446744073709551615 | at most 1TiB
 hash --algo md5 | "md5"
 hash --algo blake3,,sha256 | empty item
 hash --algo '' | --algo
@@ -59,7 +60,13 @@ pieces pd --log-size 0 --backend log | --log-size
 pieces pd --matrix --runs 0 | --runs
 pieces nonexistent-dir --count 1 | nonexistent-dir
 pieces /etc/passwd --count 1 | not a directory
-pieces pd --size 1EiB --count 1 | not enough free space
+pieces pd --size 1TiB --count 1000 | not enough free space
+pieces pd --size 1EiB --count 1 | at most 1TiB
+pieces pd --size 18446744073709551615 | --size
+pieces pd --size 18446744073709551615 --backend log | --size
+pieces pd --size 16EiB | --size
+pieces pd --count 1000000000 --size 1TiB | too large
+pieces pd --log-size 18446744073709551615 --backend log --count 2 --size 4k | --log-size
 pieces pd --output | --output
 pieces pd --tag x | --tag
 pieces verify | expected the store's directory

@@ -20,6 +20,7 @@ under_fault() {
 }
 
 # Row: BACKEND | RULE | OPTIONS | TEXT the error must hold (besides the .nodemark- path)
+# A run's first fsync and rename are the PIECES marker's; the log's second fsync is its index's.
 rows=$(cat <<'ROWS'
 files | pwrite:EIO:after=10 | --sync | write of 16384 bytes at offset
 files | pwrite:ENOSPC:bytes=300k | --sync | No space left on device
@@ -30,8 +31,10 @@ files | open:EACCES:after=3 | --sync | Permission denied
 files | mkdir:EROFS:after=2 | --sync | Read-only file system
 log | pwrite:EIO:after=10 | --sync-batch 4 | write of 16384 bytes at offset
 log | pwrite:ENOSPC:bytes=300k | --sync-batch 4 | No space left on device
-log | fsync:EIO:after=1 | --sync-batch 4 | fsync: Input/output error
+log | fsync:EIO:after=2 | --sync-batch 4 | fsync: Input/output error
 log | mkdir:EROFS:after=1 | --sync-batch 4 | Read-only file system
+files | fsync:EIO | --no-sync | PIECES.new: cannot write: Input/output error
+log | rename:EIO | --no-sync | PIECES: cannot commit the marker
 ROWS
 )
 while IFS='|' read -r backend rule opts text; do
@@ -92,13 +95,13 @@ verify_after_kill() {
 	expect_out_has "leftover temp files: 0, unindexed log bytes: 0" "$what: --repair removes the leftovers"
 }
 
-verify_after_kill "kill before the 6th commit" rename:KILL:after=5 files --sync
+verify_after_kill "kill before the 6th commit" rename:KILL:after=6 files --sync
 check "kill before the 6th commit: exactly the 5 committed pieces are there" test "$pieces" = 5
 verify_after_kill "kill before the 6th fsync" fsync:KILL:after=5 files --sync --dirsync
 check "kill before the 6th fsync: committed pieces survive" test "$pieces" -ge 1
 verify_after_kill "kill in the middle of a piece's data" pwrite:KILL:after=30 files --sync
 check "kill in the middle of a piece's data: committed pieces survive" test "$pieces" -ge 1
-verify_after_kill "log: kill before a group commit's sync" fsync:KILL:after=2 log --sync-batch 4
+verify_after_kill "log: kill before a group commit's sync" fsync:KILL:after=3 log --sync-batch 4
 check "log: kill before a group commit's sync: committed pieces survive" test "$pieces" -ge 1
 verify_after_kill "log: kill in the middle of an append" pwrite:KILL:after=45 log --sync-batch 4
 verify_after_kill "log: kill before an fdatasync" fdatasync:KILL:after=3 log --sync=data

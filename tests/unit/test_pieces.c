@@ -135,9 +135,10 @@ TEST(pieces_files_layout_and_verify)
 }
 
 static int corrupt_calls;
-static void count_corrupt(void *arg, const char *path, const char *why)
+static void count_corrupt(void *arg, enum pieces_finding kind, const char *path, const char *why)
 {
 	(void)arg;
+	(void)kind;
 	(void)path;
 	corrupt_calls += strstr(why, "hash mismatch") != NULL;
 }
@@ -180,8 +181,8 @@ TEST(pieces_log_layout_and_verify)
 	CHECK_EQ_INT(pieces_verify(res.kept[0], 0, &rep, NULL, NULL, err, sizeof err), 0);
 	CHECK_EQ_U64(rep.tail_bytes, 0);
 
-	/* A damaged index record counts as a corrupt piece: one of a piece outside log 1, whose
-	 * data is already damaged, so the two faults are two pieces. */
+	/* A damaged index record: the piece it pointed at (outside log 1, whose data is damaged)
+	 * is found by its footer, still verifies, and repair puts it back in a rebuilt index. */
 	snprintf(path, sizeof path, "%s/log/w000/index.tbl", res.kept[0]);
 	int ifd = open(path, O_RDWR);
 	unsigned char rec[INDEX_RECORD_SIZE];
@@ -195,7 +196,18 @@ TEST(pieces_log_layout_and_verify)
 	close(ifd);
 	flip_byte(path, off + 40);
 	CHECK_EQ_INT(pieces_verify(res.kept[0], 0, &rep, NULL, NULL, err, sizeof err), 0);
-	CHECK_EQ_U64(rep.corrupt, 2);
+	CHECK_EQ_U64(rep.corrupt, 1);
+	CHECK_EQ_U64(rep.bad_records, 1);
+	CHECK_EQ_U64(rep.unindexed, 1);
+	CHECK_EQ_U64(rep.pieces, 10);
+	CHECK(!pieces_verify_sound(&rep));
+	CHECK_EQ_INT(pieces_verify(res.kept[0], 1, &rep, NULL, NULL, err, sizeof err), 0);
+	CHECK_EQ_U64(rep.reindexed, 1);
+	CHECK_EQ_INT(pieces_verify(res.kept[0], 0, &rep, NULL, NULL, err, sizeof err), 0);
+	CHECK_EQ_U64(rep.bad_records, 0);
+	CHECK_EQ_U64(rep.unindexed, 0);
+	CHECK_EQ_U64(rep.corrupt, 1);
+	CHECK_EQ_U64(rep.ok, 9);
 }
 
 TEST(pieces_workers_spread_over_dirs)
@@ -245,9 +257,17 @@ TEST(pieces_run_refuses_bad_plans)
 	p.count = 1;
 	p.size = 0;
 	CHECK_EQ_INT(pieces_run(&p, &res, err, sizeof err), NM_EXIT_USAGE);
-	p.size = 1ull << 50; /* more than any test disk has */
+	p.size = 1ull << 40; /* with 1000 pieces, more than any test disk has */
+	p.count = 1000;
 	CHECK_EQ_INT(pieces_run(&p, &res, err, sizeof err), NM_EXIT_USAGE);
 	CHECK_CONTAINS(err, "not enough free space");
+	/* Sizes near 2^64 are refused, never wrapped past the free-space check. */
+	p.size = UINT64_MAX;
+	CHECK_EQ_INT(pieces_run(&p, &res, err, sizeof err), NM_EXIT_USAGE);
+	CHECK_CONTAINS(err, "--size");
+	p.size = (1ull << 40) + 1;
+	CHECK_EQ_INT(pieces_run(&p, &res, err, sizeof err), NM_EXIT_USAGE);
+	p.count = 1;
 	p.size = 100;
 	p.dirs = missing;
 	CHECK_EQ_INT(pieces_run(&p, &res, err, sizeof err), NM_EXIT_USAGE);

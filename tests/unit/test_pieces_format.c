@@ -18,6 +18,7 @@ TEST(piece_header_round_trips)
 	struct piece_info in = sample_info(), out;
 	uint8_t buf[PIECE_HEADER_SIZE];
 	const char *why = NULL;
+	in.has_id = 1;
 	piece_header_encode(&in, buf);
 	CHECK_EQ_INT(buf[0] << 8 | buf[1], PIECE_HEADER_FIELDS);
 	CHECK(piece_header_decode(buf, sizeof buf, &out, &why) == 0);
@@ -27,8 +28,15 @@ TEST(piece_header_round_trips)
 	CHECK_EQ_U64(out.size, in.size);
 	CHECK_EQ_U64(out.created_ns, in.created_ns);
 	CHECK(memcmp(out.hash, in.hash, 32) == 0);
+	CHECK(out.has_id && memcmp(out.id, in.id, 32) == 0);
 	for (size_t i = 2 + PIECE_HEADER_FIELDS; i < sizeof buf; i++)
 		CHECK_EQ_INT(buf[i], 0);
+	/* A version-1 header (56 bytes of fields, no id) still decodes, without an id. */
+	in.has_id = 0;
+	piece_header_encode(&in, buf);
+	CHECK_EQ_INT(buf[0] << 8 | buf[1], PIECE_HEADER_FIELDS_V1);
+	CHECK(piece_header_decode(buf, sizeof buf, &out, &why) == 0);
+	CHECK(!out.has_id);
 }
 
 TEST(piece_header_rejects_damage)
@@ -36,6 +44,7 @@ TEST(piece_header_rejects_damage)
 	struct piece_info in = sample_info(), out;
 	uint8_t buf[PIECE_HEADER_SIZE];
 	const char *why = NULL;
+	in.has_id = 1;
 	piece_header_encode(&in, buf);
 	CHECK(piece_header_decode(buf, 1, &out, &why) < 0);
 	CHECK(piece_header_decode(buf, 40, &out, &why) < 0);
