@@ -36,10 +36,13 @@ struct path_device {
 };
 
 /* path may be a directory or a file, or a file yet to be created (its nearest existing parent
- * is used).  Without a sysroot the path's mount is found by stat() and its real path; with one, by the
- * longest mount point in <sysroot>/proc/self/mountinfo that is a prefix of the path string
- * (the path then names a place on the fake machine).  0, or -1 when the path or its mount
- * cannot be found (out is then zeroed, rotational and numa_node -1). */
+ * is used).  Without a sysroot the path's mount is found by its device (stat's st_dev against
+ * mountinfo's major:minor, then the mount tree); a mount this process cannot see (a chroot's
+ * root) is found by the device alone, so the device, transport and file system are still
+ * known.  With a sysroot, by the longest mount point in <sysroot>/proc/self/mountinfo that is a
+ * prefix of the path string (the path then names a place on the fake machine).  0, or -1 when
+ * the path cannot be found or nothing is known of its mount (out is then zeroed, rotational
+ * and numa_node -1). */
 int inventory_path_device(const char *sysroot, const char *path, struct path_device *out);
 
 #endif

@@ -71,9 +71,10 @@ int parse_scheduler(const char *buf, char *out, size_t len);
 /* "16.0 GT/s PCIe" -> 4 (the PCIe generation); 0 when unknown. */
 int parse_pcie_gen(const char *speed);
 
-/* --- stack.c ------------------------------------------------------------------------ */
+/* --- mount.c ------------------------------------------------------------------------ */
 
 struct mountinfo_entry {
+	unsigned id, parent;  /* mount id and its parent's: the mount tree */
 	unsigned major, minor;
 	char root[256];
 	char mountpoint[256];
@@ -83,6 +84,8 @@ struct mountinfo_entry {
 };
 /* One line of /proc/self/mountinfo (octal escapes decoded); 0 or -1. */
 int parse_mountinfo_line(const char *line, struct mountinfo_entry *e);
+
+/* --- stack.c ------------------------------------------------------------------------ */
 
 /* The kind of a device-mapper target from its dm/uuid: "crypt", "lvm", "multipath",
  * "raid", "dm" (anything else). */

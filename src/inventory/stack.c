@@ -4,6 +4,7 @@
 #include "inventory/stack.h"
 #include "inventory/block.h"
 #include "inventory/inventory.h"
+#include "inventory/mount.h"
 #include "inventory/parsers.h"
 #include "inventory/sysfs.h"
 
@@ -25,87 +26,6 @@ extern char **environ;
 #define STACK_MAX_NODES 256
 #define STACK_MAX_PHYS 64
 
-/* Copies one space-separated mountinfo field, decoding the kernel's \ooo escapes. */
-static const char *field(const char *s, char *out, size_t len)
-{
-	size_t n = 0;
-	while (*s == ' ')
-		s++;
-	if (!*s || *s == '\n')
-		return NULL;
-	while (*s && *s != ' ' && *s != '\n') {
-		char c = *s++;
-		if (c == '\\' && s[0] >= '0' && s[0] <= '3' && s[1] >= '0' && s[1] <= '7' && s[2] >= '0' &&
-		    s[2] <= '7') {
-			c = (char)((s[0] - '0') * 64 + (s[1] - '0') * 8 + (s[2] - '0'));
-			s += 3;
-		}
-		if (n + 1 < len)
-			out[n++] = c;
-	}
-	if (len)
-		out[n] = '\0';
-	return s;
-}
-
-/* "rw,relatime" + "rw,discard" -> "rw,relatime,discard": the superblock's options that the
- * mount's own do not already say. */
-static void merge_options(char *out, size_t len, const char *mopts, const char *sopts)
-{
-	sysfs_copy(out, len, mopts);
-	size_t l = strlen(out);
-	for (const char *p = sopts; *p;) {
-		size_t n = strcspn(p, ",");
-		int dup = 0;
-		for (const char *q = mopts; *q && !dup;) {
-			size_t m = strcspn(q, ",");
-			dup = m == n && strncmp(p, q, n) == 0;
-			q += m + (q[m] == ',');
-		}
-		if (!dup && n && l + n + 2 <= len) {
-			if (l)
-				out[l++] = ',';
-			memcpy(out + l, p, n);
-			out[l += n] = '\0';
-		}
-		p += n + (p[n] == ',');
-	}
-}
-
-int parse_mountinfo_line(const char *line, struct mountinfo_entry *e)
-{
-	char tmp[256], mopts[256], sopts[256];
-	memset(e, 0, sizeof *e);
-	const char *s = line;
-	/* mount id, parent id, major:minor */
-	if (!(s = field(s, tmp, sizeof tmp)) || !(s = field(s, tmp, sizeof tmp)) ||
-	    !(s = field(s, tmp, sizeof tmp)))
-		return -1;
-	if (sscanf(tmp, "%u:%u", &e->major, &e->minor) != 2)
-		return -1;
-	if (!(s = field(s, e->root, sizeof e->root)) || !(s = field(s, e->mountpoint, sizeof e->mountpoint)) ||
-	    !(s = field(s, mopts, sizeof mopts)))
-		return -1;
-	/* optional fields up to the lone "-" */
-	for (;;) {
-		if (!(s = field(s, tmp, sizeof tmp)))
-			return -1;
-		if (strcmp(tmp, "-") == 0)
-			break;
-	}
-	if (!(s = field(s, e->fstype, sizeof e->fstype)) || !(s = field(s, e->source, sizeof e->source)))
-		return -1;
-	if (!field(s, sopts, sizeof sopts))
-		sopts[0] = '\0';
-	if (e->mountpoint[0] != '/')
-		return -1;
-	merge_options(e->options, sizeof e->options, mopts, sopts);
-	sysfs_clean(e->options);
-	sysfs_clean(e->source);
-	sysfs_clean(e->fstype);
-	return 0;
-}
-
 const char *parse_dm_uuid_kind(const char *uuid)
 {
 	static const struct { const char *prefix, *kind; } kinds[] = {
@@ -116,51 +36,6 @@ const char *parse_dm_uuid_kind(const char *uuid)
 		if (strncmp(uuid, kinds[i].prefix, strlen(kinds[i].prefix)) == 0)
 			return kinds[i].kind;
 	return "dm";
-}
-
-static int is_prefix_dir(const char *mp, const char *path)
-{
-	size_t n = strlen(mp);
-	if (strcmp(mp, "/") == 0)
-		return 1;
-	return strncmp(path, mp, n) == 0 && (path[n] == '/' || path[n] == '\0');
-}
-
-/* The mount holding abs: the longest mount point that is a prefix of it, preferring entries
- * whose device is `dev` (when known); a later entry on the same point wins (it is on top). */
-static int find_mount(const char *root, const char *abs, int have_dev, dev_t dev, struct mountinfo_entry *best)
-{
-	char path[PATH_MAX];
-	if (sysfs_path(path, sizeof path, root, "/proc/self/mountinfo") < 0)
-		return -1;
-	FILE *f = fopen(path, "re");
-	if (!f)
-		return -1;
-	char *line = NULL;
-	size_t cap = 0;
-	int found = 0, best_devmatch = 0;
-	size_t best_len = 0;
-	struct mountinfo_entry e;
-	for (int lines = 0; getline(&line, &cap, f) > 0 && lines < 100000; lines++) {
-		if (parse_mountinfo_line(line, &e) < 0 || !is_prefix_dir(e.mountpoint, abs))
-			continue;
-		int devmatch = have_dev && makedev(e.major, e.minor) == dev;
-		size_t len = strlen(e.mountpoint);
-		if (!found || devmatch > best_devmatch || (devmatch == best_devmatch && len >= best_len)) {
-			*best = e;
-			best_len = len;
-			best_devmatch = devmatch;
-			found = 1;
-		}
-	}
-	free(line);
-	fclose(f);
-	return found ? 0 : -1;
-}
-
-int stack_mount_of(const char *root, const char *abs, struct mountinfo_entry *m)
-{
-	return find_mount(root, abs, 0, 0, m);
 }
 
 struct walk {
@@ -329,8 +204,31 @@ static long long zfs_recordsize(const char *dataset)
 	return !err && end != buf && v > 0 && (*end == '\n' || !*end) ? v : -1;
 }
 
-/* The stack as JSON, and what struct path_device wants, in one walk. */
-static json_t *resolve(const char *root, const char *path, int serials, struct path_device *pd)
+/* The mount of a path that our mountinfo does not list, as far as its device tells. */
+static void unlisted_mount(const char *root, const char *abs, dev_t dev, int seen_by_init,
+			   struct mountinfo_entry *m, json_t *o)
+{
+	char dev_name[64] = "", note[512];
+	block_name_of(root, m->major, m->minor, dev_name, sizeof dev_name);
+	if (!*root) {
+		mount_point_of(abs, dev, m->mountpoint, sizeof m->mountpoint);
+		if (!seen_by_init)
+			mount_fstype_of(abs, dev_name, m->fstype, sizeof m->fstype);
+	}
+	snprintf(note, sizeof note,
+		 "the mount is not in /proc/self/mountinfo (a chroot or container hides it); found by the path's "
+		 "device %u:%u, %s",
+		 m->major, m->minor,
+		 seen_by_init ? "the file system as /proc/1/mountinfo lists it"
+			      : "the file system type from statfs");
+	json_object_set_new(o, "mount_visible", json_false());
+	json_object_set_new(o, "note", json_string(note));
+}
+
+/* The stack as JSON, and what struct path_device wants, in one walk.  fake_dev: under a
+ * sysroot, the device the path is on (as stat would say on the machine); else NULL. */
+static json_t *resolve(const char *root, const char *path, int serials, const dev_t *fake_dev,
+		       struct path_device *pd)
 {
 	memset(pd, 0, sizeof *pd);
 	pd->rotational = -1;
@@ -339,26 +237,37 @@ static json_t *resolve(const char *root, const char *path, int serials, struct p
 	json_object_set_new(o, "path", json_string(path));
 
 	char abs[PATH_MAX];
-	int have_dev;
+	int have_dev, seen_by_init;
 	dev_t dev = 0;
 	struct mountinfo_entry m;
 	if (absolute_path(root, path, abs, sizeof abs, &have_dev, &dev) < 0) {
 		json_object_set_new(o, "error", json_string("no such directory"));
 		return o;
 	}
-	if (find_mount(root, abs, have_dev, dev, &m) < 0) {
-		json_object_set_new(o, "error", json_string("no mount found in /proc/self/mountinfo"));
+	if (*root && fake_dev) {
+		have_dev = 1;
+		dev = *fake_dev;
+	}
+	enum mount_seen seen = mount_find(root, abs, have_dev, dev, &m, &seen_by_init);
+	if (seen == MOUNT_UNSEEN) {
+		json_object_set_new(o, "mount_visible", json_false());
+		json_object_set_new(o, "note", json_string("no mount in /proc/self/mountinfo holds this path "
+							   "(a chroot or container hides it), and its device is unknown"));
 		return o;
 	}
+	if (seen == MOUNT_BY_DEVICE)
+		unlisted_mount(root, abs, dev, seen_by_init, &m, o);
 	if (strcmp(abs, path) != 0)
 		json_object_set_new(o, "resolved", json_string(abs));
 	sysfs_copy(pd->fstype, sizeof pd->fstype, m.fstype);
 	sysfs_copy(pd->mountpoint, sizeof pd->mountpoint, m.mountpoint);
 	pd->memory_backed = memory_backed_fs(m.fstype);
-	json_object_set_new(o, "mountpoint", json_string(m.mountpoint));
+	json_object_set_new(o, "mountpoint", m.mountpoint[0] ? json_string(m.mountpoint) : json_null());
 	json_object_set_new(o, "fstype", json_string(m.fstype));
-	json_object_set_new(o, "options", json_string(m.options));
-	json_object_set_new(o, "mount_source", json_string(m.source));
+	if (m.options[0])
+		json_object_set_new(o, "options", json_string(m.options));
+	if (m.source[0])
+		json_object_set_new(o, "mount_source", json_string(m.source));
 
 	/* The device: by major:minor, else (btrfs, anonymous devices) by the mount source. */
 	char top[64] = "";
@@ -411,13 +320,27 @@ static json_t *resolve(const char *root, const char *path, int serials, struct p
 json_t *stack_collect(const char *root, const char *path, int serials)
 {
 	struct path_device pd;
-	return resolve(root, path ? path : ".", serials, &pd);
+	return resolve(root, path ? path : ".", serials, NULL, &pd);
+}
+
+json_t *stack_collect_on_device(const char *root, const char *path, dev_t dev)
+{
+	struct path_device pd;
+	return resolve(root, path, 0, &dev, &pd);
+}
+
+int stack_mount_of(const char *root, const char *abs, struct mountinfo_entry *m)
+{
+	struct stat st;
+	int have_dev = !*root && stat(abs, &st) == 0, by_init;
+	return mount_find(root, abs, have_dev, have_dev ? st.st_dev : 0, m, &by_init) == MOUNT_UNSEEN ? -1 : 0;
 }
 
 int inventory_path_device(const char *sysroot, const char *path, struct path_device *out)
 {
-	json_t *o = resolve(sysfs_root(sysroot), path ? path : ".", 0, out);
-	int ok = json_object_get(o, "error") == NULL;
+	json_t *o = resolve(sysfs_root(sysroot), path ? path : ".", 0, NULL, out);
+	/* a mount that cannot be seen is no failure of the JSON, but here nothing is known */
+	int ok = json_object_get(o, "error") == NULL && (out->fstype[0] || out->device[0]);
 	json_decref(o);
 	if (!ok) {
 		memset(out, 0, sizeof *out);

@@ -204,8 +204,12 @@ static void path_text(struct strbuf *sb, const json_t *p)
 		line(sb, "error", str(p, "error"));
 		return;
 	}
-	snprintf(v, sizeof v, "%s  %s from %s", str(p, "mountpoint"), str(p, "fstype"), str(p, "mount_source"));
-	line(sb, "mount", v);
+	line(sb, "note", str(p, "note"));
+	if (json_object_get(p, "fstype")) {
+		snprintf(v, sizeof v, "%s  %s%s%s", *str(p, "mountpoint") ? str(p, "mountpoint") : "(not listed)",
+			 str(p, "fstype"), *str(p, "mount_source") ? " from " : "", str(p, "mount_source"));
+		line(sb, "mount", v);
+	}
 	line(sb, "options", str(p, "options"));
 	if (json_object_get(p, "dataset")) {
 		if (json_is_integer(json_object_get(p, "recordsize")))

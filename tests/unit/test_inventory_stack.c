@@ -4,11 +4,14 @@
 
 #include "inventory/block.h"
 #include "inventory/inventory.h"
+#include "inventory/mount.h"
+#include "inventory/stack.h"
 #include "inventory/sysfs.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 static const char *fixture(const char *name)
@@ -298,4 +301,65 @@ TEST(odd_files_never_crash)
 	free(text);
 	free(dump);
 	json_decref(inv);
+}
+
+TEST(chroot_root_unlisted_is_found_by_its_device)
+{
+	/* The chroot's own mountinfo has no "/"; the path's device (254:0, as stat says on that
+	 * machine) leads to vda, and PID 1's view gives the file system. */
+	json_t *p = stack_collect_on_device(fixture("chroot-virtio"), "/root/project", makedev(254, 0));
+	CHECK(json_object_get(p, "error") == NULL);
+	CHECK(json_is_false(json_object_get(p, "mount_visible")));
+	CHECK_CONTAINS(json_string_value(json_object_get(p, "note")), "not in /proc/self/mountinfo");
+	CHECK_CONTAINS(json_string_value(json_object_get(p, "note")), "254:0");
+	CHECK_EQ_STR(json_string_value(json_object_get(p, "device")), "vda");
+	CHECK_EQ_STR(json_string_value(json_object_get(p, "fstype")), "ext4");
+	CHECK_EQ_STR(json_string_value(json_object_get(p, "options")), "rw,relatime,discard");
+	CHECK_EQ_STR(json_string_value(json_object_get(p, "transport")), "virtio");
+	CHECK(json_is_null(json_object_get(p, "mountpoint"))); /* PID 1's mount point is not ours */
+	json_decref(p);
+	/* a mount the chroot does list is still found by its device and point */
+	p = stack_collect_on_device(fixture("chroot-virtio"), "/dev/shm/x", makedev(0, 27));
+	CHECK_EQ_STR(json_string_value(json_object_get(p, "mountpoint")), "/dev/shm");
+	CHECK_EQ_STR(json_string_value(json_object_get(p, "fstype")), "tmpfs");
+	CHECK(json_object_get(p, "mount_visible") == NULL);
+	json_decref(p);
+	/* without a device, the unlisted mount is a note, not an error */
+	struct inventory_opts o = { .sysroot = fixture("chroot-virtio"), .path = "/root" };
+	json_t *inv = inventory_collect(&o);
+	p = json_object_get(inv, "path");
+	CHECK(json_object_get(p, "error") == NULL);
+	CHECK_CONTAINS(json_string_value(json_object_get(p, "note")), "device is unknown");
+	CHECK_EQ_STR(json_string_value(json_object_get(inv, "summary")), "2-core AMD EPYC 7B13 (KVM), 23 GiB RAM, Debian 12, Linux 6.1");
+	json_decref(inv);
+}
+
+TEST(mount_tree_and_device_pick_the_mount)
+{
+	char root[512];
+	snprintf(root, sizeof root, "%s/tree", test_tmpdir());
+	mkdir(root, 0755);
+	/* xfs mounted over a tmpfs on /data, listed before it (after a mount --move, say) */
+	put(root, "/proc/self/mountinfo",
+	    "41 40 8:17 / /data rw - xfs /dev/sdb1 rw\n"
+	    "30 1 8:1 / / rw - ext4 /dev/sda1 rw\n"
+	    "40 30 0:50 / /data rw - tmpfs tmpfs rw\n"
+	    "50 30 8:1 /srv/a /mnt/a rw - ext4 /dev/sda1 rw\n");
+	struct mountinfo_entry m;
+	int by_init;
+	CHECK(mount_find(root, "/data/x", 0, 0, &m, &by_init) == MOUNT_LISTED);
+	CHECK_EQ_STR(m.fstype, "xfs"); /* the mount on top, by the tree, not by line order */
+	CHECK(mount_find(root, "/data/x", 1, makedev(0, 50), &m, &by_init) == MOUNT_LISTED);
+	CHECK_EQ_STR(m.fstype, "tmpfs"); /* the device says the path is on the tmpfs below */
+	CHECK(mount_find(root, "/mnt/a/f", 1, makedev(8, 1), &m, &by_init) == MOUNT_LISTED);
+	CHECK_EQ_STR(m.mountpoint, "/mnt/a"); /* a bind mount of the same device: the longer point */
+	/* a device no mount is listed with, and no /proc/1/mountinfo: major:minor only */
+	CHECK(mount_find(root, "/data/x", 1, makedev(8, 17), &m, &by_init) == MOUNT_LISTED);
+	put(root, "/proc/self/mountinfo", "40 30 0:50 / /tmp rw - tmpfs tmpfs rw\n");
+	CHECK(mount_find(root, "/root", 1, makedev(253, 4), &m, &by_init) == MOUNT_BY_DEVICE);
+	CHECK_EQ_INT(by_init, 0);
+	CHECK_EQ_INT(m.major, 253);
+	CHECK_EQ_INT(m.minor, 4);
+	CHECK_EQ_STR(m.fstype, "");
+	CHECK(mount_find(root, "/root", 0, 0, &m, &by_init) == MOUNT_UNSEEN);
 }
