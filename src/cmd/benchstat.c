@@ -1,6 +1,6 @@
 /* nodemark benchstat: benchstat's command line, tables and formats over Go benchmark text. */
 #include "cmd/cmd.h"
-#include "cmd/storecmd.h"
+#include "cli/store_open.h"
 #include "export/benchtab.h"
 #include "results/benchfmt.h"
 #include "results/benchproc.h"
