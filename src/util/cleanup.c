@@ -6,8 +6,10 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #define MAX_PATHS 256
@@ -95,14 +97,60 @@ static void on_sigpipe(int sig)
 	(void)sig;
 }
 
+/* rm_tree for a signal handler: openat, getdents64, unlinkat and close only (no allocation, no
+ * stdio), never following a link and never leaving the file system it started on. Depth-limited:
+ * our directories are shallow. */
+#define SIGNAL_RM_DEPTH 16
+
+struct dirent64_raw {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+	char name[];
+};
+
+static void rm_at_signal_safe(int dirfd, const char *name, dev_t dev, int depth)
+{
+	if (unlinkat(dirfd, name, 0) == 0 || (errno != EISDIR && errno != EPERM))
+		return;
+	struct stat st;
+	if (depth >= SIGNAL_RM_DEPTH || fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+	    !S_ISDIR(st.st_mode) || (depth > 0 && st.st_dev != dev))
+		return;
+	int fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	char buf[2048];
+	/* Removing entries while reading the directory may skip some: read it again from the start
+	 * until it is empty (bounded, in case something cannot be removed). */
+	for (int round = 0; round < 4; round++) {
+		int removed = 0;
+		lseek(fd, 0, SEEK_SET);
+		for (long n; (n = syscall(SYS_getdents64, fd, buf, sizeof buf)) > 0;)
+			for (long off = 0; off < n;) {
+				struct dirent64_raw *d = (struct dirent64_raw *)(buf + off);
+				off += d->reclen;
+				if (d->name[0] == '.' && (!d->name[1] || (d->name[1] == '.' && !d->name[2])))
+					continue;
+				rm_at_signal_safe(fd, d->name, st.st_dev, depth + 1);
+				removed = 1;
+			}
+		if (!removed)
+			break;
+	}
+	close(fd);
+	unlinkat(dirfd, name, AT_REMOVEDIR);
+}
+
 static void on_signal(int sig)
 {
 	if (interrupted) {
-		/* Second signal: the program did not stop in time. Remove files (best effort,
-		 * unlink/rmdir only, which are async-signal-safe) and leave. */
+		/* Second signal: the program did not stop in time. Remove what is registered, whole
+		 * trees (a private directory with its test files in it), and leave. */
 		for (int i = MAX_PATHS - 1; i >= 0; i--)
-			if (paths[i] && unlink(paths[i]) < 0)
-				rmdir(paths[i]);
+			if (paths[i])
+				rm_at_signal_safe(AT_FDCWD, paths[i], 0, 0);
 		_exit(130);
 	}
 	interrupted = sig;
