@@ -1,11 +1,11 @@
 /* nodemark export RUN...: saved runs as JSON records, to bring them to another machine. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
 #include "results/record_json.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
-#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,45 +27,33 @@ const char cmd_export_usage[] =
 	"Example:\n"
 	"  nodemark export last base -o node1.json     # then on another machine: nodemark import node1.json\n";
 
-enum { O_ALL = 1, O_FORMAT, O_OUTPUT, O_DB };
-
-static const struct opt_spec specs[] = {
-	{ "all", OPT_NOARG, O_ALL }, { "format", OPT_ARG, O_FORMAT }, { "o", OPT_ARG, O_OUTPUT },
-	{ "output", OPT_ARG, O_OUTPUT }, { "db", OPT_ARG, O_DB },    { 0 },
-};
+/* --format: JSON is the one format export writes (import reads it back). */
+static void check_format(const struct opt_iter *it, void *unused)
+{
+	if (strcmp(it->arg, "json") != 0)
+		opt_bad_value(it, "expected json");
+}
 
 int cmd_export(int argc, char **argv)
 {
 	const char *db = NULL, *output = "-";
-	const char **names = calloc((size_t)argc + 1, sizeof *names);
-	size_t nnames = 0;
+	struct cli_words words;
 	int all = 0, rc = NM_EXIT_USAGE;
-	struct opt_iter it;
 	char err[512];
-
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		switch (id) {
-		case O_ALL:
-			all = 1;
-			break;
-		case O_FORMAT:
-			if (strcmp(it.arg, "json") != 0)
-				opt_bad_value(&it, "expected json");
-			break;
-		case O_OUTPUT:
-			output = opt_output_file(&it);
-			break;
-		case O_DB:
-			db = it.arg;
-			break;
-		case OPT_POSITIONAL:
-			names[nnames++] = it.arg;
-			break;
-		}
-	}
+	const struct cli_option opts[] = {
+		CLI_FLAG("all", &all),
+		CLI_CALL("format", check_format, NULL),
+		CLI_OUTPUT("o", &output),
+		CLI_OUTPUT("output", &output),
+		CLI_STRING("db", &db),
+		CLI_END,
+	};
+	cli_words_init(&words, argc);
+	cli_parse("export", argc, argv, opts, cli_collect_word, &words);
+	const char **names = words.v;
+	size_t nnames = words.n;
 	if (!nnames && !all) {
-		free(names);
+		cli_words_free(&words);
 		nm_usage_fail("which runs? expected ids, id prefixes, labels, \"last\" or --all");
 	}
 
@@ -116,6 +104,6 @@ out:
 	free(recs);
 	run_summaries_free(list, nlist);
 	store_close(s);
-	free(names);
+	cli_words_free(&words);
 	return rc;
 }

@@ -1,10 +1,10 @@
 /* nodemark import FILE...: JSON records from other machines (or an earlier export) into the store. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
 #include "results/record_json.h"
 #include "util/error.h"
-#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,29 +24,21 @@ const char cmd_import_usage[] =
 	"Example:\n"
 	"  nodemark import node1.json node2.json && nodemark runs --command disk\n";
 
-enum { O_DB = 1 };
-
-static const struct opt_spec specs[] = { { "db", OPT_ARG, O_DB }, { 0 } };
-
 int cmd_import(int argc, char **argv)
 {
 	const char *db = NULL;
-	const char **files = calloc((size_t)argc + 1, sizeof *files);
-	size_t nfiles = 0, nrecs = 0, added = 0, skipped = 0;
+	struct cli_words words;
+	const struct cli_option opts[] = { CLI_STRING("db", &db), CLI_END };
+	cli_words_init(&words, argc);
+	cli_parse("import", argc, argv, opts, cli_collect_word, &words);
+	const char **files = words.v;
+	size_t nfiles = words.n, nrecs = 0, added = 0, skipped = 0;
 	struct record **recs = NULL;
 	int rc = NM_EXIT_USAGE;
-	struct opt_iter it;
 	char err[512];
 
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		if (id == O_DB)
-			db = it.arg;
-		else if (id == OPT_POSITIONAL)
-			files[nfiles++] = it.arg;
-	}
 	if (!nfiles) {
-		free(files);
+		cli_words_free(&words);
 		nm_usage_fail("which files? expected JSON record files (from nodemark export)");
 	}
 
@@ -97,6 +89,6 @@ int cmd_import(int argc, char **argv)
 	rc = NM_EXIT_OK;
 out:
 	records_free(recs, nrecs);
-	free(files);
+	cli_words_free(&words);
 	return rc;
 }

@@ -1,9 +1,9 @@
 /* nodemark rm RUN...: delete saved runs. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
 #include "util/error.h"
-#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,29 +22,21 @@ const char cmd_rm_usage[] =
 	"Example:\n"
 	"  nodemark rm 65f1a2b3 trial-3\n";
 
-enum { O_DB = 1 };
-
-static const struct opt_spec specs[] = { { "db", OPT_ARG, O_DB }, { 0 } };
-
 int cmd_rm(int argc, char **argv)
 {
 	const char *db = NULL;
-	const char **names = calloc((size_t)argc + 1, sizeof *names);
+	struct cli_words words;
+	const struct cli_option opts[] = { CLI_STRING("db", &db), CLI_END };
+	cli_words_init(&words, argc);
+	cli_parse("rm", argc, argv, opts, cli_collect_word, &words);
+	const char **names = words.v;
+	size_t n = words.n;
 	char (*ids)[24] = calloc((size_t)argc + 1, sizeof *ids);
-	size_t n = 0;
 	int rc = NM_EXIT_USAGE;
-	struct opt_iter it;
 	char err[512];
 
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		if (id == O_DB)
-			db = it.arg;
-		else if (id == OPT_POSITIONAL)
-			names[n++] = it.arg;
-	}
 	if (!n) {
-		free(names);
+		cli_words_free(&words);
 		free(ids);
 		nm_usage_fail("which runs? expected ids, id prefixes, labels or \"last\"");
 	}
@@ -71,7 +63,7 @@ int cmd_rm(int argc, char **argv)
 	rc = NM_EXIT_OK;
 out:
 	store_close(s);
-	free(names);
+	cli_words_free(&words);
 	free(ids);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* nodemark runs: list the saved runs, newest first. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
 #include "util/error.h"
@@ -31,13 +32,22 @@ const char cmd_runs_usage[] =
 	"Example:\n"
 	"  nodemark runs --host node1 --tag fs=xfs --limit 10\n";
 
-enum { O_HOST = 1, O_LABEL, O_TAG, O_COMMAND, O_LIMIT, O_JSON, O_DB };
-
-static const struct opt_spec specs[] = {
-	{ "host", OPT_ARG, O_HOST },   { "label", OPT_ARG, O_LABEL }, { "tag", OPT_ARG, O_TAG },
-	{ "command", OPT_ARG, O_COMMAND }, { "limit", OPT_ARG, O_LIMIT }, { "json", OPT_NOARG, O_JSON },
-	{ "db", OPT_ARG, O_DB },       { 0 },
-};
+/* --tag KEY or KEY=VALUE: the filter keeps the copy (freed by cmd_runs). */
+static void add_tag(const struct opt_iter *it, void *value)
+{
+	struct store_filter *f = value;
+	if (f->ntags == sizeof f->tag_keys / sizeof f->tag_keys[0])
+		nm_usage_fail("--tag: at most %zu tags", sizeof f->tag_keys / sizeof f->tag_keys[0]);
+	char *k = strdup(it->arg), *eq = strchr(k, '=');
+	if (!*k || eq == k) {
+		free(k);
+		opt_bad_value(it, "expected KEY or KEY=VALUE");
+	}
+	if (eq)
+		*eq = '\0';
+	f->tag_keys[f->ntags] = k;
+	f->tag_values[f->ntags++] = eq ? eq + 1 : NULL;
+}
 
 static void print_table(const struct run_summary *v, size_t n)
 {
@@ -87,52 +97,22 @@ static void print_json(const struct run_summary *v, size_t n)
 int cmd_runs(int argc, char **argv)
 {
 	struct store_filter f = { 0 };
-	char *tags[16] = { 0 }, err[256];
+	char err[256];
 	const char *db = NULL;
+	uint64_t limit = 0;
 	int json = 0, rc = NM_EXIT_OK;
-	struct opt_iter it;
-
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		switch (id) {
-		case O_HOST:
-			f.host = it.arg;
-			break;
-		case O_LABEL:
-			f.label = it.arg;
-			break;
-		case O_COMMAND:
-			f.command = it.arg;
-			break;
-		case O_TAG: {
-			if (f.ntags == 16)
-				nm_usage_fail("--tag: at most 16 tags");
-			char *k = strdup(it.arg), *eq = strchr(k, '=');
-			if (!*k || eq == k)
-				opt_bad_value(&it, "expected KEY or KEY=VALUE");
-			if (eq)
-				*eq = '\0';
-			tags[f.ntags] = k;
-			f.tag_keys[f.ntags] = k;
-			f.tag_values[f.ntags++] = eq ? eq + 1 : NULL;
-			break;
-		}
-		case O_LIMIT: {
-			uint64_t n;
-			n = opt_count(&it, 1, 1000000000);
-			f.limit = (size_t)n;
-			break;
-		}
-		case O_JSON:
-			json = 1;
-			break;
-		case O_DB:
-			db = it.arg;
-			break;
-		case OPT_POSITIONAL:
-			nm_usage_fail("unexpected argument \"%s\" (runs takes only options)", it.arg);
-		}
-	}
+	const struct cli_option opts[] = {
+		CLI_STRING("host", &f.host),
+		CLI_STRING("label", &f.label),
+		CLI_CALL("tag", add_tag, &f),
+		CLI_STRING("command", &f.command),
+		CLI_COUNT("limit", &limit, 1, 1000000000),
+		CLI_FLAG("json", &json),
+		CLI_STRING("db", &db),
+		CLI_END,
+	};
+	cli_parse("runs", argc, argv, opts, NULL, NULL);
+	f.limit = (size_t)limit;
 
 	struct store *s = storecmd_open(db);
 	struct run_summary *v = NULL;
@@ -150,6 +130,6 @@ int cmd_runs(int argc, char **argv)
 	run_summaries_free(v, n);
 	store_close(s);
 	for (size_t i = 0; i < f.ntags; i++)
-		free(tags[i]);
+		free((char *)f.tag_keys[i]);
 	return rc;
 }

@@ -1,5 +1,6 @@
 /* nodemark show RUN: one saved run, as text or as its JSON record. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
 #include "inventory/inventory.h"
@@ -7,7 +8,6 @@
 #include "stats/scale.h"
 #include "stats/summary.h"
 #include "util/error.h"
-#include "util/opt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,11 +28,14 @@ const char cmd_show_usage[] =
 	"Example:\n"
 	"  nodemark show last\n";
 
-enum { O_JSON = 1, O_DB };
-
-static const struct opt_spec specs[] = {
-	{ "json", OPT_NOARG, O_JSON }, { "db", OPT_ARG, O_DB }, { 0 },
-};
+/* The one run to show. */
+static void take_name(const char *word, void *name)
+{
+	const char **n = name;
+	if (*n)
+		nm_usage_fail("one run at a time (got \"%s\" and \"%s\")", *n, word);
+	*n = word;
+}
 
 static void print_metric(const struct metric *m)
 {
@@ -97,24 +100,8 @@ int cmd_show(int argc, char **argv)
 {
 	const char *db = NULL, *name = NULL;
 	int json = 0;
-	struct opt_iter it;
-
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		switch (id) {
-		case O_JSON:
-			json = 1;
-			break;
-		case O_DB:
-			db = it.arg;
-			break;
-		case OPT_POSITIONAL:
-			if (name)
-				nm_usage_fail("one run at a time (got \"%s\" and \"%s\")", name, it.arg);
-			name = it.arg;
-			break;
-		}
-	}
+	const struct cli_option opts[] = { CLI_FLAG("json", &json), CLI_STRING("db", &db), CLI_END };
+	cli_parse("show", argc, argv, opts, take_name, &name);
 	if (!name)
 		nm_usage_fail("which run? expected an id, id prefix, label or \"last\"");
 
