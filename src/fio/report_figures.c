@@ -42,18 +42,19 @@ void fio_dir_figures(const struct io_job_result *r, int d, struct fio_dir_figure
 }
 
 /* fio's io_u_lat_n/u/m: how many I/Os took < 2, 2-3, 4-9, 10-19, ... of each unit, in percent
- * of all I/Os.  Taken from the total-latency histograms (bucket midpoints). */
+ * of all I/Os.  Taken from the completion-latency histograms (bucket midpoints), as fio's
+ * (it books each completion's clat there; slat is not part of them). */
 void fio_latency_levels(const struct io_job_result *r, double ns[10], double us[10], double ms[12])
 {
 	static const uint64_t edge[11] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
-	uint64_t total = r->dir[DIR_READ].lat.n + r->dir[DIR_WRITE].lat.n;
+	uint64_t total = r->dir[DIR_READ].clat.n + r->dir[DIR_WRITE].clat.n;
 	memset(ns, 0, 10 * sizeof *ns);
 	memset(us, 0, 10 * sizeof *us);
 	memset(ms, 0, 12 * sizeof *ms);
 	if (!total)
 		return;
 	for (int d = 0; d < DIR_COUNT; d++) {
-		const struct hist *h = &r->dir[d].lat;
+		const struct hist *h = &r->dir[d].clat;
 		for (unsigned i = 0; i < HIST_NR; i++) {
 			if (!h->bucket[i])
 				continue;

@@ -47,6 +47,8 @@ struct io_job {
 	unsigned rwmix_read;        /* percent of reads in IO_RW/IO_RANDRW; default 50 */
 	uint64_t bs[DIR_COUNT];     /* block size per direction; default 4 KiB */
 	unsigned iodepth;           /* default 1 */
+	unsigned iodepth_batch_submit; /* I/Os prepared before a submitting call; 0: 1, as fio's
+	                             * iodepth_batch_submit (each I/O submitted when prepared) */
 	unsigned numjobs;           /* threads; default 1 */
 
 	/* Where: files or directories (a directory gets files created in a private subdir). */

@@ -46,7 +46,9 @@ struct loop {
 	unsigned writes_since_sync;
 	int need_sync;
 	uint64_t mono_start;
-	struct rusage ru0;
+	struct rusage ru0;         /* at the start of the measured part: CPU and switches */
+	struct rusage ru_thread0;  /* at the thread's start: page faults (as fio's, which count
+	                            * the faults of its buffers' first touch) */
 	size_t sec_cap;
 };
 
@@ -383,70 +385,103 @@ static inline unsigned depth_bucket(unsigned n)
 	return b;
 }
 
+/* The requests of run_async: free slots, those queued and not yet submitted, completions. */
+struct ring_slots {
+	struct io_req **freelist, **queued, **done;
+	unsigned nfree, nqueued, inflight;
+};
+
+/* Hand what is queued to the kernel and stamp it: slat up to the return of the submitting
+ * call, clat from there (as fio's io_uring engine stamps issue_time after io_uring_enter). */
+static int submit_queued(struct io_worker *w, struct loop *ls, struct ring_slots *q)
+{
+	int n = w->ops->submit(w);
+	if (n < 0) {
+		set_error(w, -n, "%s: io_uring_enter: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
+		return -1;
+	}
+	uint64_t issue = ticks_now();
+	for (unsigned i = 0; i < q->nqueued; i++) {
+		q->queued[i]->issue_ns = issue;
+		q->inflight++;
+		if (ls->measuring)
+			w->res->iodepth_level[depth_bucket(q->inflight)]++;
+	}
+	q->nqueued = 0;
+	return 0;
+}
+
+/* Fill every free slot, submitting each batch as it is ready (fio's iodepth_batch_submit,
+ * default 1: an I/O goes to the kernel as soon as it is prepared). Returns 1 when the loop
+ * should stop issuing, -1 on a failed submission. */
+static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
+{
+	unsigned batch = w->job->iodepth_batch_submit ? w->job->iodepth_batch_submit : 1;
+	int stop = 0;
+	while (!ls->need_sync && q->nfree) {
+		struct io_req *r = q->freelist[--q->nfree];
+		if (!next_io(w, ls, r)) {
+			q->nfree++;
+			stop = 1;
+			break;
+		}
+		r->start_ns = ticks_now();
+		int rc = w->ops->queue(w, r);
+		if (rc < 0) {
+			set_error(w, -rc, "%s: cannot queue I/O: %s", w->files[r->file].path, strerror(-rc));
+			q->nfree++;
+			stop = 1;
+			break;
+		}
+		q->queued[q->nqueued++] = r;
+		if (q->nqueued >= batch && submit_queued(w, ls, q) < 0)
+			return -1;
+	}
+	if (q->nqueued && submit_queued(w, ls, q) < 0)
+		return -1;
+	if (ls->measuring && q->inflight) { /* the depth the wait starts with */
+		struct io_job_result *res = w->res;
+		if (q->inflight > res->depth_max)
+			res->depth_max = q->inflight;
+		res->depth_samples++;
+		ls->depth_sum += q->inflight;
+	}
+	return stop;
+}
+
+/* Keep iodepth I/Os in flight: wait for one completion (fio's iodepth_batch_complete_min=1),
+ * take every one that is there, refill the freed slots, and wait again. */
 static void run_async(struct io_worker *w, struct loop *ls)
 {
-	const struct io_engine_ops *ops = w->ops;
-	unsigned depth = w->depth, nfree = depth, inflight = 0, nqueued = 0;
-	struct io_req **freelist = malloc(depth * sizeof *freelist);
-	struct io_req **done = malloc(depth * sizeof *done);
-	struct io_req **queued = malloc(depth * sizeof *queued);
+	unsigned depth = w->depth;
+	struct ring_slots q = { .freelist = malloc(depth * sizeof *q.freelist), .queued = malloc(depth * sizeof *q.queued),
+				.done = malloc(depth * sizeof *q.done), .nfree = depth };
 	uint64_t ios = 0, bytes = 0;
 	int draining = 0;
-	if (!freelist || !done || !queued) {
+	if (!q.freelist || !q.done || !q.queued) {
 		set_error(w, ENOMEM, "out of memory");
 		goto out;
 	}
 	for (unsigned i = 0; i < depth; i++)
-		freelist[i] = &w->reqs[depth - 1 - i];
+		q.freelist[i] = &w->reqs[depth - 1 - i];
 
 	for (;;) {
-		uint64_t now = ticks_now();
-		if (!draining && (tick(w, ls, now) || w->status != IO_OK))
+		if (!draining && (tick(w, ls, ticks_now()) || w->status != IO_OK))
 			draining = 1;
-		if (ls->need_sync && !draining && inflight == 0) {
+		if (ls->need_sync && !draining && q.inflight == 0) {
 			sync_files(w, ls);
 			if (w->status != IO_OK)
 				draining = 1;
 		}
-		while (!draining && !ls->need_sync && nfree) {
-			struct io_req *r = freelist[--nfree];
-			if (!next_io(w, ls, r)) {
-				nfree++;
-				draining = 1;
+		if (!draining) {
+			int rc = refill(w, ls, &q);
+			if (rc < 0)
 				break;
-			}
-			r->start_ns = now;
-			int rc = ops->queue(w, r);
-			if (rc < 0) {
-				set_error(w, -rc, "%s: cannot queue I/O: %s", w->files[r->file].path, strerror(-rc));
-				nfree++;
-				draining = 1;
-				break;
-			}
-			queued[nqueued++] = r;
+			draining = rc;
 		}
-		if (!nqueued && !inflight)
+		if (!q.inflight)
 			break;
-		int n = nqueued ? ops->submit(w) : 0;
-		if (n < 0) {
-			set_error(w, -n, "%s: io_uring_enter: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
-			break;
-		}
-		/* Stamped once the kernel has them: clat from here, slat up to here (as fio). */
-		uint64_t issue = ticks_now();
-		for (unsigned i = 0; i < nqueued; i++)
-			queued[i]->issue_ns = issue;
-		inflight += nqueued;
-		if (nqueued && ls->measuring) {
-			struct io_job_result *res = w->res;
-			res->iodepth_level[depth_bucket(inflight)] += nqueued;
-			if (inflight > res->depth_max)
-				res->depth_max = inflight;
-			res->depth_samples++;
-			ls->depth_sum += inflight;
-		}
-		nqueued = 0;
-		n = ops->reap(w, 1, depth, done);
+		int n = w->ops->reap(w, 1, depth, q.done);
 		if (n < 0) {
 			set_error(w, -n, "%s: waiting for completions: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
 			break;
@@ -454,9 +489,9 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		uint64_t t = ticks_now();
 		int past_deadline = ls->deadline && t >= ls->deadline;
 		for (int i = 0; i < n; i++) {
-			struct io_req *r = done[i];
-			inflight--;
-			freelist[nfree++] = r;
+			struct io_req *r = q.done[i];
+			q.inflight--;
+			q.freelist[q.nfree++] = r;
 			if (past_deadline) /* finished outside the measured window */
 				continue;
 			if (complete(w, ls, r, t, 1) < 0)
@@ -468,9 +503,9 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		atomic_store_explicit(&w->live->bytes, bytes, memory_order_relaxed);
 	}
 out:
-	free(freelist);
-	free(done);
-	free(queued);
+	free(q.freelist);
+	free(q.done);
+	free(q.queued);
 }
 
 static int open_files(struct io_worker *w)
@@ -573,8 +608,8 @@ static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_resul
 	r->sys_cpu_ns = tv_ns(ru.ru_stime) - tv_ns(ls->ru0.ru_stime);
 	r->ctx_voluntary = (uint64_t)(ru.ru_nvcsw - ls->ru0.ru_nvcsw);
 	r->ctx_involuntary = (uint64_t)(ru.ru_nivcsw - ls->ru0.ru_nivcsw);
-	r->majf = (uint64_t)(ru.ru_majflt - ls->ru0.ru_majflt);
-	r->minf = (uint64_t)(ru.ru_minflt - ls->ru0.ru_minflt);
+	r->majf = (uint64_t)(ru.ru_majflt - ls->ru_thread0.ru_majflt);
+	r->minf = (uint64_t)(ru.ru_minflt - ls->ru_thread0.ru_minflt);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct io_dir_result *dr = &r->dir[d];
 		if (w->ops->sync)
@@ -606,6 +641,7 @@ void *io_worker_main(void *arg)
 	int rc;
 
 	memset(&ls, 0, sizeof ls);
+	getrusage(RUSAGE_THREAD, &ls.ru_thread0);
 	pin(w);
 	rc = setup_buffers(w);
 	if (rc == 0)
