@@ -186,7 +186,7 @@ static void parse_args(struct disk_opts *o, int argc, char **argv)
 			break;
 		case O_ENGINE:
 			if (io_engine_parse(it.arg, &j->engine) < 0)
-				opt_bad_value(&it, "expected auto, uring, psync, mmap or null");
+				opt_bad_value(&it, io_engine_expected());
 			break;
 		case O_DIRECT_ON:
 			j->direct = DIRECT_ON;

@@ -1,5 +1,5 @@
 /* The I/O engine: the entry points `nodemark disk`, `nodemark fio`, `nodemark run` and the MPI
- * build call, and the ops table every engine (uring, psync, mmap, null) implements.
+ * build call, and the ops every engine implements (the table of engines: io/engines.c).
  *
  * One call runs one job (struct io_job, io/job.h): numjobs worker threads, each with its own
  * engine state, buffers, file descriptors, PRNG and histograms, spread round-robin over the
@@ -44,11 +44,15 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen);
 int io_job_reads(const struct io_job *job);
 int io_job_writes(const struct io_job *job);
 
-/* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown. */
+/* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown.
+ * Engine names (and their aliases: io_uring, sync, pvsync) come from the engine table. */
 const char *io_rw_name(enum io_rw rw);
 int io_rw_parse(const char *s, enum io_rw *out);
 const char *io_engine_name(enum io_engine_kind k);
 int io_engine_parse(const char *s, enum io_engine_kind *out);
+/* "auto, uring, psync, mmap or null": every engine of the table, for help and errors. */
+const char *io_engine_choices(void);
+const char *io_engine_expected(void);  /* "expected auto, uring, ... or null" */
 
 /* Live progress, called from the thread that called io_session_run about 10 times a second.
  * Returning nonzero stops the job early, as if it had reached its end: the results hold what
@@ -134,8 +138,22 @@ struct io_req {
 	uint32_t index;     /* its slot in the worker's array */
 };
 
+/* What an engine can and cannot do; the rest of io/ asks these, never for an engine by name. */
+enum io_engine_caps {
+	IO_ENGINE_SYNC = 1 << 0,      /* queue() completes the I/O; submit/reap are not called */
+	IO_ENGINE_NO_DIRECT = 1 << 1, /* cannot do O_DIRECT (mmap: the page cache is the point) */
+	IO_ENGINE_DISKLESS = 1 << 2,  /* no target and no files: the harness alone (null) */
+};
+
+/* An engine: one file (io/uring.c, ...) defines one of these, and one line of the table in
+ * io/engines.c (with its enum io_engine_kind) makes it known everywhere: names, parsing,
+ * help, errors, checks. */
 struct io_engine_ops {
 	const char *name;
+	const char *aliases[3];     /* other names it is asked for by (fio's), NULL-ended */
+	unsigned caps;              /* enum io_engine_caps */
+	/* Whether it works on this system (io_uring may be disabled); NULL: always. */
+	int (*available)(void);
 	/* Set up per-thread state (a ring, registered files and buffers, mappings).
 	 * Returns 0, or -errno with a message in the worker's error buffer. */
 	int (*setup)(struct io_worker *w);
@@ -148,9 +166,14 @@ struct io_engine_ops {
 	 * Returns the count, or -errno. */
 	int (*reap)(struct io_worker *w, unsigned min, unsigned max, struct io_req **done);
 	void (*cleanup)(struct io_worker *w);
-	int sync;           /* queue() completes the I/O; submit/reap are not called */
 };
 
+/* The table's entry for k; NULL for ENGINE_AUTO (a choice made per target, not an engine). */
 const struct io_engine_ops *io_engine_ops(enum io_engine_kind k);
+/* Its capabilities (0 for ENGINE_AUTO), and whether it is usable here. */
+unsigned io_engine_caps(enum io_engine_kind k);
+int io_engine_available(enum io_engine_kind k);
+/* The engines in table order: io_engine_at(0), ... until NULL (for listings and tests). */
+const struct io_engine_ops *io_engine_at(unsigned i, enum io_engine_kind *kind);
 
 #endif

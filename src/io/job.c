@@ -28,11 +28,6 @@ static const char *const rw_names[] = {
 	[IO_RANDWRITE] = "randwrite", [IO_RW] = "rw", [IO_RANDRW] = "randrw",
 };
 
-static const char *const engine_names[] = {
-	[ENGINE_AUTO] = "auto", [ENGINE_URING] = "uring", [ENGINE_PSYNC] = "psync",
-	[ENGINE_MMAP] = "mmap", [ENGINE_NULL] = "null",
-};
-
 const char *io_rw_name(enum io_rw rw)
 {
 	return (unsigned)rw < sizeof rw_names / sizeof rw_names[0] ? rw_names[rw] : NULL;
@@ -48,29 +43,6 @@ int io_rw_parse(const char *s, enum io_rw *out)
 	/* fio's spellings */
 	if (strcmp(s, "readwrite") == 0) {
 		*out = IO_RW;
-		return 0;
-	}
-	return -1;
-}
-
-const char *io_engine_name(enum io_engine_kind k)
-{
-	return (unsigned)k < sizeof engine_names / sizeof engine_names[0] ? engine_names[k] : NULL;
-}
-
-int io_engine_parse(const char *s, enum io_engine_kind *out)
-{
-	for (unsigned i = 0; i < sizeof engine_names / sizeof engine_names[0]; i++)
-		if (strcmp(s, engine_names[i]) == 0) {
-			*out = (enum io_engine_kind)i;
-			return 0;
-		}
-	if (strcmp(s, "io_uring") == 0) {
-		*out = ENGINE_URING;
-		return 0;
-	}
-	if (strcmp(s, "pvsync") == 0 || strcmp(s, "sync") == 0) {
-		*out = ENGINE_PSYNC;
 		return 0;
 	}
 	return -1;
@@ -112,17 +84,19 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 		return nm_errf(err, errlen, "nrfiles %u: expected 1 to 1024", job->nrfiles), IO_BAD_JOB;
 	if (job->loops < 1)
 		return nm_errf(err, errlen, "loops 0: expected at least 1"), IO_BAD_JOB;
-	if (job->engine != ENGINE_NULL && job->ntargets == 0)
+	unsigned caps = io_engine_caps(job->engine);
+	if (!(caps & IO_ENGINE_DISKLESS) && job->ntargets == 0)
 		return nm_errf(err, errlen, "no target: name a directory, file or block device"), IO_BAD_JOB;
 	if (job->ntargets > IO_MAX_TARGETS)
 		return nm_errf(err, errlen, "%u targets: at most %d", job->ntargets, IO_MAX_TARGETS), IO_BAD_JOB;
 	if (!io_engine_name(job->engine))
 		return nm_errf(err, errlen, "unknown engine %d", (int)job->engine), IO_BAD_JOB;
-	if (job->engine == ENGINE_MMAP && job->direct == DIRECT_ON)
-		return nm_errf(err, errlen, "the mmap engine cannot do O_DIRECT"), IO_BAD_JOB;
+	if ((caps & IO_ENGINE_NO_DIRECT) && job->direct == DIRECT_ON)
+		return nm_errf(err, errlen, "the %s engine cannot do O_DIRECT", io_engine_name(job->engine)), IO_BAD_JOB;
 	if (job->time_based && !job->runtime_ns)
 		return nm_errf(err, errlen, "time-based without a runtime"), IO_BAD_JOB;
-	if (job->engine == ENGINE_NULL && !job->size && !job->time_based && !job->runtime_ns)
-		return nm_errf(err, errlen, "the null engine needs a size or a runtime"), IO_BAD_JOB;
+	if ((caps & IO_ENGINE_DISKLESS) && !job->size && !job->time_based && !job->runtime_ns)
+		return nm_errf(err, errlen, "the %s engine needs a size or a runtime", io_engine_name(job->engine)),
+		       IO_BAD_JOB;
 	return IO_OK;
 }

@@ -52,8 +52,8 @@ static void mmap_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_mmap_ops = {
 	.name = "mmap",
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_NO_DIRECT,
 	.setup = mmap_setup,
 	.queue = mmap_queue,
 	.cleanup = mmap_cleanup,
-	.sync = 1,
 };

@@ -27,8 +27,9 @@ static void psync_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_psync_ops = {
 	.name = "psync",
+	.aliases = { "sync", "pvsync", NULL },
+	.caps = IO_ENGINE_SYNC,
 	.setup = psync_setup,
 	.queue = psync_queue,
 	.cleanup = psync_cleanup,
-	.sync = 1,
 };

@@ -206,9 +206,9 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 	int writes = io_job_writes(job);
 	t->numa_node = -1;
 	t->align = 512;
-	if (job->engine == ENGINE_NULL) {
+	if (io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) {
 		t->kind = TARGET_NONE;
-		t->engine = ENGINE_NULL;
+		t->engine = job->engine;
 		return IO_OK;
 	}
 	if (stat(t->path, &st) < 0) {
@@ -324,7 +324,7 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
  * quarter of the CPU per I/O of psync at depth 32). */
 static enum io_engine_kind pick_auto(const struct io_target *t, const struct io_job *job)
 {
-	if (!target_uring_available())
+	if (!io_engine_available(ENGINE_URING))
 		return ENGINE_PSYNC;
 	if (t->direct || t->kind == TARGET_BLOCK)
 		return ENGINE_URING;
@@ -338,12 +338,13 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	if (t->kind == TARGET_NONE)
 		return IO_OK;
 	t->direct = 0;
-	if (job->direct == DIRECT_AUTO && t->fs_in_memory && job->engine != ENGINE_MMAP) {
+	int can_direct = !(io_engine_caps(job->engine) & IO_ENGINE_NO_DIRECT);
+	if (job->direct == DIRECT_AUTO && t->fs_in_memory && can_direct) {
 		/* tmpfs takes O_DIRECT since Linux 6.6, but there is no device to go direct to:
 		 * it is the same copy from the page cache, only slower through a ring. */
 		add_note(s, "%s: memory-backed filesystem, using buffered I/O (O_DIRECT bypasses nothing here)",
 			 t->path);
-	} else if (job->direct != DIRECT_OFF && job->engine != ENGINE_MMAP) {
+	} else if (job->direct != DIRECT_OFF && can_direct) {
 		unsigned align = 512;
 		int rc = target_direct_works(probe, &align);
 		if (rc < 0)
@@ -366,13 +367,14 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	}
 	if (job->engine != ENGINE_AUTO) {
 		t->engine = job->engine;
-		if (t->engine == ENGINE_URING && !target_uring_available())
-			return nm_errf(err, errlen, "io_uring is not available on this system"), IO_BAD_JOB;
+		if (!io_engine_available(t->engine))
+			return nm_errf(err, errlen, "the %s engine is not available on this system",
+				       io_engine_name(t->engine)), IO_BAD_JOB;
 		return IO_OK;
 	}
 	t->engine_auto = 1;
 	t->engine = pick_auto(t, job);
-	if (t->direct || t->kind == TARGET_BLOCK || !target_uring_available())
+	if (t->direct || t->kind == TARGET_BLOCK || !io_engine_available(ENGINE_URING))
 		add_note(s, "%s: engine auto picked %s (%s%s)", t->path, io_engine_name(t->engine),
 			 t->direct ? "O_DIRECT" : "buffered", t->memory_backed ? ", memory-backed" : "");
 	else
@@ -390,7 +392,8 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 	}
 	ticks_init();
 	struct io_session *s = calloc(1, sizeof *s);
-	unsigned nt = job->engine == ENGINE_NULL ? 1 : job->ntargets;
+	int diskless = (io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) != 0;
+	unsigned nt = diskless ? 1 : job->ntargets;
 	if (s)
 		pthread_mutex_init(&s->run_lock, NULL);
 	if (!s || !(s->targets = calloc(nt, sizeof *s->targets))) {
@@ -413,7 +416,7 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 	}
 	for (unsigned i = 0; i < nt; i++) {
 		struct io_target *t = &s->targets[i];
-		t->path = job->engine == ENGINE_NULL ? "null" : job->targets[i];
+		t->path = diskless ? io_engine_name(job->engine) : job->targets[i];
 		st = resolve_target(s, job, t, err, errlen);
 		if (st != IO_OK)
 			goto fail;
@@ -563,7 +566,8 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 	int st = io_job_check(job, err, errlen);
 	if (st != IO_OK)
 		return st;
-	if ((job->engine == ENGINE_NULL) != (s->job.engine == ENGINE_NULL) || job->ntargets != s->job.ntargets ||
+	if ((io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) != (io_engine_caps(s->job.engine) & IO_ENGINE_DISKLESS) ||
+	    job->ntargets != s->job.ntargets ||
 	    file_len_for(job) != file_len_for(&s->job) || job->nrfiles != s->job.nrfiles ||
 	    job->shared_file != s->job.shared_file)
 		return nm_errf(err, errlen, "the job does not fit the session's files"), IO_BAD_JOB;
@@ -749,21 +753,4 @@ int io_run_job(const struct io_job *job, struct io_job_result *results, char *er
 	st = io_session_run(s, job, results, NULL, NULL, err, errlen);
 	io_session_close(s);
 	return st;
-}
-
-const struct io_engine_ops *io_engine_ops(enum io_engine_kind k)
-{
-	switch (k) {
-	case ENGINE_URING:
-		return &io_uring_ops;
-	case ENGINE_PSYNC:
-		return &io_psync_ops;
-	case ENGINE_MMAP:
-		return &io_mmap_ops;
-	case ENGINE_NULL:
-		return &io_null_ops;
-	case ENGINE_AUTO:
-		break;
-	}
-	return NULL;
 }

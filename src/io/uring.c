@@ -5,6 +5,7 @@
  * them (completions run when we ask, no interrupts), else COOP_TASKRUN; SQPOLL and IOPOLL
  * on request. */
 #include "io/internal.h"
+#include "io/target.h"
 
 #include <errno.h>
 #include <liburing.h>
@@ -184,10 +185,12 @@ static void uring_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_uring_ops = {
 	.name = "uring",
+	.aliases = { "io_uring", NULL },
+	.caps = 0,
+	.available = target_uring_available,
 	.setup = uring_setup,
 	.queue = uring_queue,
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.cleanup = uring_cleanup,
-	.sync = 0,
 };

@@ -199,7 +199,7 @@ static __attribute__((noinline)) void answer_snapshot(struct io_worker *w, struc
 	d->nsec = 0;
 	if (ls->measuring) {
 		fill_times(w, ls, d, now);
-		if (w->ops->sync) /* run_sync books its depth-1 count at the end */
+		if ((w->ops->caps & IO_ENGINE_SYNC)) /* run_sync books its depth-1 count at the end */
 			d->iodepth_level[0] = total_ios(d);
 	} else
 		d->runtime_ns = 0; /* still ramping: nothing measured yet */
@@ -513,7 +513,7 @@ static int open_files(struct io_worker *w)
 	int flags = (io_job_writes(w->job) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
 	if (w->direct)
 		flags |= O_DIRECT;
-	if (w->ops == &io_null_ops)
+	if ((w->ops->caps & IO_ENGINE_DISKLESS))
 		return 0;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
@@ -542,7 +542,7 @@ static int setup_buffers(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
 	uint64_t bs = job->bs[DIR_READ] > job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
-	w->depth = w->ops->sync ? 1 : job->iodepth;
+	w->depth = (w->ops->caps & IO_ENGINE_SYNC) ? 1 : job->iodepth;
 	w->buf_size = (bs + 4095) & ~(size_t)4095;
 	w->reqs = calloc(w->depth, sizeof *w->reqs);
 	void *p = NULL;
@@ -551,7 +551,7 @@ static int setup_buffers(struct io_worker *w)
 		return -ENOMEM;
 	}
 	w->bufs = p;
-	if (job->fill == FILL_ZERO || w->ops == &io_null_ops) {
+	if (job->fill == FILL_ZERO || (w->ops->caps & IO_ENGINE_DISKLESS)) {
 		memset(w->bufs, 0, w->buf_size * w->depth);
 	} else {
 		uint64_t *q = p;
@@ -612,7 +612,7 @@ static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_resul
 	r->minf = (uint64_t)(ru.ru_minflt - ls->ru_thread0.ru_minflt);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct io_dir_result *dr = &r->dir[d];
-		if (w->ops->sync)
+		if ((w->ops->caps & IO_ENGINE_SYNC))
 			memcpy(&dr->lat, &dr->clat, sizeof dr->lat); /* no submission step: lat = clat */
 		dr->runtime_ns = dr->ios ? r->runtime_ns : 0;
 	}
@@ -699,12 +699,12 @@ void *io_worker_main(void *arg)
 		ls.deadline = ls.t_start + ticks_from_ns(job->ramp_ns + job->runtime_ns * job->loops);
 	next_event_update(&ls);
 
-	if (w->ops->sync)
+	if ((w->ops->caps & IO_ENGINE_SYNC))
 		run_sync(w, &ls);
 	else
 		run_async(w, &ls);
 
-	if (w->status == IO_OK && job->end_fsync && io_job_writes(job) && w->ops != &io_null_ops)
+	if (w->status == IO_OK && job->end_fsync && io_job_writes(job) && !(w->ops->caps & IO_ENGINE_DISKLESS))
 		sync_files(w, &ls);
 	finish(w, &ls);
 out:

@@ -111,7 +111,7 @@ static void disk_option(void *st, int id, const struct opt_iter *it)
 		break;
 	case D_ENGINE:
 		if (io_engine_parse(it->arg, &s->job.engine) < 0)
-			opt_bad_value(it, "expected auto, uring, psync, mmap or null");
+			opt_bad_value(it, io_engine_expected());
 		break;
 	case OPT_POSITIONAL:
 		if (s->target[0])
