@@ -24,7 +24,8 @@ enum { D_RW = 1, D_BS, D_SIZE, D_IODEPTH, D_NUMJOBS, D_RUNTIME, D_DIRECT, D_BUFF
 static const struct opt_spec disk_specs[] = {
 	{ "rw", OPT_ARG, D_RW },           { "bs", OPT_ARG, D_BS },
 	{ "size", OPT_ARG, D_SIZE },       { "iodepth", OPT_ARG, D_IODEPTH },
-	{ "numjobs", OPT_ARG, D_NUMJOBS }, { "runtime", OPT_ARG, D_RUNTIME },
+	{ "jobs", OPT_ARG, D_NUMJOBS },    { "numjobs", OPT_ARG, D_NUMJOBS }, /* fio's name, kept */
+	{ "runtime", OPT_ARG, D_RUNTIME },
 	{ "direct", OPT_NOARG, D_DIRECT }, { "buffered", OPT_NOARG, D_BUFFERED },
 	{ "engine", OPT_ARG, D_ENGINE },   { 0 },
 };
@@ -267,7 +268,8 @@ const struct workload work_disk = {
 		 "  --bs SIZE           block size (default 1MiB)\n"
 		 "  --size SIZE         bytes per rank and thread (default 64MiB)\n"
 		 "  --iodepth N         I/Os in flight per thread (default 4)\n"
-		 "  --numjobs N         threads per rank (default 1)\n"
+		 "  --jobs N            threads per rank (default 1), as nodemark disk's --jobs\n"
+		 "                      (--numjobs, fio's name, is the same)\n"
 		 "  --runtime DUR       run each phase this long instead of --size once\n"
 		 "  --direct            O_DIRECT, or fail; --buffered: never (default: O_DIRECT where it works)\n"
 		 "  --engine NAME       auto, uring, psync, mmap, null (default auto)\n"

@@ -73,6 +73,11 @@ check_aggregate "disk: 4 ranks' results and the aggregate is their reduction" 4
 names=$(json_get '",".join(a["name"] for a in j["extra"]["mpi"]["aggregate"])' 2>&1)
 if [ "$names" = "write 64KiB,read 64KiB" ]; then ok "disk runs write then read"; else not_ok "disk runs write then read" "$names"; fi
 check "disk removes every rank's directory" no_leftovers
+# The option names are nodemark disk's: --jobs (fio's --numjobs is the same).
+run_mpi 2 disk "$d" --size 1M --bs 64k --jobs 2 --no-save --json
+expect_rc 0 "disk takes --jobs, as nodemark disk does"
+run_mpi 2 disk "$d" --size 1M --bs 64k --jobs 0 --no-save
+if [ "$rc" -eq 2 ] && grep -q -- '--jobs' <<<"$err"; then ok "disk --jobs 0 is refused naming --jobs"; else not_ok "disk --jobs 0 is refused naming --jobs" "exit $rc: ${err:0:300}"; fi
 
 run_mpi 4 disk "$d" --size 2M --bs 64k --shared-file --no-save --json
 expect_rc 0 "disk --shared-file on 4 ranks exits 0"
