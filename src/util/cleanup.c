@@ -143,17 +143,33 @@ static void rm_at_signal_safe(int dirfd, const char *name, dev_t dev, int depth)
 	unlinkat(dirfd, name, AT_REMOVEDIR);
 }
 
+static void say(const char *msg)
+{
+	ssize_t n = write(STDERR_FILENO, msg, strlen(msg));
+	(void)n;
+}
+
+/* The first signal asks the program to stop: it stops its loops, saves what finished and
+ * removes what it wrote. A second one while it does that must not cut it short (that left whole
+ * stores behind and saved nothing): it is acknowledged only. A third one means the program is
+ * stuck: remove every registered file and tree here, and leave at once. */
 static void on_signal(int sig)
 {
-	if (interrupted) {
-		/* Second signal: the program did not stop in time. Remove what is registered, whole
-		 * trees (a private directory with its test files in it), and leave. */
-		for (int i = MAX_PATHS - 1; i >= 0; i--)
-			if (paths[i])
-				rm_at_signal_safe(AT_FDCWD, paths[i], 0, 0);
-		_exit(130);
+	static volatile sig_atomic_t count;
+	count++;
+	if (!interrupted) {
+		interrupted = sig;
+		return;
 	}
-	interrupted = sig;
+	if (count == 2) {
+		say("nodemark: stopping: removing what was written and saving what finished "
+		    "(a third signal quits at once, saving nothing)\n");
+		return;
+	}
+	for (int i = MAX_PATHS - 1; i >= 0; i--)
+		if (paths[i])
+			rm_at_signal_safe(AT_FDCWD, paths[i], 0, 0);
+	_exit(130);
 }
 
 void cleanup_init(void)

@@ -1,5 +1,5 @@
-/* util/cleanup.c's second signal: what a run was writing when it came (a private directory
- * with its test files still in it) goes, not only the empty directories. */
+/* util/cleanup.c's third signal (a stuck program): what a run was writing when it came (a
+ * private directory with its test files still in it) goes, not only the empty directories. */
 #include "test.h"
 #include "util/cleanup.h"
 #include "util/workdir.h"
@@ -20,7 +20,7 @@ static void make_file(const char *path)
 	}
 }
 
-TEST(cleanup_second_signal_removes_a_whole_tree)
+TEST(cleanup_third_signal_removes_a_whole_tree)
 {
 	char dir[4096], err[256], sub[4200], f1[4200], f2[4300], outside[4200], link[4200];
 	CHECK(workdir_create(test_tmpdir(), dir, sizeof dir, err, sizeof err) == 0);
@@ -42,7 +42,8 @@ TEST(cleanup_second_signal_removes_a_whole_tree)
 		raise(SIGINT);
 		if (cleanup_interrupted() != SIGINT)
 			_exit(3);
-		raise(SIGTERM); /* the second: the handler removes the tree and exits */
+		raise(SIGTERM); /* the second: acknowledged, the program goes on stopping */
+		raise(SIGHUP);  /* the third: the handler removes the tree and exits */
 		_exit(4);
 	}
 	int status;

@@ -153,22 +153,31 @@ TEST(cleanup_forget_keeps_a_path)
 }
 
 /* The first signal only asks to stop; a second one removes what is registered and exits 130. */
-TEST(cleanup_second_signal_exits_130_and_removes)
+/* A second signal does not cut the cleanup short; a third removes the registered trees (files
+ * in subdirectories too) from the handler and exits 130. */
+TEST(cleanup_third_signal_exits_130_and_removes)
 {
-	char dir[4096], err[256], tmp[4200];
+	char dir[4096], err[256], tmp[4200], sub[4200], deep[4300];
 	CHECK(workdir_create(test_tmpdir(), dir, sizeof dir, err, sizeof err) == 0);
 	cleanup_forget(dir); /* the child registers its own copy */
 	snprintf(tmp, sizeof tmp, "%s.partial", dir);
+	snprintf(sub, sizeof sub, "%s/a", dir);
+	snprintf(deep, sizeof deep, "%s/a/piece", dir);
 	pid_t pid = fork();
 	if (pid == 0) {
 		cleanup_init();
 		cleanup_add(dir);
+		mkdir(sub, 0755);
+		write_file(deep, "data");
 		write_file(tmp, "half");
 		cleanup_add(tmp);
 		raise(SIGTERM);
 		if (cleanup_interrupted() != SIGTERM)
 			_exit(3);
 		raise(SIGHUP);
+		if (!exists(deep))
+			_exit(5); /* the second signal must leave the cleanup to the program */
+		raise(SIGINT);
 		_exit(4); /* not reached */
 	}
 	int status;
