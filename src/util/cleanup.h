@@ -4,8 +4,9 @@
  * SIGINT, SIGTERM and SIGHUP only set a flag (cleanup_interrupted()), which long-running
  * loops poll so they can stop, save what finished, and return NM_EXIT_INTERRUPTED; a second
  * signal does not cut that short (it is acknowledged on stderr); a third removes the registered
- * files and directory trees at once (async-signal-safe calls only) and exits 130. SIGPIPE (the reader of our
- * output went away) is caught and ignored, so the write fails and the cleanup still runs. */
+ * files and directory trees at once (async-signal-safe calls only) and exits 130. SIGPIPE (the
+ * reader of our output went away) is caught and ignored, so the write fails and the cleanup
+ * still runs. */
 #ifndef NM_UTIL_CLEANUP_H
 #define NM_UTIL_CLEANUP_H
 
