@@ -17,7 +17,7 @@ MPICC   ?= mpicc
 PREFIX  ?= /usr/local
 DESTDIR ?=
 BUILD   ?= build
-PKGS    := liburing jansson sqlite3 libcrypto
+PKGS    := liburing jansson sqlite3 libcrypto libpcre2-8
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 # The configuration (BLAKE3's source directory, pkg-config flags, mpicc) is computed by

@@ -1,13 +1,12 @@
 /* The pattern that finds a progress number (or a time stamp) in a line of output.
  *
- * Patterns are POSIX extended regexes, plus what people type from other tools: \d \D (digits),
- * \s \w inside brackets, (?:...) groups and named groups (?P<name>...) or (?<name>...).  The
- * captured text is the first named group, else the first capture group.
+ * Patterns are PCRE2 (Perl) regexes, compiled with PCRE2's JIT: \d, (?:...), named groups
+ * (?P<name>...) or (?<name>...), lazy and possessive quantifiers, anchors ^ $ (per line).
+ * The captured text is the first named group, else the first capture group.
  *
- * Speed matters (track reads logs of millions of lines): a pattern of the common shape
- * `literal(\d+)literal` (optionally anchored, the number as \d+, [0-9]+ or [0-9.]+) is matched
- * by hand; any other pattern is first screened by a literal that every match must contain
- * (memmem), and only lines that have it go to regexec. */
+ * Speed matters (track reads logs of millions of lines): a literal that every match must
+ * contain is found first (memchr for its rarest byte, then memcmp), and only lines that hold
+ * it are given to the regex. A match limit bounds the work one line can cost. */
 #ifndef NM_RUN_PROGRESS_RE_H
 #define NM_RUN_PROGRESS_RE_H
 
@@ -15,25 +14,30 @@
 
 struct progress_re;
 
-/* Returns NULL with a message ("--pattern: ...") when the pattern is invalid or has no group. */
+/* Returns NULL with a message (one line) when the pattern is invalid or has no group. */
 struct progress_re *progress_re_compile(const char *pattern, char *err, size_t errlen);
 void progress_re_free(struct progress_re *re);
 
-/* The captured text of the first match in line[0..len): 1 and *cap, *caplen, or 0. */
+/* The captured text of the first match in line[0..len): 1 and *cap, *caplen, or 0.
+ * Not thread-safe: one compiled pattern keeps one match buffer. */
 int progress_re_capture(const struct progress_re *re, const char *line, size_t len, const char **cap,
 			size_t *caplen);
 
 /* The captured text as a number: 1 and *value, or 0 (no match, or not a number). */
 int progress_re_number(const struct progress_re *re, const char *line, size_t len, double *value);
 
-/* Which path a pattern takes: 1 the hand matcher, 0 regexec. For tests and the fuzzer. */
-int progress_re_is_fast(const struct progress_re *re);
-/* The same capture through regexec alone (the reference the hand matcher must agree with). */
-int progress_re_capture_slow(const struct progress_re *re, const char *line, size_t len, const char **cap,
-			     size_t *caplen);
+/* The same capture without the literal prefilter (the reference the prefilter must agree
+ * with). For tests and the fuzzer. */
+int progress_re_capture_unfiltered(const struct progress_re *re, const char *line, size_t len,
+				   const char **cap, size_t *caplen);
 
-/* The POSIX ERE a pattern becomes (malloc'd) and the index of the group that is captured;
- * NULL with a message on error. Exposed for tests. */
-char *progress_re_translate(const char *pattern, int *group, char *err, size_t errlen);
+/* The literal every match contains, used as a prefilter (NULL: none), and whether the JIT
+ * compiled the pattern. For tests and the fuzzer. */
+const char *progress_re_literal(const struct progress_re *re, size_t *len);
+int progress_re_jit(const struct progress_re *re);
+
+/* The literal prefilter of a pattern (malloc'd), NULL when it has none usable. Exposed for
+ * tests. */
+char *progress_re_required_literal(const char *pattern, size_t *len);
 
 #endif

@@ -76,6 +76,28 @@ expect_err_has "group" "says a group is needed"
 run_nm track --no-save --pattern 'x (\d+' --every 1 -- true
 expect_rc 2 "an invalid pattern"
 one_line_error "invalid pattern: one line"
+run_nm track --no-save --pattern 'x (?<n\d+)' --every 1 -- true
+expect_rc 2 "a broken named group"
+one_line_error "broken named group: one line"
+expect_err_has "offset" "the error says where in the pattern"
+
+# Patterns PCRE2 takes that the old matcher did not: no literal before the number, a lookahead,
+# a lazy quantifier, case folding, anchors; the replay log of the seeds.
+cat >seed.log <<'LOG'
+2024-01-03T05:00:00.000 database.cpp:385 reindex ] 0 of 400 blocks = 0.00%
+2024-01-03T05:00:10.500 database.cpp:385 reindex ] 100 of 400 blocks = 25.00%
+2024-01-03T05:00:20.000 other line 150 of 400 blockss
+2024-01-03T05:00:30.000 database.cpp:385 reindex ] 200 of 400 blocks = 50.00%
+LOG
+run_nm track --no-save --log seed.log --pattern '([0-9]+) of [0-9]+ blocks' --every 100 --time-pattern '^(\S+)'
+expect_out_matches '^ +100 +- +\+10\.5s ' "no literal before the number: found, fraction of the time kept"
+expect_out_matches '^ +200 +- +\+19\.5s ' "the next milestone from the log's times"
+run_nm track --no-save --log seed.log --pattern '(\d+)(?= of 400 blocks =)' --every 100
+expect_out_has "progress 0 → 200 in 3 of 4 lines" "a lookahead: the 'blockss' line is not taken"
+run_nm track --no-save --log seed.log --pattern '(?i)REINDEX \] (\d+?) ' --every 100
+expect_out_has "progress 0 → 200" "case folding and a lazy quantifier"
+run_nm track --no-save --log seed.log --pattern '^\S+ other line (\d+)' --every 100
+expect_out_has "progress 150 → 150" "an anchor holds at the line's start"
 run_nm track --no-save --pattern 'x (\d+)' --every 1 --log replay.log -- true
 expect_rc 2 "both --log and a command"
 run_nm track --no-save --pattern 'x (\d+)' --every 1 --follow -- true
