@@ -243,8 +243,9 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 	if (total_s > 0)
 		metric_add(bench_metric(b, "mean_rate", "/s", HIGHER_IS_BETTER), (t->vmax - t->v0) / total_s);
 	struct metric *seg = bench_metric(b, "segment_s", "s", LOWER_IS_BETTER);
-	for (size_t i = 0; i < t->nrows; i++)
-		metric_add(seg, t->rows[i].seg_s);
+	for (size_t i = 0; i < t->nrows; i++) /* full segments only: a partial one is not their like */
+		if (!t->rows[i].partial)
+			metric_add(seg, t->rows[i].seg_s);
 	if (a->cmd)
 		json_object_set_new(r->extra, "exit_code", json_integer(exit_code));
 	if (!a->ro.no_save) { /* the inventory is only for the saved record */
@@ -395,6 +396,8 @@ int cmd_track(int argc, char **argv)
 		}
 	}
 	double total_s = t.started ? end - t.t0 : 0;
+	if (track_finish(&t, end))
+		track_print_row(stdout, &t, &t.rows[t.nrows - 1]);
 	track_print_end(stdout, &t, total_s, lines);
 	if (untimed)
 		nm_warn("%zu progress lines had no time stamp that --time-pattern/--time-format could read", untimed);

@@ -50,13 +50,14 @@ void track_print_row(FILE *fp, const struct track *t, const struct track_row *r)
 		snprintf(pct, sizeof pct, "-");
 	else
 		snprintf(pct, sizeof pct, "%.1f%%", r->pct);
+	/* A partial segment is marked '*': its ratio is per unit (see the note under the table). */
 	if (isnan(r->first_ratio))
-		snprintf(ratio, sizeof ratio, "-");
+		snprintf(ratio, sizeof ratio, "-%s", r->partial ? "*" : "");
 	else
-		snprintf(ratio, sizeof ratio, "x%.2f", r->first_ratio);
+		snprintf(ratio, sizeof ratio, "x%.2f%s", r->first_ratio, r->partial ? "*" : "");
 	rate_fmt(r->rate, rate, sizeof rate);
 	fprintf(fp, "%14s %7s %10s %10.*f %8s %10s %12s %9s", num(r->milestone, m, sizeof m), pct,
-		dur(r->seg_s, 1, seg, sizeof seg), r->seg_s < 10 ? 2 : 1, r->seg_s, ratio,
+		dur(r->seg_s, 1, seg, sizeof seg), r->seg_s < 10 ? 2 : r->seg_s < 100 ? 1 : 0, r->seg_s, ratio,
 		dur(r->cum_s, 0, cum, sizeof cum), rate, dur(r->eta_s, 0, eta, sizeof eta));
 	if (t->baseline)
 		fprintf(fp, " %9s", dur(r->base_diff_s, 1, base, sizeof base));
@@ -71,6 +72,11 @@ void track_print_end(FILE *fp, const struct track *t, double total_s, size_t lin
 		fprintf(fp, "no progress line among %zu lines\n", lines);
 		return;
 	}
+	size_t partial = 0;
+	for (size_t i = 0; i < t->nrows; i++)
+		partial += t->rows[i].partial;
+	if (partial)
+		fprintf(fp, "* a partial segment (fewer units than --every): x first compares time per unit\n");
 	double done = t->vmax - t->v0;
 	fprintf(fp, "total: %s (%.1f s), progress %s → %s in %zu of %zu lines", dur(total_s, 0, d, sizeof d),
 		total_s, num(t->v0, a, sizeof a), num(t->vmax, b, sizeof b), t->points, lines);

@@ -55,11 +55,17 @@ static void add_row(struct track *t, double time_s, double m)
 	r.milestone = m;
 	r.pct = t->total > 0 ? m / t->total * 100 : NAN;
 	r.seg_s = time_s - t->prev_t;
+	r.span = m - t->prev_m;
+	r.partial = r.span < t->every * (1 - 1e-9);
 	r.cum_s = time_s - t->t0;
-	if (t->nrows == 0)
+	if (t->nrows == 0) {
 		t->first_seg_s = r.seg_s;
-	r.first_ratio = t->first_seg_s > 0 ? r.seg_s / t->first_seg_s : NAN;
-	r.rate = r.seg_s > 0 ? (m - t->prev_m) / r.seg_s : NAN;
+		t->first_span = r.span;
+	}
+	/* Per unit, so a short segment (the end at the total, an unfinished last one) is not
+	 * read as a slow full one. */
+	r.first_ratio = t->first_seg_s > 0 && r.span > 0 ? (r.seg_s / r.span) / (t->first_seg_s / t->first_span) : NAN;
+	r.rate = r.seg_s > 0 ? r.span / r.seg_s : NAN;
 	double done = m - t->v0;
 	r.eta_s = t->total > 0 && done > 0 && r.cum_s > 0 ? (t->total - m) / (done / r.cum_s) : NAN;
 	double b1 = track_series_time(t->baseline, m), b0 = track_series_time(t->baseline, t->prev_m);
@@ -73,6 +79,14 @@ static void add_row(struct track *t, double time_s, double m)
 	t->rows[t->nrows++] = r;
 	t->prev_t = time_s;
 	t->prev_m = m;
+}
+
+size_t track_finish(struct track *t, double time_s)
+{
+	if (!t->started || t->vmax <= t->prev_m || !(time_s >= t->prev_t))
+		return 0;
+	add_row(t, time_s, t->vmax);
+	return 1;
 }
 
 size_t track_point(struct track *t, double time_s, double v)

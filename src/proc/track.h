@@ -13,7 +13,10 @@ struct track_row {
 	double milestone;
 	double pct;             /* of the total; NAN without one */
 	double seg_s;           /* time since the previous milestone (or the start) */
-	double first_ratio;     /* seg_s / the first segment's */
+	double span;            /* units since the previous milestone */
+	int partial;            /* span is less than every (the start, the total, or the end) */
+	double first_ratio;     /* time per unit over the first segment's: seg_s / the first
+				 * segment's when both are full */
 	double cum_s;           /* since the start */
 	double rate;            /* units per second over the segment; NAN when seg_s is 0 */
 	double eta_s;           /* at the mean rate so far; NAN without a total */
@@ -30,7 +33,7 @@ struct track {
 	double vmax, tlast;     /* the highest value so far and the time it was seen */
 	double next;            /* the next milestone */
 	double prev_t, prev_m;  /* the previous milestone's time and value (the origin at first) */
-	double first_seg_s;
+	double first_seg_s, first_span;
 	size_t points;          /* progress values seen */
 	struct track_row *rows;
 	size_t nrows, cap;
@@ -59,6 +62,11 @@ static inline void track_seen(struct track *t, double value)
 /* A progress value at a time (seconds, any origin but the same for all points).  Returns how
  * many rows were added (several when one jump crosses several milestones). */
 size_t track_point(struct track *t, double time_s, double value);
+
+/* The end of the input, at time_s (the last progress line's time, or the end of the job): when
+ * the progress went past the last milestone without reaching the next one, a last, partial
+ * row up to the highest value. Returns 1 when it added one. */
+size_t track_finish(struct track *t, double time_s);
 
 /* The time (seconds since its start) at which a timeline reached value, by linear
  * interpolation; NAN outside it. */

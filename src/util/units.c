@@ -61,12 +61,13 @@ const char *units_duration(uint64_t ns, char *buf, size_t len)
 	else if (ns < 60ull * 1000000000)
 		snprintf(buf, len, v < 10e9 ? "%.2fs" : "%.1fs", v / 1e9);
 	else {
-		uint64_t s = ns / 1000000000ull;
+		/* Minutes and hours keep their seconds (1h07m13s), to the nearest second. */
+		uint64_t s = (ns + 500000000ull) / 1000000000ull;
 		if (s < 3600)
 			snprintf(buf, len, "%llum%02llus", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
 		else
-			snprintf(buf, len, "%lluh%02llum", (unsigned long long)(s / 3600),
-				 (unsigned long long)(s / 60 % 60));
+			snprintf(buf, len, "%lluh%02llum%02llus", (unsigned long long)(s / 3600),
+				 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 	}
 	return buf;
 }

@@ -32,6 +32,22 @@ expect_out_matches '^ +100 +50\.0% +\+10\.0s +10\.0 +x1\.00 +10\.0s +10 ' "first
 expect_out_matches '^ +200 +100\.0% +\+20\.0s +20\.0 +x2\.00 +30\.0s +5 +0s' "second segment: twice as long, rate and ETA"
 expect_out_has "total: 30.0s" "the total comes from the first and last time stamps"
 
+# The seeds' replay table: 10000000 of 81583660 blocks after 5m46s (346 s, x1), the next
+# 10000000 after 1h07m13s, then the last 1583660 blocks: a partial segment, compared per block.
+cat >seedtable.log <<'LOG'
+2024-01-03T05:00:00.000 database.cpp:385 reindex ] 0 of 81583660 blocks = 0.00%
+2024-01-03T05:05:46.000 database.cpp:385 reindex ] 10000000 of 81583660 blocks = 12.26%
+2024-01-03T06:12:59.000 database.cpp:385 reindex ] 20000000 of 81583660 blocks = 24.51%
+2024-01-03T06:14:10.000 database.cpp:385 reindex ] 21583660 of 81583660 blocks = 26.46%
+LOG
+run_nm track --no-save --log seedtable.log --pattern '([0-9]+) of [0-9]+ blocks' --every 10000000 \
+    --time-pattern '^(\S+)'
+expect_out_matches '^ +10000000 +- +\+5m46s +346 +x1\.00 +5m46s ' "the seed's first row, to the second"
+expect_out_matches '^ +20000000 +- +\+1h07m13s +4033 +x11\.66 +1h12m59s ' "an hour-long segment keeps its seconds"
+expect_out_matches '^ +21583660 +- +\+1m11s +71\.0 +x1\.30\* ' "the last, partial segment: marked, per block"
+expect_out_has "* a partial segment" "the mark is explained"
+expect_out_has "total: 1h14m10s (4450.0 s)" "the total to the second"
+
 printf '%s done %s\n' 1700000000 0 1700000060 10 1700000180 20 >epoch.log
 run_nm track --no-save --log epoch.log --pattern 'done (\d+)' --every 10 --time-pattern '^(\d+)' --time-format %s
 expect_out_matches '^ +20 .* x2\.00 ' "--time-format %s reads epoch seconds"

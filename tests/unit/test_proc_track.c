@@ -268,6 +268,37 @@ TEST(track_compares_segments_with_a_baseline)
 	track_free(&t);
 }
 
+TEST(track_partial_segments_are_marked_and_compared_per_unit)
+{
+	struct track t;
+	track_init(&t, 250, 100, NULL);
+	track_point(&t, 0, 0);
+	track_point(&t, 10, 100);
+	track_point(&t, 30, 200);
+	track_point(&t, 35, 250);                   /* the total: a 50-unit segment */
+	CHECK_EQ_INT(t.nrows, 3);
+	CHECK(!t.rows[0].partial && !t.rows[1].partial);
+	CHECK(t.rows[2].partial);
+	CHECK_NEAR(t.rows[2].span, 50, 1e-9);
+	CHECK_NEAR(t.rows[1].first_ratio, 2, 1e-9);
+	CHECK_NEAR(t.rows[2].first_ratio, 1, 1e-9); /* 5 s for 50 units is the first's pace */
+	CHECK_EQ_INT(track_finish(&t, 40), 0);      /* nothing past the last row */
+	track_free(&t);
+
+	track_init(&t, 0, 100, NULL);
+	track_point(&t, 0, 0);
+	track_point(&t, 10, 100);
+	track_seen(&t, 130);                        /* no milestone: its time is not taken */
+	CHECK_EQ_INT(track_finish(&t, 16), 1);      /* the end: up to the highest value */
+	CHECK_EQ_INT(t.nrows, 2);
+	CHECK(t.rows[1].partial);
+	CHECK_NEAR(t.rows[1].milestone, 130, 1e-9);
+	CHECK_NEAR(t.rows[1].seg_s, 6, 1e-9);
+	CHECK_NEAR(t.rows[1].first_ratio, 2, 1e-9); /* 6 s for 30 units against 10 s for 100 */
+	CHECK_EQ_INT(track_finish(&t, 20), 0);      /* only once */
+	track_free(&t);
+}
+
 TEST(track_parse_time_formats)
 {
 	double a, b;
