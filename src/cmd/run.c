@@ -138,23 +138,6 @@ static void parse_args(struct run_cmd *o, int argc, char **argv)
 		nm_usage_fail("cannot write the report: %s (--no-report skips it)", err);
 }
 
-/* "123.4 MB/s", "45.6k op/s", "1.25s" */
-static const char *format_value(double v, const char *unit, char *buf, size_t len)
-{
-	char n[32];
-	if (strcmp(unit, "B/s") == 0)
-		return units_rate_si(v, buf, len);
-	if (strcmp(unit, "op/s") == 0)
-		snprintf(buf, len, "%s IOPS", units_count(v, n, sizeof n));
-	else if (strcmp(unit, "ns") == 0)
-		return units_duration((uint64_t)v, buf, len);
-	else if (strcmp(unit, "s") == 0)
-		return units_duration((uint64_t)(v * 1e9), buf, len);
-	else
-		snprintf(buf, len, "%.4g %s", v, unit);
-	return buf;
-}
-
 /* One compact table per phase: each bench's first figures as median ± range (benchstat's). */
 static void print_tables(const struct record *r)
 {
@@ -185,7 +168,7 @@ static void print_tables(const struct record *r)
 				char v[48], pct[16], cell[80];
 				if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0)
 					continue;
-				format_value(s.center, m->unit, v, sizeof v);
+				units_figure(s.center, m->name, m->unit, v, sizeof v);
 				if (s.n > 1)
 					snprintf(cell, sizeof cell, "%s ± %s", v, summary_range_pct(&s, pct, sizeof pct));
 				else

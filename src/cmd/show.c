@@ -8,6 +8,9 @@
 #include "stats/scale.h"
 #include "stats/summary.h"
 #include "util/error.h"
+#include "util/units.h"
+
+#include <string.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,14 +43,22 @@ static void take_name(const char *word, void *name)
 static void print_metric(const struct metric *m)
 {
 	struct summary s;
-	char med[32], pct[16];
+	char med[48], pct[16];
 	if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0) {
 		printf("    %-22s (no samples) %s\n", m->name, m->unit);
 		return;
 	}
-	scale_one(s.center, scale_class_of(m->unit), med, sizeof med);
-	printf("    %-22s %10s %-8s ± %-4s (n=%zu%s)\n", m->name, med, m->unit, summary_range_pct(&s, pct, sizeof pct),
-	       m->nsamples, m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
+	/* nodemark's own figures carry their unit (docs/report.md, "Units"); Go benchmark
+	 * units (the metric is its unit) keep benchstat's scaling. */
+	if (strcmp(m->name, m->unit) != 0) {
+		units_figure(s.center, m->name, m->unit, med, sizeof med);
+		printf("    %-22s %19s", m->name, med);
+	} else {
+		scale_one(s.center, scale_class_of(m->unit), med, sizeof med);
+		printf("    %-22s %10s %-8s", m->name, med, m->unit);
+	}
+	printf(" ± %-4s (n=%zu%s)\n", summary_range_pct(&s, pct, sizeof pct), m->nsamples,
+	       m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
 }
 
 static void print_run(const struct record *r)

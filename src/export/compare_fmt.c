@@ -1,6 +1,7 @@
 /* The compare tables as text (aligned like benchstat's), Markdown, CSV and JSON. */
 #include "export/comparetab.h"
 #include "stats/scale.h"
+#include "util/units.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -91,6 +92,9 @@ static void table_strings(const struct ct_result *res, const struct ct_table *t,
 {
 	size_t nc = res->ncols;
 	enum scale_class cls = scale_class_of(t->unit);
+	/* nodemark's own metrics (named apart from their unit) follow the unit policy; Go
+	 * benchmark units (the metric is its unit) keep benchstat's exact scaling. */
+	int own = ct_own_metric(t);
 	double *centers = malloc(nc * sizeof *centers);
 	if (!centers)
 		abort();
@@ -106,7 +110,10 @@ static void table_strings(const struct ct_result *res, const struct ct_table *t,
 			if (!cell)
 				continue;
 			s->present = 1;
-			scale_format(&sc, cell->sum.center, s->center, sizeof s->center);
+			if (own)
+				units_figure(cell->sum.center, t->metric, t->unit, s->center, sizeof s->center);
+			else
+				scale_format(&sc, cell->sum.center, s->center, sizeof s->center);
 			summary_range_pct(&cell->sum, s->pct, sizeof s->pct);
 			/* the cell's own warnings (summary), then the comparison's */
 			size_t nsum = 0;
@@ -127,7 +134,9 @@ static void table_strings(const struct ct_result *res, const struct ct_table *t,
 		const struct ct_colsum *sum = &t->sums[c];
 		struct cellstr *s = &cs[t->nrows * nc + c];
 		s->present = 1;
-		if (sum->has_gm)
+		if (sum->has_gm && own)
+			units_figure(sum->gm, t->metric, t->unit, s->center, sizeof s->center);
+		else if (sum->has_gm)
 			scale_one(sum->gm, cls, s->center, sizeof s->center);
 		if (c > 0) {
 			s->compared = 1;

@@ -193,6 +193,13 @@ static void summarize(struct ct_result *res, struct ct_table *t, double confiden
 	t->sums = calloc(nc, sizeof *t->sums);
 	if (!t->sums)
 		abort();
+	if (t->mixed_kinds) {
+		/* A mean over memory, hash and disk bandwidths means nothing: leave it out. */
+		for (size_t c = 0; c < nc; c++)
+			add_warn(t->sums[c].warn, &t->sums[c].nwarn,
+				 pool(res, "no geomean: the rows measure different things"));
+		return;
+	}
 	size_t nbase = 0;
 	for (size_t r = 0; r < t->nrows; r++)
 		nbase += t->cells[r * nc] != NULL;
@@ -310,6 +317,13 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 					tbs[t] = (struct table_builder){ out->tables[t], 0 };
 					out->ntables++;
 				}
+				const char *kind = json_string_value(json_object_get(b->settings, "phase"));
+				if (!kind)
+					kind = in[i].r->command ? in[i].r->command : "";
+				if (!out->tables[t]->kind)
+					out->tables[t]->kind = xstrdup(kind);
+				else if (strcmp(out->tables[t]->kind, kind) != 0)
+					out->tables[t]->mixed_kinds = 1;
 				struct ct_cell *c = cell_for(&tbs[t], out->ncols, row, col);
 				for (size_t s = 0; s < mt->nsamples; s++)
 					if (!isnan(mt->samples[s]))
@@ -350,6 +364,7 @@ void ct_free(struct ct_result *res)
 		free(tb->sums);
 		free(tb->metric);
 		free(tb->unit);
+		free(tb->kind);
 		free(tb);
 	}
 	free(res->tables);

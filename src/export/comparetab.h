@@ -16,6 +16,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "results/record.h"
 #include "stats/mannwhitney.h"
@@ -63,6 +64,8 @@ struct ct_colsum {
 struct ct_table {
 	char *metric, *unit;
 	int direction;
+	char *kind;             /* what the rows measure (a suite phase, else the command) */
+	int mixed_kinds;        /* rows of different kinds: no geomean across them */
 	char **rows;
 	size_t nrows;
 	struct ct_cell **cells;     /* nrows * ncols; NULL where no samples */
@@ -95,6 +98,10 @@ static inline struct ct_cell *ct_cell_at(const struct ct_result *res, const stru
 /* The "vs base" text: "-17.20%", "~", "0.00%", "?". */
 const char *ct_delta(const struct ct_result *res, const struct ct_cell *base, const struct ct_cell *c,
 		     char *buf, size_t len);
+/* A table of nodemark's own metric (bytes_per_sec in B/s), not of Go benchmark text (whose
+ * metric is its unit, sec/op): its figures are shown by the unit policy (units_figure). */
+static inline int ct_own_metric(const struct ct_table *t) { return strcmp(t->metric, t->unit) != 0; }
+
 /* "p=0.000 n=10", "n=10+8", ... */
 const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len);
 /* The table's header unit: "sec/op", or "iops (op/s)" when the metric has its own name. */

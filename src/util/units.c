@@ -1,6 +1,8 @@
 #include "util/units.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 const char *units_bytes_iec(uint64_t bytes, char *buf, size_t len)
 {
@@ -69,5 +71,62 @@ const char *units_duration(uint64_t ns, char *buf, size_t len)
 			snprintf(buf, len, "%lluh%02llum%02llus", (unsigned long long)(s / 3600),
 				 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 	}
+	return buf;
+}
+
+/* 3 significant digits, no exponent: "7.52", "75.2", "752", "7520". */
+static const char *digits3(double v, const char *unit, char *buf, size_t len)
+{
+	double a = fabs(v);
+	snprintf(buf, len, a >= 100 || a == 0 ? "%.0f %s" : a >= 10 ? "%.1f %s" : a >= 1 ? "%.2f %s" : "%.3g %s", v,
+		 unit);
+	return buf;
+}
+
+const char *units_latency(double ns, char *buf, size_t len)
+{
+	double a = fabs(ns);
+	if (!isfinite(ns))
+		snprintf(buf, len, "-");
+	else if (a < 1e3)
+		digits3(ns, "ns", buf, len);
+	else if (a < 1e6)
+		digits3(ns / 1e3, "µs", buf, len);
+	else if (a < 1e9)
+		digits3(ns / 1e6, "ms", buf, len);
+	else if (a < 59.95e9)
+		digits3(ns / 1e9, "s", buf, len);
+	else
+		units_duration((uint64_t)(a + 0.5), buf, len);
+	return buf;
+}
+
+/* A rate or count: plain digits from 1000 up (no k/M: counts stay counts), 4 digits below
+ * (a median of counts may fall between two). */
+static const char *plain(double v, const char *unit, char *buf, size_t len)
+{
+	snprintf(buf, len, fabs(v) >= 1000 ? "%.0f%s%s" : "%.4g%s%s", v, *unit ? " " : "", unit);
+	return buf;
+}
+
+const char *units_figure(double v, const char *metric, const char *unit, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (strcmp(unit, "B/s") == 0)
+		si(v, "B/s", buf, len);
+	else if (strcmp(unit, "B") == 0)
+		si(v, "B", buf, len);
+	else if (strcmp(unit, "ns") == 0)
+		units_latency(v, buf, len);
+	else if (strcmp(unit, "s") == 0)
+		units_latency(v * 1e9, buf, len);
+	else if (strcmp(unit, "op/s") == 0)
+		plain(v, strstr(metric, "pieces") ? "pieces/s" : strcmp(metric, "iops") == 0 ? "IOPS" : "op/s", buf,
+		      len);
+	else if (unit[0] == '/' || strcmp(unit, "") == 0)
+		plain(v, unit, buf, len);
+	else
+		snprintf(buf, len, "%.4g %s", v, unit);
 	return buf;
 }

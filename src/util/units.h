@@ -11,4 +11,14 @@ const char *units_rate_si(double bytes_per_sec, char *buf, size_t len); /* "123.
 const char *units_duration(uint64_t ns, char *buf, size_t len);       /* "850ns" "12.3µs" "1.25s" "36m22s" "8h03m12s" */
 const char *units_count(double n, char *buf, size_t len);             /* "1.23M", "950k", "12" */
 
+/* A measured figure of nodemark's own with its unit, by the one policy every output follows
+ * (terminal, compare, report, Markdown; docs/report.md "Units"): throughput in decimal
+ * "15.8 GB/s", sizes "1.61 GB", latencies and times "850 ns" "7.52 ms" "1.25 s" (and "5m46s"
+ * past a minute), rates as plain counts with what is counted ("12345 pieces/s", "3080 /s"),
+ * other units after a 4-digit value ("0.697 cycles/B"). The metric's name says what an "op/s"
+ * counts (pieces_per_sec: pieces/s, iops: IOPS). */
+const char *units_figure(double v, const char *metric, const char *unit, char *buf, size_t len);
+/* A time in ns with its unit and a space: "850 ns", "12.3 µs", "7.52 ms", "1.25 s", "5m46s". */
+const char *units_latency(double ns, char *buf, size_t len);
+
 #endif

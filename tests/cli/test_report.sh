@@ -51,7 +51,7 @@ run_nm report base new -o report.md
 expect_rc 0 "report -o report.md exits 0"
 md=$(cat report.md)
 [[ $md == "# nodemark report"* ]] && ok "markdown starts with the title" || not_ok "markdown title"
-grep -qE '^\| RND4K \| 102\.5 ± +[0-9]+% \| 202\.5 ± +[0-9]+% \| \+97\.56% \(p=0\.002 n=6\) \|$' report.md && ok "markdown carries the compare table" || not_ok "markdown compare table" "$(grep RND4K report.md)"
+grep -qE '^\| RND4K \| 102\.5 IOPS ± +[0-9]+% \| 202\.5 IOPS ± +[0-9]+% \| \+97\.56% \(p=0\.002 n=6\) \|$' report.md && ok "markdown carries the compare table" || not_ok "markdown compare table" "$(grep RND4K report.md)"
 [[ $md != *"<svg"* ]] && ok "markdown has no SVG" || not_ok "markdown has no SVG"
 
 run_nm report base

@@ -29,7 +29,7 @@ run_nm runs --tag os --json
 run_nm show base
 expect_rc 0 "show by label exits 0"
 expect_out_has "run      00000002bbbb0002  label base" "a label names the newest run with it"
-expect_out_has "205.0 " "show prints the median of the samples"
+expect_out_has " 205 IOPS ± " "show prints the median of the samples, with its unit"
 run_nm show 00000001 --json
 [ "$(json_get 'j["benches"][0]["metrics"][0]["samples"]')" = "[100.0, 110.0, 105.0]" ] && ok "show --json by id prefix gives the samples" || not_ok "show --json by id prefix" "$out"
 run_nm show last --json
