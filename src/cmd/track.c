@@ -50,7 +50,8 @@ const char cmd_track_usage[] =
 	"                        seconds since the epoch); a fraction (.250) after it is kept\n"
 	"  --baseline RUN        compare each segment with the same segment of a saved run\n"
 	"                        (id, id prefix, label or \"last\")\n"
-	"  --name NAME           the name of the saved timeline (default: the command or log file)\n"
+	"  --name NAME           the job's name, which lines its runs up in compare and report\n"
+	"                        (default: the command, or the log's base name without a date)\n"
 	RUN_OPT_USAGE
 	"\n"
 	"Examples:\n"
@@ -210,11 +211,12 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 {
 	struct record *r = record_new("track", argc, argv);
 	struct strbuf name;
+	char job[256];
 	sb_init(&name);
 	if (a->name) {
 		sb_puts(&name, a->name);
-	} else if (a->log) {
-		sb_puts(&name, a->log);
+	} else if (a->log) { /* the job, so the logs of one job on different days line up */
+		sb_puts(&name, track_job_name(a->log, job, sizeof job));
 	} else {
 		for (char **w = a->cmd; *w; w++) {
 			if (w != a->cmd)
@@ -224,7 +226,7 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 	}
 	struct bench *b = record_add_bench(r, name.buf);
 	bench_set(b, "source", json_string(a->log ? "log" : "command"));
-	bench_set(b, a->log ? "log" : "command", json_string(name.buf));
+	bench_set(b, a->log ? "log" : "command", json_string(a->log ? a->log : name.buf));
 	bench_set(b, "pattern", json_string(a->pattern));
 	if (a->time_pattern) {
 		bench_set(b, "time_pattern", json_string(a->time_pattern));

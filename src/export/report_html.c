@@ -386,7 +386,11 @@ static void timeline_chart(FILE *f, const struct ct_input *in, size_t nin)
 			y1 = 1;
 		fprintf(f, "<h3>");
 		esc(f, names[k]);
-		fprintf(f, " (%s over %s)</h3>\n", yu, xu);
+		/* track's progress has no unit of its own (blocks, rows...): "over time" says it. */
+		if (*yu)
+			fprintf(f, " (%s) over time (%s)</h3>\n", yu, xu);
+		else
+			fprintf(f, " over time (%s)</h3>\n", xu);
 		fprintf(f, "<svg class=\"chart timeline\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
 			   "viewBox=\"0 0 %d %d\" role=\"img\"><title>", W, Hh, W, Hh);
 		esc(f, names[k]);

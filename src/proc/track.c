@@ -253,3 +253,49 @@ int track_parse_time(const char *text, size_t len, const char *fmt, double *out)
 	*out = (double)epoch + frac;
 	return 0;
 }
+
+/* The length of a date (2024-01-03, 20240103, optionally T05:00[:27] or _0500[27]) at s, or 0. */
+static size_t date_at(const char *s)
+{
+	size_t i = 0, d = 0;
+	while (d < 8 && (isdigit((unsigned char)s[i]) || ((i == 4 || i == 7) && s[i] == '-' && d >= 4))) {
+		d += isdigit((unsigned char)s[i]) != 0;
+		i++;
+	}
+	if (d != 8 || isdigit((unsigned char)s[i]) || (i != 8 && i != 10))
+		return 0;
+	if ((s[i] == 'T' || s[i] == '_' || s[i] == '-') && isdigit((unsigned char)s[i + 1])) {
+		size_t j = i + 1, t = 0;
+		while (t < 6 && (isdigit((unsigned char)s[j]) || (s[j] == ':' && t % 2 == 0 && t))) {
+			t += isdigit((unsigned char)s[j]) != 0;
+			j++;
+		}
+		if ((t == 4 || t == 6) && !isdigit((unsigned char)s[j]))
+			i = j;
+	}
+	return i;
+}
+
+const char *track_job_name(const char *path, char *buf, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	base = base && base[1] ? base + 1 : path;
+	size_t o = 0;
+	for (size_t i = 0; base[i] && o + 1 < len;) {
+		size_t n = (i == 0 || !isdigit((unsigned char)base[i - 1])) ? date_at(base + i) : 0;
+		if (!n) {
+			buf[o++] = base[i++];
+			continue;
+		}
+		/* Drop the date and one separator that joined it to the rest. */
+		i += n;
+		if (o > 0 && strchr("-_.", buf[o - 1]) && (base[i] == '.' || !base[i]))
+			o--;
+		else if (strchr("-_", base[i]) && base[i])
+			i++;
+	}
+	buf[o] = 0;
+	if (o == 0 || buf[0] == '.') /* a name that was only a date: keep the whole base name */
+		snprintf(buf, len, "%s", base);
+	return buf;
+}

@@ -145,3 +145,15 @@ expect_out_has "baseline: 30.0s to the same progress (-3.00s)" "the totals are c
 run_nm track --no-save --log second.log --pattern 'height=(\d+)' --every 100 --baseline no-such-run
 expect_rc 2 "an unknown baseline is bad input"
 one_line_error "unknown baseline: one line"
+
+# Runs of one job line up: logs of two days are both "replay.log", so compare has one row.
+cp replay.log replay-2024-05-01.log
+cp second.log replay_20240502T1000.log
+run_nm track --log replay-2024-05-01.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label day1
+run_nm track --log replay_20240502T1000.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label day2
+run_nm compare day1 day2
+expect_out_matches '^replay\.log +30\.0 s ± .* 27\.0 s ± ' "two days of one job: one row, named after the job"
+run_nm report day1 day2 -o track.html
+html=$(cat track.html 2>/dev/null)
+if grep -qF "progress over time (s)" <<<"$html"; then ok "the timeline's title says what it shows"
+else not_ok "the timeline's title says what it shows" "$(grep -o '<h3>[^<]*' <<<"$html")"; fi
