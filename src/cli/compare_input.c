@@ -75,7 +75,40 @@ static int load_file(struct compare_inputs *ci, const char *path)
 	return 0;
 }
 
+/* The runs that match where, oldest first (the first is the base of a comparison). */
+static int load_where(struct compare_inputs *ci, struct store **s, const struct store_filter *where,
+		      const char *db)
+{
+	struct run_summary *v;
+	size_t n;
+	char err[512];
+	if (!*s && !(*s = storecmd_open(db)))
+		return -1;
+	if (store_list(*s, where, &v, &n, err, sizeof err) < 0) {
+		nm_error("--where: %s", err);
+		return -1;
+	}
+	int rc = n ? 0 : -1;
+	if (n == 0)
+		nm_error("--where: no saved run matches");
+	for (size_t i = n; rc == 0 && i-- > 0;) {
+		struct record *r = storecmd_load(*s, v[i].id);
+		if (r)
+			add(ci, r, run_name(r, NULL, 0));
+		else
+			rc = -1;
+	}
+	run_summaries_free(v, n);
+	return rc;
+}
+
 int compare_inputs_load(struct compare_inputs *ci, const char *const *words, size_t nwords, const char *db)
+{
+	return compare_inputs_load_where(ci, words, nwords, NULL, db);
+}
+
+int compare_inputs_load_where(struct compare_inputs *ci, const char *const *words, size_t nwords,
+			      const struct store_filter *where, const char *db)
 {
 	struct store *s = NULL;
 	memset(ci, 0, sizeof *ci);
@@ -93,6 +126,8 @@ int compare_inputs_load(struct compare_inputs *ci, const char *const *words, siz
 			goto fail;
 		add(ci, r, run_name(r, words, nwords));
 	}
+	if (where && load_where(ci, &s, where, db) < 0)
+		goto fail;
 	/* Two inputs with one name would pool into one column: tell them apart by id. */
 	for (size_t i = 0; i < ci->n; i++)
 		for (size_t k = i + 1; k < ci->n; k++)
@@ -140,4 +175,42 @@ void compare_filters_free(struct ct_opts *o)
 	for (size_t i = 0; i < o->nfilters; i++)
 		free((char *)o->filters[i].key);
 	o->nfilters = 0;
+}
+
+void compare_where_add(struct store_filter *where, const struct opt_iter *it)
+{
+	const char *eq = strchr(it->arg, '=');
+	if (!eq || eq == it->arg)
+		opt_bad_value(it, "expected KEY=VALUE (host, label, command or a tag)");
+	size_t klen = (size_t)(eq - it->arg);
+	const char *value = eq + 1;
+	if (klen == 4 && strncmp(it->arg, "host", 4) == 0) {
+		where->host = value;
+	} else if (klen == 5 && strncmp(it->arg, "label", 5) == 0) {
+		where->label = value;
+	} else if (klen == 7 && strncmp(it->arg, "command", 7) == 0) {
+		where->command = value;
+	} else {
+		size_t max = sizeof where->tag_keys / sizeof where->tag_keys[0];
+		if (where->ntags == max)
+			nm_usage_fail("--where: at most %zu tags", max);
+		/* The key stays in argv: point at a copy cut at the '='. */
+		static char keys[16][64];
+		if (klen >= sizeof keys[0])
+			opt_bad_value(it, "the tag's name is too long");
+		memcpy(keys[where->ntags], it->arg, klen);
+		keys[where->ntags][klen] = 0;
+		where->tag_keys[where->ntags] = keys[where->ntags];
+		where->tag_values[where->ntags++] = value;
+	}
+}
+
+void compare_metric_add(struct ct_opts *o, const char **metrics, const struct opt_iter *it)
+{
+	if (o->nmetrics == COMPARE_MAX_FILTERS)
+		nm_usage_fail("--metric: at most %d patterns", COMPARE_MAX_FILTERS);
+	if (!*it->arg)
+		opt_bad_value(it, "expected a metric name or glob, like 'lat_*'");
+	metrics[o->nmetrics++] = it->arg;
+	o->metrics = metrics;
 }

@@ -30,6 +30,11 @@ const char cmd_compare_usage[] =
 	"  --filter KEY=GLOB   keep only benchmarks whose KEY matches the glob; KEY!=GLOB drops them;\n"
 	"                      repeatable (all must hold). Keys: input id host label command version\n"
 	"                      name, tags, settings\n"
+	"  --where KEY=VALUE   also every saved run whose host, label, command or tag KEY is VALUE\n"
+	"                      (oldest first); repeatable (all must hold)\n"
+	"  --metric GLOB       only the tables of metrics matching GLOB (e.g. 'lat_*'); repeatable\n"
+	"  --total             a last row \"total\": each column's medians summed (the steps of a\n"
+	"                      pipeline, one row per step)\n"
 	"  --format FMT        text (default), markdown, csv or json\n"
 	"  -o, --output FILE   write to FILE (atomically) instead of stdout\n"
 	"  --alpha A           significance level (default 0.05)\n"
@@ -39,14 +44,16 @@ const char cmd_compare_usage[] =
 	"Examples:\n"
 	"  nodemark compare old.txt new.txt\n"
 	"  nodemark compare base last --format markdown\n"
-	"  nodemark compare --col host --filter 'name=RND4K*' node1.json node2.json\n";
+	"  nodemark compare --col host --filter 'name=RND4K*' node1.json node2.json\n"
+	"  nodemark compare --where pipeline=gatk --col host --metric wall_s\n";
 
-enum { O_COL = 1, O_ROW, O_FILTER, O_FORMAT, O_OUTPUT, O_ALPHA, O_DB };
+enum { O_COL = 1, O_ROW, O_FILTER, O_FORMAT, O_OUTPUT, O_ALPHA, O_DB, O_WHERE, O_METRIC, O_TOTAL };
 
 static const struct opt_spec specs[] = {
 	{ "col", OPT_ARG, O_COL },       { "row", OPT_ARG, O_ROW },       { "filter", OPT_ARG, O_FILTER },
 	{ "format", OPT_ARG, O_FORMAT }, { "o", OPT_ARG, O_OUTPUT },      { "output", OPT_ARG, O_OUTPUT },
-	{ "alpha", OPT_ARG, O_ALPHA },   { "db", OPT_ARG, O_DB },         { 0 },
+	{ "alpha", OPT_ARG, O_ALPHA },   { "db", OPT_ARG, O_DB },         { "where", OPT_ARG, O_WHERE },
+	{ "metric", OPT_ARG, O_METRIC }, { "total", OPT_NOARG, O_TOTAL }, { 0 },
 };
 
 enum format { F_TEXT, F_MARKDOWN, F_CSV, F_JSON };
@@ -55,6 +62,9 @@ int cmd_compare(int argc, char **argv)
 {
 	struct ct_opts o = { 0 };
 	struct ct_filter filters[COMPARE_MAX_FILTERS];
+	const char *metrics[COMPARE_MAX_FILTERS];
+	struct store_filter where = { 0 };
+	int where_given = 0;
 	const char **names = calloc((size_t)argc + 1, sizeof *names);
 	const char *output = "-", *db = NULL;
 	enum format fmt = F_TEXT;
@@ -73,6 +83,16 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case O_FILTER:
 			compare_filter_add(&o, filters, &it);
+			break;
+		case O_WHERE:
+			compare_where_add(&where, &it);
+			where_given = 1;
+			break;
+		case O_METRIC:
+			compare_metric_add(&o, metrics, &it);
+			break;
+		case O_TOTAL:
+			o.total_row = 1;
 			break;
 		case O_FORMAT:
 			if (strcmp(it.arg, "text") == 0)
@@ -104,7 +124,7 @@ int cmd_compare(int argc, char **argv)
 			break;
 		}
 	}
-	if (nnames == 0) {
+	if (nnames == 0 && !where_given) {
 		free(names);
 		nm_usage_fail("what to compare? expected runs, JSON record files or Go benchmark files");
 	}
@@ -112,7 +132,7 @@ int cmd_compare(int argc, char **argv)
 	int rc = NM_EXIT_USAGE;
 	struct compare_inputs ci;
 	struct ct_result res = { 0 };
-	if (compare_inputs_load(&ci, names, nnames, db) < 0)
+	if (compare_inputs_load_where(&ci, names, nnames, where_given ? &where : NULL, db) < 0)
 		goto out;
 	if (ct_build(ci.v, ci.n, &o, &res, err, sizeof err) < 0) {
 		nm_error("%s", err);

@@ -30,24 +30,31 @@ const char cmd_report_usage[] =
 	"  --col KEY           columns by KEY instead of by input (host, label, a tag, ...)\n"
 	"  --row KEY           rows by KEY instead of by benchmark name\n"
 	"  --filter KEY=GLOB   keep only matching benchmarks (KEY!=GLOB drops); repeatable\n"
+	"  --where KEY=VALUE   also every saved run whose host, label, command or tag KEY is VALUE\n"
+	"  --metric GLOB       only the metrics matching GLOB; repeatable\n"
+	"  --total             a last row \"total\": each column's medians summed\n"
 	"  --db FILE           the results store for run names (default $NODEMARK_DB or\n"
 	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
 	"\n"
 	"Example:\n"
 	"  nodemark report base last --title \"NVMe vs SATA\" -o report.html\n";
 
-enum { O_OUTPUT = 1, O_FORMAT, O_TITLE, O_COL, O_ROW, O_FILTER, O_DB };
+enum { O_OUTPUT = 1, O_FORMAT, O_TITLE, O_COL, O_ROW, O_FILTER, O_DB, O_WHERE, O_METRIC, O_TOTAL };
 
 static const struct opt_spec specs[] = {
 	{ "o", OPT_ARG, O_OUTPUT },    { "output", OPT_ARG, O_OUTPUT }, { "format", OPT_ARG, O_FORMAT },
 	{ "title", OPT_ARG, O_TITLE }, { "col", OPT_ARG, O_COL },       { "row", OPT_ARG, O_ROW },
-	{ "filter", OPT_ARG, O_FILTER }, { "db", OPT_ARG, O_DB },       { 0 },
+	{ "filter", OPT_ARG, O_FILTER }, { "db", OPT_ARG, O_DB },       { "where", OPT_ARG, O_WHERE },
+	{ "metric", OPT_ARG, O_METRIC }, { "total", OPT_NOARG, O_TOTAL }, { 0 },
 };
 
 int cmd_report(int argc, char **argv)
 {
 	struct ct_opts o = { 0 };
 	struct ct_filter filters[COMPARE_MAX_FILTERS];
+	const char *metrics[COMPARE_MAX_FILTERS];
+	struct store_filter where = { 0 };
+	int where_given = 0;
 	const char **names = calloc((size_t)argc + 1, sizeof *names);
 	const char *output = NULL, *db = NULL, *title = "nodemark report";
 	int markdown = -1;
@@ -81,6 +88,16 @@ int cmd_report(int argc, char **argv)
 		case O_FILTER:
 			compare_filter_add(&o, filters, &it);
 			break;
+		case O_WHERE:
+			compare_where_add(&where, &it);
+			where_given = 1;
+			break;
+		case O_METRIC:
+			compare_metric_add(&o, metrics, &it);
+			break;
+		case O_TOTAL:
+			o.total_row = 1;
+			break;
 		case O_DB:
 			db = it.arg;
 			break;
@@ -89,7 +106,7 @@ int cmd_report(int argc, char **argv)
 			break;
 		}
 	}
-	if (!output || !nnames) {
+	if (!output || (!nnames && !where_given)) {
 		compare_filters_free(&o);
 		free(names);
 		nm_usage_fail(!output ? "-o FILE: where to write the report (report.html or report.md)"
@@ -103,7 +120,7 @@ int cmd_report(int argc, char **argv)
 	int rc = NM_EXIT_USAGE;
 	struct compare_inputs ci;
 	struct ct_result res = { 0 };
-	if (compare_inputs_load(&ci, names, nnames, db) < 0)
+	if (compare_inputs_load_where(&ci, names, nnames, where_given ? &where : NULL, db) < 0)
 		goto out;
 	if (ct_build(ci.v, ci.n, &o, &res, err, sizeof err) < 0) {
 		nm_error("%s", err);

@@ -121,7 +121,15 @@ static void table_strings(const struct ct_result *res, const struct ct_table *t,
 			       strstr(cell->warn[nsum], "confidence interval"))
 				nsum++;
 			footnotes(nt, cell->warn, nsum, s->warn, sizeof s->warn);
-			if (c > 0 && base && cell->has_cmp) {
+			if (c > 0 && base && cell->is_total) {
+				/* Sums have no test of their own: the change alone. */
+				s->compared = 1;
+				if (base->sum.center != 0)
+					snprintf(s->delta, sizeof s->delta, "%+.2f%%",
+						 (cell->sum.center / base->sum.center - 1) * 100);
+				else
+					snprintf(s->delta, sizeof s->delta, "?");
+			} else if (c > 0 && base && cell->has_cmp) {
 				s->compared = 1;
 				ct_delta(res, base, cell, s->delta, sizeof s->delta);
 				ct_pn(base, cell, s->pn, sizeof s->pn);
@@ -502,6 +510,8 @@ json_t *ct_to_json(const struct ct_result *res)
 				json_object_set_new(jc, "ci_lo", num_or_null(cell->sum.lo));
 				json_object_set_new(jc, "ci_hi", num_or_null(cell->sum.hi));
 				json_object_set_new(jc, "range", json_string(summary_range_pct(&cell->sum, pct, sizeof pct)));
+				if (cell->is_total)
+					json_object_set_new(jc, "total", json_true());
 				if (c > 0 && base && cell->has_cmp) {
 					json_object_set_new(jc, "p", json_real(cell->p));
 					json_object_set_new(jc, "delta", json_string(ct_delta(res, base, cell, d, sizeof d)));

@@ -62,6 +62,16 @@ static const char *key_value(const struct ct_input *in, const struct bench *b, c
 	return buf;
 }
 
+static int metric_wanted(const struct ct_opts *o, const char *name)
+{
+	if (!o->nmetrics)
+		return 1;
+	for (size_t i = 0; i < o->nmetrics; i++)
+		if (fnmatch(o->metrics[i], name, 0) == 0)
+			return 1;
+	return 0;
+}
+
 static int passes(const struct ct_input *in, const struct bench *b, const struct ct_opts *o)
 {
 	char buf[256];
@@ -244,6 +254,37 @@ static void summarize(struct ct_result *res, struct ct_table *t, double confiden
 	free(ratios);
 }
 
+/* A last row "total" (after the geomean is taken, so it is not part of it): per column the
+ * sum of the rows' medians, the interval the sums of their bounds; a column missing a row has
+ * none. */
+static void add_total_row(struct ct_result *res, struct ct_table *t)
+{
+	size_t nc = res->ncols, r = t->nrows;
+	t->rows = xrealloc(t->rows, (r + 1) * sizeof *t->rows);
+	t->rows[r] = xstrdup("total");
+	t->cells = xrealloc(t->cells, (r + 1) * nc * sizeof *t->cells);
+	for (size_t c = 0; c < nc; c++) {
+		struct ct_cell *cell = calloc(1, sizeof *cell);
+		if (!cell)
+			abort();
+		cell->is_total = 1;
+		for (size_t k = 0; k < r && cell; k++) {
+			const struct ct_cell *x = t->cells[k * nc + c];
+			if (!x) {
+				free(cell);
+				cell = NULL;
+				break;
+			}
+			cell->sum.center += x->sum.center;
+			cell->sum.lo += x->sum.lo;
+			cell->sum.hi += x->sum.hi;
+			cell->sum.n += x->sum.n;
+		}
+		t->cells[r * nc + c] = cell;
+	}
+	t->nrows++;
+}
+
 /* Tags with the same value in every input (and not used as a key) head the output. */
 static void common_config(struct ct_result *res, const struct ct_input *in, size_t nin, const struct ct_opts *o)
 {
@@ -301,6 +342,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			for (size_t m = 0; m < b->nmetrics; m++) {
 				const struct metric *mt = b->metrics[m];
 				size_t t;
+				if (!metric_wanted(o, mt->name))
+					continue;
 				for (t = 0; t < out->ntables; t++)
 					if (strcmp(out->tables[t]->metric, mt->name) == 0 &&
 					    strcmp(out->tables[t]->unit, mt->unit) == 0)
@@ -342,8 +385,16 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 				out->tables[t]->cells[i] = NULL;
 			}
 		}
-	for (size_t t = 0; t < out->ntables; t++)
+	if (out->ntables == 0 && o->nmetrics) {
+		ct_free(out);
+		return nm_errf(err, errlen, "no metric matches --metric %s%s", o->metrics[0],
+			       o->nmetrics > 1 ? " (or the others)" : "");
+	}
+	for (size_t t = 0; t < out->ntables; t++) {
 		summarize(out, out->tables[t], confidence);
+		if (o->total_row && out->tables[t]->nrows > 1)
+			add_total_row(out, out->tables[t]);
+	}
 	common_config(out, in, nin, o);
 	return 0;
 }

@@ -40,6 +40,9 @@ struct ct_opts {
 	const char *row_key;    /* NULL: "name" */
 	const struct ct_filter *filters;
 	size_t nfilters;
+	const char *const *metrics; /* fnmatch(3) globs: only these metrics' tables (NULL: all) */
+	size_t nmetrics;
+	int total_row;          /* a last row "total": each column's medians summed (steps of a job) */
 	double alpha;           /* 0: 0.05 */
 	double confidence;      /* 0: 0.95 */
 };
@@ -52,6 +55,7 @@ struct ct_cell {
 	double p;
 	const char *warn[CT_MAX_WARN];  /* static strings or owned by the result */
 	size_t nwarn;
+	int is_total;           /* the total row's: sum.center/lo/hi are sums over the rows */
 };
 
 struct ct_colsum {
