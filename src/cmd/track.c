@@ -11,7 +11,9 @@
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/progress.h"
 #include "util/strbuf.h"
+#include "util/units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -206,6 +209,35 @@ static int line_time(const struct progress_re *tre, const char *fmt, const char 
 
 static double clock_s(void) { return (double)clock_now_ns() / 1e9; }
 
+/* The live line on a terminal (nothing otherwise): a log's reading, with how much of the file
+ * is read and when that ends; a job's progress, with its own ETA from --total. */
+static void show_progress(const struct track_args *a, const struct track *t, int fd, size_t lines,
+			  double started)
+{
+	char el[32], eta[32] = "-", v[32];
+	double now = clock_s(), elapsed = now - started;
+	units_duration((uint64_t)(elapsed * 1e9), el, sizeof el);
+	snprintf(v, sizeof v, "%.0f", t->vmax);
+	if (a->log && !a->follow) {
+		struct stat st;
+		off_t pos = lseek(fd, 0, SEEK_CUR);
+		double done = fstat(fd, &st) == 0 && st.st_size > 0 && pos > 0 ? (double)pos / (double)st.st_size : 0;
+		if (done > 0 && done < 1)
+			units_duration((uint64_t)(elapsed / done * (1 - done) * 1e9), eta, sizeof eta);
+		progress_update("track: reading %s, %.0f%%, %zu lines, at %s, elapsed %s, ETA %s", a->log, done * 100,
+				lines, v, el, eta);
+		return;
+	}
+	double span = t->tlast - t->t0, done = t->vmax - t->v0;
+	if (a->total > 0 && span > 0 && done > 0 && t->vmax < a->total)
+		units_duration((uint64_t)((a->total - t->vmax) / (done / span) * 1e9), eta, sizeof eta);
+	if (a->total > 0)
+		progress_update("track: running, at %s of %.0f (%.1f%%), elapsed %s, ETA %s", v, a->total,
+				t->vmax / a->total * 100, el, eta);
+	else
+		progress_update("track: running, at %s, %zu lines, elapsed %s", v, lines, el);
+}
+
 static void save_timeline(const struct track_args *a, const struct track *t, double total_s, int exit_code,
 			  int argc, char **argv, int *rc)
 {
@@ -328,13 +360,18 @@ int cmd_track(int argc, char **argv)
 	sb_init(&last);
 	size_t lines = 0, untimed = 0;
 	int have_origin = !tre;
+	int live = progress_enabled() && !a.tee;
+	double started = clock_s();
 	for (;;) {
 		const char *line;
 		size_t len;
 		double v, when;
 		int n = lr_next(&src.lr, &line, &len);
 		if (n == 1) {
-			lines++;
+			/* A log is read fast: a look at the clock every 64 Ki lines is enough. */
+			if ((++lines & 0xffff) == 0 || a.cmd)
+				if (live)
+					show_progress(&a, &t, src.fd, lines, started);
 			if (!have_origin && line_time(tre, a.time_format, line, len, &when) == 0) {
 				track_start(&t, when);
 				have_origin = 1;
@@ -354,9 +391,11 @@ int cmd_track(int argc, char **argv)
 				continue;
 			}
 			size_t before = t.nrows;
-			if (track_point(&t, when, v))
+			if (track_point(&t, when, v)) {
+				progress_clear();
 				for (size_t i = before; i < t.nrows; i++)
 					track_print_row(stdout, &t, &t.rows[i]);
+			}
 			continue;
 		}
 		if (n < 0 && errno != EINTR) {
@@ -375,6 +414,8 @@ int cmd_track(int argc, char **argv)
 				break;
 			continue;
 		}
+		if (live)
+			show_progress(&a, &t, src.fd, lines, started);
 		if (n == 0 && a.follow && !(a.total && t.vmax >= a.total)) {
 			struct timespec ts = { 0, 200000000 };
 			nanosleep(&ts, NULL);
@@ -397,6 +438,7 @@ int cmd_track(int argc, char **argv)
 			exit_code = s.exit_code;
 		}
 	}
+	progress_clear();
 	double total_s = t.started ? end - t.t0 : 0;
 	if (track_finish(&t, end))
 		track_print_row(stdout, &t, &t.rows[t.nrows - 1]);
