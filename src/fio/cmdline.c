@@ -182,6 +182,14 @@ static int one_option(struct fio_plan *p, struct fio_job **cur, int argc, char *
 		}
 		val = argv[++*i];
 	}
+	char why[320];
+	if (strcmp(key, "name") != 0 && fio_option_value_check(fio_option_find(key), val, why, sizeof why) < 0) {
+		if (*cur)
+			nm_errf(err, errlen, "job '%s': --%s: %s", fio_q((*cur)->name, qb, sizeof qb), key, why);
+		else
+			nm_errf(err, errlen, "--%s: %s", key, why);
+		goto out;
+	}
 	rc = job_option(p, cur, key, val, err, errlen);
 out:
 	free(key);

@@ -200,6 +200,8 @@ static int parse_line(struct ini_state *st, char *line, const char *name, unsign
 	const struct fio_option *d = fio_option_find(s);
 	if (fio_option_needs_value(d) && (!val || !*val))
 		return nm_errf(err, errlen, "%s:%u: %s: needs a value", name, lineno, d->name);
+	if (fio_option_value_check(d, val, msg, sizeof msg) < 0)
+		return nm_errf(err, errlen, "%s:%u: %s: %s", name, lineno, s, msg);
 	if (st->cur) {
 		if (!strcmp(s, "name")) {
 			free(st->cur->name);

@@ -28,7 +28,8 @@ const struct fio_option fio_options[] = {
 	SUP("offset", NULL, FIO_T_SIZE, "0", offset, "io_job.offset"),
 	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists)"),
 	SUP("directory", NULL, FIO_T_LIST, NULL, directory, "io_job.targets (a:b lists)"),
-	SUP("nrfiles", NULL, FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),
+	SUP("io_size", "io_limit", FIO_T_SIZE, NULL, io_size, "io_job.size (the I/O), with size= as io_job.filesize (the region)"),
+	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),
 	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.create_only"),
 	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,
 	    "checked only: files nodemark creates are removed anyway, others never"),
@@ -52,9 +53,11 @@ const struct fio_option fio_options[] = {
 	SUP("zero_buffers", NULL, FIO_T_BOOL, "0", zero_buffers, "io_job.fill = zero"),
 	SUP("refill_buffers", NULL, FIO_T_BOOL, "0", refill_buffers, "io_job.refill_buffers"),
 	SUP("end_fsync", NULL, FIO_T_BOOL, "0", end_fsync, "io_job.end_fsync"),
+	SUP("sync", NULL, FIO_T_STR, "none", sync, "1/sync: io_job.fsync_every = 1 (an fsync after each write, "
+	    "as durable as O_SYNC); dsync: fdatasync_every = 1"),
 	SUP("fsync", NULL, FIO_T_INT, "0", fsync, "io_job.fsync_every"),
 	SUP("fdatasync", NULL, FIO_T_INT, "0", fdatasync, "io_job.fdatasync_every"),
-	SUP("thread", NULL, FIO_T_BOOL, "0", noop, "nodemark's workers are always threads"),
+	SUP("thread", "threads", FIO_T_BOOL, "0", noop, "nodemark's workers are always threads"),
 	SUP("invalidate", NULL, FIO_T_BOOL, "1", invalidate, "1 only: the engine drops the page cache before a run"),
 	SUP("cpus_allowed", NULL, FIO_T_STR, NULL, cpus_allowed, "io_job.cpus"),
 	/* reporting */
@@ -97,20 +100,27 @@ const struct fio_option fio_options[] = {
 	IGN("eta", FIO_T_STR, "nodemark fio prints no ETA line"),
 	IGN("eta_newline", FIO_T_TIME, "nodemark fio prints no ETA line"),
 	REF("exitall", FIO_T_BOOL, "every job runs to its end"),
-	REF("verify", FIO_T_STR, "data verification is not implemented"),
-	REF("do_verify", FIO_T_BOOL, "data verification is not implemented"),
+	SUP("verify", NULL, FIO_T_STR, "0", verify, "0, null or none only: data verification is not implemented"),
+	SUP("do_verify", NULL, FIO_T_BOOL, "1", do_verify, "checked; changes nothing without verify="),
 	REF("write_bw_log", FIO_T_STR, "fio log files are not written"),
 	REF("write_lat_log", FIO_T_STR, "fio log files are not written"),
 	REF("write_iops_log", FIO_T_STR, "fio log files are not written"),
 	REF("write_hist_log", FIO_T_STR, "fio log files are not written"),
-	REF("rate", FIO_T_SIZE, "rate limits are not implemented"),
-	REF("rate_iops", FIO_T_INT, "rate limits are not implemented"),
-	REF("thinktime", FIO_T_TIME, "think time is not implemented"),
-	REF("bssplit", FIO_T_LIST, "block-size mixes are not implemented"),
-	REF("bsrange", FIO_T_LIST, "block-size ranges are not implemented"),
-	REF("blocksize_range", FIO_T_LIST, "block-size ranges are not implemented"),
-	REF("io_size", FIO_T_SIZE, "an I/O amount apart from size is not implemented"),
-	REF("io_limit", FIO_T_SIZE, "an I/O amount apart from size is not implemented"),
+	SUP("rate", NULL, FIO_T_SIZE, "0", rate, "0 only (off): rate limits are not implemented"),
+	SUP("rate_iops", NULL, FIO_T_INT, "0", rate, "0 only (off): rate limits are not implemented"),
+	SUP("rate_min", "ratemin", FIO_T_SIZE, "0", rate, "0 only (off): rate limits are not implemented"),
+	SUP("rate_iops_min", NULL, FIO_T_INT, "0", rate, "0 only (off): rate limits are not implemented"),
+	SUP("thinktime", NULL, FIO_T_TIME, "0", thinktime, "0 only (off): think time is not implemented"),
+	SUP("bssplit", NULL, FIO_T_LIST, NULL, bssplit, "one size (4k/100) only: io_job.bs; mixes are not implemented"),
+	SUP("bsrange", "blocksize_range", FIO_T_LIST, NULL, bsrange,
+	    "ranges of one size (4k-4k) only: io_job.bs; ranges are not implemented"),
+	SUP("random_distribution", NULL, FIO_T_STR, "random", random_distribution,
+	    "random only; zipf, pareto, normal and gauss are not implemented"),
+	SUP("buffer_compress_percentage", NULL, FIO_T_INT, "0", percentage_off,
+	    "0 only: compressible buffers are not implemented"),
+	SUP("dedupe_percentage", NULL, FIO_T_INT, "0", percentage_off, "0 only: dedupable buffers are not implemented"),
+	{ "io_submit_mode", NULL, FIO_T_STR, "inline", FIO_OPT_IGNORED, fio_apply_io_submit_mode,
+	  "nodemark submits from the job's own threads" },
 	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
 	REF("numa_cpu_nodes", FIO_T_STR, "NUMA placement options are not implemented"),
 	REF("numa_mem_policy", FIO_T_STR, "NUMA placement options are not implemented"),
@@ -178,7 +188,7 @@ static void help_one(FILE *out, const struct fio_option *o)
 {
 	static const char *const types[] = { "bool", "int", "size", "time", "str", "list" };
 	static const char *const how[] = { "?", "supported", "ignored", "refused" };
-	fprintf(out, "%-24s %-4s %-9s", o->name, types[o->type], how[o->support]);
+	fprintf(out, "%-26s %-4s %s", o->name, types[o->type], how[o->support]);
 	if (o->def)
 		fprintf(out, " default %s", o->def);
 	if (o->aliases)

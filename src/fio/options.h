@@ -38,6 +38,9 @@ const struct fio_option *fio_option_find(const char *name);
 /* Refuse what nodemark does not implement, note what it ignores (once, in p->warnings).
  * dashes is "--" on the command line, "" in job files, for the message. */
 int fio_option_check(struct fio_plan *p, const char *dashes, const char *key, char *err, size_t errlen);
+/* The value alone checked (on a job with fio's defaults), as it is read, so the message can
+ * name the file and line; the job's own context is applied later. */
+int fio_option_value_check(const struct fio_option *d, const char *v, char *err, size_t errlen);
 /* --cmdhelp: every option (name NULL or "all"), or one. Returns 0, -1 when name is unknown. */
 int fio_option_help(FILE *out, const char *name);
 
@@ -98,5 +101,16 @@ FIO_APPLY(kb_base);
 FIO_APPLY(unit_base);
 FIO_APPLY(wait_for);
 FIO_APPLY(random_generator);
+FIO_APPLY(rate);
+FIO_APPLY(thinktime);
+FIO_APPLY(percentage_off);
+FIO_APPLY(verify);
+FIO_APPLY(do_verify);
+FIO_APPLY(bsrange);
+FIO_APPLY(bssplit);
+FIO_APPLY(random_distribution);
+FIO_APPLY(io_submit_mode);
+FIO_APPLY(io_size);
+FIO_APPLY(sync);
 
 #endif

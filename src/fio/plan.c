@@ -85,6 +85,19 @@ static void job_defaults(struct fio_job *j)
 
 /* inherited: the globals, where name= does not rename the job (in fio a job's name is its
  * section's or its --name's). */
+int fio_option_value_check(const struct fio_option *d, const char *v, char *err, size_t errlen)
+{
+	if (!d->apply)
+		return 0;
+	struct fio_job j;
+	memset(&j, 0, sizeof j);
+	job_defaults(&j);
+	j.name = fio_xstrdup("check");
+	int rc = d->apply(&j, v, err, errlen);
+	fio_job_free(&j);
+	return rc;
+}
+
 static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inherited, char *err, size_t errlen)
 {
 	char msg[320];
@@ -107,6 +120,7 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 {
 	char qb[64];
 	job_defaults(j);
+	j->io_size = 0;
 	if (apply_list(j, &j->inherited, 1, err, errlen) < 0 || apply_list(j, &j->opts, 0, err, errlen) < 0)
 		return -1;
 	/* The engine names files NAME.THREAD.FILE: a '/' in the name would put them outside the
@@ -117,6 +131,11 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 			*c = '_';
 	if (fio_job_targets(j, err, errlen) < 0)
 		return -1;
+	if (j->io_size) { /* the engine's size is the I/O amount; fio's size stays the region */
+		if (!j->io.filesize && j->io.size)
+			j->io.filesize = j->io.size / j->io.nrfiles;
+		j->io.size = j->io_size;
+	}
 	/* fio's runtime bounds the whole job, whatever loops says; the engine's bounds each loop
 	 * (its deadline is runtime x loops).  time_based repeats until the runtime anyway. */
 	if (j->io.time_based)

@@ -40,6 +40,7 @@ struct fio_job {
 	unsigned unit_base;             /* 8: bytes (default), 1: bits */
 	char *ioengine;                 /* as typed ("libaio"), NULL when not given */
 	char *filename, *directory;     /* as typed, NULL when not given */
+	uint64_t io_size;               /* fio's io_size: I/O bytes over a size= region; 0 not given */
 	int dir_targets;                /* io.targets are directories (directory= without filename=) */
 	int default_target;             /* neither: fio's NAME.THREAD.0 files in the current directory */
 	char **strs;                    /* strings io points to (targets, cpus), owned */

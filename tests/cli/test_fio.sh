@@ -214,7 +214,7 @@ if [ "$(md5sum < users.dat)" != "$before" ] && [ -f users.dat ]; then ok "fio: -
 run_nm fio --cmdhelp
 expect_rc 0 "--cmdhelp exits 0"
 expect_out_matches '^bs +size +supported default 4k \(alias blocksize\)' "--cmdhelp shows type, default and alias"
-expect_out_matches '^verify +str +refused' "--cmdhelp shows what is refused"
+expect_out_matches '^exitall +bool +refused' "--cmdhelp shows what is refused"
 printf '%s\n' "$out" > cmdhelp.txt
 if why=$(python3 "$TESTS_DIR/cli/helpers/fio_doc_check.py" cmdhelp.txt "$TESTS_DIR/../docs/fio-compat.md"); then
     ok "docs/fio-compat.md lists every option of the table under its status"
@@ -271,3 +271,17 @@ timeout 60 "$NM" fio --no-save --output-format=json --name=lt $J --loops=5 --tim
 rc=$? out=$(cat lt.json)
 expect_rc 0 "time_based with loops ends by itself"
 check "time_based with loops=5 runs its runtime once" test "$(json_get 'j["jobs"][0]["read"]["runtime"] <= 1100')" = True
+
+# --- values that mean "off" run; other values of the same options stop in one line -------------
+
+run_nm fio --no-save --output-format=json --name=off $J --verify=0 --rate=0 --rate_iops=0 --thinktime=0 \
+    --bsrange=8k-8k --random_distribution=random --buffer_compress_percentage=0 --threads=1
+expect_rc 0 "verify=0, rate=0, thinktime=0, bsrange=8k-8k and friends run"
+check "bsrange=8k-8k is bs=8k" test "$(json_get 'j["jobs"][0]["read"]["io_bytes"] // j["jobs"][0]["read"]["total_ios"]')" = 8192
+run_nm fio --no-save --parse-only --name=mix $J --bssplit=4k/50:64k/50
+expect_rc 2 "a real block-size mix exits 2"
+one_line_error "a real block-size mix is one line"
+expect_err_has "bssplit" "the message names bssplit"
+run_nm fio --no-save --parse-only --name=r $J --rate=10m
+expect_rc 2 "a real rate limit exits 2"
+expect_err_has "rate" "the message names rate"

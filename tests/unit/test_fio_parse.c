@@ -133,7 +133,7 @@ TEST(fio_unsupported_option_is_an_error_naming_it)
 	char err[512] = "";
 	CHECK(parse_argv(&p, args, err, sizeof err) < 0);
 	CHECK_CONTAINS(err, "--verify");
-	CHECK_CONTAINS(err, "not supported");
+	CHECK_CONTAINS(err, "not implemented");
 	fio_plan_free(&p);
 
 	const char *args2[] = { "--name=a", "--frobnicate=1", NULL };
@@ -340,6 +340,7 @@ TEST(fio_opt_support_classifies)
 {
 	CHECK_EQ_INT(fio_opt_support("iodepth"), FIO_OPT_SUPPORTED);
 	CHECK_EQ_INT(fio_opt_support("gtod_reduce"), FIO_OPT_IGNORED);
-	CHECK_EQ_INT(fio_opt_support("verify"), FIO_OPT_REFUSED);
+	CHECK_EQ_INT(fio_opt_support("exitall"), FIO_OPT_REFUSED);
+	CHECK_EQ_INT(fio_opt_support("threads"), FIO_OPT_SUPPORTED); /* an alias */
 	CHECK_EQ_INT(fio_opt_support("no_such_option"), FIO_OPT_UNKNOWN);
 }
