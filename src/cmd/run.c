@@ -272,9 +272,12 @@ int cmd_run(int argc, char **argv)
 	print_noise(rec);
 	printf("\n");
 	fflush(stdout);
-	if (rec->nbenches && run_save(&o.ro, rec) < 0 && rc == 0)
+	/* A finished inventory phase is worth keeping on its own (info --diff reads it), also
+	 * when a signal cut the run short before any benchmark finished. */
+	int saving = rec->nbenches || rec->inventory;
+	if (saving && run_save(&o.ro, rec) < 0 && rc == 0)
 		rc = NM_EXIT_FAILED;
-	if (!o.ro.no_save && rec->nbenches)
+	if (!o.ro.no_save && saving)
 		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o.suite.mode), o.absdir);
 	if (rec->nbenches)
 		compare_and_report(&o, rec, &rc);

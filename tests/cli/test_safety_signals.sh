@@ -55,6 +55,11 @@ while IFS= read -r row; do
 			not_ok "$what: the run started" "$(cat err.txt)"
 			continue
 		fi
+		# run: the signal must land after the inventory phase has finished (it is what the
+		# store must then hold), so wait for the next phase's line, not for a fixed time.
+		if [ "$1" = run ]; then
+			for _ in $(seq 200); do grep -q '^\[2/' err.txt && break; sleep 0.1; done
+		fi
 		sleep 0.3
 		kill -$sig $pid
 		wait $pid
