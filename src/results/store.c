@@ -18,6 +18,8 @@ struct store {
 	sqlite3 *db;
 	char path[4096];
 	int busy_ms;
+	int readonly;                   /* opened read-only: it could not be written (full disk) */
+	char readonly_why[512];         /* why not */
 };
 
 /* migrations[v] takes the schema from version v to v + 1. */
@@ -82,6 +84,9 @@ static int db_fail(struct store *s, const char *doing, char *err, size_t errlen)
 			       s->busy_ms, doing);
 	if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT)
 		return nm_errf(err, errlen, "%s: not a results store or damaged (%s)", s->path, msg);
+	if (s->readonly && code == SQLITE_READONLY)
+		return nm_errf(err, errlen, "%s: opened only for reading, since it could not be written "
+					    "(%s); nothing was saved", s->path, s->readonly_why);
 	if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN || code == SQLITE_PERM)
 		return nm_errf(err, errlen, "%s: cannot write (%s)", s->path, msg);
 	if (code == SQLITE_FULL)
@@ -225,6 +230,82 @@ static void remove_store_files(const char *path)
 	}
 }
 
+/* Before nodemark changes anything in a file it did not create (WAL mode, the schema): is it
+ * a nodemark store (or an empty database), and is it whole? A store with a damaged B-tree was
+ * accepted and written to; another program's database was switched to WAL before refusal. */
+static int check_existing(struct store *s, char *err, size_t errlen)
+{
+	int version, ntables;
+	if (schema_version(s, &version, err, errlen) < 0 || count_tables(s, &ntables, err, errlen) < 0)
+		return -1;
+	if (version == 0 && ntables > 0)
+		return nm_errf(err, errlen, "%s: a SQLite database, but not a nodemark results store (left as it is)",
+			       s->path);
+	sqlite3_stmt *st = prepare(s, "PRAGMA quick_check(1)", err, errlen);
+	if (!st)
+		return -1;
+	int rc = sqlite3_step(st);
+	const char *verdict = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
+	if (rc != SQLITE_ROW || !verdict || strcmp(verdict, "ok") != 0) {
+		char why[200];
+		snprintf(why, sizeof why, "%s", verdict ? verdict : sqlite3_errmsg(s->db));
+		for (char *c = why; *c; c++)
+			if (*c == '\n' || *c == '\r')
+				*c = ' '; /* the message is one line */
+		sqlite3_finalize(st);
+		return nm_errf(err, errlen, "%s: the results store is damaged (SQLite quick_check: %s); nothing was "
+					    "written to it: keep a copy, then try 'sqlite3 %s .recover'", s->path, why,
+			       s->path);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+/* Open an existing store read-only, for reading when it cannot be written (a full disk, a
+ * read-only mount): no WAL switch, no schema change. immutable=1 when even the shared-memory
+ * file cannot be made, which is safe only without a WAL file holding committed pages. */
+static int open_readonly(struct store *s)
+{
+	char uri[4096 + 64], wal[4096 + 8];
+	struct stat st;
+	sqlite3_close(s->db);
+	s->db = NULL;
+	if (sqlite3_open_v2(s->path, &s->db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	sqlite3_close(s->db);
+	s->db = NULL;
+	snprintf(wal, sizeof wal, "%s-wal", s->path);
+	if (stat(wal, &st) == 0 && st.st_size > 0)
+		return -1;
+	sqlite3_str *u = sqlite3_str_new(NULL);
+	sqlite3_str_appendf(u, "file:%s?immutable=1", s->path);
+	char *text = sqlite3_str_finish(u);
+	snprintf(uri, sizeof uri, "%s", text ? text : "");
+	sqlite3_free(text);
+	if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) == SQLITE_OK &&
+	    sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	return -1;
+}
+
+/* A store opened read-only is used only at the schema this nodemark writes (no migration). */
+static struct store *finish_readonly(struct store *s, char *err, size_t errlen)
+{
+	int version = -1;
+	sqlite3_busy_timeout(s->db, s->busy_ms);
+	sqlite3_extended_result_codes(s->db, 1);
+	s->readonly = 1;
+	if (schema_version(s, &version, err, errlen) < 0 || version != STORE_SCHEMA_VERSION) {
+		if (version >= 0)
+			nm_errf(err, errlen, "%s: cannot be written (%s), and its schema (%d) is not this nodemark's",
+				s->path, s->readonly_why, version);
+		store_close(s);
+		return NULL;
+	}
+	return s;
+}
+
 struct store *store_open(const char *path, char *err, size_t errlen)
 {
 	struct store *s = calloc(1, sizeof *s);
@@ -262,9 +343,28 @@ struct store *store_open(const char *path, char *err, size_t errlen)
 	}
 	sqlite3_busy_timeout(s->db, s->busy_ms);
 	sqlite3_extended_result_codes(s->db, 1);
+	if (existed && sb.st_size > 0 && check_existing(s, err, errlen) < 0) {
+		/* Reading a WAL store needs its shared-memory file: on a full disk or a read-only
+		 * mount that fails, but the store can still be read. */
+		int code = sqlite3_extended_errcode(s->db) & 0xff;
+		if (code != SQLITE_IOERR && code != SQLITE_FULL && code != SQLITE_CANTOPEN && code != SQLITE_READONLY)
+			goto refuse;
+		snprintf(s->readonly_why, sizeof s->readonly_why, "%s", err);
+		if (open_readonly(s) < 0 || check_existing(s, err, errlen) < 0)
+			goto refuse;
+		return finish_readonly(s, err, errlen);
+	}
 	/* WAL: readers never wait for a writer, and a crash mid-write loses only that run.
 	 * synchronous=FULL: a result that took an hour to measure is worth one more fsync. */
-	if (exec(s, "PRAGMA journal_mode = WAL", "switching to WAL mode", err, errlen) < 0 ||
+	int wal_failed = exec(s, "PRAGMA journal_mode = WAL", "switching to WAL mode", err, errlen) < 0;
+	if (wal_failed && existed && sb.st_size > 0) {
+		/* A full disk or a read-only mount: the store can still be read. */
+		snprintf(s->readonly_why, sizeof s->readonly_why, "%s", err);
+		if (open_readonly(s) < 0)
+			goto refuse;
+		return finish_readonly(s, err, errlen);
+	}
+	if (wal_failed ||
 	    exec(s, "PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL", "setting up", err, errlen) < 0 ||
 	    migrate(s, err, errlen) < 0) {
 		/* A store we created and could not set up (a full disk) is litter: remove it. */
@@ -276,6 +376,9 @@ struct store *store_open(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	return s;
+refuse:
+	store_close(s);
+	return NULL;
 }
 
 void store_close(struct store *s)
