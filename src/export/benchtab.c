@@ -2,6 +2,7 @@
 #include "stats/mannwhitney.h"
 #include "stats/summary.h"
 #include "util/gofloat.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -9,22 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
 
 static void warn(struct bt_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(struct bt_warnings *w, const char *fmt, ...)

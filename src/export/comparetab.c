@@ -1,5 +1,6 @@
 #include "export/comparetab.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 #include <fnmatch.h>
 #include <math.h>
@@ -7,22 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		abort();
-	return d;
-}
 
 /* The value of KEY for one benchmark of one input, into buf (see comparetab.h). */
 static const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf,

@@ -1,23 +1,8 @@
 #include "export/texttab.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		abort();
-	return d;
-}
 
 size_t tt_width(const char *s)
 {

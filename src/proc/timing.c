@@ -4,6 +4,7 @@
 #include "util/error.h"
 #include "util/progress.h"
 #include "util/units.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -13,14 +14,6 @@
 #define SHELL "/bin/sh"
 #define SHELL_CALIBRATION_MIN 10
 #define SHELL_CALIBRATION_MAX 50
-
-static char *xstrdup(const char *s)
-{
-	char *d = s ? strdup(s) : NULL;
-	if (s && !d)
-		abort();
-	return d;
-}
 
 int time_plan_add(struct time_plan *p, const char *name, const char *text, char **argv, int shell,
 		  json_t *parameters, char *err, size_t errlen)

@@ -1,5 +1,6 @@
 #include "results/benchfmt.h"
 #include "stats/scale.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -8,14 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
 
 /* Interned strings: results share their names, units and configuration values. */
 struct bf_strpool {

@@ -1,4 +1,5 @@
 #include "results/benchproc.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -8,30 +9,6 @@
 
 #define NAME_PARTS 64
 #define KEY_BUCKETS 1024
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-	if (!d)
-		abort();
-	return d;
-}
 
 static void push_str(char ***v, size_t *n, const char *s)
 {

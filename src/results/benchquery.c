@@ -1,32 +1,9 @@
 #include "results/benchquery.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
-}
-
-static char *xstrndup(const char *s, size_t n)
-{
-	char *d = strndup(s, n);
-	if (!d)
-		abort();
-	return d;
-}
 
 /* The first error wins, with its offset in the query. */
 struct errt {

@@ -2,43 +2,12 @@
 #include "util/strbuf.h"
 #include "util/workdir.h"
 #include "util/clock.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fputs("nodemark: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size ? size : 1);
-	if (!p) {
-		fputs("nodemark: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	if (!s)
-		return NULL;
-	char *d = strdup(s);
-	if (!d) {
-		fputs("nodemark: out of memory\n", stderr);
-		abort();
-	}
-	return d;
-}
 
 /* Grow an array of pointers by one slot and return the slot. */
 #define PUSH(arr, n) (*((arr) = xrealloc((arr), ((n) + 1) * sizeof *(arr)), &(arr)[(n)++]))

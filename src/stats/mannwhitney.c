@@ -1,4 +1,5 @@
 #include "stats/mannwhitney.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -8,14 +9,6 @@ static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
 	return (x > y) - (x < y);
-}
-
-static void *xmalloc(size_t n)
-{
-	void *p = calloc(1, n ? n : 1);
-	if (!p)
-		abort();
-	return p;
 }
 
 static double choose(long n, long k)
@@ -38,7 +31,7 @@ static double exact_cdf(const size_t *ties, size_t ngroups, size_t n1, size_t n,
 {
 	long smax = (long)(n * (n + 1)); /* 2 * sum of all ranks */
 	size_t width = (size_t)smax + 1;
-	double *dp = xmalloc((n1 + 1) * width * sizeof *dp);
+	double *dp = xcalloc(1, (n1 + 1) * width * sizeof *dp);
 	dp[0] = 1;
 
 	size_t start = 1; /* rank of the group's first value */
@@ -84,16 +77,16 @@ int mwu_test(const double *a, size_t na, const double *b, size_t nb, struct mwu_
 		return -1;
 
 	size_t n = na + nb;
-	double *vals = xmalloc(n * sizeof *vals);
+	double *vals = xcalloc(1, n * sizeof *vals);
 	memcpy(vals, a, na * sizeof *vals);
 	memcpy(vals + na, b, nb * sizeof *vals);
 	qsort(vals, n, sizeof *vals, cmp_double);
 	/* How many of each distinct value come from a: walk a sorted copy of a alongside. */
-	double *as = xmalloc(na * sizeof *as);
+	double *as = xcalloc(1, na * sizeof *as);
 	memcpy(as, a, na * sizeof *as);
 	qsort(as, na, sizeof *as, cmp_double);
 
-	size_t *ties = xmalloc(n * sizeof *ties), ngroups = 0, ai = 0;
+	size_t *ties = xcalloc(1, n * sizeof *ties), ngroups = 0, ai = 0;
 	double r1 = 0, tie_term = 0;
 	int has_ties = 0;
 	for (size_t i = 0; i < n;) {
