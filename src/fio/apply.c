@@ -17,7 +17,7 @@ APPLY(name)
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	free(j->name);
-	j->name = fio_xstrdup(v);
+	j->name = xstrdup(v);
 	return 0;
 }
 
@@ -92,7 +92,7 @@ APPLY(bs)
 	const char *s = v;
 	for (int d = 0; d < 3 && s; d++) {
 		const char *e = strchr(s, ',');
-		char *part = fio_xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		char *part = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
 		int rc = 0;
 		if (*part && d < DIR_COUNT) {
 			uint64_t b;
@@ -158,7 +158,7 @@ APPLY(filename)
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	free(j->filename);
-	j->filename = fio_xstrdup(v);
+	j->filename = xstrdup(v);
 	return 0;
 }
 
@@ -167,7 +167,7 @@ APPLY(directory)
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	free(j->directory);
-	j->directory = fio_xstrdup(v);
+	j->directory = xstrdup(v);
 	return 0;
 }
 APPLY(runtime) { return fio_duration(v, &j->io.runtime_ns, err, errlen); }
@@ -289,7 +289,7 @@ APPLY(ioengine)
 		if (strcmp(engine_map[i].fio, v) == 0) {
 			j->io.engine = engine_map[i].kind;
 			free(j->ioengine);
-			j->ioengine = fio_xstrdup(v);
+			j->ioengine = xstrdup(v);
 			return 0;
 		}
 	return nm_errf(err, errlen, "\"%s\": not supported (io_uring, libaio, posixaio, psync, sync, "
@@ -316,7 +316,7 @@ APPLY(percentile_list)
 	unsigned n = 0;
 	for (const char *s = v; s;) {
 		const char *e = strchr(s, ':');
-		char *part = fio_xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		char *part = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
 		double p;
 		int rc = parse_percent(part, &p, err, errlen);
 		free(part);
@@ -362,7 +362,7 @@ APPLY(wait_for)
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	free(j->wait_for);
-	j->wait_for = fio_xstrdup(v);
+	j->wait_for = xstrdup(v);
 	return 0;
 }
 

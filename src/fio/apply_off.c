@@ -15,7 +15,7 @@ static int all_zero(const struct fio_job *j, const char *v)
 	char e[128];
 	for (const char *s = v; s;) {
 		const char *c = strchr(s, ',');
-		char *part = fio_xstrndup(s, c ? (size_t)(c - s) : strlen(s));
+		char *part = xstrndup(s, c ? (size_t)(c - s) : strlen(s));
 		uint64_t n = 0;
 		int zero = !*part || (fio_size(j, part, &n, e, sizeof e) == 0 && n == 0);
 		free(part);
@@ -66,7 +66,7 @@ static int one_size(const struct fio_job *j, const char *part, uint64_t *out, ch
 	const char *dash = strchr(part, '-');
 	if (!dash)
 		return fio_size(j, part, out, err, errlen);
-	char *lo = fio_xstrndup(part, (size_t)(dash - part));
+	char *lo = xstrndup(part, (size_t)(dash - part));
 	uint64_t a = 0, b = 0;
 	int rc = fio_size(j, lo, &a, err, errlen);
 	free(lo);
@@ -87,7 +87,7 @@ FIO_APPLY(bsrange)
 	const char *s = v;
 	for (int d = 0; d < 3 && s; d++) {
 		const char *c = strchr(s, ',');
-		char *part = fio_xstrndup(s, c ? (size_t)(c - s) : strlen(s));
+		char *part = xstrndup(s, c ? (size_t)(c - s) : strlen(s));
 		uint64_t b = 0;
 		int rc = *part ? one_size(j, part, &b, err, errlen) : 0;
 		free(part);
@@ -112,7 +112,7 @@ FIO_APPLY(bssplit)
 		return nm_errf(err, errlen, "\"%s\": block-size mixes are not implemented (one size, like 4k/100, "
 			       "is accepted)", fio_q(v, qb, sizeof qb));
 	const char *slash = strchr(v, '/');
-	char *size = fio_xstrndup(v, slash ? (size_t)(slash - v) : strlen(v));
+	char *size = xstrndup(v, slash ? (size_t)(slash - v) : strlen(v));
 	uint64_t b = 0;
 	int rc = fio_size(j, size, &b, err, errlen);
 	free(size);

@@ -58,7 +58,7 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 		if (afile_check(val, why, sizeof why) < 0)
 			return nm_errf(err, errlen, "--output: %s", why);
 		free(p->output);
-		p->output = fio_xstrdup(val);
+		p->output = xstrdup(val);
 		return 1;
 	}
 	if (!strcmp(key, "output-format"))
@@ -83,7 +83,7 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 	}
 	if (!strcmp(key, "cmdhelp")) {
 		free(p->cmdhelp);
-		p->cmdhelp = fio_xstrdup(val && *val ? val : "all");
+		p->cmdhelp = xstrdup(val && *val ? val : "all");
 		return 1;
 	}
 	if (!strcmp(key, "parse-only")) {
@@ -97,7 +97,7 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 	if (!strcmp(key, "section")) {
 		if (fio_need_value(val, err, errlen) < 0)
 			return nm_errf(err, errlen, "--section: needs a job name");
-		fio_strv_push(&p->sections, &p->nsections, fio_xstrdup(val));
+		fio_strv_push(&p->sections, &p->nsections, xstrdup(val));
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
@@ -159,7 +159,7 @@ static int one_option(struct fio_plan *p, struct fio_job **cur, int argc, char *
 		return nm_errf(err, errlen, "unknown option '%s' (fio's options are spelled --name=value)",
 			       fio_q(a, qb, sizeof qb));
 	const char *eq = strchr(a + 2, '=');
-	char *key = eq ? fio_xstrndup(a + 2, (size_t)(eq - a - 2)) : fio_xstrdup(a + 2);
+	char *key = eq ? xstrndup(a + 2, (size_t)(eq - a - 2)) : xstrdup(a + 2);
 	const char *val = eq ? eq + 1 : NULL;
 	int rc = -1;
 	if (!*key) {

@@ -205,7 +205,7 @@ static int parse_line(struct ini_state *st, char *line, const char *name, unsign
 	if (st->cur) {
 		if (!strcmp(s, "name")) {
 			free(st->cur->name);
-			st->cur->name = fio_xstrdup(val);
+			st->cur->name = xstrdup(val);
 		}
 		fio_optlist_append(&st->cur->opts, s, val);
 	} else {
@@ -225,7 +225,7 @@ static int parse_text(struct ini_state *st, const char *text, size_t len, const 
 		while (e < len && text[e] != '\n')
 			e++;
 		lineno++;
-		char *line = fio_xstrndup(text + i, e - i);
+		char *line = xstrndup(text + i, e - i);
 		if (memchr(text + i, '\0', e - i)) {
 			free(line);
 			return nm_errf(err, errlen, "%s:%u: a NUL byte; not a job file?", name, lineno);

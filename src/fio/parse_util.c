@@ -12,32 +12,6 @@
 
 /* --- small helpers ------------------------------------------------------------------------ */
 
-void *fio_xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q)
-		abort();
-	return q;
-}
-
-char *fio_xstrdup(const char *s)
-{
-	if (!s)
-		return NULL;
-	char *d = strdup(s);
-	if (!d)
-		abort();
-	return d;
-}
-
-char *fio_xstrndup(const char *s, size_t n)
-{
-	char *d = strndup(s, n);
-	if (!d)
-		abort();
-	return d;
-}
-
 /* At most 40 characters of user input in a message, non-printables as '?'. */
 const char *fio_q(const char *s, char *buf, size_t len)
 {
@@ -50,7 +24,7 @@ const char *fio_q(const char *s, char *buf, size_t len)
 
 void fio_strv_push(char ***v, size_t *n, char *s)
 {
-	*v = fio_xrealloc(*v, (*n + 1) * sizeof **v);
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = s;
 }
 
@@ -75,10 +49,10 @@ void fio_optlist_append(struct fio_optlist *l, const char *key, const char *valu
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 8;
-		l->kv = fio_xrealloc(l->kv, l->cap * sizeof *l->kv);
+		l->kv = xrealloc(l->kv, l->cap * sizeof *l->kv);
 	}
-	l->kv[l->n].key = fio_xstrdup(key);
-	l->kv[l->n].value = fio_xstrdup(value);
+	l->kv[l->n].key = xstrdup(key);
+	l->kv[l->n].value = xstrdup(value);
 	l->n++;
 }
 
@@ -89,7 +63,7 @@ void fio_optlist_set(struct fio_optlist *l, const char *key, const char *value)
 	for (size_t i = 0; i < l->n; i++)
 		if (strcmp(l->kv[i].key, key) == 0) {
 			free(l->kv[i].value);
-			l->kv[i].value = fio_xstrdup(value);
+			l->kv[i].value = xstrdup(value);
 			return;
 		}
 	fio_optlist_append(l, key, value);
@@ -187,7 +161,7 @@ int fio_duration(const char *v, uint64_t *ns, char *err, size_t errlen)
 
 const char *fio_job_strdup(struct fio_job *j, const char *s)
 {
-	char *d = fio_xstrdup(s);
+	char *d = xstrdup(s);
 	fio_strv_push(&j->strs, &j->nstrs, d);
 	return d;
 }

@@ -5,13 +5,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "fio/plan.h"
+#include "util/xalloc.h"
 
 #define FIO_MAX_JOBS 4096
 #define FIO_MAX_NUMJOBS 4096
 
-void *fio_xrealloc(void *p, size_t n);
-char *fio_xstrdup(const char *s);
-char *fio_xstrndup(const char *s, size_t n);
 /* At most 40 characters of user input for a message, non-printables as '?'. */
 const char *fio_q(const char *s, char *buf, size_t len);
 void fio_strv_push(char ***v, size_t *n, char *s);

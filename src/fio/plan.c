@@ -51,11 +51,11 @@ struct fio_job *fio_plan_add_job(struct fio_plan *p, const char *name, const str
 	}
 	if (p->njobs == p->cap) {
 		p->cap = p->cap ? 2 * p->cap : 8;
-		p->jobs = fio_xrealloc(p->jobs, p->cap * sizeof *p->jobs);
+		p->jobs = xrealloc(p->jobs, p->cap * sizeof *p->jobs);
 	}
 	struct fio_job *j = &p->jobs[p->njobs++];
 	memset(j, 0, sizeof *j);
-	j->name = fio_xstrdup(name);
+	j->name = xstrdup(name);
 	fio_optlist_copy(&j->inherited, globals);
 	return j;
 }
@@ -92,7 +92,7 @@ int fio_option_value_check(const struct fio_option *d, const char *v, char *err,
 	struct fio_job j;
 	memset(&j, 0, sizeof j);
 	job_defaults(&j);
-	j.name = fio_xstrdup("check");
+	j.name = xstrdup("check");
 	int rc = d->apply(&j, v, err, errlen);
 	fio_job_free(&j);
 	return rc;

@@ -22,7 +22,7 @@ static int add_target(struct fio_job *j, const char *dir, const char *name, size
 		if (asprintf(&t, "%s/%.*s", dir, (int)n, name) < 0)
 			abort();
 	} else {
-		t = fio_xstrndup(name, n);
+		t = xstrndup(name, n);
 	}
 	fio_strv_push(&j->strs, &j->nstrs, t);
 	j->io.targets[j->io.ntargets++] = t;
@@ -69,7 +69,7 @@ int fio_job_targets(struct fio_job *j, char *err, size_t errlen)
 		char *dir = NULL;
 		if (j->directory) {
 			const char *colon = strchr(j->directory, ':');
-			dir = fio_xstrndup(j->directory, colon ? (size_t)(colon - j->directory) : strlen(j->directory));
+			dir = xstrndup(j->directory, colon ? (size_t)(colon - j->directory) : strlen(j->directory));
 		}
 		int rc = add_list(j, dir, j->filename, err, errlen);
 		free(dir);
@@ -94,10 +94,10 @@ static char *parent_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	if (!slash)
-		return fio_xstrdup(".");
+		return xstrdup(".");
 	if (slash == path)
-		return fio_xstrdup("/");
-	return fio_xstrndup(path, (size_t)(slash - path));
+		return xstrdup("/");
+	return xstrndup(path, (size_t)(slash - path));
 }
 
 /* A missing file the job will create: remembered once per path, with the most any job needs. */
@@ -109,7 +109,7 @@ static void note_new(struct new_file **v, size_t *n, const char *path, uint64_t 
 				(*v)[i].need = need;
 			return;
 		}
-	*v = fio_xrealloc(*v, (*n + 1) * sizeof **v);
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[*n] = (struct new_file){ path, parent_of(path), need };
 	(*n)++;
 }
