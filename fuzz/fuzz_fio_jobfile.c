@@ -4,8 +4,7 @@
  * a failure leaves one printable line in err, and a success gives jobs the engine can take
  * (at least one, block sizes and counts above zero, targets within the limit, groups numbered
  * from 0 without gaps in job order). include is refused here: it would read files. */
-#include "fuzz_util.h"
-#include "fio/plan.h"
+#include "fuzz_fio.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -20,18 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rc < 0) {
 		fuzz_check_message(err);
 	} else {
-		FUZZ_ASSERT(p.njobs >= 1);
-		int group = 0;
-		for (size_t i = 0; i < p.njobs; i++) {
-			const struct fio_job *j = &p.jobs[i];
-			FUZZ_ASSERT(j->io.bs[DIR_READ] > 0 && j->io.bs[DIR_WRITE] > 0);
-			FUZZ_ASSERT(j->io.numjobs >= 1 && j->io.iodepth >= 1 && j->io.loops >= 1);
-			FUZZ_ASSERT(j->io.ntargets <= IO_MAX_TARGETS);
-			FUZZ_ASSERT(j->io.rwmix_read <= 100);
-			FUZZ_ASSERT(j->io.group == group || j->io.group == group + 1);
-			group = j->io.group;
-			FUZZ_ASSERT(j->io.name[sizeof j->io.name - 1] == '\0');
-		}
+		fuzz_check_plan(&p);
 	}
 	fio_plan_free(&p);
 	return 0;

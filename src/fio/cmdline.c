@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/opt.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,9 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 	if (!strcmp(key, "output")) {
 		if (fio_need_value(val, err, errlen) < 0)
 			return nm_errf(err, errlen, "--output: needs a file name");
+		for (const char *c = val; *c; c++)
+			if (iscntrl((unsigned char)*c))
+				return nm_errf(err, errlen, "--output: the file name has control characters");
 		char why[512]; /* refused now, not after the jobs ran */
 		if (afile_check(val, why, sizeof why) < 0)
 			return nm_errf(err, errlen, "--output: %s", why);
