@@ -3,6 +3,7 @@
 #include "inventory/block.h"
 #include "inventory/parsers.h"
 #include "inventory/sysfs.h"
+#include "inventory/tree.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -123,6 +124,15 @@ static void read_device_facts(const char *root, struct block_info *b, const char
 		b->logical_block = v;
 	if (sysfs_long(root, &v, "/sys/class/block/%s/queue/physical_block_size", d) == 0)
 		b->physical_block = v;
+	sysfs_str(root, b->write_cache, sizeof b->write_cache, "/sys/class/block/%s/queue/write_cache", d);
+	if (sysfs_long(root, &v, "/sys/class/block/%s/queue/discard_max_bytes", d) == 0 && v >= 0)
+		b->discard_max = v;
+	if (sysfs_long(root, &v, "/sys/class/block/%s/queue/nr_requests", d) == 0 && v >= 0)
+		b->nr_requests = v;
+	if (sysfs_long(root, &v, "/sys/class/block/%s/queue/read_ahead_kb", d) == 0 && v >= 0)
+		b->read_ahead_kb = v;
+	if (sysfs_long(root, &v, "/sys/class/block/%s/metadata_bytes", d) == 0 && v >= 0)
+		b->metadata_bytes = v;
 
 	/* NVMe: device is the controller (model, firmware_rev, serial); SCSI/SATA: the SCSI
 	 * device (vendor, model, rev); virtio-blk: nothing but a serial on the disk. */
@@ -171,6 +181,7 @@ int block_read(const char *root, const char *name, struct block_info *b)
 	memset(b, 0, sizeof *b);
 	b->rotational = -1;
 	b->numa_node = -1;
+	b->discard_max = b->nr_requests = b->read_ahead_kb = b->metadata_bytes = -1;
 	if (!*name || strchr(name, '/') || strcmp(name, "..") == 0)
 		return -1;
 	sysfs_copy(b->name, sizeof b->name, name);
@@ -257,23 +268,23 @@ static void set_str(json_t *o, const char *key, const char *v)
 		json_object_set_new(o, key, json_string(v));
 }
 
-json_t *block_json(const struct block_info *b, int serials)
+void block_disk_json(json_t *o, const struct block_info *b, int serials)
 {
-	json_t *o = json_object();
-	set_str(o, "name", b->name);
-	set_str(o, "kind", b->kind);
-	if (b->partition)
-		set_str(o, "disk", b->disk);
-	set_str(o, "transport", b->transport);
 	set_str(o, "vendor", b->vendor);
 	set_str(o, "model", b->model);
 	set_str(o, "firmware", b->firmware);
 	if (serials)
 		set_str(o, "serial", b->serial);
-	json_object_set_new(o, "size", json_integer((json_int_t)b->size));
 	if (b->rotational >= 0)
 		json_object_set_new(o, "rotational", json_boolean(b->rotational));
+	set_str(o, "write_cache", b->write_cache);
+	if (b->discard_max >= 0)
+		json_object_set_new(o, "discard", json_boolean(b->discard_max > 0));
 	set_str(o, "scheduler", b->scheduler);
+	if (b->nr_requests >= 0)
+		json_object_set_new(o, "nr_requests", json_integer(b->nr_requests));
+	if (b->read_ahead_kb >= 0)
+		json_object_set_new(o, "read_ahead_kb", json_integer(b->read_ahead_kb));
 	if (b->logical_block)
 		json_object_set_new(o, "logical_block", json_integer(b->logical_block));
 	if (b->physical_block)
@@ -284,6 +295,21 @@ json_t *block_json(const struct block_info *b, int serials)
 		json_object_set_new(o, "pcie", json_pack("{s:i,s:i,s:i,s:i}", "gen", b->pcie_gen, "width",
 							 b->pcie_width, "max_gen", b->pcie_max_gen,
 							 "max_width", b->pcie_max_width));
+	if (strcmp(b->transport, "nvme") == 0 && b->logical_block && b->metadata_bytes >= 0)
+		json_object_set_new(o, "lba_format", json_pack("{s:I,s:I}", "data_bytes", (json_int_t)b->logical_block,
+							       "metadata_bytes", (json_int_t)b->metadata_bytes));
+}
+
+json_t *block_json(const struct block_info *b, int serials)
+{
+	json_t *o = json_object();
+	set_str(o, "name", b->name);
+	set_str(o, "kind", b->kind);
+	if (b->partition)
+		set_str(o, "disk", b->disk);
+	set_str(o, "transport", b->transport);
+	json_object_set_new(o, "size", json_integer((json_int_t)b->size));
+	block_disk_json(o, b, serials);
 	return o;
 }
 
@@ -299,7 +325,15 @@ json_t *block_collect(const char *root, int serials)
 		sysfs_long(root, &hidden, "/sys/block/%s/hidden", names[i]);
 		if (hidden || block_read(root, names[i], &b) < 0 || b.size == 0 || strcmp(b.kind, "ram") == 0)
 			continue;
-		json_array_append_new(devs, block_json(&b, serials));
+		json_t *d = block_json(&b, serials), *tree = block_tree_children(root, b.name);
+		const char *keys[] = { "fstype", "mountpoint" };
+		for (size_t k = 0; k < 2; k++)
+			if (json_object_get(tree, keys[k]))
+				json_object_set(d, keys[k], json_object_get(tree, keys[k]));
+		if (json_array_size(json_object_get(tree, "children")))
+			json_object_set(d, "children", json_object_get(tree, "children"));
+		json_decref(tree);
+		json_array_append_new(devs, d);
 	}
 	sysfs_list_free(names, n);
 	json_t *o = json_object();

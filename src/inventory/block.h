@@ -22,6 +22,10 @@ struct block_info {
 	long long logical_block, physical_block; /* 0 unknown */
 	int numa_node;        /* -1 unknown */
 	int pcie_gen, pcie_width, pcie_max_gen, pcie_max_width; /* 0 unknown */
+	char write_cache[16]; /* queue/write_cache: "write back", "write through"; "" unknown */
+	long long discard_max;  /* queue/discard_max_bytes: 0 no discard, -1 unknown */
+	long long nr_requests, read_ahead_kb; /* -1 unknown */
+	long long metadata_bytes; /* NVMe namespace: per-LBA metadata of its LBA format; -1 unknown */
 };
 
 /* Facts about one block device by name (a partition reports its disk's queue and model);
@@ -33,6 +37,9 @@ int block_name_of(const char *root, unsigned major, unsigned minor, char *name, 
 
 /* "/dev/mapper/vg-root", "/dev/nvme0n1p2" -> the kernel name ("dm-3", "nvme0n1p2"); 0 or -1. */
 int block_name_of_source(const char *root, const char *source, char *name, size_t len);
+
+/* The disk's own facts (model, firmware, queue settings, PCIe link, LBA format) added to o. */
+void block_disk_json(json_t *o, const struct block_info *b, int serials);
 
 /* One device as a JSON object (serials only when asked). */
 json_t *block_json(const struct block_info *b, int serials);

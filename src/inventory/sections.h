@@ -9,4 +9,8 @@ json_t *cpu_collect(const char *root);
 json_t *memory_collect(const char *root);
 json_t *os_collect(const char *root, int hypervisor_flag);
 
+/* The hw.sh-like overview (VENDOR, MEMORY, CPUs, DISKS tree) at the head of inventory_text. */
+struct strbuf;
+void overview_text(struct strbuf *sb, const json_t *inv);
+
 #endif

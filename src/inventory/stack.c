@@ -4,23 +4,22 @@
 #include "inventory/stack.h"
 #include "inventory/block.h"
 #include "inventory/inventory.h"
+#include "inventory/layers.h"
 #include "inventory/mount.h"
 #include "inventory/parsers.h"
 #include "inventory/sysfs.h"
+#include "inventory/zfs.h"
 
 #include <fcntl.h>
 #include <errno.h>
 #include <limits.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/sysmacros.h>
-#include <sys/wait.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define STACK_MAX_DEPTH 8
 #define STACK_MAX_NODES 256
@@ -84,7 +83,7 @@ static json_t *walk_device(struct walk *w, const char *name, int depth)
 		return node;
 	}
 	const char *type = b.kind;
-	char buf[256];
+	char buf[256] = "";
 	if (strcmp(b.kind, "dm") == 0) {
 		char uuid[256] = "";
 		sysfs_str(w->root, uuid, sizeof uuid, "/sys/class/block/%s/dm/uuid", name);
@@ -93,32 +92,33 @@ static json_t *walk_device(struct walk *w, const char *name, int depth)
 			json_object_set_new(node, "dm_name", json_string(buf));
 		if (w->serials && uuid[0])
 			json_object_set_new(node, "uuid", json_string(uuid));
+		layer_dm(w->root, name, type, buf, uuid, node);
 	}
 	json_object_set_new(node, "type", json_string(type));
 	json_object_set_new(node, "size", json_integer((json_int_t)b.size));
-	if (strcmp(b.kind, "md") == 0) {
-		long long v;
-		if (sysfs_str(w->root, buf, sizeof buf, "/sys/class/block/%s/md/level", name) == 0 && buf[0])
-			json_object_set_new(node, "level", json_string(buf));
-		if (sysfs_long(w->root, &v, "/sys/class/block/%s/md/chunk_size", name) == 0 && v > 0)
-			json_object_set_new(node, "chunk", json_integer(v));
-		if (sysfs_long(w->root, &v, "/sys/class/block/%s/md/raid_disks", name) == 0 && v > 0)
-			json_object_set_new(node, "raid_disks", json_integer(v));
-	}
+	if (strcmp(b.kind, "md") == 0)
+		layer_md(w->root, name, node);
 	if (b.partition)
 		json_object_set_new(node, "disk", json_string(b.disk));
 
 	char **slaves = NULL;
 	int n = depth < STACK_MAX_DEPTH ? sysfs_list(w->root, &slaves, "/sys/class/block/%s/slaves", name) : -1;
 	if (n > 0) {
-		json_t *arr = json_array();
-		for (int i = 0; i < n; i++)
+		json_t *arr = json_array(), *members = json_array();
+		for (int i = 0; i < n; i++) {
 			json_array_append_new(arr, walk_device(w, slaves[i], depth + 1));
+			json_array_append_new(members, json_string(slaves[i]));
+		}
 		json_object_set_new(node, "slaves", arr);
+		if (strcmp(b.kind, "md") == 0)
+			json_object_set_new(node, "members", members);
+		else
+			json_decref(members);
 	} else {
-		/* A leaf: a disk, or a partition of one. */
+		/* A leaf: a disk, or a partition of one, with the disk's own facts. */
 		if (b.transport[0])
 			json_object_set_new(node, "transport", json_string(b.transport));
+		block_disk_json(node, &b, w->serials);
 		add_physical(w, &b);
 	}
 	sysfs_list_free(slaves, n);
@@ -171,37 +171,90 @@ static int memory_backed_fs(const char *fstype)
 	return strcmp(fstype, "tmpfs") == 0 || strcmp(fstype, "ramfs") == 0;
 }
 
-/* ZFS keeps dataset properties out of /proc and /sys; its own tool reads them without root.
- * Bytes, or -1 (no zfs tool, no such dataset). */
-static long long zfs_recordsize(const char *dataset)
+/* A ZFS pool as the top of the stack: its data vdevs' members walked as block devices
+ * ("/dev/disk/by-id/nvme-...-part3" resolves to nvme0n1p3 on the machine). NULL without vdevs. */
+static json_t *zfs_pool_node(struct walk *w, const json_t *zfs)
 {
-	int fd[2];
-	if (dataset[0] == '-' || pipe2(fd, O_CLOEXEC) < 0)
-		return -1;
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	char *argv[] = { "zfs", "get", "-Hp", "-o", "value", "recordsize", (char *)dataset, NULL };
-	pid_t pid;
-	int err = posix_spawnp(&pid, "zfs", &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	char buf[64];
-	size_t got = 0;
-	if (!err) {
-		ssize_t r;
-		while (got < sizeof buf - 1 && (r = read(fd[0], buf + got, sizeof buf - 1 - got)) > 0)
-			got += (size_t)r;
-		int status;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
+	const json_t *vdevs = json_object_get(zfs, "vdevs");
+	if (!json_array_size(vdevs))
+		return NULL;
+	json_t *node = json_pack("{s:s,s:s}", "name", json_string_value(json_object_get(zfs, "pool")), "type", "zpool");
+	if (json_object_get(zfs, "layout"))
+		json_object_set(node, "layout", json_object_get(zfs, "layout"));
+	if (json_is_integer(json_object_get(zfs, "pool_size")))
+		json_object_set(node, "size", json_object_get(zfs, "pool_size"));
+	json_t *slaves = json_array();
+	size_t i, j;
+	json_t *v, *mem;
+	json_array_foreach(vdevs, i, v) {
+		const char *cls = json_string_value(json_object_get(v, "class"));
+		if (!cls || strcmp(cls, "data") != 0)
+			continue;
+		json_array_foreach(json_object_get(v, "members"), j, mem) {
+			const char *dev = json_string_value(mem);
+			char real[PATH_MAX];
+			if (!*w->root && dev && realpath(dev, real))
+				dev = real;
+			const char *base = dev ? strrchr(dev, '/') : NULL;
+			if (base && base[1])
+				json_array_append_new(slaves, walk_device(w, base + 1, 1));
+		}
 	}
-	close(fd[0]);
-	buf[got] = '\0';
-	char *end;
-	long long v = strtoll(buf, &end, 10);
-	return !err && end != buf && v > 0 && (*end == '\n' || !*end) ? v : -1;
+	json_object_set_new(node, "slaves", slaves);
+	return node;
+}
+
+/* Walks the devices under the mount (top, or a ZFS pool's vdev members) into path.stack,
+ * path.physical and what pd wants. */
+static void describe_stack(const char *root, int serials, const char *top, const json_t *zfs, json_t *o,
+			   struct path_device *pd)
+{
+	struct walk *w = calloc(1, sizeof *w);
+	if (!w)
+		return;
+	w->root = root;
+	w->serials = serials;
+	w->rotational = -1;
+	w->numa_node = -1;
+	json_t *stack;
+	if (top) {
+		stack = walk_device(w, top, 0);
+		json_object_set_new(o, "size", json_incref(json_object_get(stack, "size")));
+	} else {
+		stack = zfs_pool_node(w, zfs);
+		if (!stack) {
+			free(w);
+			return;
+		}
+	}
+	sysfs_copy(pd->transport, sizeof pd->transport, w->transport);
+	pd->rotational = w->rotational;
+	pd->numa_node = w->numa_node;
+	if (w->transport[0])
+		json_object_set_new(o, "transport", json_string(w->transport));
+	if (w->rotational >= 0)
+		json_object_set_new(o, "rotational", json_boolean(w->rotational));
+	if (w->numa_node >= 0)
+		json_object_set_new(o, "numa_node", json_integer(w->numa_node));
+	json_t *phys = json_array();
+	for (int i = 0; i < w->nphys; i++)
+		json_array_append_new(phys, json_string(w->phys[i]));
+	json_object_set_new(o, "physical", phys);
+	json_object_set_new(o, "stack", stack);
+	free(w);
+}
+
+/* Free and used space and the block size, from statvfs(2) on the real machine. */
+static void fs_space(const char *abs, json_t *o)
+{
+	struct statvfs sv;
+	if (statvfs(abs, &sv) < 0)
+		return;
+	unsigned long long frag = sv.f_frsize ? sv.f_frsize : sv.f_bsize;
+	json_object_set_new(o, "fs_block_size", json_integer((json_int_t)sv.f_bsize));
+	json_object_set_new(o, "fs_size", json_integer((json_int_t)(sv.f_blocks * frag)));
+	json_object_set_new(o, "fs_used", json_integer((json_int_t)((sv.f_blocks - sv.f_bfree) * frag)));
+	json_object_set_new(o, "fs_available", json_integer((json_int_t)(sv.f_bavail * frag)));
 }
 
 /* The mount of a path that our mountinfo does not list, as far as its device tells. */
@@ -277,40 +330,22 @@ static json_t *resolve(const char *root, const char *path, int serials, const de
 		block_name_of_source(root, m.source, top, sizeof top);
 
 	if (strcmp(m.fstype, "zfs") == 0) {
-		long long rs = *root ? -1 : zfs_recordsize(m.source);
+		json_t *z = zfs_collect(root, m.source);
+		json_t *rs = json_object_get(z, "recordsize");
 		json_object_set_new(o, "dataset", json_string(m.source));
-		json_object_set_new(o, "recordsize", rs > 0 ? json_integer(rs) : json_null());
-		json_object_set_new(o, "recordsize_source",
-				    json_string(rs > 0 ? "zfs get recordsize" : "unreadable: not in /proc or /sys, and no zfs tool"));
+		json_object_set_new(o, "recordsize", json_is_integer(rs) ? json_incref(rs) : json_null());
+		json_object_set_new(o, "recordsize_source", json_incref(json_object_get(z, "properties_source")));
+		json_object_set_new(o, "zfs", z);
 	}
 	if (top[0]) {
-		struct walk *w = calloc(1, sizeof *w);
-		if (!w)
-			return o;
-		w->root = root;
-		w->serials = serials;
-		w->rotational = -1;
-		w->numa_node = -1;
 		sysfs_copy(pd->device, sizeof pd->device, top);
 		json_object_set_new(o, "device", json_string(top));
-		json_t *stack = walk_device(w, top, 0);
-		json_object_set_new(o, "size", json_incref(json_object_get(stack, "size")));
-		sysfs_copy(pd->transport, sizeof pd->transport, w->transport);
-		pd->rotational = w->rotational;
-		pd->numa_node = w->numa_node;
-		if (w->transport[0])
-			json_object_set_new(o, "transport", json_string(w->transport));
-		if (w->rotational >= 0)
-			json_object_set_new(o, "rotational", json_boolean(w->rotational));
-		if (w->numa_node >= 0)
-			json_object_set_new(o, "numa_node", json_integer(w->numa_node));
-		json_t *phys = json_array();
-		for (int i = 0; i < w->nphys; i++)
-			json_array_append_new(phys, json_string(w->phys[i]));
-		json_object_set_new(o, "physical", phys);
-		json_object_set_new(o, "stack", stack);
-		free(w);
+		describe_stack(root, serials, top, NULL, o, pd);
+	} else if (json_object_get(o, "zfs")) {
+		describe_stack(root, serials, NULL, json_object_get(o, "zfs"), o, pd);
 	}
+	if (!*root)
+		fs_space(abs, o);
 	if (pd->memory_backed)
 		json_object_set_new(o, "memory_backed", json_true());
 	json_object_set_new(o, "source", json_string("/proc/self/mountinfo, /sys/dev/block, /sys/class/block/*/{slaves,dm,md}"));

@@ -86,31 +86,44 @@ static const char *virt_label(const char *v)
 	return v;
 }
 
-/* The first md level and the dm kinds met walking the stack from the top. */
-static void stack_features(const json_t *node, const char **md_level, const char **dm_kind, int depth)
+/* The first md level and the dm kinds (crypt, LVM) met walking the stack from the top, in
+ * that order: LVM on dm-crypt is "LVM", "dm-crypt". */
+struct features {
+	const char *md_level;
+	const char *dm[4];
+	int ndm;
+};
+
+static void stack_features(const json_t *node, struct features *f, int depth)
 {
 	if (!node || depth > 16)
 		return;
 	const char *type = str(node, "type");
-	if (strcmp(type, "md") == 0 && !*md_level)
-		*md_level = str(node, "level");
-	if ((strcmp(type, "crypt") == 0 || strcmp(type, "lvm") == 0) && !*dm_kind)
-		*dm_kind = type;
+	if (strcmp(type, "md") == 0 && !f->md_level)
+		f->md_level = str(node, "level");
+	if (strcmp(type, "crypt") == 0 || strcmp(type, "lvm") == 0) {
+		int seen = 0;
+		for (int i = 0; i < f->ndm; i++)
+			seen |= strcmp(f->dm[i], type) == 0;
+		if (!seen && f->ndm < 4)
+			f->dm[f->ndm++] = type;
+	}
 	size_t i;
 	json_t *child;
 	json_array_foreach(json_object_get(node, "slaves"), i, child)
-		stack_features(child, md_level, dm_kind, depth + 1);
+		stack_features(child, f, depth + 1);
 }
 
 static void storage_part(struct strbuf *sb, const json_t *path)
 {
 	const char *fstype = str(path, "fstype");
-	if (!json_object_get(path, "device")) {
+	const json_t *stack = json_object_get(path, "stack");
+	size_t nphys = json_array_size(json_object_get(path, "physical"));
+	if (!json_object_get(path, "device") && !nphys) {
 		if (*fstype)
 			sb_printf(sb, ", %s", fstype);
 		return;
 	}
-	size_t nphys = json_array_size(json_object_get(path, "physical"));
 	const char *transport = str(path, "transport");
 	json_t *rot = json_object_get(path, "rotational");
 	sb_puts(sb, ", ");
@@ -121,19 +134,31 @@ static void storage_part(struct strbuf *sb, const json_t *path)
 	if ((strcmp(transport, "sata") == 0 || strcmp(transport, "sas") == 0 || strcmp(transport, "scsi") == 0 ||
 	     strcmp(transport, "usb") == 0) && rot)
 		sb_puts(sb, json_is_true(rot) ? "HDD " : "SSD ");
-	const char *md = NULL, *dm = NULL;
-	stack_features(json_object_get(path, "stack"), &md, &dm, 0);
-	if (md && *md) {
-		if (strncmp(md, "raid", 4) == 0)
-			sb_printf(sb, "RAID%s ", md + 4);
+	struct features f = { 0 };
+	stack_features(stack, &f, 0);
+	if (f.md_level && *f.md_level) {
+		if (strncmp(f.md_level, "raid", 4) == 0)
+			sb_printf(sb, "RAID%s ", f.md_level + 4);
 		else
-			sb_printf(sb, "md %s ", md);
+			sb_printf(sb, "md %s ", f.md_level);
 	}
-	if (dm)
-		sb_puts(sb, strcmp(dm, "crypt") == 0 ? "dm-crypt " : "LVM ");
-	char size[32];
-	short_size((unsigned long long)num(path, "size"), size, sizeof size);
-	sb_printf(sb, "%s %s", size, fstype);
+	for (int i = 0; i < f.ndm; i++)
+		sb_printf(sb, "%s%s", strcmp(f.dm[i], "crypt") == 0 ? "dm-crypt" : "LVM", i + 1 < f.ndm ? " on " : " ");
+	/* a pool's layout in its own words: "mirror", "raidz2" (one disk or a stripe: nothing) */
+	const char *layout = str(stack, "layout");
+	if (*layout && strstr(layout, " of ") && !strstr(layout, "mixed")) {
+		const char *of = strstr(layout, " of ");
+		const char *start = strstr(layout, " x ") ? strstr(layout, " x ") + 3 : layout;
+		if (start < of)
+			sb_printf(sb, "%.*s ", (int)(of - start), start);
+	}
+	long long size = json_object_get(path, "size") ? num(path, "size") : num(stack, "size");
+	if (size > 0) {
+		char sz[32];
+		short_size((unsigned long long)size, sz, sizeof sz);
+		sb_printf(sb, "%s ", sz);
+	}
+	sb_puts(sb, fstype);
 }
 
 static void os_part(struct strbuf *sb, const json_t *os)

@@ -2,6 +2,7 @@
  * stack under the path, each section ending with where its facts came from. */
 #include "inventory/inventory.h"
 #include "inventory/block.h"
+#include "inventory/sections.h"
 #include "util/strbuf.h"
 #include "util/units.h"
 
@@ -178,15 +179,43 @@ static void layer_text(struct strbuf *sb, const json_t *n, int depth)
 		sb_printf(sb, "  %s", type);
 	if (*str(n, "dm_name"))
 		sb_printf(sb, " %s", str(n, "dm_name"));
+	if (json_object_get(n, "luks_version"))
+		sb_printf(sb, ", LUKS%lld", num(n, "luks_version"));
+	if (*str(n, "cipher"))
+		sb_printf(sb, ", %s %lld-bit", str(n, "cipher"), num(n, "key_bits"));
+	else if (*str(n, "cipher_source"))
+		sb_printf(sb, ", cipher %s", str(n, "cipher_source"));
+	if (*str(n, "vg"))
+		sb_printf(sb, ", VG %s LV %s", str(n, "vg"), str(n, "lv"));
 	if (*str(n, "level"))
 		sb_printf(sb, " %s", str(n, "level"));
 	if (json_object_get(n, "chunk"))
 		sb_printf(sb, ", chunk %s", bytes(num(n, "chunk"), b, sizeof b));
 	if (json_object_get(n, "raid_disks"))
 		sb_printf(sb, ", %lld disks", num(n, "raid_disks"));
+	if (*str(n, "state"))
+		sb_printf(sb, ", %s%s%s%s", str(n, "state"), *str(n, "sync_completed") ? " (" : "",
+			  str(n, "sync_completed"), *str(n, "sync_completed") ? ")" : "");
+	if (*str(n, "layout"))
+		sb_printf(sb, " %s", str(n, "layout"));
 	if (*str(n, "transport"))
 		sb_printf(sb, "  %s", block_transport_label(str(n, "transport")));
-	sb_printf(sb, "  %s\n", bytes(num(n, "size"), b, sizeof b));
+	sb_printf(sb, "  %s", bytes(num(n, "size"), b, sizeof b));
+	if (*str(n, "model"))
+		sb_printf(sb, "  %s%s%s", str(n, "vendor"), *str(n, "vendor") ? " " : "", str(n, "model"));
+	if (*str(n, "firmware"))
+		sb_printf(sb, "  fw %s", str(n, "firmware"));
+	sb_puts(sb, "\n");
+	if (*str(n, "scheduler") || *str(n, "write_cache")) {
+		sb_printf(sb, "    %*s  %s cache, discard %s, sched %s, nr_requests %lld, read_ahead %lld KiB",
+			  depth * 2, "", *str(n, "write_cache") ? str(n, "write_cache") : "? ",
+			  json_is_true(json_object_get(n, "discard")) ? "yes" : "no", str(n, "scheduler"),
+			  num(n, "nr_requests"), num(n, "read_ahead_kb"));
+		const json_t *lba = json_object_get(n, "lba_format");
+		if (lba)
+			sb_printf(sb, ", LBA %lld+%lld", num(lba, "data_bytes"), num(lba, "metadata_bytes"));
+		sb_puts(sb, "\n");
+	}
 	if (*str(n, "error"))
 		sb_printf(sb, "  %*s  (%s)\n", depth * 2, "", str(n, "error"));
 	size_t i;
@@ -211,12 +240,29 @@ static void path_text(struct strbuf *sb, const json_t *p)
 		line(sb, "mount", v);
 	}
 	line(sb, "options", str(p, "options"));
+	if (json_object_get(p, "fs_size")) {
+		char used[32], size[32];
+		snprintf(v, sizeof v, "%s used of %s, %s available, block size %lld", bytes(num(p, "fs_used"), used, sizeof used),
+			 bytes(num(p, "fs_size"), size, sizeof size), bytes(num(p, "fs_available"), b, sizeof b),
+			 num(p, "fs_block_size"));
+		line(sb, "space", v);
+	}
 	if (json_object_get(p, "dataset")) {
+		const json_t *z = json_object_get(p, "zfs");
 		if (json_is_integer(json_object_get(p, "recordsize")))
-			snprintf(v, sizeof v, "%s (%s)", bytes(num(p, "recordsize"), b, sizeof b), str(p, "recordsize_source"));
+			snprintf(v, sizeof v, "%s, compression %s, atime %s, sync %s, primarycache %s (%s)",
+				 bytes(num(p, "recordsize"), b, sizeof b), str(z, "compression"), str(z, "atime"),
+				 str(z, "sync"), str(z, "primarycache"), str(p, "recordsize_source"));
 		else
 			snprintf(v, sizeof v, "unknown: %s", str(p, "recordsize_source"));
-		line(sb, "ZFS recordsize", v);
+		line(sb, "ZFS dataset", v);
+		if (*str(z, "pool_health")) {
+			snprintf(v, sizeof v, "%s %s%s%s", str(z, "pool"), str(z, "pool_health"),
+				 *str(z, "layout") ? ", " : "", str(z, "layout"));
+			if (json_is_integer(json_object_get(z, "ashift")))
+				snprintf(v + strlen(v), sizeof v - strlen(v), ", ashift %lld", num(z, "ashift"));
+			line(sb, "ZFS pool", v);
+		}
 	}
 	if (json_object_get(p, "memory_backed"))
 		line(sb, "backing", "memory");
@@ -234,6 +280,8 @@ char *inventory_text(const json_t *inv)
 	sb_printf(&sb, "%s\n\n", str(inv, "summary"));
 	if (*str(inv, "sysroot"))
 		sb_printf(&sb, "(read from the sysroot %s)\n\n", str(inv, "sysroot"));
+	overview_text(&sb, inv);
+	sb_puts(&sb, "\n");
 	cpu_text(&sb, json_object_get(inv, "cpu"));
 	sb_puts(&sb, "\n");
 	memory_text(&sb, json_object_get(inv, "memory"));
