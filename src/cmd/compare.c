@@ -1,6 +1,7 @@
 /* nodemark compare: benchstat's tables over saved runs, JSON records and Go benchmark text. */
 #include "cmd/cmd.h"
 #include "cli/compare_input.h"
+#include "export/changes.h"
 #include "export/comparetab.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -57,6 +58,18 @@ static const struct opt_spec specs[] = {
 };
 
 enum format { F_TEXT, F_MARKDOWN, F_CSV, F_JSON };
+
+/* Two saved runs: what differs between the machines and settings they ran with. */
+static void what_changed_text(FILE *f, const struct compare_inputs *ci)
+{
+	if (ci->n != 2 || !ci->v[0].r->inventory || !ci->v[1].r->inventory)
+		return;
+	json_t *changes = record_changes(ci->v[0].r, ci->v[1].r);
+	char *text = changes_text(changes);
+	fprintf(f, "\nWhat changed from %s to %s\n%s", ci->v[0].name, ci->v[1].name, text);
+	free(text);
+	json_decref(changes);
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -147,6 +160,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (fmt == F_TEXT) {
 		ct_write_text(f, &res);
+		what_changed_text(f, &ci);
 	} else if (fmt == F_MARKDOWN) {
 		ct_write_markdown(f, &res);
 	} else if (fmt == F_CSV) {

@@ -163,3 +163,46 @@ out=$(NODEMARK_SYSROOT="$FX/sysroot-sata-md-raid1" "$NM" info | head -1)
 run_nm info --sysroot "$FX/sysroot-md-raid0-nvme" --path /data
 expect_out_has "md raid0, chunk 128 KiB, 16 disks" "text shows the md layer"
 expect_out_has "PCIe 4.0 x4 (max 4.0 x4)" "text shows the PCIe link"
+
+# --- info --diff: two runs saved on a fixture machine, the second after a change ----------
+# The ZFS machine, its dataset tank/db mounted on "/" (where "." lies under a sysroot).
+cp -a "$FX/sysroot-zfs-990pro" m
+printf '22 1 0:53 / / rw,noatime shared:1 - zfs tank/db rw,xattr,noacl\n' >m/proc/self/mountinfo
+NODEMARK_SYSROOT="$PWD/m" "$NM" time -r 2 --label diff-a -- true >/dev/null 2>&1
+# a kernel update, an NVMe firmware update, recordsize 32k -> 128k
+echo 6.5.0-9-generic >m/proc/sys/kernel/osrelease
+echo 5B2QJXD7 >m/sys/devices/pci0000:00/0000:00:01.1/0000:01:00.0/nvme/nvme0/firmware_rev
+sed -i 's/recordsize\t32768/recordsize\t131072/' m/usr/sbin/zfs
+NODEMARK_SYSROOT="$PWD/m" "$NM" time -r 2 --label diff-b -- true >/dev/null 2>&1
+id_of() { "$NM" runs --label "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])'; }
+a=$(id_of diff-a) b=$(id_of diff-b)
+run_nm info --diff "$a" "$b" --json
+expect_rc 0 "--diff exits 0"
+json_checks <<EOT
+--diff names exactly the kernel, the firmware and the recordsize	sorted(c["key"] for c in j["changes"]) == ["os.kernel", "path.zfs.recordsize", "storage.devices[nvme0n1].firmware"]
+--diff: kernel before and after	[(c["a"], c["b"]) for c in j["changes"] if c["key"] == "os.kernel"] == [("5.15.0-91-generic", "6.5.0-9-generic")]
+--diff: firmware before and after	[(c["what"], c["a"], c["b"]) for c in j["changes"] if "firmware" in c["key"]] == [("nvme0n1 firmware", "4B2QJXD7", "5B2QJXD7")]
+--diff: recordsize before and after	[(c["what"], c["a"], c["b"]) for c in j["changes"] if "recordsize" in c["key"]] == [("ZFS recordsize", 32768, 131072)]
+--diff: the runs	(j["a"], j["b"]) == ("$a", "$b")
+EOT
+run_nm info --diff "$a" "$b"
+expect_rc 0 "--diff text exits 0"
+expect_out_has "What changed from $a to $b" "--diff text names the runs"
+expect_out_matches '^  kernel +5\.15\.0-91-generic -> 6\.5\.0-9-generic$' "--diff text: the kernel"
+expect_out_matches '^  nvme0n1 firmware +4B2QJXD7 -> 5B2QJXD7$' "--diff text: the firmware"
+expect_out_matches '^  ZFS recordsize +32768 -> 131072$' "--diff text: the recordsize"
+[ "$(grep -c ' -> ' <<<"$out")" -eq 3 ] && ok "--diff text: three changes, no more" || not_ok "--diff text: three changes, no more" "$out"
+run_nm info --diff "$a" "$a"
+expect_out_has "  (none)" "--diff of a run with itself: nothing changed"
+run_nm compare "$a" "$b"
+expect_rc 0 "compare of the two runs exits 0"
+expect_out_has "What changed from diff-a to diff-b" "compare shows what changed, by the runs' names"
+expect_out_matches '^  ZFS recordsize +32768 -> 131072$' "compare: the recordsize change"
+run_nm info --diff "$a"
+expect_rc 2 "--diff with one run exits 2"
+one_line_error "--diff with one run is one line"
+run_nm info --diff "$a" nosuchrun
+expect_rc 2 "--diff with an unknown run exits 2"
+one_line_error "--diff with an unknown run is one line"
+run_nm info --db x.db
+expect_rc 2 "--db without --diff exits 2"

@@ -1,0 +1,88 @@
+/* What changed between two runs: the machine (inventory_diff) and the benchmark's settings. */
+#include "export/changes.h"
+#include "inventory/diff.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add(json_t *changes, const char *key, const char *what, json_t *a, json_t *b)
+{
+	json_array_append_new(changes, json_pack("{s:s,s:s,s:O,s:O}", "key", key, "what", what, "a",
+						 a ? a : json_null(), "b", b ? b : json_null()));
+}
+
+static void settings_changes(json_t *changes, const struct bench *x, const struct bench *y)
+{
+	char key[512], what[512];
+	const char *k;
+	json_t *va, *vb;
+	json_object_foreach(x->settings, k, va) {
+		vb = json_object_get(y->settings, k);
+		if (!vb || !json_equal(va, vb)) {
+			snprintf(key, sizeof key, "settings[%s].%s", x->name, k);
+			snprintf(what, sizeof what, "%s: %s", x->name, k);
+			add(changes, key, what, va, vb);
+		}
+	}
+	json_object_foreach(y->settings, k, vb)
+		if (!json_object_get(x->settings, k)) {
+			snprintf(key, sizeof key, "settings[%s].%s", x->name, k);
+			snprintf(what, sizeof what, "%s: %s", x->name, k);
+			add(changes, key, what, NULL, vb);
+		}
+}
+
+json_t *record_changes(const struct record *a, const struct record *b)
+{
+	json_t *changes = inventory_diff(a->inventory, b->inventory);
+	if (a->version && b->version && strcmp(a->version, b->version) != 0) {
+		json_t *va = json_string(a->version), *vb = json_string(b->version);
+		add(changes, "nodemark.version", "nodemark version", va, vb);
+		json_decref(va);
+		json_decref(vb);
+	}
+	for (size_t i = 0; i < a->nbenches; i++) {
+		const struct bench *y = record_find_bench(b, a->benches[i]->name);
+		if (y)
+			settings_changes(changes, a->benches[i], y);
+	}
+	return changes;
+}
+
+static void value_text(struct strbuf *sb, const json_t *v)
+{
+	if (!v || json_is_null(v)) {
+		sb_puts(sb, "(none)");
+	} else if (json_is_string(v)) {
+		sb_puts(sb, *json_string_value(v) ? json_string_value(v) : "\"\"");
+	} else {
+		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+		sb_puts(sb, s ? s : "?");
+		free(s);
+	}
+}
+
+char *changes_text(const json_t *changes)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	size_t i, width = 0;
+	json_t *c;
+	json_array_foreach(changes, i, c) {
+		size_t n = strlen(json_string_value(json_object_get(c, "what")));
+		if (n > width && n < 48)
+			width = n;
+	}
+	json_array_foreach(changes, i, c) {
+		sb_printf(&sb, "  %-*s  ", (int)width, json_string_value(json_object_get(c, "what")));
+		value_text(&sb, json_object_get(c, "a"));
+		sb_puts(&sb, " -> ");
+		value_text(&sb, json_object_get(c, "b"));
+		sb_puts(&sb, "\n");
+	}
+	if (!json_array_size(changes))
+		sb_puts(&sb, "  (none)\n");
+	return sb_detach(&sb);
+}

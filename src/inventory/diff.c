@@ -1,0 +1,159 @@
+/* Inventory differences: both sides flattened to "key" -> scalar, then compared key by key. */
+#include "inventory/diff.h"
+#include "inventory/sysfs.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define DIFF_MAX_DEPTH 12
+
+/* Facts that change from run to run without anyone changing a setting, or that only say
+ * where a fact came from. */
+static int is_noise(const char *key, const char *leaf)
+{
+	static const char *const leaves[] = { "source", "fs_used", "fs_available", "pool_allocated", "pool_free",
+					      "sync_completed", "online_count" };
+	static const char *const keys[] = { "summary", "sysroot", "path.path", "path.resolved", "path.recordsize",
+					    "path.dataset" };
+	size_t n = strlen(leaf);
+	if (n > 7 && strcmp(leaf + n - 7, "_source") == 0)
+		return 1;
+	for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++)
+		if (strcmp(leaf, leaves[i]) == 0)
+			return 1;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return 1;
+	/* the disk tree repeats what mountinfo and the stack say */
+	if (strstr(key, ".children"))
+		return 1;
+	/* a stack's leaves repeat their disk's facts, which storage.devices already has */
+	static const char *const disk_facts[] = { "vendor", "model", "firmware", "rotational", "write_cache",
+						  "discard", "scheduler", "nr_requests", "read_ahead_kb", "logical_block",
+						  "physical_block", "pcie", "lba_format", "serial" };
+	if (strncmp(key, "path.stack", 10) == 0)
+		for (size_t i = 0; i < sizeof disk_facts / sizeof disk_facts[0]; i++) {
+			char part[64];
+			snprintf(part, sizeof part, ".%s", disk_facts[i]);
+			const char *p = strstr(key, part);
+			if (p && (p[strlen(part)] == '\0' || p[strlen(part)] == '.'))
+				return 1;
+		}
+	return 0;
+}
+
+static int all_strings(const json_t *arr)
+{
+	size_t i;
+	json_t *v;
+	json_array_foreach(arr, i, v) if (!json_is_string(v)) return 0;
+	return 1;
+}
+
+static void flatten(json_t *out, const char *key, const char *leaf, const json_t *v, int depth)
+{
+	char k[512];
+	if (depth > DIFF_MAX_DEPTH || is_noise(key, leaf))
+		return;
+	if (json_is_object(v)) {
+		const char *name;
+		json_t *child;
+		json_object_foreach((json_t *)v, name, child) {
+			snprintf(k, sizeof k, "%s%s%s", key, *key ? "." : "", name);
+			flatten(out, k, name, child, depth + 1);
+		}
+	} else if (json_is_array(v)) {
+		size_t i;
+		json_t *child;
+		if (all_strings(v)) { /* ISA flags, members: one fact */
+			char words[1024] = "";
+			json_array_foreach(v, i, child) {
+				size_t l = strlen(words);
+				snprintf(words + l, sizeof words - l, "%s%s", l ? " " : "", json_string_value(child));
+			}
+			json_object_set_new(out, key, json_string(words));
+			return;
+		}
+		json_array_foreach(v, i, child) {
+			const char *name = json_string_value(json_object_get(child, "name"));
+			if (name)
+				snprintf(k, sizeof k, "%s[%s]", key, name);
+			else
+				snprintf(k, sizeof k, "%s[%zu]", key, i);
+			flatten(out, k, leaf, child, depth + 1);
+		}
+	} else if (*key) {
+		json_object_set(out, key, (json_t *)v);
+	}
+}
+
+json_t *inventory_flatten(const json_t *inv)
+{
+	json_t *out = json_object();
+	if (inv)
+		flatten(out, "", "", inv, 0);
+	return out;
+}
+
+static void add(json_t *changes, const char *key, json_t *a, json_t *b)
+{
+	char what[256];
+	inventory_diff_label(key, what, sizeof what);
+	json_array_append_new(changes, json_pack("{s:s,s:s,s:O,s:O}", "key", key, "what", what, "a",
+						 a ? a : json_null(), "b", b ? b : json_null()));
+}
+
+json_t *inventory_diff(const json_t *a, const json_t *b)
+{
+	json_t *fa = inventory_flatten(a), *fb = inventory_flatten(b), *changes = json_array();
+	const char *key;
+	json_t *va, *vb;
+	json_object_foreach(fa, key, va) {
+		vb = json_object_get(fb, key);
+		if (!vb || !json_equal(va, vb))
+			add(changes, key, va, vb);
+	}
+	json_object_foreach(fb, key, vb)
+		if (!json_object_get(fa, key))
+			add(changes, key, NULL, vb);
+	json_decref(fa);
+	json_decref(fb);
+	return changes;
+}
+
+void inventory_diff_label(const char *key, char *out, size_t len)
+{
+	static const struct { const char *key, *label; } labels[] = {
+		{ "os.kernel", "kernel" }, { "os.pretty_name", "OS" }, { "os.version_id", "OS version" },
+		{ "os.name", "OS name" }, { "os.cmdline", "kernel command line" },
+		{ "os.dmi.bios_version", "BIOS version" }, { "os.clocksource", "clock source" },
+		{ "os.virtualization.type", "virtualization" }, { "cpu.model", "CPU" },
+		{ "cpu.frequency.governor", "CPU governor" }, { "cpu.frequency.driver", "CPU frequency driver" },
+		{ "cpu.frequency.max_mhz", "CPU max frequency" }, { "cpu.smt", "SMT" }, { "cpu.threads", "CPU threads" },
+		{ "memory.total", "memory" }, { "memory.dimms.speed_mts", "memory speed (rated)" },
+		{ "memory.dimms.configured_mts", "memory speed" }, { "memory.dimms.type", "memory type" },
+		{ "memory.dimms.modules", "memory modules" }, { "path.options", "mount options" },
+		{ "path.fstype", "file system" }, { "path.mountpoint", "mount point" }, { "path.device", "device" },
+		{ "path.fs_block_size", "file system block size" },
+	};
+	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
+		if (strcmp(key, labels[i].key) == 0) {
+			sysfs_copy(out, len, labels[i].label);
+			return;
+		}
+	if (strncmp(key, "cpu.vulnerabilities.", 20) == 0) {
+		snprintf(out, len, "mitigation %s", key + 20);
+		return;
+	}
+	if (strncmp(key, "path.zfs.", 9) == 0) {
+		snprintf(out, len, "ZFS %s", key + 9);
+		return;
+	}
+	const char *dev = strncmp(key, "storage.devices[", 16) == 0 ? key + 16 : NULL;
+	const char *close = dev ? strchr(dev, ']') : NULL;
+	if (close && close[1] == '.') {
+		snprintf(out, len, "%.*s %s", (int)(close - dev), dev, close + 2);
+		return;
+	}
+	sysfs_copy(out, len, key);
+}
