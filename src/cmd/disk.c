@@ -8,6 +8,7 @@
 #include "disk/plan.h"
 #include "disk/profiles.h"
 #include "export/disk_report.h"
+#include "inventory/inventory.h"
 #include "io/engine.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -373,6 +374,9 @@ int cmd_disk(int argc, char **argv)
 	if (plan->profile && (o.have_bs || o.have_jobs))
 		nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
 	plan->writable = check_targets(&o);
+	char shared[1024];
+	if (inventory_shared_disks(NULL, plan->base.targets, plan->base.ntargets, shared, sizeof shared) > 0)
+		nm_warn("%s: one disk measured from several targets, not independent disks", shared);
 	if (disk_plan_build(plan, err, sizeof err) < 0)
 		nm_usage_fail("%s", err);
 

@@ -3,6 +3,7 @@
 #include "cmd/cmd.h"
 #include "cli/run_opts.h"
 #include "hash/cpufeat.h"
+#include "inventory/inventory.h"
 #include "pieces/pieces.h"
 #include "stats/summary.h"
 #include "util/atomicfile.h"
@@ -662,6 +663,9 @@ int cmd_pieces(int argc, char **argv)
 	struct run_opts ro = { 0 };
 	parse_args(&o, &ro, argc, argv);
 	o.plan.dirs = o.dirs;
+	char shared[1024];
+	if (inventory_shared_disks(NULL, o.dirs, o.plan.ndirs, shared, sizeof shared) > 0)
+		nm_warn("%s: one disk measured from several directories, not independent disks", shared);
 	o.plan.show_progress = progress_enabled();
 
 	struct record *rec = record_new("pieces", argc, argv);

@@ -45,4 +45,10 @@ struct path_device {
  * and numa_node -1). */
 int inventory_path_device(const char *sysroot, const char *path, struct path_device *out);
 
+/* Several targets (disk, pieces) on one physical disk are not independent disks: of paths[0..n),
+ * the groups that share a disk (or one memory-backed or pool mount), as
+ * "/a and /b are on nvme0n1; /c and /d are on sda" into out; the number of groups (0: all
+ * apart).  Block devices are left out (a device is its own disk). */
+int inventory_shared_disks(const char *sysroot, const char *const *paths, size_t n, char *out, size_t len);
+
 #endif

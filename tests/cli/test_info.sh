@@ -206,3 +206,11 @@ expect_rc 2 "--diff with an unknown run exits 2"
 one_line_error "--diff with an unknown run is one line"
 run_nm info --db x.db
 expect_rc 2 "--db without --diff exits 2"
+
+# --- several targets on one disk say so (disk, pieces) ------------------------------------
+mkdir -p t1 t2
+run_nm pieces t1 t2 --no-save --count 2
+expect_rc 0 "pieces over two directories of one file system exits 0"
+expect_err_has "t1 and t2 are on " "pieces says two directories share a disk"
+run_nm pieces t1 --no-save --count 2
+[[ $err != *"not independent"* ]] && ok "pieces over one directory says nothing of it" || not_ok "pieces over one directory says nothing of it" "$err"

@@ -281,3 +281,30 @@ TEST(zpool_status_layouts)
 	CHECK_EQ_STR(layout, "");
 	json_decref(v);
 }
+
+TEST(targets_on_one_disk_are_named)
+{
+	char out[512];
+	const char *raid[] = { "/data/a", "/data/b" };
+	CHECK_EQ_INT(inventory_shared_disks(fixture("md-raid0-nvme"), raid, 2, out, sizeof out), 1);
+	CHECK_EQ_STR(out, "/data/a and /data/b are on nvme0n1");
+	/* the OS disk and the array: apart */
+	const char *apart[] = { "/", "/data" };
+	CHECK_EQ_INT(inventory_shared_disks(fixture("md-raid0-nvme"), apart, 2, out, sizeof out), 0);
+	CHECK_EQ_STR(out, "");
+	/* two partitions of one NVMe, and two tmpfs mounts that share nothing */
+	const char *parts[] = { "/home", "/run/x", "/boot/efi", "/mnt/my disk" };
+	CHECK_EQ_INT(inventory_shared_disks(fixture("nvme-pcie4"), parts, 4, out, sizeof out), 1);
+	CHECK_EQ_STR(out, "/home and /boot/efi are on nvme0n1");
+	/* one tmpfs mount twice; the md RAID1 and a directory on it */
+	const char *mem[] = { "/run/a", "/run/b" };
+	CHECK_EQ_INT(inventory_shared_disks(fixture("nvme-pcie4"), mem, 2, out, sizeof out), 1);
+	CHECK_EQ_STR(out, "/run/a and /run/b are on the mount /run");
+	const char *two[] = { "/a", "/b", "/data/c", "/data/d" };
+	CHECK_EQ_INT(inventory_shared_disks(fixture("desktop-md-raid1-luks"), two, 4, out, sizeof out), 2);
+	CHECK_EQ_STR(out, "/a and /b are on nvme0n1; /data/c and /data/d are on sda");
+	/* a short buffer is cut, never overrun */
+	char tiny[8];
+	CHECK_EQ_INT(inventory_shared_disks(fixture("md-raid0-nvme"), raid, 2, tiny, sizeof tiny), 1);
+	CHECK_EQ_INT(strlen(tiny), 7);
+}
