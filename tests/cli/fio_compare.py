@@ -2,7 +2,10 @@
 """Compare nodemark fio's JSON with real fio's for the same job: the key tree of every job
 entry, the jobnames and groupids, and (size-based jobs) io_bytes and total_ios.
 
-  fio_compare.py FIO.json NODEMARK.json [--sizes]     exit 0 when they agree, else says why
+  fio_compare.py FIO.json NODEMARK.json [--sizes | --loose]   exit 0 when they agree, else says why
+
+--loose (time-based jobs): the bytes moved by each entry within a factor of 20 of fio's, and
+in the same directions (a sanity check on the figures, not a benchmark).
 """
 import json
 import sys
@@ -25,6 +28,7 @@ def main():
     a = json.load(open(sys.argv[1]))
     b = json.load(open(sys.argv[2]))
     sizes = "--sizes" in sys.argv
+    loose = "--loose" in sys.argv
     bad = []
     top_a, top_b = list(a), list(b)
     if top_a != top_b:
@@ -57,6 +61,11 @@ def main():
                     bad.append("entry %d (%s): %s fio %d, nodemark %d" % (i, x["jobname"], f, sa, sb))
                 if x["rw" if False else "read"][f] and not y["read"][f] or x["write"][f] and not y["write"][f]:
                     bad.append("entry %d (%s): %s directions differ" % (i, x["jobname"], f))
+        if loose:
+            for d in ("read", "write"):
+                fa, fb = x[d]["io_bytes"], y[d]["io_bytes"]
+                if (fa == 0) != (fb == 0) or (fa and not 1 / 20 <= fb / fa <= 20):
+                    bad.append("entry %d (%s): %s io_bytes fio %d, nodemark %d" % (i, x["jobname"], d, fa, fb))
     if a.get("global options") != b.get("global options"):
         bad.append("global options fio %s, nodemark %s" % (a.get("global options"), b.get("global options")))
     for m in bad:

@@ -1,0 +1,59 @@
+# Job files of our own (tests/cli/data/fio/) that cover the option combinations of fio's
+# example job files, run through real fio and nodemark fio: the same job names, group ids,
+# job and global options and JSON keys (tests/cli/fio_compare.py), the same amounts of I/O for
+# size-based jobs, figures within a loose factor for time-based ones, and nothing left behind.
+. "$TESTS_DIR/cli/lib.sh"
+
+if ! command -v fio >/dev/null; then
+    not_ok "fio is installed (scripts/deps.sh installs it)"
+    exit 0
+fi
+data=$TESTS_DIR/cli/data/fio
+
+# run_both FILE MODE: both tools on a copy of FILE in fresh directories, then the comparison
+run_both() {
+    local file=$1 mode=$2 name
+    name=$(basename "$file" .fio)
+    for tool in fio nm; do
+        rm -rf "$tool" && mkdir -p "$tool/d" && cp "$data"/*.fio "$data"/*.inc "$tool"/
+    done
+    if ! (cd fio && fio --output-format=json "$(basename "$file")" >../fio.json 2>../fio.err); then
+        not_ok "$name: fio ran" "$(head -c 300 fio.err)"
+        return
+    fi
+    (cd nm && "$NM" fio --no-save --output-format=json "$(basename "$file")" >../nm.json 2>../nm.err)
+    rc=$? err=$(cat nm.err)
+    if [ "$rc" -ne 0 ]; then
+        not_ok "$name: nodemark fio ran" "exit $rc: ${err:0:300}"
+        return
+    fi
+    local why
+    if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" fio.json nm.json "$mode" 2>&1); then
+        ok "$name: fio's jobs, groups, options and JSON keys, and its figures ($mode)"
+    else
+        not_ok "$name: the same as fio" "$why"
+    fi
+    local left
+    left=$(cd nm && find . -mindepth 1 ! -name '*.fio' ! -name '*.inc' ! -path ./d | head -5)
+    if [ -z "$left" ]; then ok "$name: nodemark leaves nothing behind"; else not_ok "$name: nodemark leaves nothing behind" "$left"; fi
+}
+
+run_both "$data/seq-rand-mix.fio" --sizes
+run_both "$data/threads-group.fio" --sizes
+run_both "$data/files.fio" --sizes
+run_both "$data/includes.fio" --sizes
+run_both "$data/timed.fio" --loose
+
+# The default target: no filename= or directory=, fio's NAME.THREAD.0 files in the working
+# directory (fio keeps them; nodemark removes them).
+printf '[global]\nsize=512k\nbs=4k\n[dflt-a]\nrw=read\n[dflt-b]\nrw=randwrite\nnumjobs=2\nstonewall\n' > "$PWD/default.fio"
+for tool in fio nm; do rm -rf "$tool" && mkdir "$tool" && cp default.fio "$tool"/; done
+(cd fio && fio --output-format=json default.fio >../fio.json 2>../fio.err)
+check "default target: fio leaves its NAME.THREAD.0 files" test -e fio/dflt-b.1.0
+(cd nm && "$NM" fio --no-save --output-format=json default.fio >../nm.json 2>../nm.err)
+if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" fio.json nm.json --sizes 2>&1); then
+    ok "default target: fio's jobs, groups, options and amounts of I/O"
+else
+    not_ok "default target: the same as fio" "$why"
+fi
+check "default target: nodemark removes its files" test "$(ls -A nm)" = default.fio
