@@ -6,7 +6,9 @@
  * memory safety it checks that every string they fill stays NUL-terminated inside its field
  * and that the numbers stay in their documented ranges. */
 #include "fuzz_util.h"
+#include "inventory/layers.h"
 #include "inventory/parsers.h"
+#include "inventory/zfs.h"
 
 #define TERMINATED(field) FUZZ_ASSERT(memchr((field), '\0', sizeof(field)) != NULL)
 
@@ -75,6 +77,34 @@ static void check_mountinfo(const char *s)
 	FUZZ_ASSERT(k && *k);
 }
 
+/* The stack layers' parsers (dm names, dm tables, md state) and zpool status. */
+static void check_layers(const char *s)
+{
+	char vg[32], lv[32], cipher[32];
+	int bits = -1;
+	memset(vg, 0x55, sizeof vg);
+	memset(lv, 0x55, sizeof lv);
+	if (parse_lvm_name(s, vg, sizeof vg, lv, sizeof lv) == 0) {
+		TERMINATED(vg);
+		TERMINATED(lv);
+		FUZZ_ASSERT(vg[0] && lv[0]);
+	}
+	memset(cipher, 0x55, sizeof cipher);
+	if (parse_dm_crypt_table(s, cipher, sizeof cipher, &bits) == 0) {
+		TERMINATED(cipher);
+		FUZZ_ASSERT(bits >= 0);
+	}
+	int luks = parse_luks_version(s);
+	FUZZ_ASSERT(luks >= 0 && luks <= 9);
+	FUZZ_ASSERT(md_state(s, 0, s) != NULL);
+	json_t *v = parse_zpool_status(s);
+	FUZZ_ASSERT(json_is_array(v));
+	char layout[64];
+	zfs_layout(v, layout, sizeof layout);
+	FUZZ_ASSERT(memchr(layout, '\0', sizeof layout) != NULL);
+	json_decref(v);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *s = fuzz_cstring(data, size);
@@ -82,6 +112,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_memory(s, data, size);
 	check_os_and_block(s);
 	check_mountinfo(s);
+	check_layers(s);
 	free(s);
 	return 0;
 }
