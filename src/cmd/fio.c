@@ -37,7 +37,7 @@ const char cmd_fio_usage[] =
 	"                           nodemark supports, ignores (with a warning) or refuses it\n"
 	"                           and what it maps to; the same table the parser uses\n"
 	"  ioengine: io_uring, libaio and posixaio run on nodemark's uring engine; psync, sync,\n"
-	"  pvsync, pvsync2 and vsync on psync; mmap and null on the same; unset = auto\n"
+	"  pvsync, pvsync2 and vsync on psync; mmap and null on the same; unset = psync (fio's)\n"
 	"  An option nodemark does not implement stops the run (exit 2); one that only touches\n"
 	"  fio's bookkeeping is named in a warning. The lists: docs/fio-compat.md.\n"
 	"\n"

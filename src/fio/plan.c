@@ -72,7 +72,7 @@ static void job_defaults(struct fio_job *j)
 	io->numjobs = 1;
 	io->nrfiles = 1;
 	io->loops = 1;
-	io->engine = ENGINE_AUTO;
+	io->engine = ENGINE_PSYNC; /* fio's default ioengine on Linux */
 	io->direct = DIRECT_OFF;
 	io->fill = FILL_RANDOM;
 	io->randrepeat = 1;
