@@ -90,19 +90,32 @@ static void metric_stats(const struct bench *b, const char *name, struct time_st
 	time_stats_of(m ? m->samples : NULL, m ? m->nsamples : 0, st);
 }
 
-/* Times in the unit hyperfine would pick for the mean: µs, ms or s. */
+static enum hf_unit style_unit;
+static enum hf_sort style_sort;
+static int style_reference;
+
+void hyperfine_set_style(enum hf_unit unit, enum hf_sort sort, int reference)
+{
+	style_unit = unit;
+	style_sort = sort;
+	style_reference = reference;
+}
+
+/* Times in the unit hyperfine would pick for the mean (µs, ms or s), or --time-unit's;
+ * hyperfine writes seconds with 3 decimals, ms and µs with 1. */
 struct tunit {
 	const char *name;
 	double scale;
+	int prec;
 };
 
 static struct tunit unit_for(double seconds)
 {
-	if (seconds < 1e-3)
-		return (struct tunit){ "µs", 1e6 };
-	if (seconds < 1)
-		return (struct tunit){ "ms", 1e3 };
-	return (struct tunit){ "s", 1 };
+	if (style_unit == HF_UNIT_MICRO || (style_unit == HF_UNIT_AUTO && seconds < 1e-3))
+		return (struct tunit){ "µs", 1e6, 1 };
+	if (style_unit == HF_UNIT_MILLI || (style_unit == HF_UNIT_AUTO && seconds < 1))
+		return (struct tunit){ "ms", 1e3, 1 };
+	return (struct tunit){ "s", 1, 3 };
 }
 
 /* "  Label:" padded so values line up (labels hold multi-byte characters). */
@@ -116,7 +129,7 @@ static void label(FILE *fp, const char *text)
 
 static const char *tfmt(double seconds, struct tunit u, char *buf)
 {
-	snprintf(buf, 32, "%.1f %s", seconds * u.scale, u.name);
+	snprintf(buf, 32, "%.*f %s", u.prec, seconds * u.scale, u.name);
 	return buf;
 }
 
@@ -149,7 +162,7 @@ void time_print_bench(FILE *fp, const struct record *r, const struct bench *b, s
 	metric_stats(b, "minor_faults", &minf);
 	metric_stats(b, "vol_ctx_switches", &vcs);
 	metric_stats(b, "invol_ctx_switches", &ics);
-	struct tunit u = unit_for(wall.mean), uu = unit_for(user.mean > sys.mean ? user.mean : sys.mean);
+	struct tunit u = unit_for(wall.mean), uu = u; /* user and system in the mean's unit, as hyperfine */
 
 	if (strcmp(b->name, command_text(b)) != 0)
 		fprintf(fp, "Benchmark %zu: %s (%s)\n", index, b->name, command_text(b));
@@ -206,30 +219,107 @@ void time_print_bench(FILE *fp, const struct record *r, const struct bench *b, s
 			"the runs? try a quieter machine, --warmup or --interleave", b->name);
 }
 
-void time_print_summary(FILE *fp, const struct record *r)
+/* hyperfine's relative speed of x against the reference: >= 1, "slower" or "faster". */
+struct relspeed {
+	double ratio, err;
+	int has_err, cmp; /* cmp: mean of x against the reference's, -1 0 1 */
+};
+
+static struct relspeed relative(const struct time_stats *ref, const struct time_stats *x)
 {
-	const struct bench *bs[MAX_BENCHES];
-	struct time_stats st[MAX_BENCHES];
-	size_t n = time_benches(r, bs, MAX_BENCHES), best = 0;
-	if (n < 2)
-		return;
-	for (size_t i = 0; i < n; i++) {
-		metric_stats(bs[i], "wall_s", &st[i]);
+	struct relspeed s = { 1, 0, 0, 0 };
+	s.cmp = x->mean < ref->mean ? -1 : x->mean > ref->mean;
+	if (x->mean == 0) {
+		s.ratio = x == ref ? 1 : INFINITY;
+		return s;
+	}
+	s.ratio = s.cmp < 0 ? ref->mean / x->mean : s.cmp > 0 ? x->mean / ref->mean : 1;
+	if (x->n > 1 && ref->n > 1) {
+		s.has_err = 1;
+		s.err = s.ratio * sqrt(pow(x->stddev / x->mean, 2) + pow(ref->stddev / ref->mean, 2));
+	}
+	return s;
+}
+
+/* Indices 0..n-1, by mean when asked (stable, so equal means keep the command order). */
+static void order_by(const struct time_stats *st, size_t n, int by_mean, size_t *idx)
+{
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	for (size_t i = 1; by_mean && i < n; i++)
+		for (size_t k = i; k > 0 && st[idx[k]].mean < st[idx[k - 1]].mean; k--) {
+			size_t t = idx[k];
+			idx[k] = idx[k - 1];
+			idx[k - 1] = t;
+		}
+}
+
+static size_t fastest(const struct time_stats *st, size_t n)
+{
+	size_t best = 0;
+	if (style_reference)
+		return 0;
+	for (size_t i = 1; i < n; i++)
 		if (st[i].mean < st[best].mean)
 			best = i;
+	return best;
+}
+
+static void significance(FILE *fp, const struct bench *a, const struct bench *b)
+{
+	const struct metric *wa = bench_find_metric(a, "wall_s"), *wb = bench_find_metric(b, "wall_s");
+	double pv = mwu_pvalue(wa->samples, wa->nsamples, wb->samples, wb->nsamples);
+	fprintf(fp, "  (Mann-Whitney U p=%.3f: %s)\n", pv, pv < 0.05 ? "significant" : "not significant, may be noise");
+}
+
+void time_print_summary(FILE *fp, const struct record *r)
+{
+	static const struct bench *bs[MAX_BENCHES];
+	static struct time_stats st[MAX_BENCHES];
+	static size_t idx[MAX_BENCHES];
+	size_t n = time_benches(r, bs, MAX_BENCHES);
+	if (n < 2)
+		return;
+	for (size_t i = 0; i < n; i++)
+		metric_stats(bs[i], "wall_s", &st[i]);
+	size_t best = fastest(st, n);
+	if (st[best].mean == 0)
+		return; /* hyperfine: no comparison against a command that took no time */
+	int by_command = style_sort == HF_SORT_COMMAND;
+	order_by(st, n, !by_command, idx);
+	if (by_command) {
+		fputs("Relative speed comparison\n", fp);
+		for (size_t k = 0; k < n; k++) {
+			size_t i = idx[k];
+			struct relspeed s = relative(&st[best], &st[i]);
+			fprintf(fp, "  %10.2f", s.ratio);
+			if (i != best && s.has_err)
+				fprintf(fp, " ± %5.2f", s.err);
+			else
+				fputs("        ", fp);
+			fprintf(fp, "  %s", bs[i]->name);
+			if (i != best)
+				significance(fp, bs[best], bs[i]);
+			else
+				fputc('\n', fp);
+		}
+		fputc('\n', fp);
+		return;
 	}
-	const struct metric *wb = bench_find_metric(bs[best], "wall_s");
-	fprintf(fp, "Summary\n  '%s' ran\n", bs[best]->name);
-	for (size_t i = 0; i < n; i++) {
+	fprintf(fp, "Summary\n  %s ran\n", bs[best]->name);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = idx[k];
 		if (i == best)
 			continue;
-		double ratio, err;
-		time_ratio(&st[best], &st[i], &ratio, &err);
-		fprintf(fp, "  %8.2f ± %.2f times faster than '%s'", ratio, err, bs[i]->name);
-		const struct metric *wi = bench_find_metric(bs[i], "wall_s");
-		double pv = mwu_pvalue(wb->samples, wb->nsamples, wi->samples, wi->nsamples);
-		fprintf(fp, "  (Mann-Whitney U p=%.3f: %s)\n", pv,
-			pv < 0.05 ? "significant" : "not significant, may be noise");
+		struct relspeed s = relative(&st[best], &st[i]);
+		char err[32] = "";
+		if (s.has_err)
+			snprintf(err, sizeof err, " ± %.2f", s.err);
+		if (s.cmp == 0)
+			fprintf(fp, "    As fast (%.2f%s) as %s", s.ratio, err, bs[i]->name);
+		else
+			fprintf(fp, "%8.2f%s times %s than %s", s.ratio, err, s.cmp > 0 ? "faster" : "slower", bs[i]->name);
+		significance(fp, bs[best], bs[i]);
 	}
 	fputc('\n', fp);
 }
@@ -275,7 +365,8 @@ int export_hyperfine_json(FILE *fp, const struct record *r)
 		json_t *params = json_object_get(b->settings, "parameters");
 		json_object_set_new(o, "command", json_string(b->name));
 		json_object_set_new(o, "mean", json_real(wall.mean));
-		json_object_set_new(o, "stddev", json_real(wall.stddev));
+		/* one run has no standard deviation: null, as hyperfine writes it */
+		json_object_set_new(o, "stddev", wall.n > 1 ? json_real(wall.stddev) : json_null());
 		json_object_set_new(o, "median", json_real(wall.median));
 		json_object_set_new(o, "user", json_real(user.mean));
 		json_object_set_new(o, "system", json_real(sys.mean));
@@ -283,7 +374,8 @@ int export_hyperfine_json(FILE *fp, const struct record *r)
 		json_object_set_new(o, "max", json_real(wall.max));
 		json_object_set_new(o, "times", samples_json(b, "wall_s", 0));
 		json_object_set_new(o, "exit_codes", samples_json(b, "exit_code", 1));
-		json_object_set_new(o, "parameters", json_is_object(params) ? json_deep_copy(params) : json_object());
+		if (json_is_object(params) && json_object_size(params)) /* hyperfine leaves an empty one out */
+			json_object_set_new(o, "parameters", json_deep_copy(params));
 		/* Our additions; hyperfine's readers ignore fields they do not know. */
 		json_object_set_new(o, "command_line", json_string(command_text(b)));
 		for (size_t k = 0; k < sizeof extra / sizeof extra[0]; k++)
@@ -349,42 +441,92 @@ int export_hyperfine_csv(FILE *fp, const struct record *r)
 	return ferror(fp) ? -1 : 0;
 }
 
-static void md_code(FILE *fp, const char *s)
+enum markup { MARKDOWN, ASCIIDOC, ORGMODE };
+
+static void markup_row(FILE *fp, enum markup m, const char *const *cells, size_t n)
 {
-	/* A command in a table cell: inline code, with '|' escaped so the row stays one row. */
-	fputc('`', fp);
-	for (; *s; s++) {
-		if (*s == '|')
-			fputc('\\', fp);
-		fputc(*s == '\n' ? ' ' : *s, fp);
+	for (size_t i = 0; i < n; i++) {
+		if (m == MARKDOWN)
+			fprintf(fp, "%s%s", i ? " | " : "| ", cells[i]);
+		else if (m == ASCIIDOC)
+			fprintf(fp, "%s%s", i ? " \n| " : "\n| ", cells[i]);
+		else
+			fprintf(fp, "%s%s", i == 0 ? "| " : i == 1 ? "  |  " : " |  ", cells[i]);
 	}
-	fputc('`', fp);
+	fputs(m == MARKDOWN || m == ORGMODE ? " |\n" : " \n", fp);
+}
+
+/* The command as a table cell: code, with '|' escaped so the row stays one row. */
+static void markup_command(char *buf, size_t len, enum markup m, const char *s)
+{
+	size_t k = 0;
+	char q = m == ORGMODE ? '=' : '`';
+	if (k + 1 < len)
+		buf[k++] = q;
+	for (; *s && k + 3 < len; s++) {
+		if (*s == '|')
+			buf[k++] = '\\';
+		buf[k++] = *s == '\n' ? ' ' : *s;
+	}
+	buf[k++] = q;
+	buf[k] = '\0';
+}
+
+static int export_markup(FILE *fp, const struct record *r, enum markup m)
+{
+	static const struct bench *bs[MAX_BENCHES];
+	static struct time_stats st[MAX_BENCHES];
+	static size_t idx[MAX_BENCHES];
+	size_t n = time_benches(r, bs, MAX_BENCHES);
+	for (size_t i = 0; i < n; i++)
+		metric_stats(bs[i], "wall_s", &st[i]);
+	size_t best = n ? fastest(st, n) : 0;
+	struct tunit u = unit_for(n ? st[0].mean : 1);
+	char mean[40], minh[40], maxh[40];
+	snprintf(mean, sizeof mean, "Mean [%s]", u.name);
+	snprintf(minh, sizeof minh, "Min [%s]", u.name);
+	snprintf(maxh, sizeof maxh, "Max [%s]", u.name);
+	const char *head[] = { "Command", mean, minh, maxh, "Relative" };
+	if (m == ASCIIDOC)
+		fputs("[cols=\"<,>,>,>,>\"]\n|===", fp);
+	markup_row(fp, m, head, 5);
+	if (m == MARKDOWN)
+		fputs("|:---|---:|---:|---:|---:|\n", fp);
+	else if (m == ORGMODE)
+		fputs("|--+--+--+--+--|\n", fp);
+	order_by(st, n, style_sort == HF_SORT_MEAN, idx);
+	for (size_t k = 0; k < n; k++) {
+		size_t i = idx[k];
+		char cmd[1024], c1[64], c2[32], c3[32], c4[48];
+		struct relspeed s = relative(&st[best], &st[i]);
+		markup_command(cmd, sizeof cmd, m, bs[i]->name);
+		int l = snprintf(c1, sizeof c1, "%.*f", u.prec, st[i].mean * u.scale);
+		if (st[i].n > 1)
+			snprintf(c1 + l, sizeof c1 - (size_t)l, " ± %.*f", u.prec, st[i].stddev * u.scale);
+		snprintf(c2, sizeof c2, "%.*f", u.prec, st[i].min * u.scale);
+		snprintf(c3, sizeof c3, "%.*f", u.prec, st[i].max * u.scale);
+		l = snprintf(c4, sizeof c4, "%.2f", s.ratio);
+		if (i != best && s.has_err)
+			snprintf(c4 + l, sizeof c4 - (size_t)l, " ± %.2f", s.err);
+		const char *row[] = { cmd, c1, c2, c3, c4 };
+		markup_row(fp, m, row, 5);
+	}
+	if (m == ASCIIDOC)
+		fputs("|===\n", fp);
+	return ferror(fp) ? -1 : 0;
 }
 
 int export_hyperfine_markdown(FILE *fp, const struct record *r)
 {
-	const struct bench *bs[MAX_BENCHES];
-	struct time_stats st[MAX_BENCHES];
-	size_t n = time_benches(r, bs, MAX_BENCHES), best = 0;
-	for (size_t i = 0; i < n; i++) {
-		metric_stats(bs[i], "wall_s", &st[i]);
-		if (st[i].mean < st[best].mean)
-			best = i;
-	}
-	struct tunit u = unit_for(n ? st[best].mean : 1);
-	fprintf(fp, "| Command | Mean [%s] | Min [%s] | Max [%s] | Relative |\n", u.name, u.name, u.name);
-	fputs("|:---|---:|---:|---:|---:|\n", fp);
-	for (size_t i = 0; i < n; i++) {
-		double ratio, err;
-		time_ratio(&st[best], &st[i], &ratio, &err);
-		fputs("| ", fp);
-		md_code(fp, bs[i]->name);
-		fprintf(fp, " | %.1f ± %.1f | %.1f | %.1f | ", st[i].mean * u.scale, st[i].stddev * u.scale,
-			st[i].min * u.scale, st[i].max * u.scale);
-		if (i == best)
-			fputs("1.00 |\n", fp);
-		else
-			fprintf(fp, "%.2f ± %.2f |\n", ratio, err);
-	}
-	return ferror(fp) ? -1 : 0;
+	return export_markup(fp, r, MARKDOWN);
+}
+
+int export_hyperfine_asciidoc(FILE *fp, const struct record *r)
+{
+	return export_markup(fp, r, ASCIIDOC);
+}
+
+int export_hyperfine_orgmode(FILE *fp, const struct record *r)
+{
+	return export_markup(fp, r, ORGMODE);
 }

@@ -32,8 +32,18 @@ void time_print_bench(FILE *fp, const struct record *r, const struct bench *b, s
 /* The comparison of several benches: relative speed and significance (Mann-Whitney U). */
 void time_print_summary(FILE *fp, const struct record *r);
 
+/* hyperfine's --time-unit and --sort, for the report and the exports that follow. */
+enum hf_unit { HF_UNIT_AUTO, HF_UNIT_SECOND, HF_UNIT_MILLI, HF_UNIT_MICRO };
+enum hf_sort { HF_SORT_AUTO, HF_SORT_COMMAND, HF_SORT_MEAN };
+/* reference: the first command is --reference, the one the others are compared with. */
+void hyperfine_set_style(enum hf_unit unit, enum hf_sort sort, int reference);
+
 int export_hyperfine_json(FILE *fp, const struct record *r);
 int export_hyperfine_csv(FILE *fp, const struct record *r);
+/* hyperfine's markup tables: one unit per table (--time-unit, else the first command's mean
+ * picks it), rows in command order (--sort mean-time: by mean), relative to the fastest. */
 int export_hyperfine_markdown(FILE *fp, const struct record *r);
+int export_hyperfine_asciidoc(FILE *fp, const struct record *r);
+int export_hyperfine_orgmode(FILE *fp, const struct record *r);
 
 #endif

@@ -88,6 +88,8 @@ pid_t run_start(const struct run_spec *spec, uint64_t *t0, char *err, size_t err
 	posix_spawn_file_actions_init(&fa);
 	if (spec->in == RUN_IO_NULL)
 		posix_spawn_file_actions_adddup2(&fa, dn, 0);
+	else if (spec->in == RUN_IO_FD)
+		posix_spawn_file_actions_adddup2(&fa, spec->in_fd, 0);
 	if (spec->out_fd >= 0) {
 		posix_spawn_file_actions_adddup2(&fa, spec->out_fd, 1);
 		posix_spawn_file_actions_adddup2(&fa, spec->out_fd, 2);

@@ -31,12 +31,14 @@ struct run_sample {
 enum run_stdio {
 	RUN_IO_NULL,      /* /dev/null */
 	RUN_IO_INHERIT,   /* ours */
+	RUN_IO_FD,        /* stdin only: run_spec.in_fd */
 };
 
 struct run_spec {
 	char *const *argv;          /* argv[0] as resolved by run_resolve() (a path) */
 	enum run_stdio in, out;     /* out covers stdout and stderr */
 	int out_fd;                 /* >= 0: stdout and stderr go to this fd instead (a pipe) */
+	int in_fd;                  /* with in == RUN_IO_FD: stdin reads this fd */
 	uint64_t timeout_ns;        /* 0: none; else the child is killed (SIGKILL) after it */
 };
 

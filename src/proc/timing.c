@@ -1,6 +1,7 @@
 #include "proc/timing.h"
 #include "proc/rapl.h"
 #include "util/cleanup.h"
+#include "util/clock.h"
 #include "util/error.h"
 #include "util/progress.h"
 #include "util/units.h"
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define SHELL "/bin/sh"
 #define SHELL_CALIBRATION_MIN 10
@@ -91,11 +93,27 @@ struct runner {
 
 static int interrupted(void) { return cleanup_interrupted() != 0; }
 
-/* A hook (--setup, --prepare, ...): run with sh -c, must succeed. */
+/* The shell's words, then "-c" and the command. */
+static char **shell_argv(const struct time_plan *p, const char *cmd, char **buf, size_t max)
+{
+	static char sh[] = SHELL, dash_c[] = "-c";
+	size_t n = 0;
+	if (p->shell)
+		for (; p->shell[n] && n + 3 < max; n++)
+			buf[n] = p->shell[n];
+	else
+		buf[n++] = sh;
+	buf[n++] = dash_c;
+	buf[n++] = (char *)cmd;
+	buf[n] = NULL;
+	return buf;
+}
+
+/* A hook (--setup, --prepare, ...): run with the shell, must succeed. */
 static int run_hook(struct runner *x, const char *cmd, const char *what)
 {
-	char *argv[] = { SHELL, "-c", (char *)cmd, NULL };
-	struct run_spec spec = { .argv = argv, .in = RUN_IO_NULL, .out_fd = -1,
+	char *argv[32];
+	struct run_spec spec = { .argv = shell_argv(x->p, cmd, argv, 32), .in = RUN_IO_NULL, .out_fd = -1,
 				 .out = x->p->show_output ? RUN_IO_INHERIT : RUN_IO_NULL };
 	struct run_sample s;
 	if (!cmd)
@@ -108,6 +126,16 @@ static int run_hook(struct runner *x, const char *cmd, const char *what)
 		nm_errf(x->err, x->errlen, "the %s command '%s' failed with exit code %d", what, cmd, s.exit_code);
 		return 1;
 	}
+	return 0;
+}
+
+static int failure_ignored(const struct time_plan *p, const struct run_sample *s)
+{
+	if (p->ignore_failure != 2)
+		return p->ignore_failure;
+	for (size_t i = 0; i < p->nignore_codes; i++)
+		if (!s->timed_out && s->exit_code == p->ignore_codes[i])
+			return 1;
 	return 0;
 }
 
@@ -132,7 +160,8 @@ static uint64_t minus(uint64_t v, double cost_s)
 static int one_run(struct runner *x, struct time_command *c, int measured)
 {
 	struct time_plan *p = x->p;
-	struct run_spec spec = { .argv = c->argv, .in = RUN_IO_NULL, .out_fd = -1,
+	struct run_spec spec = { .argv = c->argv, .in = p->has_in_fd ? RUN_IO_FD : RUN_IO_NULL,
+				 .in_fd = p->in_fd, .out_fd = p->has_out_fd ? p->out_fd : -1,
 				 .out = p->show_output ? RUN_IO_INHERIT : RUN_IO_NULL,
 				 .timeout_ns = p->timeout_ns };
 	struct run_sample s;
@@ -140,14 +169,27 @@ static int one_run(struct runner *x, struct time_command *c, int measured)
 
 	if ((rc = run_hook(x, c->prepare, "--prepare")) != 0)
 		return rc;
+	if (p->has_in_fd)
+		lseek(p->in_fd, 0, SEEK_SET);
+	if (p->iteration_env) {
+		char it[32];
+		if (measured)
+			snprintf(it, sizeof it, "%zu", c->nsamples);
+		else
+			snprintf(it, sizeof it, "warmup-%llu", (unsigned long long)c->warmups_done++);
+		setenv("HYPERFINE_ITERATION", it, 1);
+	}
 	double e0 = x->rapl ? rapl_read_j(x->rapl) : 0;
-	if (run_measure(&spec, &s, x->err, x->errlen) < 0)
+	int mrc = run_measure(&spec, &s, x->err, x->errlen);
+	if (p->iteration_env)
+		unsetenv("HYPERFINE_ITERATION");
+	if (mrc < 0)
 		return 1;
 	if (x->rapl)
 		s.energy_j = rapl_delta_j(x->rapl, e0, rapl_read_j(x->rapl));
 	if (interrupted())
 		return 130;
-	if ((s.exit_code != 0 || s.timed_out) && !p->ignore_failure) {
+	if ((s.exit_code != 0 || s.timed_out) && !failure_ignored(p, &s)) {
 		char t[32];
 		if (s.timed_out)
 			nm_errf(x->err, x->errlen, "'%s' timed out after %s (use --ignore-failure to time it anyway)",
@@ -171,9 +213,15 @@ static int one_run(struct runner *x, struct time_command *c, int measured)
 	if (c->target == 0)
 		c->target = p->runs ? p->runs : time_auto_runs(p, (double)s.wall_ns / 1e9);
 	if (progress_enabled()) {
-		char t[32];
-		progress_update("%s: run %zu/%llu, last %s", c->name, c->nsamples,
-				(unsigned long long)c->target, units_duration(s.wall_ns, t, sizeof t));
+		char t[32], el[32], eta[32];
+		uint64_t sum = 0;
+		for (size_t i = 0; i < c->nsamples; i++)
+			sum += c->samples[i].wall_ns;
+		uint64_t left = c->target > c->nsamples ? (c->target - c->nsamples) * (sum / c->nsamples) : 0;
+		progress_update("%s: run %zu/%llu, last %s, elapsed %s, ETA %s", c->name, c->nsamples,
+				(unsigned long long)c->target, units_duration(s.wall_ns, t, sizeof t),
+				units_duration(clock_now_ns() - p->start_ns, el, sizeof el),
+				units_duration(left, eta, sizeof eta));
 	}
 	return 0;
 }
@@ -182,8 +230,9 @@ static int one_run(struct runner *x, struct time_command *c, int measured)
  * at least SHELL_CALIBRATION_MIN runs, more (up to _MAX) while they take under half a second. */
 static int measure_shell(struct runner *x)
 {
-	char *argv[] = { SHELL, "-c", "", NULL };
-	struct run_spec spec = { .argv = argv, .in = RUN_IO_NULL, .out = RUN_IO_NULL, .out_fd = -1 };
+	char *argv[32], empty[] = "";
+	struct run_spec spec = { .argv = shell_argv(x->p, empty, argv, 32), .in = RUN_IO_NULL, .out = RUN_IO_NULL,
+				 .out_fd = -1 };
 	struct run_sample s;
 	double w = 0, u = 0, sy = 0;
 	int n = 0;
@@ -240,6 +289,12 @@ static void finish(struct runner *x, struct time_command *c)
 		bench_set(b, "shell_overhead_s", json_real(p->shell_wall_s));
 	if (p->suite)
 		bench_set(b, "suite", json_string(p->suite));
+	/* the hooks are part of what was measured: a later run can be made the same way */
+	const char *hooks[][2] = { { "setup", c->setup }, { "prepare", c->prepare }, { "conclude", c->conclude },
+				   { "cleanup", c->cleanup } };
+	for (size_t h = 0; h < 4; h++)
+		if (hooks[h][1])
+			bench_set(b, hooks[h][0], json_string(hooks[h][1]));
 	ADD_METRIC("wall_s", "s", LOWER_IS_BETTER, (double)s->wall_ns / 1e9);
 	ADD_METRIC("user_s", "s", LOWER_IS_BETTER, (double)s->user_ns / 1e9);
 	ADD_METRIC("sys_s", "s", LOWER_IS_BETTER, (double)s->sys_ns / 1e9);
@@ -326,6 +381,7 @@ int time_plan_run(struct time_plan *p, struct record *r, time_done_fn done, void
 		json_object_set_new(r->extra, "energy", json_sprintf("not readable: %s", p->energy_why));
 	if (p->suite)
 		json_object_set_new(r->extra, "suite", json_string(p->suite));
+	p->start_ns = clock_now_ns();
 	int rc = run_plan(&x, done, arg);
 	progress_clear();
 	if (rc == 130) {

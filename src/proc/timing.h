@@ -20,6 +20,7 @@ struct time_command {
 	int shell;
 	json_t *parameters;     /* {"NAME": "value"}; never NULL */
 	char *setup, *prepare, *conclude, *cleanup; /* shell hooks, parameters substituted; may be NULL */
+	uint64_t warmups_done;
 
 	struct run_sample *samples;
 	size_t nsamples, cap;
@@ -38,12 +39,19 @@ struct time_plan {
 	uint64_t timeout_ns;
 	int interleave, ignore_failure, show_output;
 	const char *suite;
+	char **shell;           /* the shell's words for quoted commands and hooks; NULL: /bin/sh */
+	int has_out_fd, out_fd; /* the commands' output goes to out_fd (--output FILE or pipe) */
+	int has_in_fd, in_fd;   /* the commands read in_fd from its start (--input FILE) */
+	int ignore_codes[64];   /* with ignore_failure == 2: only these exit codes are not failures */
+	size_t nignore_codes;
+	int iteration_env;      /* HYPERFINE_ITERATION in each run's environment, as hyperfine sets */
 
 	/* Filled while running. */
 	double shell_wall_s, shell_user_s, shell_sys_s; /* the mean cost of `sh -c ""` */
 	int shell_measured;
 	int energy_readable;
 	char energy_why[128];
+	uint64_t start_ns;      /* for the progress line's elapsed time */
 };
 
 /* Called when a command's runs are done (its bench is in the record). */
