@@ -353,6 +353,7 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 				else if (strcmp(out->tables[t]->kind, kind) != 0)
 					out->tables[t]->mixed_kinds = 1;
 				struct ct_cell *c = cell_for(&tbs[t], out->ncols, row, col);
+				c->kind = kind;
 				for (size_t s = 0; s < mt->nsamples; s++)
 					if (!isnan(mt->samples[s]))
 						cell_add(c, mt->samples[s]);

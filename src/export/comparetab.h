@@ -56,6 +56,7 @@ struct ct_cell {
 	const char *warn[CT_MAX_WARN];  /* static strings or owned by the result */
 	size_t nwarn;
 	int is_total;           /* the total row's: sum.center/lo/hi are sums over the rows */
+	const char *kind;       /* what it measures (its table's kind): owned by the input record */
 };
 
 struct ct_colsum {

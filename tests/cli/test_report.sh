@@ -61,3 +61,36 @@ run_nm report nosuch -o x.html
 expect_rc 2 "report of an unknown run exits 2"
 one_line_error "report of an unknown run is one line"
 check "a failed report writes no file" test ! -e x.html
+
+# The charts as the browser builds them, at a phone's width: every SVG titled, with axis labels
+# that name units, no NaN/undefined/empty unit, nothing wider than the window. A track run and
+# its baseline give the timeline chart.
+printf '%s\n' "2024-05-01T10:00:00 height=0" "2024-05-01T10:05:00 height=100" "2024-05-01T11:10:00 height=200" >replay-2024-05-01.log
+printf '%s\n' "2024-05-02T10:00:00 height=0" "2024-05-02T10:04:00 height=100" "2024-05-02T10:50:00 height=200" >replay-2024-05-02.log
+run_nm track --log replay-2024-05-01.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label t1
+run_nm track --log replay-2024-05-02.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label t2
+run_nm report base new t1 t2 -o phone.html
+expect_rc 0 "a report of disk and track runs"
+if command -v chromium >/dev/null; then
+    # A copy with a probe that counts what sticks out of a 390 px window (the report has no script).
+    python3 - phone.html probe.html <<'PY'
+import sys
+probe = ("<script>(function(){var w=window.innerWidth,n=0,what=[];"
+         "document.querySelectorAll('body *').forEach(function(e){var r=e.getBoundingClientRect();"
+         "if(r.width>0&&r.right>w+1&&!e.closest('table,pre')){n++;if(what.length<3)what.push(e.tagName+'.'+e.className)}});"
+         "document.querySelectorAll('table,pre').forEach(function(e){if(e.getBoundingClientRect().right>w+1){n++;what.push(e.tagName)}});"
+         "document.body.setAttribute('data-wide',String(n));document.body.setAttribute('data-what',what.join(' '));})();</script>")
+html = open(sys.argv[1], encoding="utf-8").read()
+open(sys.argv[2], "w", encoding="utf-8").write(html.replace("</body>", probe + "</body>"))
+PY
+    prof=$(mktemp -d)
+    timeout 90 chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
+        --disable-component-update --disable-sync --no-first-run --user-data-dir="$prof" \
+        --window-size=390,2400 --screenshot="$PWD/phone.png" --dump-dom "file://$PWD/probe.html" >phone-dom.html 2>/dev/null
+    rm -rf "$prof"
+    res=$(python3 "$TESTS_DIR/cli/data/report_dom_check.py" phone-dom.html)
+    [ $? -eq 0 ] && ok "every chart titled, axes with units, nothing wider than a phone ($res)" || not_ok "charts in the browser" "$res"
+    check "a phone-width screenshot" test -s phone.png
+fi
+grep -qF "progress over time (s)" phone.html && ok "the track timeline is titled" || not_ok "the track timeline is titled"
+[ "$(grep -o 'class="timeline"' phone.html | wc -l)" -ge 2 ] && ok "two track runs overlaid" || not_ok "two track runs overlaid"

@@ -46,3 +46,6 @@ done
 # A geomean over memory, hash, disk and pieces bandwidths means nothing: none is given.
 if grep -qF "no geomean: the rows measure different things" <<<"$compare"; then ok "compare: no geomean across kinds"
 else not_ok "compare: no geomean across kinds" "$compare"; fi
+# One chart per kind: the memory and the hash bandwidths are two charts, not one scale.
+[ "$(grep -c 'class="chart-title"[^>]*>bytes_per_sec (B/s): ' r.html)" = 2 ] && ok "report: a bandwidth chart per kind" \
+    || not_ok "report: a bandwidth chart per kind" "$(grep -o 'class="chart-title"[^<]*' r.html)"
