@@ -17,7 +17,9 @@
 # when fio's threads were busy >= 50% of the run (CPU per I/O x IOPS / jobs: the tool, not the
 # device, sets the pace), and always on tmpfs, where there is no device (on a loaded machine a
 # thread that waits for a CPU is neither busy nor waiting on a device). Goals: device-paced cells within +-5% IOPS and +-10% p50/p99; no cell
-# off by more than 1.5x; CPU-paced cells >= 1.0x fio's IOPS.
+# off by more than 1.5x; CPU-paced cells >= 1.0x fio's IOPS. The CPU/IO column (nodemark's CPU
+# time per I/O over fio's) is the figure to read for CPU-paced cells on a loaded machine, where
+# a thread's IOPS depend on how much CPU the scheduler gave it.
 #
 # fio runs with --thread (as bench/vs-fio.sh: its processes would get their own scheduler
 # autogroup on a busy machine); nodemark's workers are threads.
@@ -101,8 +103,9 @@ iops = j["read"]["iops"] + j["write"]["iops"]
 pct = j[d]["clat_ns"].get("percentile", {})
 nj = int(j.get("job options", {}).get("numjobs", 1)) if isinstance(j.get("job options"), dict) else 1
 busy = (j["usr_cpu"] + j["sys_cpu"]) / 100 / max(1, nj)
+cpu_per_io = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1e3 / max(1, ios)
 print("\t".join(map(str, [sys.argv[2], sys.argv[3], sys.argv[4], iops, pct.get("50.000000", 0),
-                          pct.get("99.000000", 0), busy, ios])))
+                          pct.get("99.000000", 0), busy, cpu_per_io])))
 EOF
 }
 
@@ -122,15 +125,16 @@ echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /
 import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 cells = {}
-for tool, t, j, iops, p50, p99, busy, ios in rows:
-    cells.setdefault((t, j), {}).setdefault(tool, []).append((float(iops), float(p50), float(p99), float(busy)))
+for tool, t, j, iops, p50, p99, busy, cpu in rows:
+    cells.setdefault((t, j), {}).setdefault(tool, []).append((float(iops), float(p50), float(p99), float(busy),
+                                                               float(cpu)))
 med = lambda v, i: statistics.median(x[i] for x in v)
-print("| target | job | fio IOPS | nodemark IOPS | IOPS ratio | p50 ratio | p99 ratio | fio busy | paced | goal |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---|---|")
+print("| target | job | fio IOPS | nodemark IOPS | IOPS ratio | p50 ratio | p99 ratio | CPU/IO ratio | fio busy | paced | goal |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
 bad = 0
 for (t, j), v in cells.items():
     if "fio" not in v or "nodemark" not in v:
-        print(f"| {t} | {j} | | | | | | | | a tool failed |")
+        print(f"| {t} | {j} | | | | | | | | | a tool failed |")
         bad += 1
         continue
     f, n = v["fio"], v["nodemark"]
@@ -139,6 +143,7 @@ for (t, j), v in cells.items():
     r50 = med(n, 1) / med(f, 1) if med(f, 1) else 0
     r99 = med(n, 2) / med(f, 2) if med(f, 2) else 0
     busy = med(f, 3)
+    rcpu = med(n, 4) / med(f, 4) if med(f, 4) else 0
     paced = "CPU" if busy >= 0.5 or t == "tmpfs" else "device"
     worst = max(x if x >= 1 else 1 / x for x in (r, r50, r99) if x > 0) if r > 0 else 99
     if worst > 1.5:
@@ -148,6 +153,6 @@ for (t, j), v in cells.items():
     else:
         ok = "yes" if r >= 1.0 else "no"
     bad += ok != "yes"
-    print(f"| {t} | {j} | {fi:,.0f} | {ni:,.0f} | {r:.2f} | {r50:.2f} | {r99:.2f} | {busy:.0%} | {paced} | {ok} |")
+    print(f"| {t} | {j} | {fi:,.0f} | {ni:,.0f} | {r:.2f} | {r50:.2f} | {r99:.2f} | {rcpu:.2f} | {busy:.0%} | {paced} | {ok} |")
 print(f"\n{len(cells) - bad} of {len(cells)} cells meet the goal")
 EOF
