@@ -53,6 +53,7 @@ const char cmd_track_usage[] =
 	"                        seconds since the epoch); a fraction (.250) after it is kept\n"
 	"  --baseline RUN        compare each segment with the same segment of a saved run\n"
 	"                        (id, id prefix, label or \"last\")\n"
+	"  --json                print the rows and totals as JSON instead of the table\n"
 	"  --name NAME           the job's name, which lines its runs up in compare and report\n"
 	"                        (default: the command, or the log's base name without a date)\n"
 	RUN_OPT_USAGE
@@ -73,6 +74,7 @@ enum {
 	OPT_TIME_FORMAT,
 	OPT_BASELINE,
 	OPT_NAME,
+	OPT_JSON,
 };
 
 static const struct opt_spec specs[] = {
@@ -86,6 +88,7 @@ static const struct opt_spec specs[] = {
 	{ "time-format", OPT_ARG, OPT_TIME_FORMAT },
 	{ "baseline", OPT_ARG, OPT_BASELINE },
 	{ "name", OPT_ARG, OPT_NAME },
+	{ "json", OPT_NOARG, OPT_JSON },
 	RUN_OPT_SPECS,
 	{ 0 },
 };
@@ -94,7 +97,7 @@ struct track_args {
 	struct run_opts ro;
 	const char *pattern, *time_pattern, *time_format, *log, *baseline, *name;
 	double total, every, every_pct;
-	int tee, follow;
+	int tee, follow, json;
 	char **cmd;
 };
 
@@ -134,6 +137,7 @@ static void parse_args(struct track_args *a, int argc, char **argv)
 		case OPT_TIME_FORMAT: a->time_format = it.arg; break;
 		case OPT_BASELINE: a->baseline = it.arg; break;
 		case OPT_NAME: a->name = it.arg; break;
+		case OPT_JSON: a->json = 1; break;
 		case OPT_POSITIONAL:
 			nm_usage_fail("unexpected '%s' (a command goes after --)", it.arg);
 		case OPT_DASHDASH:
@@ -353,7 +357,8 @@ int cmd_track(int argc, char **argv)
 	}
 	lr_init(&src.lr, src.fd, a.tee ? STDERR_FILENO : -1);
 	src.lr.follow = a.follow;
-	track_print_header(stdout, &t);
+	if (!a.json)
+		track_print_header(stdout, &t);
 
 	/* The last progress line, for its time stamp at the end. */
 	struct strbuf last;
@@ -391,7 +396,7 @@ int cmd_track(int argc, char **argv)
 				continue;
 			}
 			size_t before = t.nrows;
-			if (track_point(&t, when, v)) {
+			if (track_point(&t, when, v) && !a.json) {
 				progress_clear();
 				for (size_t i = before; i < t.nrows; i++)
 					track_print_row(stdout, &t, &t.rows[i]);
@@ -440,9 +445,16 @@ int cmd_track(int argc, char **argv)
 	}
 	progress_clear();
 	double total_s = t.started ? end - t.t0 : 0;
-	if (track_finish(&t, end))
+	if (track_finish(&t, end) && !a.json)
 		track_print_row(stdout, &t, &t.rows[t.nrows - 1]);
-	track_print_end(stdout, &t, total_s, lines);
+	if (a.json) {
+		json_t *j = track_to_json(&t, total_s, lines);
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+		json_decref(j);
+	} else {
+		track_print_end(stdout, &t, total_s, lines);
+	}
 	if (untimed)
 		nm_warn("%zu progress lines had no time stamp that --time-pattern/--time-format could read", untimed);
 	if (!t.started) {

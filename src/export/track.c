@@ -91,3 +91,34 @@ void track_print_end(FILE *fp, const struct track *t, double total_s, size_t lin
 				dur(total_s - (bt - b0), 1, b, sizeof b));
 	}
 }
+
+static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
+
+json_t *track_to_json(const struct track *t, double total_s, size_t lines)
+{
+	json_t *o = json_object(), *rows = json_array();
+	for (size_t i = 0; i < t->nrows; i++) {
+		const struct track_row *r = &t->rows[i];
+		json_t *j = json_object();
+		json_object_set_new(j, "milestone", json_real(r->milestone));
+		json_object_set_new(j, "pct", num_or_null(r->pct));
+		json_object_set_new(j, "segment_s", json_real(r->seg_s));
+		json_object_set_new(j, "span", json_real(r->span));
+		json_object_set_new(j, "partial", json_boolean(r->partial));
+		json_object_set_new(j, "x_first", num_or_null(r->first_ratio));
+		json_object_set_new(j, "elapsed_s", json_real(r->cum_s));
+		json_object_set_new(j, "rate", num_or_null(r->rate));
+		json_object_set_new(j, "eta_s", num_or_null(r->eta_s));
+		json_object_set_new(j, "vs_base_s", num_or_null(r->base_diff_s));
+		json_array_append_new(rows, j);
+	}
+	json_object_set_new(o, "rows", rows);
+	json_object_set_new(o, "total_s", json_real(total_s));
+	json_object_set_new(o, "start", t->started ? json_real(t->v0) : json_null());
+	json_object_set_new(o, "end", t->started ? json_real(t->vmax) : json_null());
+	json_object_set_new(o, "progress_lines", json_integer((json_int_t)t->points));
+	json_object_set_new(o, "lines", json_integer((json_int_t)lines));
+	json_object_set_new(o, "mean_rate",
+			    total_s > 0 && t->vmax > t->v0 ? json_real((t->vmax - t->v0) / total_s) : json_null());
+	return o;
+}

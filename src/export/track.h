@@ -4,11 +4,17 @@
 
 #include "proc/track.h"
 
+#include <jansson.h>
 #include <stdio.h>
 
 void track_print_header(FILE *fp, const struct track *t);
 void track_print_row(FILE *fp, const struct track *t, const struct track_row *r);
 /* total_s: from the start to the end; lines: all lines read. */
 void track_print_end(FILE *fp, const struct track *t, double total_s, size_t lines);
+
+/* The same as JSON (track --json): {"rows": [{"milestone", "pct", "segment_s", "span", "partial",
+ * "x_first", "elapsed_s", "rate", "eta_s", "vs_base_s"}], "total_s", "start", "end",
+ * "progress_lines", "lines", "mean_rate"}; a figure that does not exist is null. */
+json_t *track_to_json(const struct track *t, double total_s, size_t lines);
 
 #endif

@@ -157,3 +157,22 @@ run_nm report day1 day2 -o track.html
 html=$(cat track.html 2>/dev/null)
 if grep -qF "progress over time (s)" <<<"$html"; then ok "the timeline's title says what it shows"
 else not_ok "the timeline's title says what it shows" "$(grep -o '<h3>[^<]*' <<<"$html")"; fi
+
+# --json: the rows and totals as JSON instead of the table.
+run_nm track --no-save --json --log seedtable.log --pattern '([0-9]+) of [0-9]+ blocks' --every 10000000 \
+    --time-pattern '^(\S+)'
+expect_rc 0 "track --json exits 0"
+[ "$(json_get 'len(j["rows"])')" = 3 ] && ok "--json: a row per milestone" || not_ok "--json rows" "${out:0:300}"
+[ "$(json_get 'j["rows"][1]["segment_s"]')" = 4033.0 ] && ok "--json: the segment in seconds" || not_ok "--json segment" "${out:0:300}"
+[ "$(json_get 'j["rows"][2]["partial"]')" = True ] && ok "--json: the partial segment is marked" || not_ok "--json partial"
+[ "$(json_get 'j["total_s"]')" = 4450.0 ] && ok "--json: the total" || not_ok "--json total"
+check "--json: no table" bash -c '! grep -qE "^ +milestone +%" <<<"$1"' _ "$out"
+
+# Not a terminal: no progress line on stderr.
+printf '2024-01-01T00:00:00 n=%s\n' $(seq 1 70000) >many.log
+run_nm track --no-save --log many.log --pattern 'n=(\d+)' --every 10000
+check "no progress line when stderr is not a terminal" bash -c '! grep -q "track: reading" <<<"$1"' _ "$err"
+if command -v script >/dev/null; then
+    NODEMARK_NO_PROGRESS= script -qec "env -u NODEMARK_NO_PROGRESS $NM track --no-save --log many.log --pattern 'n=(\\d+)' --every 10000 >/dev/null" /dev/null >tty.out 2>&1
+    grep -q "track: reading many.log" tty.out && ok "a progress line on a terminal" || not_ok "a progress line on a terminal" "$(head -c 300 tty.out)"
+fi
