@@ -107,6 +107,27 @@ int compare_inputs_load(struct compare_inputs *ci, const char *const *words, siz
 	return compare_inputs_load_where(ci, words, nwords, NULL, db);
 }
 
+/* A bare word that names a file here and a saved run too is refused: neither may silently win.
+ * "./NAME" (any word with a '/') is a file; an id is a run.  No store yet: no ambiguity. */
+static int ambiguous(struct store **s, const char *word, const char *db)
+{
+	char path[4096], id[24], err[512];
+	struct stat sb;
+	if (strchr(word, '/') || strcmp(word, "-") == 0)
+		return 0;
+	if (!db)
+		db = store_default_path(path, sizeof path);
+	if (stat(db, &sb) != 0)
+		return 0;
+	if (!*s && !(*s = storecmd_open(db)))
+		return -1;
+	if (store_resolve(*s, word, id, err, sizeof err) < 0)
+		return 0;
+	nm_error("\"%s\" is both a file here and saved run %s: say ./%s for the file, or %s for the run", word, id,
+		 word, id);
+	return -1;
+}
+
 int compare_inputs_load_where(struct compare_inputs *ci, const char *const *words, size_t nwords,
 			      const struct store_filter *where, const char *db)
 {
@@ -115,7 +136,7 @@ int compare_inputs_load_where(struct compare_inputs *ci, const char *const *word
 	for (size_t i = 0; i < nwords; i++) {
 		struct stat sb;
 		if (strcmp(words[i], "-") == 0 || stat(words[i], &sb) == 0) {
-			if (load_file(ci, words[i]) < 0)
+			if (ambiguous(&s, words[i], db) < 0 || load_file(ci, words[i]) < 0)
 				goto fail;
 			continue;
 		}

@@ -1,5 +1,6 @@
 /* The inputs of compare and report: each word names a file of JSON records, a file of Go
- * benchmark text, or a saved run.  Files win over run names when both exist. */
+ * benchmark text, or a saved run.  A bare word that is both a file here and a saved run is an
+ * error naming both ("./NAME" is the file, the run's id the run). */
 #ifndef NM_CLI_COMPARE_INPUT_H
 #define NM_CLI_COMPARE_INPUT_H
 
