@@ -1,0 +1,107 @@
+#include "stats/verdict.h"
+#include "stats/mannwhitney.h"
+#include "stats/summary.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *verdict_kind_name(enum verdict_kind k)
+{
+	switch (k) {
+	case VERDICT_REGRESSION:
+		return "regression";
+	case VERDICT_IMPROVEMENT:
+		return "improvement";
+	case VERDICT_CHANGED:
+		return "changed";
+	case VERDICT_NOT_COMPARED:
+		return "not compared";
+	default:
+		return "unchanged";
+	}
+}
+
+int verdict_is_call(enum verdict_kind k)
+{
+	return k == VERDICT_REGRESSION || k == VERDICT_IMPROVEMENT || k == VERDICT_CHANGED;
+}
+
+static double median_of(const double *x, size_t n)
+{
+	struct summary s;
+	return summary_median(x, n, 0.95, &s) < 0 ? NAN : s.center;
+}
+
+void verdict_decide(const struct verdict_input *in, struct verdict *out)
+{
+	double alpha = in->alpha > 0 ? in->alpha : 0.05;
+	memset(out, 0, sizeof *out);
+	out->nbase = in->nbase;
+	out->ncur = in->ncur;
+	out->floor_pct = in->floor_pct;
+	out->p = NAN;
+	double mb = median_of(in->base, in->nbase), mc = median_of(in->cur, in->ncur);
+	out->delta_pct = mb > 0 && mc >= 0 ? (mc / mb - 1) * 100 : NAN;
+
+	out->kind = VERDICT_NOT_COMPARED;
+	if (in->base_busy || in->cur_busy) {
+		snprintf(out->why, sizeof out->why, "not compared: %s%s%s", in->base_busy ? in->base_busy : "",
+			 in->base_busy && in->cur_busy ? "; " : "", in->cur_busy ? in->cur_busy : "");
+		return;
+	}
+	if (in->nbase < VERDICT_MIN_SAMPLES || in->ncur < VERDICT_MIN_SAMPLES) {
+		snprintf(out->why, sizeof out->why, "not compared: too few samples (%zu+%zu; a call needs %d each%s%s)",
+			 in->nbase, in->ncur, VERDICT_MIN_SAMPLES, in->short_why ? ": " : "",
+			 in->short_why ? in->short_why : "");
+		return;
+	}
+	if (isnan(out->delta_pct)) {
+		snprintf(out->why, sizeof out->why, "not compared: the baseline's median is not positive");
+		return;
+	}
+
+	struct mwu_result t;
+	mwu_test(in->base, in->nbase, in->cur, in->ncur, &t);
+	out->p = t.p;
+	out->kind = VERDICT_UNCHANGED;
+	if (t.all_equal || !(t.p <= alpha)) {
+		snprintf(out->why, sizeof out->why, "unchanged: %+.1f%% is not significant (p=%.3f n=%zu+%zu)",
+			 out->delta_pct, t.p, in->nbase, in->ncur);
+		return;
+	}
+	if (fabs(out->delta_pct) <= in->floor_pct) {
+		snprintf(out->why, sizeof out->why, "unchanged: %+.1f%% is within the noise floor (%.0f%%)",
+			 out->delta_pct, in->floor_pct);
+		return;
+	}
+	int better = in->direction * (out->delta_pct > 0 ? 1 : -1);
+	out->kind = better > 0 ? VERDICT_IMPROVEMENT : better < 0 ? VERDICT_REGRESSION : VERDICT_CHANGED;
+	snprintf(out->why, sizeof out->why, "%s: %+.1f%% (p=%.3f n=%zu+%zu, noise floor %.0f%%)",
+		 verdict_kind_name(out->kind), out->delta_pct, t.p, in->nbase, in->ncur, in->floor_pct);
+}
+
+double verdict_floor_from_history(const double *medians, size_t k, double default_pct)
+{
+	if (k < VERDICT_HISTORY_MIN)
+		return default_pct;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < k; i++) {
+		lo = fmin(lo, medians[i]);
+		hi = fmax(hi, medians[i]);
+	}
+	double mid = median_of(medians, k);
+	if (!(mid > 0) || !(lo > 0))
+		return default_pct;
+	double pct = 2 * (hi - lo) / mid * 100;
+	return pct > VERDICT_FLOOR_MIN_PCT ? pct : VERDICT_FLOOR_MIN_PCT;
+}
+
+double verdict_interval_pct(const double *x, size_t n)
+{
+	struct summary s;
+	if (summary_median(x, n, 0.95, &s) < 0 || isinf(s.lo) || isinf(s.hi) || !(s.center > 0) || !(s.lo > 0))
+		return INFINITY;
+	return 100 * fmax(s.hi / s.center - 1, 1 - s.lo / s.center);
+}

@@ -1,0 +1,73 @@
+/* The call: whether a change between two runs is one a user can act on.
+ *
+ * benchstat's test asks "do these samples differ"; the samples of one run are passes taken
+ * seconds apart, so they share that minute's state of the machine, and with 4 of them every
+ * consistent shift is "significant".  A call here needs all of:
+ *   - neither run busy (other processes' CPU or I/O, steal: the reasons come from the caller);
+ *   - enough samples on both sides (VERDICT_MIN_SAMPLES) for the test to mean something;
+ *   - the Mann-Whitney test at alpha;
+ *   - a change of the median larger than the metric's noise floor on this machine: the spread
+ *     between earlier runs (A/A history), or a documented default until there is enough of it.
+ * Otherwise the answer is "unchanged" (with why) or "not compared: <reason>".
+ *
+ * Pure: no I/O, no clock; the caller brings the samples, the floor and the busy reasons. */
+#ifndef NM_STATS_VERDICT_H
+#define NM_STATS_VERDICT_H
+
+#include <stddef.h>
+
+/* The fewest samples per side: the fewest that give benchstat's 95% interval, and with which the
+ * smallest Mann-Whitney p (0.002) is well below alpha rather than just under it (0.029 at 4). */
+#define VERDICT_MIN_SAMPLES 6
+/* Earlier quiet runs needed before their spread replaces the default floor. */
+#define VERDICT_HISTORY_MIN 5
+/* A floor from history is never below this (percent): timer and rounding noise. */
+#define VERDICT_FLOOR_MIN_PCT 1.0
+
+enum verdict_kind {
+	VERDICT_UNCHANGED,
+	VERDICT_REGRESSION,     /* worse in the metric's direction */
+	VERDICT_IMPROVEMENT,
+	VERDICT_CHANGED,        /* a metric with no better direction */
+	VERDICT_NOT_COMPARED,
+};
+
+struct verdict_input {
+	const double *base, *cur;
+	size_t nbase, ncur;
+	int direction;          /* 1 higher is better, -1 lower, 0 neither */
+	double alpha;           /* 0: 0.05 */
+	double floor_pct;       /* the noise floor: |change of the median| in percent that noise reaches */
+	const char *base_busy;  /* why the baseline's figures are suspect ("the baseline's hash phase
+				 * ran on a busy machine (...)"), NULL when they are not */
+	const char *cur_busy;
+	const char *short_why;  /* why a side has few samples ("the time budget ran out"), or NULL */
+};
+
+struct verdict {
+	enum verdict_kind kind;
+	double delta_pct;       /* change of the median, percent; NAN when it cannot be computed */
+	double p;               /* the test's p-value; NAN when not run */
+	size_t nbase, ncur;
+	double floor_pct;
+	char why[320];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5%)", "not compared: ..." */
+};
+
+void verdict_decide(const struct verdict_input *in, struct verdict *out);
+
+/* "regression", "improvement", "changed", "unchanged", "not compared" */
+const char *verdict_kind_name(enum verdict_kind k);
+/* 1 for the kinds that are calls (regression, improvement, changed). */
+int verdict_is_call(enum verdict_kind k);
+
+/* The noise floor in percent from the medians of k earlier runs of the same benchmark:
+ * default_pct while k < VERDICT_HISTORY_MIN; then twice their range relative to their median
+ * (a new pair's difference stays inside it unless something changed), at least
+ * VERDICT_FLOOR_MIN_PCT.  medians is not modified. */
+double verdict_floor_from_history(const double *medians, size_t k, double default_pct);
+
+/* benchstat's "± x%" as a number: max(hi/median - 1, 1 - lo/median) * 100 of the 95% interval
+ * of x[0..n); INFINITY when the interval is not finite (n < 6) or the median is not positive. */
+double verdict_interval_pct(const double *x, size_t n);
+
+#endif

@@ -1,0 +1,80 @@
+#include "test.h"
+#include "results/history.h"
+#include "stats/verdict.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+/* A `run` of host "h", directory /data, quick mode, with one hash figure around median. */
+static struct record *run_record(int i, double median, int busy, const char *dir)
+{
+	char *argv[] = { "run" };
+	struct record *r = record_new("run", 1, argv);
+	snprintf(r->id, sizeof r->id, "6b0e%012x", i);
+	r->time_ms = 1000000 + i;
+	free(r->host);
+	r->host = strdup("h");
+	json_object_set_new(r->extra, "run", json_pack("{s:s, s:s}", "dir", dir, "mode", "quick"));
+	json_object_set_new(r->extra, "noise", json_pack("{s:{s:b}}", "hash", "busy", busy));
+	struct bench *b = record_add_bench(r, "hash/blake3/1t");
+	bench_set(b, "phase", json_string("hash"));
+	struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+	metric_add(m, median * 0.99);
+	metric_add(m, median);
+	metric_add(m, median * 1.01);
+	return r;
+}
+
+TEST(history_floor_comes_from_earlier_quiet_runs_of_the_same_directory_and_mode)
+{
+	char path[64], err[256];
+	snprintf(path, sizeof path, "/tmp/nm-test-history-%d.db", (int)getpid());
+	unlink(path);
+	struct store *s = store_open(path, err, sizeof err);
+	CHECK(s != NULL);
+	static const double medians[] = { 100, 101, 99, 100, 100 };
+	int i = 0;
+	for (; i < 5; i++) {
+		struct record *r = run_record(i, medians[i], 0, "/data");
+		CHECK(store_save(s, r, err, sizeof err) == 0);
+		record_free(r);
+	}
+	/* a busy run, and a run of another directory, say nothing about this machine's quiet spread */
+	struct record *noisy = run_record(i++, 50, 1, "/data"), *other = run_record(i++, 300, 0, "/other");
+	CHECK(store_save(s, noisy, err, sizeof err) == 0);
+	CHECK(store_save(s, other, err, sizeof err) == 0);
+	record_free(noisy);
+	record_free(other);
+
+	struct record *rec = run_record(i++, 100, 0, "/data");
+	CHECK(history_noise_floors(s, rec, err, sizeof err) == 0);
+	int runs = -1;
+	double pct = history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs);
+	CHECK_EQ_INT(runs, 5);
+	CHECK_NEAR(pct, 2 * (101.0 - 99.0) / 100.0 * 100, 1e-9);
+	CHECK(isnan(history_saved_floor(rec, "hash/blake3/1t", "iops", NULL)));
+	record_free(rec);
+
+	/* with fewer quiet runs than VERDICT_HISTORY_MIN the default stays */
+	rec = run_record(i++, 100, 0, "/other");
+	CHECK(history_noise_floors(s, rec, err, sizeof err) == 0);
+	pct = history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs);
+	CHECK_EQ_INT(runs, 1);
+	CHECK_NEAR(pct, history_default_floor_pct(rec->benches[0]), 0);
+	CHECK_NEAR(pct, 10, 0);
+	record_free(rec);
+	store_close(s);
+	unlink(path);
+}
+
+TEST(history_default_floor_is_tighter_for_cpu_bound_phases)
+{
+	char *argv[] = { "run" };
+	struct record *r = record_new("run", 1, argv);
+	struct bench *disk = record_add_bench(r, "SEQ1M Q8T1 read"), *mem = record_add_bench(r, "memory/memcpy/2t");
+	bench_set(disk, "phase", json_string("disk"));
+	CHECK_NEAR(history_default_floor_pct(disk), 20, 0);
+	CHECK_NEAR(history_default_floor_pct(mem), 10, 0);     /* by name when there is no phase */
+	CHECK_NEAR(history_default_floor_pct(NULL), 20, 0);
+	record_free(r);
+}

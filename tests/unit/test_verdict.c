@@ -1,0 +1,97 @@
+#include "test.h"
+#include "stats/verdict.h"
+
+static const double base6[] = { 100, 101, 99, 100.5, 99.5, 100.2 };
+static const double slow6[] = { 80, 81, 79, 80.5, 79.5, 80.2 };     /* -20%, no overlap */
+static const double near6[] = { 98, 99, 97, 98.5, 97.5, 98.2 };     /* -2%, no overlap */
+
+static struct verdict decide(const double *a, size_t na, const double *b, size_t nb, double floor_pct,
+			     const char *busy_a, const char *busy_b)
+{
+	struct verdict_input in = { a, b, na, nb, 1, 0.05, floor_pct, busy_a, busy_b, NULL };
+	struct verdict v;
+	verdict_decide(&in, &v);
+	return v;
+}
+
+TEST(verdict_calls_a_change_beyond_the_floor_with_the_right_sign)
+{
+	struct verdict v = decide(base6, 6, slow6, 6, 10, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+	CHECK(verdict_is_call(v.kind));
+	CHECK_NEAR(v.delta_pct, -20, 0.1);
+	CHECK(v.p < 0.01);
+	CHECK(strstr(v.why, "regression: -20.0%") != NULL);
+	v = decide(slow6, 6, base6, 6, 10, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_IMPROVEMENT);
+	/* lower is better: the same samples are an improvement of latency */
+	struct verdict_input in = { base6, slow6, 6, 6, -1, 0.05, 10, NULL, NULL, NULL };
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_IMPROVEMENT);
+	in.direction = 0;
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_CHANGED);
+}
+
+TEST(verdict_a_significant_change_inside_the_floor_is_unchanged)
+{
+	struct verdict v = decide(base6, 6, near6, 6, 5, NULL, NULL);
+	CHECK(v.p < 0.05); /* benchstat would call it */
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	CHECK(strstr(v.why, "within the noise floor (5%)") != NULL);
+	/* the same change over a floor of 1% is a call */
+	v = decide(base6, 6, near6, 6, 1, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+}
+
+TEST(verdict_busy_runs_are_not_compared_and_say_why)
+{
+	struct verdict v = decide(base6, 6, slow6, 6, 10, NULL, "this run's hash phase ran on a busy machine");
+	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);
+	CHECK(!verdict_is_call(v.kind));
+	CHECK_EQ_STR(v.why, "not compared: this run's hash phase ran on a busy machine");
+	CHECK_NEAR(v.delta_pct, -20, 0.1); /* the change is still shown */
+	v = decide(base6, 6, slow6, 6, 10, "the baseline was busy", "this run was busy");
+	CHECK_EQ_STR(v.why, "not compared: the baseline was busy; this run was busy");
+}
+
+TEST(verdict_four_samples_are_too_few_even_at_the_smallest_p)
+{
+	/* n=4 each, fully separated: benchstat's p=0.029 "significant" */
+	struct verdict_input in = { base6, slow6, 4, 4, 1, 0.05, 10, NULL, NULL, "the time budget ran out" };
+	struct verdict v;
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);
+	CHECK(strstr(v.why, "too few samples (4+4; a call needs 6 each: the time budget ran out)") != NULL);
+}
+
+TEST(verdict_not_significant_is_unchanged)
+{
+	static const double a[] = { 1, 3, 5, 7, 9, 11 }, b[] = { 2, 4, 6, 8, 10, 12 };
+	struct verdict v = decide(a, 6, b, 6, 1, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	CHECK(v.p > 0.05);
+	CHECK(strstr(v.why, "not significant") != NULL);
+	static const double same[] = { 5, 5, 5, 5, 5, 5 };
+	v = decide(same, 6, same, 6, 1, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+}
+
+TEST(verdict_floor_from_history_needs_enough_runs)
+{
+	static const double m[] = { 100, 102, 98, 101, 99 };
+	CHECK_NEAR(verdict_floor_from_history(m, 4, 10), 10, 0);     /* too few: the default */
+	CHECK_NEAR(verdict_floor_from_history(m, 5, 10), 8, 1e-9);   /* 2 x (102-98)/100 */
+	static const double flat[] = { 100, 100, 100, 100, 100 };
+	CHECK_NEAR(verdict_floor_from_history(flat, 5, 10), VERDICT_FLOOR_MIN_PCT, 0);
+	static const double noisy[] = { 100, 140, 70, 100, 110 };
+	CHECK_NEAR(verdict_floor_from_history(noisy, 5, 10), 140, 1e-9); /* noisier than the default */
+}
+
+TEST(verdict_interval_pct_is_benchstats_range)
+{
+	static const double x[] = { 100, 101, 99, 100.5, 99.5, 100.2 };
+	CHECK(isinf(verdict_interval_pct(x, 5)));
+	/* n=6 at 95%: the interval is [min, max]; median 100.1 */
+	CHECK_NEAR(verdict_interval_pct(x, 6), 100 * (1 - 99 / 100.1), 1e-9);
+}
