@@ -1,4 +1,5 @@
 #include "cli/baseline.h"
+#include "export/calls.h"
 #include "export/comparetab.h"
 #include "export/report.h"
 #include "util/atomicfile.h"
@@ -62,7 +63,7 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 	for (size_t i = 0; i < res.ntables; i++)
 		if (strcmp(res.tables[i]->metric, "bytes_per_sec") == 0)
 			keep = i;
-	int nsig = 0;
+	int ncalls = 0;
 	if (keep < ntables) {
 		struct ct_table *first = res.tables[0];
 		res.tables[0] = res.tables[keep];
@@ -71,36 +72,19 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 		ct_write_text(out, &res);
 		res.ntables = ntables;
 
-		const struct ct_table *t = res.tables[0];
-		for (size_t r = 0; r < t->nrows; r++) {
-			const struct ct_cell *c0 = ct_cell_at(&res, t, r, 0), *c1 = ct_cell_at(&res, t, r, 1);
-			if (!c0 || !c1 || !c1->has_cmp || !(c1->p < res.alpha))
-				continue;
-			char delta[32];
-			ct_delta(&res, c0, c1, delta, sizeof delta);
-			if (!nsig++)
-				fprintf(out, "\nsignificant changes (throughput, p < %.2f):\n", res.alpha);
-			fprintf(out, "  %s %s (p=%.3f)\n", t->rows[r], delta, c1->p);
-		}
-		if (!nsig)
-			fprintf(out, "\nno significant change in throughput (p < %.2f)\n", res.alpha);
+		/* nodemark's calls, the same as compare and report make about these two runs */
+		struct call_list cl;
+		size_t same, not_compared, called;
+		calls_build(in, 2, &o, &res, &cl);
+		calls_write_text(out, &cl, "bytes_per_sec");
+		calls_count(&cl, "bytes_per_sec", &called, &same, &not_compared);
+		ncalls = (int)called;
+		calls_free(&cl);
 	} else {
 		fprintf(out, "no throughput figure in common with the baseline\n");
 	}
 	ct_free(&res);
-
-	/* a busy baseline (or run) makes its differences suspect: say so next to them */
-	const struct record *runs[2] = { base, rec };
-	for (int k = 0; k < 2; k++) {
-		json_t *noise = json_object_get(runs[k]->extra, "noise"), *v;
-		const char *phase;
-		json_object_foreach(noise, phase, v)
-			if (json_is_true(json_object_get(v, "busy")))
-				fprintf(out, "note: %s: the %s phase ran on a busy machine (%s)\n",
-					k ? "this run" : "the baseline", phase,
-					json_string_value(json_object_get(v, "why")));
-	}
-	return nsig;
+	return ncalls;
 }
 
 int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,
@@ -126,7 +110,9 @@ int baseline_report(const char *path, const struct record *rec, const struct rec
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
 	snprintf(generated, sizeof generated, "%s, nodemark %s", when, NODEMARK_VERSION);
-	struct report_opts ro = { "nodemark run", generated };
+	struct call_list cl;
+	calls_build(in, n, &o, &res, &cl);
+	struct report_opts ro = { "nodemark run", generated, &cl };
 	struct atomic_file af;
 	FILE *f = afile_open(&af, path, err, errlen);
 	int rc = -1;
@@ -134,6 +120,7 @@ int baseline_report(const char *path, const struct record *rec, const struct rec
 		report_write_html(f, in, n, &res, &ro);
 		rc = afile_commit(&af, err, errlen);
 	}
+	calls_free(&cl);
 	ct_free(&res);
 	return rc;
 }

@@ -15,9 +15,10 @@
 struct record *baseline_find(struct store *s, const struct record *rec, const char *name, char *err,
 			     size_t errlen);
 
-/* The comparison of the throughput figures (bytes_per_sec), then one line per significant
- * change ("  RND4K Q1T1 read -12.03% (p=0.008)") and a note for each phase the baseline ran on a
- * busy machine.  Returns the number of significant changes, or -1 with a message. */
+/* The comparison of the throughput figures (bytes_per_sec), then the calls (export/calls.h):
+ * one line per change called or not compared, with why ("  RND4K Q1T1 read  regression: -12.0%
+ * (p=0.002 n=6+6, noise floor 20%)", "not compared: ...busy...").  Returns the number of calls,
+ * or -1 with a message. */
 int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen);
 
 /* The HTML report of rec (and base, when not NULL) into path. 0, or -1 with a message. */

@@ -1,6 +1,7 @@
 /* nodemark compare: benchstat's tables over saved runs, JSON records and Go benchmark text. */
 #include "cmd/cmd.h"
 #include "cli/compare_input.h"
+#include "export/calls.h"
 #include "export/changes.h"
 #include "export/comparetab.h"
 #include "util/atomicfile.h"
@@ -23,6 +24,11 @@ const char cmd_compare_usage[] =
 	"interval (\"1.718µ ± 1%\"); every column after the first is compared with the first by a\n"
 	"two-sided Mann-Whitney U test: \"-17.20% (p=0.000 n=10)\" when p <= alpha, \"~\" when not.\n"
 	"The last row is the geometric mean.  Footnotes warn about too few samples.\n"
+	"\n"
+	"For nodemark's own runs, the calls follow the tables: a change is called only when neither\n"
+	"run was busy, both have 6 or more samples, p <= alpha, and the median moved more than the\n"
+	"noise floor (the spread of earlier runs, saved with the run); otherwise \"not compared:\"\n"
+	"says why (a busy phase, too few samples).\n"
 	"\n"
 	"Options:\n"
 	"  --col KEY           columns by KEY instead of by input (e.g. host, label, a tag such as fs,\n"
@@ -158,19 +164,27 @@ int cmd_compare(int argc, char **argv)
 		rc = NM_EXIT_FAILED;
 		goto out_res;
 	}
+	/* nodemark's calls about saved runs, after benchstat's tables (none for Go text) */
+	struct call_list cl;
+	calls_build(ci.v, ci.n, &o, &res, &cl);
 	if (fmt == F_TEXT) {
 		ct_write_text(f, &res);
+		calls_write_text(f, &cl, NULL);
 		what_changed_text(f, &ci);
 	} else if (fmt == F_MARKDOWN) {
 		ct_write_markdown(f, &res);
+		calls_write_markdown(f, &cl);
 	} else if (fmt == F_CSV) {
 		ct_write_csv(f, &res);
 	} else {
 		json_t *j = ct_to_json(&res);
+		if (cl.n)
+			json_object_set_new(j, "calls", calls_to_json(&cl));
 		json_dumpf(j, f, JSON_INDENT(2));
 		fputc('\n', f);
 		json_decref(j);
 	}
+	calls_free(&cl);
 	if (afile_commit(&af, err, sizeof err) < 0) {
 		nm_error("%s", err);
 		rc = NM_EXIT_FAILED;

@@ -132,7 +132,9 @@ int cmd_report(int argc, char **argv)
 	if (gmtime_r(&now, &tm))
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
 	snprintf(generated, sizeof generated, "%s, nodemark %s", when, NODEMARK_VERSION);
-	struct report_opts ro = { title, generated };
+	struct call_list cl;
+	calls_build(ci.v, ci.n, &o, &res, &cl);
+	struct report_opts ro = { title, generated, &cl };
 	struct atomic_file af;
 	FILE *f = afile_open(&af, output, err, sizeof err);
 	if (!f) {
@@ -153,6 +155,7 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "wrote %s (%zu tables%s)\n", output, res.ntables, markdown ? "" : ", SVG charts");
 	rc = NM_EXIT_OK;
 out_res:
+	calls_free(&cl);
 	ct_free(&res);
 out_inputs:
 	compare_inputs_free(&ci);

@@ -2,6 +2,7 @@
 #include "cmd/cmd.h"
 #include "cli/run_opts.h"
 #include "inventory/inventory.h"
+#include "results/history.h"
 #include "results/store.h"
 #include "stats/summary.h"
 #include "cli/baseline.h"
@@ -30,8 +31,10 @@ const char cmd_run_usage[] =
 	"figures are saved with the run. Sizes shrink to fit the free space, and you are told.\n"
 	"\n"
 	"At the end: the machine in one line, a table per phase, the run id, and the comparison with\n"
-	"the previous run of this host and directory (or --baseline), benchstat-style, with the\n"
-	"significant changes called out. Writes nodemark-report.html unless --no-report.\n"
+	"the previous run of this host and directory (or --baseline), benchstat-style, then the calls:\n"
+	"a change is called only when neither run was busy, both have 6 or more samples, p <= 0.05,\n"
+	"and it is larger than the figure's noise floor on this machine (from earlier runs); other\n"
+	"rows say \"not compared\" and why. Writes nodemark-report.html unless --no-report.\n"
 	"\n"
 	"Options:\n"
 	"  --quick             at most about 30 seconds (make run, CI)\n"
@@ -196,6 +199,17 @@ static void print_noise(const struct record *r)
 	}
 }
 
+/* Each figure's noise floor from the earlier runs like this one, saved with the run, so that
+ * compare and report make the same calls about it later.  Without a store: the defaults. */
+static void attach_noise_floors(const struct run_cmd *o, struct record *rec)
+{
+	char err[1024];
+	struct store *s = store_open(o->ro.db, err, sizeof err);
+	if (s && history_noise_floors(s, rec, err, sizeof err) < 0)
+		nm_warn("noise floors: %s (the defaults apply)", err);
+	store_close(s);
+}
+
 /* The baseline (the previous run of this host and directory, or --baseline), the comparison
  * with it, and the report. A missing baseline is no error; a named one that is missing is. */
 static void compare_and_report(const struct run_cmd *o, const struct record *rec, int *rc)
@@ -275,6 +289,8 @@ int cmd_run(int argc, char **argv)
 	/* A finished inventory phase is worth keeping on its own (info --diff reads it), also
 	 * when a signal cut the run short before any benchmark finished. */
 	int saving = rec->nbenches || rec->inventory;
+	if (rec->nbenches)
+		attach_noise_floors(&o, rec);
 	if (saving && run_save(&o.ro, rec) < 0 && rc == 0)
 		rc = NM_EXIT_FAILED;
 	if (!o.ro.no_save && saving)

@@ -10,11 +10,13 @@
 
 #include <stdio.h>
 
+#include "export/calls.h"
 #include "export/comparetab.h"
 
 struct report_opts {
 	const char *title;
 	const char *generated;  /* e.g. "2026-11-30 09:40 UTC by nodemark 0.1.0" */
+	const struct call_list *calls;  /* nodemark's calls (export/calls.h); NULL or empty: none */
 };
 
 void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,

@@ -215,6 +215,8 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 		}
 		fputs("</ul>\n", f);
 	}
+	if (o->calls)
+		calls_write_html(f, o->calls);
 	chart_percentiles(f, in, nin);
 	chart_timelines(f, in, nin);
 	fputs("</body></html>\n", f);
@@ -248,4 +250,6 @@ void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const
 	fputs("\n## Results\n\nMedian ± 95% confidence interval; each column after the first against the first "
 	      "by a two-sided Mann-Whitney U test (α = 0.05), as benchstat.\n\n", f);
 	ct_write_markdown(f, res);
+	if (o->calls)
+		calls_write_markdown(f, o->calls);
 }

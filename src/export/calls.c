@@ -1,0 +1,247 @@
+#include "export/calls.h"
+#include "results/history.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *bench_phase(const struct bench *b)
+{
+	return b ? json_string_value(json_object_get(b->settings, "phase")) : NULL;
+}
+
+/* "base2: the hash phase ran on a busy machine (other processes used 93% of the CPUs)" */
+static const char *busy_reason(const struct ct_input *in, const struct bench *b, char *buf, size_t len)
+{
+	const char *phase = bench_phase(b);
+	json_t *n = json_object_get(in->r->extra, "noise");
+	n = phase ? json_object_get(n, phase) : NULL;
+	if (!json_is_true(json_object_get(n, "busy")))
+		return NULL;
+	const char *why = json_string_value(json_object_get(n, "why"));
+	snprintf(buf, len, "%s: the %s phase ran on a busy machine (%s)", in->name, phase, why ? why : "?");
+	return buf;
+}
+
+static int budget_ran_out(const struct ct_input *in, const struct bench *b)
+{
+	json_t *s = json_object_get(json_object_get(in->r->extra, "sampling"), b ? b->name : "");
+	const char *stopped = json_string_value(json_object_get(s, "stopped"));
+	return stopped && strcmp(stopped, "budget") == 0;
+}
+
+/* The input behind column c, when exactly one input has its name. */
+static const struct ct_input *column_input(const struct ct_input *in, size_t nin, const char *col)
+{
+	const struct ct_input *found = NULL;
+	for (size_t i = 0; i < nin; i++)
+		if (strcmp(in[i].name, col) == 0) {
+			if (found)
+				return NULL;
+			found = &in[i];
+		}
+	return found;
+}
+
+static double floor_for(const struct ct_input *a, const struct bench *ba, const struct ct_input *b,
+			const struct bench *bb, const char *metric)
+{
+	/* the larger of the two saved floors: symmetric, and the cautious one */
+	double fa = history_saved_floor(a->r, ba->name, metric, NULL);
+	double fb = history_saved_floor(b->r, bb->name, metric, NULL);
+	if (isnan(fa) && isnan(fb))
+		return history_default_floor_pct(bb);
+	return isnan(fa) ? fb : isnan(fb) ? fa : fmax(fa, fb);
+}
+
+static void add_call(struct call_list *cl, const struct ct_table *t, size_t row, size_t col, const struct ct_input *ia,
+		     const struct ct_input *ib, const struct ct_cell *ca, const struct ct_cell *cb, double alpha)
+{
+	const struct bench *ba = record_find_bench(ia->r, t->rows[row]), *bb = record_find_bench(ib->r, t->rows[row]);
+	if (!ba || !bb)
+		return;
+	char busy_a[400], busy_b[400], short_why[200] = "";
+	int ra = budget_ran_out(ia, ba), rb = budget_ran_out(ib, bb);
+	if (ra || rb)
+		snprintf(short_why, sizeof short_why, "the time budget ran out (%s%s%s)", ra ? ia->name : "",
+			 ra && rb ? ", " : "", rb ? ib->name : "");
+	struct verdict_input vi = {
+		.base = ca->v, .nbase = ca->n, .cur = cb->v, .ncur = cb->n, .direction = t->direction, .alpha = alpha,
+		.floor_pct = floor_for(ia, ba, ib, bb, t->metric),
+		.base_busy = busy_reason(ia, ba, busy_a, sizeof busy_a),
+		.cur_busy = busy_reason(ib, bb, busy_b, sizeof busy_b),
+		.short_why = short_why[0] ? short_why : NULL,
+	};
+	cl->v = realloc(cl->v, (cl->n + 1) * sizeof *cl->v);
+	if (!cl->v)
+		abort();
+	struct call *c = &cl->v[cl->n++];
+	*c = (struct call){ t->metric, t->unit, t->rows[row], col, { 0 } };
+	verdict_decide(&vi, &c->v);
+}
+
+void calls_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, const struct ct_result *res,
+		 struct call_list *out)
+{
+	memset(out, 0, sizeof *out);
+	out->res = res;
+	if ((o->col_key && strcmp(o->col_key, "input") != 0) || (o->row_key && strcmp(o->row_key, "name") != 0))
+		return;
+	for (size_t i = 0; i < nin; i++)
+		if (in[i].r->command && strcmp(in[i].r->command, "gobench") == 0)
+			return;
+	const struct ct_input *base = res->ncols ? column_input(in, nin, res->cols[0]) : NULL;
+	if (!base)
+		return;
+	for (size_t c = 1; c < res->ncols; c++) {
+		const struct ct_input *cur = column_input(in, nin, res->cols[c]);
+		if (!cur)
+			continue;
+		for (size_t ti = 0; ti < res->ntables; ti++) {
+			const struct ct_table *t = res->tables[ti];
+			for (size_t r = 0; r < t->nrows; r++) {
+				const struct ct_cell *ca = ct_cell_at(res, t, r, 0), *cb = ct_cell_at(res, t, r, c);
+				if (ca && cb)
+					add_call(out, t, r, c, base, cur, ca, cb, res->alpha);
+			}
+		}
+	}
+}
+
+void calls_free(struct call_list *cl)
+{
+	free(cl->v);
+	memset(cl, 0, sizeof *cl);
+}
+
+void calls_count(const struct call_list *cl, const char *metric, size_t *called, size_t *unchanged,
+		 size_t *not_compared)
+{
+	*called = *unchanged = *not_compared = 0;
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct call *c = &cl->v[i];
+		if (metric && strcmp(c->metric, metric) != 0)
+			continue;
+		if (verdict_is_call(c->v.kind))
+			++*called;
+		else if (c->v.kind == VERDICT_NOT_COMPARED)
+			++*not_compared;
+		else
+			++*unchanged;
+	}
+}
+
+void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
+{
+	size_t w = 0, shown = 0;
+	for (size_t i = 0; i < cl->n; i++)
+		if (!metric || strcmp(cl->v[i].metric, metric) == 0) {
+			size_t n = strlen(cl->v[i].row);
+			w = n > w ? n : w;
+			shown++;
+		}
+	if (!shown)
+		return;
+	fprintf(f, "\ncalls: a change is called when neither run was busy, both have %d or more samples,\n"
+		   "p <= %.2f, and the median moved more than the noise floor (docs/compare.md)\n",
+		VERDICT_MIN_SAMPLES, cl->res->alpha);
+	const char *last_metric = NULL;
+	size_t last_col = 0;
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct call *c = &cl->v[i];
+		if (metric && strcmp(c->metric, metric) != 0)
+			continue;
+		if (!last_metric || strcmp(last_metric, c->metric) != 0 || last_col != c->col) {
+			size_t called = 0, same = 0, nc = 0;
+			for (size_t k = i; k < cl->n && strcmp(cl->v[k].metric, c->metric) == 0 && cl->v[k].col == c->col; k++) {
+				if (verdict_is_call(cl->v[k].v.kind))
+					called++;
+				else if (cl->v[k].v.kind == VERDICT_NOT_COMPARED)
+					nc++;
+				else
+					same++;
+			}
+			fprintf(f, "%s (%s), %s vs %s: %zu called, %zu unchanged, %zu not compared\n", c->metric, c->unit,
+				cl->res->cols[c->col], cl->res->cols[0], called, same, nc);
+			last_metric = c->metric;
+			last_col = c->col;
+		}
+		if (c->v.kind != VERDICT_UNCHANGED)
+			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.why);
+	}
+}
+
+void calls_write_markdown(FILE *f, const struct call_list *cl)
+{
+	if (!cl->n)
+		return;
+	fprintf(f, "\n### Calls\n\nA change is called when neither run was busy, both have %d or more samples, "
+		   "p <= %.2f, and the median moved more than the noise floor.\n\n",
+		VERDICT_MIN_SAMPLES, cl->res->alpha);
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct call *c = &cl->v[i];
+		if (c->v.kind != VERDICT_UNCHANGED)
+			fprintf(f, "- `%s` %s, %s: %s\n", c->row, c->metric, cl->res->cols[c->col], c->v.why);
+	}
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '<')
+			fputs("&lt;", f);
+		else if (*s == '>')
+			fputs("&gt;", f);
+		else if (*s == '&')
+			fputs("&amp;", f);
+		else if (*s == '"')
+			fputs("&quot;", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+void calls_write_html(FILE *f, const struct call_list *cl)
+{
+	if (!cl->n)
+		return;
+	fprintf(f, "<h2>Calls</h2>\n<p class=\"meta\">A change is called when neither run was busy, both have %d or "
+		   "more samples, p ≤ %.2f, and the median moved more than the noise floor (the spread of earlier "
+		   "runs on this machine, or a default until there are %d).</p>\n<table class=\"calls\">"
+		   "<tr><th>benchmark</th><th>metric</th><th>vs base</th><th>call</th><th>why</th></tr>\n",
+		VERDICT_MIN_SAMPLES, cl->res->alpha, VERDICT_HISTORY_MIN);
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct call *c = &cl->v[i];
+		const char *kind = verdict_kind_name(c->v.kind);
+		fprintf(f, "<tr class=\"call-%s\"><td>", c->v.kind == VERDICT_NOT_COMPARED ? "not-compared" : kind);
+		html_esc(f, c->row);
+		fputs("</td><td>", f);
+		html_esc(f, c->metric);
+		fputs("</td><td>", f);
+		html_esc(f, cl->res->cols[c->col]);
+		fprintf(f, "</td><td>%s</td><td>", kind);
+		html_esc(f, c->v.why);
+		fputs("</td></tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *calls_to_json(const struct call_list *cl)
+{
+	json_t *a = json_array();
+	for (size_t i = 0; i < cl->n; i++) {
+		const struct call *c = &cl->v[i];
+		json_array_append_new(
+			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:[I, I], s:f, s:s}", "metric", c->metric, "unit",
+				     c->unit, "name", c->row, "column", cl->res->cols[c->col], "call",
+				     verdict_kind_name(c->v.kind), "delta_pct", num_or_null(c->v.delta_pct), "p",
+				     num_or_null(c->v.p), "n", (json_int_t)c->v.nbase, (json_int_t)c->v.ncur, "floor_pct",
+				     c->v.floor_pct, "why", c->v.why));
+	}
+	return a;
+}

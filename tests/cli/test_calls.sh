@@ -1,0 +1,80 @@
+# nodemark's calls after benchstat's tables: a change is called only when neither run was busy,
+# both have enough samples, the test says so and the change exceeds the noise floor.  The runs
+# are JSON records written here, so every input of the rule is known.
+. "$TESTS_DIR/cli/lib.sh"
+
+d=$(mktemp -d "$PWD/rule.XXXXXX")
+python3 - "$d" <<'PY'
+import json, sys, copy
+d = sys.argv[1]
+def bench(name, phase, samples):
+    return {"name": name, "settings": {"phase": phase},
+            "metrics": [{"name": "bytes_per_sec", "unit": "B/s", "direction": "higher", "samples": samples}],
+            "series": [], "hists": []}
+quiet = {"busy": False, "other_busy_pct": 1.0, "steal_pct": 0.0}
+busy = {"busy": True, "other_busy_pct": 93.0, "steal_pct": 0.0, "why": "other processes used 93% of the CPUs"}
+def record(rid, label, scale, disk_scale, noise_hash, floor=None, sampling=None):
+    r = {"format": "nodemark-record", "format_version": 1, "id": rid, "time_ms": 1796119242862, "host": "vm",
+         "version": "0.1.0", "command": "run", "cmdline": "nodemark run", "label": label, "tags": {},
+         "extra": {"run": {"dir": "/data", "mode": "default"},
+                   "noise": {"hash": noise_hash, "disk": quiet, "pieces": quiet}},
+         "benches": [bench("hash/blake3/1t", "hash", [v * scale for v in [100e6, 101e6, 99e6, 100.5e6, 99.5e6, 100.2e6]]),
+                     bench("SEQ1M Q8T1 read", "disk", [v * disk_scale for v in [500e6, 505e6, 495e6, 502e6, 498e6, 501e6]]),
+                     bench("pieces/files/blake3/sync/write", "pieces", [v * scale for v in [50e6, 51e6, 49e6, 50.5e6]])]}
+    if floor:
+        r["extra"]["noise_floor"] = floor
+    if sampling:
+        r["extra"]["sampling"] = sampling
+    return r
+def save(name, r):
+    json.dump(r, open(f"{d}/{name}.json", "w"))
+save("base", record("6b0e000000000001", "base", 1.0, 1.0, quiet))
+# hash -20% (a call), disk -5% (significant, inside the 20% default floor), pieces 4 samples
+save("slow", record("6b0e000000000002", "slow", 0.8, 0.95, quiet,
+                    sampling={"pieces/files/blake3/sync/write": {"samples": 4, "stopped": "budget"}}))
+save("busy", record("6b0e000000000003", "busy", 0.8, 0.95, busy))
+save("floor", record("6b0e000000000004", "floor", 0.8, 0.95, quiet,
+                     floor={"hash/blake3/1t": {"bytes_per_sec": {"pct": 30.0, "runs": 6}}}))
+PY
+cd "$d" || exit 1
+
+run_nm compare base.json slow.json
+expect_rc 0 "compare of two runs exits 0"
+expect_out_matches 'hash/blake3/1t +.*-20\.00% \(p=0\.002 n=6\)' "benchstat's row is unchanged above the calls"
+expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10%\)' \
+    "a -20% change, quiet runs, 6+6 samples, over the 10% hash floor is called a regression"
+if grep -q '^  SEQ1M Q8T1 read' <<<"$out"; then
+    not_ok "a significant -5% inside the 20% disk floor is not called" "$out"
+else ok "a significant -5% inside the 20% disk floor is not called"; fi
+expect_out_has "not compared: too few samples (4+4; a call needs 6 each: the time budget ran out (slow.json))" \
+    "4 samples are too few, and the time budget that cut them short is named"
+expect_out_has "bytes_per_sec (B/s), slow.json vs base.json: 1 called, 1 unchanged, 1 not compared" "the counts are given"
+
+run_nm compare base.json busy.json
+expect_out_has "hash/blake3/1t                 not compared: busy.json: the hash phase ran on a busy machine (other processes used 93% of the CPUs)" \
+    "a busy phase is not compared, and the reason says which run and why"
+if grep -q "regression" <<<"$out"; then not_ok "nothing is called against a busy run" "$out"; else ok "nothing is called against a busy run"; fi
+expect_out_matches 'hash/blake3/1t +.*-20\.00% \(p=0\.002 n=6\)' "benchstat's numbers stay available for the busy run"
+
+run_nm compare base.json floor.json
+expect_out_has "floor.json vs base.json: 0 called, 2 unchanged, 1 not compared" "the noise floor saved with a run (30%) keeps -20% from being called"
+
+run_nm compare base.json slow.json busy.json --format json
+res=$(json_get '[(c["name"], c["column"], c["call"], c["n"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
+if [ "$res" = "[('hash/blake3/1t', 'slow.json', 'regression', [6, 6], 10), ('hash/blake3/1t', 'busy.json', 'not compared', [6, 6], 10)]" ]; then
+    ok "--format json has the calls with column, kind, counts and floor"
+else not_ok "--format json has the calls with column, kind, counts and floor" "$res"; fi
+
+run_nm report base.json busy.json slow.json -o "$d/r.html"
+expect_rc 0 "report exits 0"
+check "the report has a row per call, classed by its kind" \
+    grep -q '<tr class="call-regression"><td>hash/blake3/1t</td><td>bytes_per_sec</td><td>slow.json</td>' "$d/r.html"
+check "the report names a busy run's row as not compared, with why" \
+    grep -q '<tr class="call-not-compared"><td>hash/blake3/1t</td><td>bytes_per_sec</td><td>busy.json</td><td>not compared</td><td>not compared: busy.json: the hash phase ran on a busy machine' "$d/r.html"
+
+# Go benchmark text is benchstat's contract: no calls section
+printf 'BenchmarkA 1 100 ns/op\nBenchmarkA 1 101 ns/op\n' >old.txt
+printf 'BenchmarkA 1 200 ns/op\nBenchmarkA 1 201 ns/op\n' >new.txt
+run_nm compare old.txt new.txt
+if grep -q "calls" <<<"$out"; then not_ok "Go text gets no calls" "$out"; else ok "Go text gets no calls"; fi
+cd .. && rm -rf "$d"
