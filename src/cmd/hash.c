@@ -1,6 +1,7 @@
 /* nodemark hash: hashing throughput per algorithm and thread count. */
 #include "cmd/cmd.h"
 #include "cli/run_opts.h"
+#include "stats/verdict.h"
 #include "hash/bench.h"
 #include "hash/cpufeat.h"
 #include "util/atomicfile.h"
@@ -28,12 +29,13 @@ const char cmd_hash_usage[] =
 	"\n"
 	"Options:\n"
 	"  --algo LIST         hashes to measure: blake3, sha256, none (default blake3,sha256)\n"
-	"  --size SIZE         bytes hashed per measurement, split over the threads (default 1GiB)\n"
+	"  --size SIZE         bytes hashed per measurement, split over the threads (default 256MiB)\n"
 	"  --block SIZE        bytes per update call (default 256KiB)\n"
 	"  --threads LIST      thread counts, e.g. 1,2,4 (default 1 and the number of CPUs)\n"
 	"  --file FILE         hash this file (mapped) instead of random bytes in memory;\n"
 	"                      --size defaults to its length; with 1 thread the digest is printed\n"
-	"  --runs N            measurements per algorithm and thread count; the median is shown (default 1)\n"
+	"  --runs N            measurements per algorithm and thread count; the median is shown\n"
+	"                      (default 6: the fewest with which compare can call a change)\n"
 	"  --json              print JSON: {\"results\":[{\"algo\", \"threads\", \"block\", \"bytes\",\n"
 	"                      \"seconds\", \"bytes_per_sec\", \"cycles_per_byte\", \"cpu_seconds\",\n"
 	"                      \"impl\"}, ...]}\n"
@@ -181,7 +183,7 @@ int cmd_hash(int argc, char **argv)
 {
 	struct hash_opts o = {
 		.algos = { HASH_BLAKE3, HASH_SHA256 }, .nalgos = 2, .threads = { 1 }, .nthreads = 1,
-		.block = 256 << 10, .runs = 1,
+		.block = 256 << 10, .runs = VERDICT_MIN_SAMPLES,
 	};
 	struct run_opts ro = { 0 };
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -197,7 +199,7 @@ int cmd_hash(int argc, char **argv)
 			o.size = data_len;
 	}
 	if (!o.size)
-		o.size = 1ull << 30;
+		o.size = 256ull << 20;
 
 	struct record *rec = record_new("hash", argc, argv);
 	char feat[128], err[512], buf[64], buf2[64];

@@ -29,8 +29,30 @@ void suite_note(struct suite_ctx *c, const char *fmt, ...) __attribute__((format
 /* A bench of this phase (its settings carry "phase"). */
 struct bench *suite_bench(struct suite_ctx *c, const char *name);
 
-/* How many measurements each figure gets in this mode (quick 4, default 6, full 10). */
-unsigned suite_samples(const struct suite_ctx *c);
+/* Adaptive sample counts (suite/sampling.c), as the Phoronix Test Suite's dynamic run count:
+ * a figure gets at least min samples, then more until its 95% interval is within target_pct
+ * (half the change worth detecting: the default noise floor), at most max, and never past the
+ * time budget.  Why it stopped is saved in extra.sampling.<bench>:
+ *   {"samples": n, "min": 6, "max": 10, "target_pct": 5, "interval_pct": 3.2 (null: infinite),
+ *    "budget_s": 2.5, "stopped": "interval" | "max" | "budget"}
+ * "budget" with fewer than min samples makes compare say "not compared: too few samples". */
+struct suite_sampler {
+	unsigned min, max;
+	double target_pct, budget_s;
+	uint64_t start_ns;
+	const char *stopped;    /* set when suite_sampler_more says no */
+};
+
+/* Start the clock for one figure (or one round of several: see suite_sampler_more_all).
+ * budget_s: the mode's budget for it. */
+void suite_sampler_start(const struct suite_ctx *c, struct suite_sampler *s, const struct bench *b, double budget_s);
+/* 1 while another sample of m is wanted. */
+int suite_sampler_more(struct suite_sampler *s, const struct metric *m);
+/* The same over several figures that take turns: 1 while any of them wants another. */
+int suite_sampler_more_all(struct suite_sampler *s, struct metric *const *m, size_t n);
+/* Save why b's sampling stopped in extra.sampling.<bench>. */
+void suite_sampler_save(struct suite_ctx *c, const struct bench *b, const struct suite_sampler *s,
+			const struct metric *m);
 
 /* Bytes that may be written in dir: free space less the reserve (workdir.h); 0 when unknown. */
 uint64_t suite_free_bytes(const char *dir);

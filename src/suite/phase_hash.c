@@ -17,12 +17,18 @@ static double pass_seconds(const struct suite_ctx *c)
 	return c->opts->mode == SUITE_QUICK ? 0.2 : c->opts->mode == SUITE_FULL ? 1.0 : 0.5;
 }
 
+/* Seconds one figure may take, beyond which it stops with the samples it has. */
+static double budget_seconds(const struct suite_ctx *c)
+{
+	return c->opts->mode == SUITE_QUICK ? 3 : c->opts->mode == SUITE_FULL ? 40 : 8;
+}
+
 static int hash_run(struct suite_ctx *c, char *err, size_t errlen)
 {
 	static const enum hash_algo algos[] = { HASH_BLAKE3, HASH_SHA256 };
 	unsigned ncpu = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned threads[2] = { 1, ncpu > 1 ? ncpu : 0 };
-	unsigned n = suite_samples(c), step = 0, steps = 2 * (threads[1] ? 2 : 1);
+	unsigned step = 0, steps = 2 * (threads[1] ? 2 : 1);
 	void *data = malloc(DATA);
 	int rc = 0;
 
@@ -53,7 +59,9 @@ static int hash_run(struct suite_ctx *c, char *err, size_t errlen)
 			bench_set(b, "threads", json_integer(plan.threads));
 			bench_set(b, "block", json_integer((json_int_t)plan.block));
 			struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
-			for (unsigned i = 0; i < n; i++) {
+			struct suite_sampler smp;
+			suite_sampler_start(c, &smp, b, budget_seconds(c));
+			while (suite_sampler_more(&smp, m)) {
 				if (cleanup_interrupted()) {
 					rc = 130;
 					break;
@@ -63,9 +71,11 @@ static int hash_run(struct suite_ctx *c, char *err, size_t errlen)
 					break;
 				}
 				metric_add(m, r.bytes_per_sec);
-				suite_progress(c, (step + (double)(i + 1) / n) / steps, "%s on %u thread%s",
+				suite_progress(c, (step + (double)m->nsamples / smp.max) / steps, "%s on %u thread%s",
 					       hash_algo_name(plan.algo), plan.threads, plan.threads == 1 ? "" : "s");
 			}
+			if (!rc)
+				suite_sampler_save(c, b, &smp, m);
 		}
 	}
 	free(data);

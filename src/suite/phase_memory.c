@@ -18,13 +18,49 @@ static uint64_t mem_available(void)
 	return pages > 0 && psize > 0 ? (uint64_t)pages * (uint64_t)psize : 1ull << 30;
 }
 
+/* Seconds one figure may take, beyond which it stops with the samples it has. */
+static double budget_seconds(const struct suite_ctx *c)
+{
+	return c->opts->mode == SUITE_QUICK ? 3 : c->opts->mode == SUITE_FULL ? 40 : 8;
+}
+
+struct mem_job {
+	int cached;             /* page-cache read of a file in dir, else memcpy */
+	size_t per_thread;
+	unsigned threads;
+	const char *dir;
+	uint64_t file, pass_ns;
+};
+
+/* Batches of passes until the sampler is satisfied.  Each batch has one more pass than it
+ * keeps: the first pays for first-touch faults (and, in a VM, for the host backing the pages),
+ * as CrystalDiskMark's preparing pass. */
+static int mem_sample(struct suite_ctx *c, struct bench *b, struct metric *m, const struct mem_job *j, char *err,
+		      size_t errlen)
+{
+	struct suite_sampler smp;
+	struct membw_result r[16];
+	suite_sampler_start(c, &smp, b, budget_seconds(c));
+	while (suite_sampler_more(&smp, m)) {
+		unsigned want = m->nsamples < smp.min ? smp.min - (unsigned)m->nsamples : 2;
+		if (want > smp.max - m->nsamples)
+			want = smp.max - (unsigned)m->nsamples;
+		int st = j->cached ? membw_cached_read(j->dir, j->file, j->pass_ns, want + 1, r, err, errlen)
+				   : membw_copy(j->per_thread, j->threads, j->pass_ns, want + 1, r, err, errlen);
+		if (st)
+			return st < 0 ? 1 : 130;
+		for (unsigned i = 1; i <= want; i++)
+			metric_add(m, r[i].bytes_per_sec);
+	}
+	suite_sampler_save(c, b, &smp, m);
+	return 0;
+}
+
 static int memory_run(struct suite_ctx *c, char *err, size_t errlen)
 {
-	unsigned n = suite_samples(c), threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned threads = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
 	uint64_t pass_ns = (uint64_t)(pass_seconds(c) * 1e9), avail = mem_available();
 	char name[64], a[32];
-	struct membw_result r[16];
-	int st;
 
 	if (threads < 1)
 		threads = 1;
@@ -38,12 +74,10 @@ static int memory_run(struct suite_ctx *c, char *err, size_t errlen)
 	bench_set(b, "threads", json_integer(threads));
 	struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
 	suite_progress(c, 0, "memcpy %s x %u threads", units_bytes_iec(per_thread, a, sizeof a), threads);
-	/* one more pass than measured: the first one pays for first-touch faults (and, in a VM,
-	 * for the host backing the pages), as CrystalDiskMark's preparing pass */
-	if ((st = membw_copy(per_thread, threads, pass_ns, n + 1, r, err, errlen)) != 0)
-		return st < 0 ? 1 : 130;
-	for (unsigned i = 1; i <= n; i++)
-		metric_add(m, r[i].bytes_per_sec);
+	struct mem_job job = { 0, per_thread, threads, NULL, 0, pass_ns };
+	int st = mem_sample(c, b, m, &job, err, errlen);
+	if (st)
+		return st;
 
 	uint64_t file = c->opts->mode == SUITE_QUICK ? 64ull << 20 : c->opts->mode == SUITE_FULL ? 1ull << 30 : 256ull << 20;
 	uint64_t room = suite_free_bytes(c->workdir);
@@ -61,11 +95,8 @@ static int memory_run(struct suite_ctx *c, char *err, size_t errlen)
 	bench_set(b, "block", json_integer(1 << 20));
 	m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
 	suite_progress(c, 0.5, "page-cache read of a %s file", units_bytes_iec(file, a, sizeof a));
-	if ((st = membw_cached_read(c->workdir, file, pass_ns, n + 1, r, err, errlen)) != 0)
-		return st < 0 ? 1 : 130;
-	for (unsigned i = 1; i <= n; i++)
-		metric_add(m, r[i].bytes_per_sec);
-	return 0;
+	job = (struct mem_job){ 1, 0, 0, c->workdir, file, pass_ns };
+	return mem_sample(c, b, m, &job, err, errlen);
 }
 
 const struct suite_phase suite_phase_memory = {

@@ -15,7 +15,6 @@ static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 	static const enum pieces_sync syncs[2] = { PIECES_NOSYNC, PIECES_FSYNC };
 	enum suite_mode m = c->opts->mode;
 	uint64_t count = m == SUITE_QUICK ? 12 : m == SUITE_FULL ? 256 : 48;
-	unsigned n = suite_samples(c);
 	const char *dirs[1] = { c->workdir };
 	char a[32], b[32];
 
@@ -33,14 +32,19 @@ static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 	if (!r)
 		return snprintf(err, errlen, "out of memory"), 1;
 	int rc = 0;
-	for (unsigned i = 0; i < n && !rc; i++) {
+	struct suite_sampler smp;
+	struct bench *benches[4] = { 0 };
+	struct metric *rates[4] = { 0 };
+	/* one round gives each cell a sample; rounds go on until every cell has enough */
+	suite_sampler_start(c, &smp, NULL, m == SUITE_QUICK ? 10 : m == SUITE_FULL ? 180 : 40);
+	for (unsigned i = 0; !rc && (i == 0 || suite_sampler_more_all(&smp, rates, 4)); i++) {
 		for (unsigned cell = 0; cell < 4 && !rc; cell++) {
 			struct pieces_plan p = {
 				.dirs = dirs, .ndirs = 1, .backend = PIECES_FILES, .hash = hashes[cell % 2],
 				.sync = syncs[cell / 2], .count = count, .size = PIECES_DEFAULT_SIZE,
 				.block = PIECES_DEFAULT_BLOCK, .log_limit = PIECES_DEFAULT_LOG_LIMIT, .workers = 1,
 			};
-			suite_progress(c, (double)(i * 4 + cell) / (4.0 * n), "%llu pieces, %s, %s",
+			suite_progress(c, (double)(i * 4 + cell) / (4.0 * smp.max), "%llu pieces, %s, %s",
 				       (unsigned long long)count, hash_algo_name(p.hash), pieces_sync_name(p.sync));
 			rc = pieces_run(&p, r, err, errlen);
 			if (rc)
@@ -54,12 +58,15 @@ static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 			bench_set(bench, "sync", json_string(pieces_sync_name(p.sync)));
 			bench_set(bench, "count", json_integer((json_int_t)count));
 			bench_set(bench, "size", json_integer((json_int_t)p.size));
-			metric_add(bench_metric(bench, "bytes_per_sec", "B/s", HIGHER_IS_BETTER),
-				   pieces_bytes_per_sec(&r->write));
+			benches[cell] = bench;
+			rates[cell] = bench_metric(bench, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+			metric_add(rates[cell], pieces_bytes_per_sec(&r->write));
 			metric_add(bench_metric(bench, "pieces_per_sec", "op/s", HIGHER_IS_BETTER),
 				   pieces_per_sec(&r->write));
 		}
 	}
+	for (unsigned cell = 0; cell < 4 && !rc; cell++)
+		suite_sampler_save(c, benches[cell], &smp, rates[cell]);
 	free(r);
 	return rc == 0 ? 0 : rc == NM_EXIT_INTERRUPTED ? 130 : 1;
 }

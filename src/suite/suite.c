@@ -116,13 +116,6 @@ struct bench *suite_bench(struct suite_ctx *c, const char *name)
 	return b;
 }
 
-unsigned suite_samples(const struct suite_ctx *c)
-{
-	/* 4: the fewest with which a Mann-Whitney test can find a change at p < 0.05;
-	 * 6: the fewest that give benchstat's 95% interval */
-	return c->opts->mode == SUITE_QUICK ? 4 : c->opts->mode == SUITE_FULL ? 10 : 6;
-}
-
 uint64_t suite_free_bytes(const char *dir)
 {
 	struct statvfs v;

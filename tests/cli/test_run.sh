@@ -31,15 +31,39 @@ ok = {"memory", "hash", "disk", "pieces"} <= phases
 ok = ok and all(m["samples"] for x in j["benches"] for m in x["metrics"])
 ok = ok and set(j["extra"]["noise"]) >= {"memory", "hash", "disk", "pieces"}
 ok = ok and j["extra"]["run"]["mode"] == "quick" and j["extra"]["run"]["disk"]["profile"] in ("cdm", "cdm-nvme")
-ok = ok and "pieces/files/blake3/nosync/write" in b and len(b["pieces/files/blake3/nosync/write"]["metrics"][0]["samples"]) == 4
+ok = ok and "pieces/files/blake3/nosync/write" in b
+# adaptive sample counts: each figure says how many samples it took and why it stopped
+smp = j["extra"]["sampling"]
+ok = ok and all(smp[x["name"]]["samples"] == len(x["metrics"][0]["samples"]) and
+                smp[x["name"]]["stopped"] in ("interval", "max", "budget")
+                for x in j["benches"] if x["settings"].get("phase") in ("memory", "hash", "pieces"))
+ok = ok and all(f["bytes_per_sec"]["pct"] > 0 for f in j["extra"]["noise_floor"].values())
 print(ok)' <<<"$out" 2>&1)
-if [ "$res" = True ]; then ok "the record holds every phase, its samples and its noise figures"; else not_ok "the record holds every phase, its samples and its noise figures" "$res"; fi
+if [ "$res" = True ]; then ok "the record holds every phase, its samples, sample counts, noise figures and floors"; else not_ok "the record holds every phase, its samples, sample counts, noise figures and floors" "$res"; fi
 
 run_nm run "$d" --quick --no-report --phases inventory,hash
 expect_rc 0 "a second run exits 0"
 expect_out_has "compared with run $first first" "the second run compares against the first of this directory"
 expect_out_matches '^hash/blake3/1t +[0-9.]+' "the comparison has a row per figure in common"
-expect_out_matches '(significant changes|no significant change)' "the comparison says what changed"
+expect_out_matches '^bytes_per_sec \(B/s\), this run [0-9a-f]{8} vs baseline [0-9a-f]{8} first: [0-9]+ called, [0-9]+ unchanged, [0-9]+ not compared' \
+    "the comparison ends with the calls"
+second=$(sed -n 's/^run \([0-9a-f]*\) (quick mode.*/\1/p' <<<"$out")
+# run, compare and report make the same calls about the same two runs
+calls_of_run=$( (sed -n '/^calls:/,$p' <<<"$out" | grep -E '^  [^ ]' |
+    sed -E 's/^  ([^ ]+) +(regression|improvement|changed|not compared):.*/\1 \2/'
+    grep -oE '[0-9]+ called, [0-9]+ unchanged, [0-9]+ not compared' <<<"$out") | sort)
+run_nm compare "$first" "$second" --format json
+calls_of_compare=$(json_get '"\n".join(sorted([c["name"] + " " + c["call"] for c in j["calls"] if c["metric"] == "bytes_per_sec" and c["call"] != "unchanged"]
+    + ["%d called, %d unchanged, %d not compared" % tuple(sum(1 for c in j["calls"] if c["metric"] == "bytes_per_sec" and k(c["call"])) for k in
+       (lambda x: x in ("regression", "improvement", "changed"), lambda x: x == "unchanged", lambda x: x == "not compared"))]))' 2>&1)
+if [ -n "$calls_of_run" ] && [ "$calls_of_run" = "$calls_of_compare" ]; then ok "compare makes the calls run made"
+else not_ok "compare makes the calls run made" "run: $calls_of_run / compare: $calls_of_compare"; fi
+"$NM" report "$first" "$second" -o "$d.html" 2>/dev/null
+calls_of_report=$(grep -oE '<tr class="call-[a-z-]+"><td>[^<]+</td><td>bytes_per_sec</td>' "$d.html" |
+    sed -E 's/<tr class="call-([a-z-]+)"><td>([^<]+)<.*/\2 \1/; s/not-compared$/not compared/' | grep -v ' unchanged$' | sort)
+if [ "$calls_of_report" = "$(grep -v ' called, ' <<<"$calls_of_run")" ]; then ok "report makes the calls run made"
+else not_ok "report makes the calls run made" "run: $calls_of_run / report: $calls_of_report"; fi
+rm -f "$d.html"
 
 other=$(mktemp -d "$PWD/other.XXXXXX")
 run_nm run "$other" --quick --no-report --no-save --phases inventory,hash
