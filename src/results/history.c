@@ -1,4 +1,5 @@
 #include "results/history.h"
+#include "results/store.h"
 #include "stats/summary.h"
 #include "stats/verdict.h"
 

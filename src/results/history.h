@@ -9,7 +9,8 @@
 
 #include <stddef.h>
 #include "results/record.h"
-#include "results/store.h"
+
+struct store; /* results/store.h: only the drivers (cmd/, cli/) open one */
 
 /* The documented default floor in percent until there is history: 10% for memory and hashing
  * (CPU-bound), 20% for what goes through the filesystem (disk, pieces, and anything else). */

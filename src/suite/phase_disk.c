@@ -10,9 +10,11 @@
 #include "disk/profiles.h"
 #include "export/disk_report.h"
 #include "inventory/inventory.h"
+#include "stats/verdict.h"
 #include "util/units.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct disk_sizes {
@@ -22,12 +24,13 @@ struct disk_sizes {
 
 static void sizes_for(enum suite_mode m, struct disk_sizes *p)
 {
+	/* loops: the most passes; the sampler stops a test sooner once its interval is narrow */
 	if (m == SUITE_QUICK)
-		*p = (struct disk_sizes){ 64ull << 20, 200, 0, 4 };
-	else if (m == SUITE_FULL) /* CrystalDiskMark's own: 1 GiB, 5 passes of 5 s, 5 s apart */
-		*p = (struct disk_sizes){ 1ull << 30, 5000, 5000, 5 };
+		*p = (struct disk_sizes){ 64ull << 20, 200, 0, 10 };
+	else if (m == SUITE_FULL) /* CrystalDiskMark's sizes: 1 GiB, passes of 5 s, 5 s apart */
+		*p = (struct disk_sizes){ 1ull << 30, 5000, 5000, 10 };
 	else
-		*p = (struct disk_sizes){ 256ull << 20, 1500, 500, 4 };
+		*p = (struct disk_sizes){ 256ull << 20, 1500, 500, 12 };
 }
 
 /* The plan of `nodemark disk DIR --profile NAME` with the mode's sizes: a directory target is
@@ -64,6 +67,35 @@ static int show_progress(const struct disk_progress *p, void *arg)
 	return 0;
 }
 
+/* Adaptive passes: each test runs until its bandwidth's interval is narrow enough (suite/phase.h),
+ * at least VERDICT_MIN_SAMPLES passes, at most the plan's loops, within a budget per test. */
+struct pass_arg {
+	struct suite_ctx *c;
+	struct suite_sampler *smp;      /* one per test */
+	unsigned loops;
+};
+
+static double budget_seconds(const struct suite_ctx *c)
+{
+	return c->opts->mode == SUITE_QUICK ? 3 : c->opts->mode == SUITE_FULL ? 120 : 25;
+}
+
+static int enough_passes(const struct disk_test *t, unsigned test_index, void *arg)
+{
+	struct pass_arg *a = arg;
+	struct suite_sampler *smp = &a->smp[test_index];
+	if (t->npasses == 1) { /* the clock starts with the test's first measured pass */
+		suite_sampler_start(a->c, smp, NULL, budget_seconds(a->c));
+		smp->min = VERDICT_MIN_SAMPLES;
+		smp->max = a->loops;
+	}
+	double bw[64];
+	struct metric m = { .samples = bw, .nsamples = 0 };
+	for (unsigned p = 0; p < t->npasses && p < 64; p++)
+		bw[m.nsamples++] = io_result_bytes_per_sec(&t->total[p]);
+	return suite_sampler_more(smp, &m) ? DISK_PASS_MORE : DISK_PASS_ENOUGH;
+}
+
 /* The session, the passes and the benches of a built plan. */
 static int run_plan(struct suite_ctx *c, struct disk_plan *dp, const char *what, char *err, size_t errlen)
 {
@@ -76,14 +108,29 @@ static int run_plan(struct suite_ctx *c, struct disk_plan *dp, const char *what,
 	struct disk_loop loop = disk_plan_loop(dp);
 	loop.on_progress = show_progress;
 	loop.progress_arg = &pa;
+	struct pass_arg passes = { c, calloc(dp->ntests, sizeof *passes.smp), loop.passes };
+	if (!passes.smp) {
+		io_session_close(s);
+		return snprintf(err, errlen, "out of memory"), 1;
+	}
+	loop.on_pass = enough_passes;
+	loop.pass_arg = &passes;
 	st = disk_run_tests(s, dp->tests, dp->ntests, disk_plan_ntargets(dp), &loop, err, errlen);
 	io_session_close(s);
-	if (st != IO_OK)
+	if (st != IO_OK) {
+		free(passes.smp);
 		return st == IO_INTERRUPTED ? 130 : 1;
+	}
 	struct disk_report rep;
 	disk_report_init(&rep, dp);
-	for (unsigned i = 0; i < dp->ntests; i++)
-		disk_test_to_bench(&rep, &dp->tests[i], suite_bench(c, dp->tests[i].name));
+	for (unsigned i = 0; i < dp->ntests; i++) {
+		struct bench *b = suite_bench(c, dp->tests[i].name);
+		disk_test_to_bench(&rep, &dp->tests[i], b);
+		if (!passes.smp[i].stopped) /* the plan's last pass came first */
+			passes.smp[i].stopped = "max";
+		suite_sampler_save(c, b, &passes.smp[i], bench_find_metric(b, "bytes_per_sec"));
+	}
+	free(passes.smp);
 	return 0;
 }
 

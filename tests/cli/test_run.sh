@@ -36,7 +36,7 @@ ok = ok and "pieces/files/blake3/nosync/write" in b
 smp = j["extra"]["sampling"]
 ok = ok and all(smp[x["name"]]["samples"] == len(x["metrics"][0]["samples"]) and
                 smp[x["name"]]["stopped"] in ("interval", "max", "budget")
-                for x in j["benches"] if x["settings"].get("phase") in ("memory", "hash", "pieces"))
+                for x in j["benches"] if x["settings"].get("phase") in ("memory", "hash", "disk", "pieces"))
 ok = ok and all(f["bytes_per_sec"]["pct"] > 0 for f in j["extra"]["noise_floor"].values())
 print(ok)' <<<"$out" 2>&1)
 if [ "$res" = True ]; then ok "the record holds every phase, its samples, sample counts, noise figures and floors"; else not_ok "the record holds every phase, its samples, sample counts, noise figures and floors" "$res"; fi

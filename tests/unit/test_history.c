@@ -1,5 +1,6 @@
 #include "test.h"
 #include "results/history.h"
+#include "results/store.h"
 #include "stats/verdict.h"
 
 #include <stdlib.h>
