@@ -1,6 +1,8 @@
 # nodemark run's disk phase and nodemark disk with the same plan: the same tests in the same
 # order, each with the same settings and the same metrics, one sample per pass (run calls
-# src/disk/ in-process; this checks it builds the plan disk builds).
+# src/disk/ in-process; this checks it builds the plan disk builds).  run's passes are adaptive
+# (a test stops once its interval is narrow enough, extra.sampling), so its sample counts are
+# checked against what it says it took, and disk's against the plan's loops.
 . "$TESTS_DIR/cli/lib.sh"
 
 mkdir -p D
@@ -20,20 +22,33 @@ run_nm disk D --profile "$profile" --size "$size" --runtime "${runtime}ms" --loo
 	--interval "${interval}ms" --label rd-disk
 expect_rc 0 "disk with run's plan: exit 0"
 
-# shape RUN: per bench, its name, the settings that define it and its metrics' sample counts
+# shape RUN: per bench, its name, the settings that define it and its metrics; then per bench
+# its sample counts (one line: the counts, and what extra.sampling says, when it says)
 shape() {
 	"$NM" export "$1" 2>/dev/null | python3 -c '
 import json, sys
-for b in json.load(sys.stdin)["benches"]:
+j = json.load(sys.stdin)
+for b in j["benches"]:
     s = b["settings"]
     keys = ("rw", "bs", "iodepth", "numjobs", "size", "runtime_ns", "engine", "direct")
-    print(b["name"], [s.get(k) for k in keys], [(m["name"], len(m["samples"])) for m in b["metrics"]],
-          [h["name"] for h in b.get("hists", [])])'
+    print(b["name"], [s.get(k) for k in keys], [m["name"] for m in b["metrics"]],
+          [h["name"] for h in b.get("hists", [])])
+smp = j["extra"].get("sampling", {})
+print("samples", sorted({len(m["samples"]) for b in j["benches"] for m in b["metrics"]}),
+      all(len(m["samples"]) == smp[b["name"]]["samples"] for b in j["benches"] for m in b["metrics"]) if smp else None)'
 }
 a=$(shape rd-run)
 b=$(shape rd-disk)
-check "run's disk phase ran tests" test "$(wc -l <<<"$a")" -ge 4
-if [ -n "$a" ] && [ "$a" = "$b" ]; then ok "run's disk benches have disk's tests, settings and samples"
-else not_ok "run's disk benches have disk's tests, settings and samples" "run: ${a:0:300} / disk: ${b:0:300}"; fi
-check "one sample per pass" grep -q "('bytes_per_sec', $loops)" <<<"$a"
+check "run's disk phase ran tests" test "$(wc -l <<<"$a")" -ge 5
+if [ -n "$a" ] && [ "$(grep -v '^samples' <<<"$a")" = "$(grep -v '^samples' <<<"$b")" ]; then
+	ok "run's disk benches have disk's tests, settings and metrics"
+else not_ok "run's disk benches have disk's tests, settings and metrics" "run: ${a:0:300} / disk: ${b:0:300}"; fi
+check "disk: one sample per pass of the plan" grep -qx "samples \[$loops\] None" <<<"$b"
+res=$(python3 -c '
+import sys
+line = [l for l in sys.stdin.read().splitlines() if l.startswith("samples")][0]
+counts = eval(line[len("samples "):line.rindex("]") + 1]); said = line.endswith("True")
+print(said and all(1 <= n <= int(sys.argv[1]) for n in counts))' "$loops" <<<"$a" 2>&1)
+if [ "$res" = True ]; then ok "run: every test took at most loops passes, as extra.sampling says"
+else not_ok "run: every test took at most loops passes, as extra.sampling says" "$a"; fi
 if [ -z "$(ls -A D)" ]; then ok "nothing left in D"; else not_ok "nothing left in D" "$(ls -A D)"; fi
