@@ -37,7 +37,7 @@ const char cmd_run_usage[] =
 	"rows say \"not compared\" and why. Writes nodemark-report.html unless --no-report.\n"
 	"\n"
 	"Options:\n"
-	"  --quick             at most about 30 seconds (make run, CI)\n"
+	"  --quick             about 40 seconds on an idle machine (make run, CI)\n"
 	"  --full              CrystalDiskMark's full sizes and durations (1 GiB, 5 x 5 s passes)\n"
 	"                      (default: about 2 minutes)\n"
 	"  --phases LIST       only these phases: inventory,memory,hash,disk,pieces\n"

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Does nodemark cry wolf?  A/A, busy A/A and A/B experiments on `nodemark run --quick`, counting
+# the calls `nodemark compare` makes about each pair of runs (the same calls `run` prints).
+#
+#   bench/aa.sh [PAIRS] [EXPERIMENTS]     (default 10 pairs; experiments: aa,busy,ab)
+#   PHASES=memory,hash bench/aa.sh 3 aa   (the phases of the A/A runs; default all)
+#   KEEP=DIR bench/aa.sh ...               (keep each run's output as DIR/<experiment>-<label>.txt)
+#
+#   aa    two runs back to back, nothing changed: every call is a false call
+#         (goal: at most 1 in 10 pairs, over all metrics, on a quiet machine)
+#   busy  the same, with a CPU hog (one `yes` per CPU) and an I/O hog (dd writing with O_DIRECT)
+#         started by this script during the second run: goal 0 calls, and every row that
+#         benchstat calls significant says why it was not compared
+#   ab    the hash phase, the second run pinned to one CPU with taskset: the */Nt figures lose
+#         their other threads (the injected slowdown is the baseline's 1t / Nt - 1), the 1t
+#         figures are the control.  Goal: >= 9 in 10 pairs call every Nt figure a regression
+#         with a size within 10 points of the injected one, and no 1t figure.
+#
+# Each pair uses its own results store under a temporary directory, shared by the pairs of one
+# experiment, so later pairs have A/A history (the noise floor) from earlier ones.
+set -u
+cd "$(dirname "$0")/.."
+pairs=${1:-10}
+experiments=${2:-aa,busy,ab}
+phases=${PHASES:-inventory,memory,hash,disk,pieces}
+nm=${NM_BIN:-$PWD/build/nodemark}
+[ -x "$nm" ] || { echo "bench/aa.sh: build nodemark first (make)" >&2; exit 2; }
+tmp=$(mktemp -d)
+hogs=()
+stop_hogs() { for p in "${hogs[@]}"; do pkill -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; hogs=(); }
+trap 'stop_hogs; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+
+echo "machine: $(nproc) CPUs; $(uptime)"
+echo "nodemark $($nm --version 2>/dev/null | head -1); pairs: $pairs; phases (aa, busy): $phases"
+
+# run_one LABEL PHASES [PREFIX...]: one quick run into the experiment's store; prints its id
+run_one() {
+    local label=$1 ph=$2
+    shift 2
+    "$@" "$nm" run "$tmp/dir" --quick --no-report --phases "$ph" --label "$label" >"$tmp/out.txt" 2>"$tmp/err.txt" ||
+        { echo "bench/aa.sh: run failed: $(tail -3 "$tmp/err.txt")" >&2; return 1; }
+    [ -n "${KEEP:-}" ] && cat "$tmp/err.txt" "$tmp/out.txt" >"$KEEP/$exp-$label.txt"
+    sed -n 's/^saved run \([0-9a-f]*\).*/\1/p' "$tmp/out.txt" "$tmp/err.txt" | head -1
+}
+
+# summarize A B EXPERIMENT: the calls compare makes about B against A, one line, plus the
+# verdict of the pair for the experiment ("pass"/"fail") as the last word
+summarize() {
+    "$nm" compare "$1" "$2" --format json >"$tmp/cmp.json" || return 1
+    python3 - "$tmp/cmp.json" "$3" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); exp = sys.argv[2]
+calls = j.get("calls", [])
+kind = lambda c: c["call"]
+called = [c for c in calls if kind(c) in ("regression", "improvement", "changed")]
+nc = [c for c in calls if kind(c) == "not compared"]
+busy = [c for c in nc if "busy machine" in c["why"]]
+# rows benchstat calls significant, by (metric, name)
+sig = set()
+for t in j["tables"]:
+    for r in t["rows"]:
+        c = r["cells"][-1] if r["cells"] else None
+        if c and c.get("significant"):
+            sig.add((t["metric"], r["name"]))
+unexplained = [c for c in calls if (c["metric"], c["name"]) in sig and kind(c) != "not compared" and c not in called]
+line = "%d rows: %d called, %d unchanged, %d not compared (%d busy); benchstat significant: %d" % (
+    len(calls), len(called), len(calls) - len(called) - len(nc), len(nc), len(busy), len(sig))
+if called:
+    line += "; calls: " + ", ".join("%s %s %+.1f%% (floor %.0f%%)" % (c["name"], c["metric"], c["delta_pct"], c["floor_pct"]) for c in called)
+ok = True
+if exp == "busy":
+    ok = not called and all(kind(c) == "not compared" for c in calls if (c["metric"], c["name"]) in sig)
+elif exp == "ab":
+    # the baseline's 1t / Nt figures give the injected change of the Nt rows
+    med = {}
+    for t in j["tables"]:
+        if t["metric"] != "bytes_per_sec": continue
+        for r in t["rows"]:
+            if r["cells"][0]: med[r["name"]] = r["cells"][0]["median"]
+    bad = []
+    for c in calls:
+        if c["metric"] != "bytes_per_sec": continue
+        algo, threads = c["name"].split("/")[1:3]
+        if threads == "1t":
+            if kind(c) != "unchanged" and kind(c) != "not compared": bad.append(c["name"] + " called")
+            continue
+        want = (med["hash/%s/1t" % algo] / med[c["name"]] - 1) * 100
+        line += "; %s %+.1f%% (injected %+.1f%%)" % (c["name"], c["delta_pct"] or 0, want)
+        if kind(c) != "regression" or c["delta_pct"] is None or abs(c["delta_pct"] - want) > 10: bad.append(c["name"])
+    ok = not bad
+else:
+    ok = len(called) == 0
+print(line, "pass" if ok else "fail")
+PY
+}
+
+for exp in ${experiments//,/ }; do
+    rm -rf "$tmp/dir" && mkdir "$tmp/dir"
+    export NODEMARK_DB=$tmp/$exp.db
+    passed=0 total_calls=0 done_pairs=0
+    for i in $(seq "$pairs"); do
+        case $exp in
+        aa)
+            a=$(run_one "a$i" "$phases") && b=$(run_one "b$i" "$phases") || break ;;
+        busy)
+            a=$(run_one "a$i" "$phases") || break
+            for _ in $(seq "$(nproc)"); do yes >/dev/null & hogs+=($!); done
+            (while :; do dd if=/dev/zero of="$tmp/dir/hog" bs=1M count=256 oflag=direct status=none; done) & hogs+=($!)
+            b=$(run_one "b$i" "$phases")
+            stop_hogs
+            rm -f "$tmp/dir/hog"
+            [ -n "$b" ] || break ;;
+        ab)
+            a=$(run_one "a$i" hash) && b=$(run_one "b$i" hash taskset -c 0) || break ;;
+        *)
+            echo "bench/aa.sh: unknown experiment $exp (aa, busy, ab)" >&2; exit 2 ;;
+        esac
+        s=$(summarize "$a" "$b" "$exp") || break
+        echo "$exp pair $i: $s"
+        done_pairs=$((done_pairs + 1))
+        [ "${s##* }" = pass ] && passed=$((passed + 1))
+        n=$(sed -E 's/.*: ([0-9]+) called.*/\1/' <<<"$s")
+        total_calls=$((total_calls + n))
+    done
+    echo "$exp: $passed of $done_pairs pairs pass; $total_calls calls in all"
+done
+echo "after: $(uptime)"
