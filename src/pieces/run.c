@@ -6,6 +6,7 @@
 #include "util/error.h"
 #include "util/progress.h"
 #include "util/randfill.h"
+#include "util/units.h"
 #include "util/workdir.h"
 
 #include <errno.h>
@@ -160,7 +161,7 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 		return nm_errf(err, errlen, "out of memory"), NM_EXIT_FAILED;
 	run->reading = reading;
 	run->finished = 0;
-	uint64_t cpu0 = process_cpu_ns();
+	uint64_t cpu0 = process_cpu_ns(), phase_t0 = clock_now_ns();
 	for (unsigned i = 0; i < p->workers; i++) {
 		run->w[i].progress = 0;
 		args[i] = (struct worker_arg){ run, &run->w[i] };
@@ -182,8 +183,16 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 				done += __atomic_load_n(&run->w[i].progress, __ATOMIC_RELAXED);
 				total += reading ? run->w[i].nlocs : run->w[i].npieces;
 			}
-			progress_update("%s: %llu/%llu pieces", reading ? "read" : "write",
-					(unsigned long long)done, (unsigned long long)total);
+			/* The phase, how far, since when and until when (at the rate so far). */
+			char el[32], eta[32] = "-";
+			uint64_t spent = clock_now_ns() - phase_t0;
+			units_duration(spent, el, sizeof el);
+			if (done > 0 && total > done)
+				units_duration((uint64_t)((double)spent / (double)done * (double)(total - done)), eta,
+					       sizeof eta);
+			progress_update("pieces %s: %llu/%llu pieces (%.0f%%), elapsed %s, ETA %s",
+					reading ? "read" : "write", (unsigned long long)done, (unsigned long long)total,
+					total ? 100.0 * (double)done / (double)total : 0.0, el, eta);
 		}
 		usleep(20000);
 	}
