@@ -1,4 +1,5 @@
 #include "disk/test.h"
+#include "stats/summary.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,7 +84,7 @@ void disk_test_spread(const struct disk_test *t, double *median, double *spread)
 	for (unsigned i = 0; i < n; i++)
 		v[i] = io_result_bytes_per_sec(&t->total[i]);
 	qsort(v, n, sizeof v[0], cmp_double);
-	*median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	*median = stats_median_sorted(v, n);
 	if (*median > 0) {
 		double hi = v[n - 1] / *median - 1, lo = 1 - v[0] / *median;
 		*spread = 100 * (hi > lo ? hi : lo);

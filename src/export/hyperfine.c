@@ -19,11 +19,6 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median_sorted(const double *s, size_t n)
-{
-	return n == 0 ? 0 : stats_quantile(s, n, 0.5);
-}
-
 void time_stats_of(const double *x, size_t n, struct time_stats *st)
 {
 	memset(st, 0, sizeof *st);
@@ -45,11 +40,11 @@ void time_stats_of(const double *x, size_t n, struct time_stats *st)
 	qsort(s, n, sizeof *s, cmp_double);
 	st->min = s[0];
 	st->max = s[n - 1];
-	st->median = median_sorted(s, n);
+	st->median = stats_quantile(s, n, 0.5);
 	for (size_t i = 0; i < n; i++)
 		s[i] = fabs(x[i] - st->median);
 	qsort(s, n, sizeof *s, cmp_double);
-	st->mad = median_sorted(s, n);
+	st->mad = stats_quantile(s, n, 0.5);
 	free(s);
 }
 

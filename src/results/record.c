@@ -1,4 +1,5 @@
 #include "results/record.h"
+#include "stats/summary.h"
 #include "util/strbuf.h"
 #include "util/workdir.h"
 #include "util/clock.h"
@@ -254,21 +255,7 @@ struct histogram *bench_add_hist(struct bench *b, const char *name, const uint64
 	return h;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 double metric_median(const struct metric *m)
 {
-	if (!m || !m->nsamples)
-		return 0;
-	double *v = xcalloc(m->nsamples, sizeof *v);
-	memcpy(v, m->samples, m->nsamples * sizeof *v);
-	qsort(v, m->nsamples, sizeof *v, cmp_double);
-	size_t n = m->nsamples;
-	double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-	free(v);
-	return med;
+	return m ? stats_median(m->samples, m->nsamples) : 0;
 }

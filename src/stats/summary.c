@@ -1,4 +1,5 @@
 #include "stats/summary.h"
+#include "util/xalloc.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -25,6 +26,25 @@ double stats_quantile(const double *sorted, size_t n, double p)
 	double fl = floor(h);
 	size_t i = (size_t)fl; /* 1-based index of the lower neighbour */
 	return sorted[i - 1] + (h - fl) * (sorted[i] - sorted[i - 1]);
+}
+
+double stats_median_sorted(const double *sorted, size_t n)
+{
+	if (n == 0)
+		return 0;
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+double stats_median(const double *x, size_t n)
+{
+	if (n == 0)
+		return 0;
+	double *v = xcalloc(n, sizeof *v);
+	memcpy(v, x, n * sizeof *v);
+	qsort(v, n, sizeof *v, cmp_double);
+	double med = stats_median_sorted(v, n);
+	free(v);
+	return med;
 }
 
 /* log C(n, k) through lgamma, in the same order of operations as the usual formula, so that the

@@ -20,6 +20,13 @@ struct summary {
 /* The R8 quantile (Hyndman & Fan) of sorted[0..n), p in [0, 1]. NAN when n is 0. */
 double stats_quantile(const double *sorted, size_t n, double p);
 
+/* The plain median of sorted[0..n): the middle value, or the mean of the two middle values for
+ * an even n; 0 when n is 0.  (It can differ from stats_quantile(.., 0.5) in the last bit, so the
+ * figures that have always used it keep it.) */
+double stats_median_sorted(const double *sorted, size_t n);
+/* The same of x[0..n) in any order (not modified). */
+double stats_median(const double *x, size_t n);
+
 /* The 1-based order statistics [lo_order, hi_order] that bound the confidence interval of the
  * median of n values; lo_order 0 or hi_order n+1 mean an infinite bound. */
 void stats_median_ci_orders(size_t n, double confidence, size_t *lo_order, size_t *hi_order,

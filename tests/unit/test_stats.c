@@ -16,6 +16,20 @@ TEST(stats_quantile_r8)
 	CHECK(isnan(stats_quantile(v, 0, 0.5)));
 }
 
+TEST(stats_median_plain_midpoint)
+{
+	/* The plain median is (a + b) / 2, which for 0.1 and 0.7 is not R8's a + (b - a) / 2. */
+	double v[] = { 0.7, 0.1, 5 };
+	CHECK(stats_median(v, 2) == (0.1 + 0.7) / 2);
+	CHECK(stats_median(v, 2) != stats_quantile((double[]){ 0.1, 0.7 }, 2, 0.5));
+	CHECK(v[0] == 0.7 && v[1] == 0.1); /* not modified */
+	CHECK(stats_median(v, 3) == 0.7);
+	CHECK(stats_median(v, 0) == 0);
+	double s[] = { 1, 2, 3, 10 };
+	CHECK(stats_median_sorted(s, 4) == 2.5);
+	CHECK(stats_median_sorted(s, 1) == 1);
+}
+
 TEST(stats_median_ci_orders_exact)
 {
 	size_t lo, hi;
