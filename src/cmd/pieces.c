@@ -273,20 +273,6 @@ static void bench_settings(struct bench *b, const struct pieces_plan *p)
 	bench_set(b, "dirs", json_integer(p->ndirs));
 }
 
-static void hist_to_bench(struct bench *b, const char *name, const struct hist *h)
-{
-	uint64_t *val = malloc(HIST_NR * sizeof *val), *cnt = malloc(HIST_NR * sizeof *cnt);
-	size_t n = 0;
-	for (unsigned i = 0; i < HIST_NR; i++)
-		if (h->bucket[i]) {
-			val[n] = hist_bucket_value(i);
-			cnt[n++] = h->bucket[i];
-		}
-	bench_add_hist(b, name, val, cnt, n);
-	free(val);
-	free(cnt);
-}
-
 /* One bench per phase and configuration; a matrix adds one sample per repetition. */
 static void record_phase(struct record *rec, const struct pieces_plan *p, const struct pieces_phase *ph,
 			 int write, int with_hist)
@@ -312,7 +298,7 @@ static void record_phase(struct record *rec, const struct pieces_plan *p, const 
 		metric_add(bench_metric(b, m, "ns", LOWER_IS_BETTER), (double)v[i]);
 	}
 	if (with_hist)
-		hist_to_bench(b, write ? "commit" : "read", h);
+		bench_add_latency(b, write ? "commit" : "read", h);
 }
 
 static void print_lat_row(const char *what, const struct hist *h)

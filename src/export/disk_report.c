@@ -298,23 +298,8 @@ void disk_test_to_bench(const struct disk_report *r, const struct disk_test *t, 
 	hist_init(&clat);
 	hist_merge(&clat, &best->dir[DIR_READ].clat);
 	hist_merge(&clat, &best->dir[DIR_WRITE].clat);
-	size_t n = 0;
-	for (unsigned k = 0; k < HIST_NR; k++)
-		n += clat.bucket[k] != 0;
-	if (n) {
-		uint64_t *v = malloc(n * sizeof *v), *c = malloc(n * sizeof *c);
-		if (v && c) {
-			size_t m = 0;
-			for (unsigned k = 0; k < HIST_NR; k++)
-				if (clat.bucket[k]) {
-					v[m] = hist_bucket_value(k);
-					c[m++] = clat.bucket[k];
-				}
-			bench_add_hist(b, "clat", v, c, m);
-		}
-		free(v);
-		free(c);
-	}
+	if (clat.n)
+		bench_add_latency(b, "clat", &clat);
 	if (best->nsec && best->sec_iops && best->sec_bw) {
 		struct series *si = bench_series(b, "iops", "s", "op/s");
 		struct series *sb = bench_series(b, "bytes_per_sec", "s", "B/s");

@@ -78,15 +78,8 @@ static void add_dir_metrics(struct bench *b, const struct fio_report_entry *e, i
 	metric_add(bench_metric(b, m, "ns", LOWER_IS_BETTER), hist_mean(&dr->clat));
 	snprintf(m, sizeof m, "%s_clat_p99_ns", dname[d]);
 	metric_add(bench_metric(b, m, "ns", LOWER_IS_BETTER), (double)hist_percentile(&dr->clat, 99));
-	uint64_t vals[HIST_NR], counts[HIST_NR];
-	size_t n = 0;
-	for (unsigned k = 0; k < HIST_NR; k++)
-		if (dr->clat.bucket[k]) {
-			vals[n] = hist_bucket_value(k);
-			counts[n++] = dr->clat.bucket[k];
-		}
 	snprintf(m, sizeof m, "clat_%s", dname[d]);
-	bench_add_hist(b, m, vals, counts, n);
+	bench_add_latency(b, m, &dr->clat);
 }
 
 struct record *fio_make_record(int argc, char **argv, const struct fio_report *rep)

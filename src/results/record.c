@@ -1,4 +1,5 @@
 #include "results/record.h"
+#include "stats/hist.h"
 #include "stats/summary.h"
 #include "util/strbuf.h"
 #include "util/workdir.h"
@@ -253,6 +254,21 @@ struct histogram *bench_add_hist(struct bench *b, const char *name, const uint64
 	h->n = n;
 	PUSH(b->hists, b->nhists) = h;
 	return h;
+}
+
+struct histogram *bench_add_latency(struct bench *b, const char *name, const struct hist *h)
+{
+	uint64_t *val = xcalloc(HIST_NR, sizeof *val), *cnt = xcalloc(HIST_NR, sizeof *cnt);
+	size_t n = 0;
+	for (unsigned i = 0; i < HIST_NR; i++)
+		if (h->bucket[i]) {
+			val[n] = hist_bucket_value(i);
+			cnt[n++] = h->bucket[i];
+		}
+	struct histogram *hg = bench_add_hist(b, name, val, cnt, n);
+	free(val);
+	free(cnt);
+	return hg;
 }
 
 double metric_median(const struct metric *m)

@@ -104,6 +104,10 @@ void series_add(struct series *s, double x, double y);
 /* Copies the pairs. */
 struct histogram *bench_add_hist(struct bench *b, const char *name, const uint64_t *value_ns,
 				 const uint64_t *count, size_t n);
+/* A latency histogram (stats/hist.h) as its sparse (bucket value, count) pairs: each bucket
+ * that counted something, at the midpoint fio reports. */
+struct hist;
+struct histogram *bench_add_latency(struct bench *b, const char *name, const struct hist *h);
 
 /* Median of a metric's samples (0 when it has none). */
 double metric_median(const struct metric *m);
