@@ -3,6 +3,7 @@
  * (disk/passes.h: files laid out once), and hands the results to export/disk_report and the
  * store.  On Ctrl-C the tests that finished are saved. */
 #include "cmd/cmd.h"
+#include "cli/output.h"
 #include "cli/run_opts.h"
 #include "disk/passes.h"
 #include "disk/plan.h"
@@ -10,7 +11,6 @@
 #include "export/disk_report.h"
 #include "inventory/inventory.h"
 #include "io/engine.h"
-#include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
@@ -298,15 +298,17 @@ static int show_progress(const struct disk_progress *p, void *arg)
 	return 0;
 }
 
-static int write_output(struct disk_opts *o, const struct disk_report *rep, const char *const *notes)
+struct disk_out {
+	const struct disk_opts *o;
+	const struct disk_report *rep;
+	const char *const *notes;
+};
+
+static int write_report(FILE *out, void *ctx)
 {
-	struct atomic_file af;
-	char err[512];
-	FILE *out = afile_open(&af, o->output ? o->output : "-", err, sizeof err);
-	if (!out) {
-		nm_error("%s", err);
-		return -1;
-	}
+	const struct disk_opts *o = ((const struct disk_out *)ctx)->o;
+	const struct disk_report *rep = ((const struct disk_out *)ctx)->rep;
+	const char *const *notes = ((const struct disk_out *)ctx)->notes;
 	if (o->json) {
 		json_t *j = disk_json(rep);
 		json_t *n = json_array();
@@ -324,11 +326,13 @@ static int write_output(struct disk_opts *o, const struct disk_report *rep, cons
 		else
 			disk_print_full(out, rep);
 	}
-	if (afile_commit(&af, err, sizeof err) < 0) {
-		nm_error("%s", err);
-		return -1;
-	}
 	return 0;
+}
+
+static int write_output(struct disk_opts *o, const struct disk_report *rep, const char *const *notes)
+{
+	struct disk_out d = { o, rep, notes };
+	return cli_output(o->output, write_report, &d);
 }
 
 /* The directory the run measured (for the inventory's file system facts), or NULL. */

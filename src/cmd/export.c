@@ -1,10 +1,10 @@
 /* nodemark export RUN...: saved runs as JSON records, to bring them to another machine. */
 #include "cmd/cmd.h"
+#include "cli/output.h"
 #include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
 #include "results/record_json.h"
-#include "util/atomicfile.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -32,6 +32,24 @@ static void check_format(const struct opt_iter *it, void *unused)
 {
 	if (strcmp(it->arg, "json") != 0)
 		opt_bad_value(it, "expected json");
+}
+
+/* Each record as JSON, one after another (nodemark import reads them back). */
+struct records_out {
+	struct record **v;
+	size_t n;
+};
+
+static int write_records(FILE *fp, void *ctx)
+{
+	const struct records_out *ro = ctx;
+	for (size_t i = 0; i < ro->n; i++) {
+		json_t *j = record_to_json(ro->v[i]);
+		json_dumpf(j, fp, JSON_INDENT(2));
+		fputc('\n', fp);
+		json_decref(j);
+	}
+	return 0;
 }
 
 int cmd_export(int argc, char **argv)
@@ -79,25 +97,8 @@ int cmd_export(int argc, char **argv)
 		if (!(recs[nrecs++] = storecmd_load(s, names[i])))
 			goto out;
 
-	struct atomic_file af;
-	FILE *fp = afile_open(&af, output, err, sizeof err);
-	if (!fp) {
-		nm_error("%s", err);
-		rc = NM_EXIT_FAILED;
-		goto out;
-	}
-	for (size_t i = 0; i < nrecs; i++) {
-		json_t *j = record_to_json(recs[i]);
-		json_dumpf(j, fp, JSON_INDENT(2));
-		fputc('\n', fp);
-		json_decref(j);
-	}
-	if (afile_commit(&af, err, sizeof err) < 0) {
-		nm_error("%s", err);
-		rc = NM_EXIT_FAILED;
-		goto out;
-	}
-	rc = NM_EXIT_OK;
+	struct records_out ro = { recs, nrecs };
+	rc = cli_output(output, write_records, &ro) < 0 ? NM_EXIT_FAILED : NM_EXIT_OK;
 out:
 	for (size_t i = 0; i < nrecs; i++)
 		record_free(recs[i]);

@@ -1,10 +1,10 @@
 /* nodemark hash: hashing throughput per algorithm and thread count. */
 #include "cmd/cmd.h"
+#include "cli/output.h"
 #include "cli/run_opts.h"
 #include "stats/verdict.h"
 #include "hash/bench.h"
 #include "hash/cpufeat.h"
-#include "util/atomicfile.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/parse.h"
@@ -286,19 +286,8 @@ int cmd_hash(int argc, char **argv)
 	if (o.json && rc == NM_EXIT_OK) {
 		json_t *top = json_pack("{s:s, s:s, s:o}", "cpu_features", feat, "cycle_counter",
 					cycles_readable() ? "tsc" : "none", "results", results);
-		struct atomic_file af;
-		FILE *fp = afile_open(&af, o.output ? o.output : "-", err, sizeof err);
-		if (!fp) {
-			nm_error("%s", err);
+		if (cli_output_json(o.output, top, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
 			rc = NM_EXIT_FAILED;
-		} else {
-			json_dumpf(top, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-			fputc('\n', fp);
-			if (afile_commit(&af, err, sizeof err) < 0) {
-				nm_error("%s", err);
-				rc = NM_EXIT_FAILED;
-			}
-		}
 		json_decref(top);
 	} else {
 		json_decref(results);

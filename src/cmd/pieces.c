@@ -1,12 +1,12 @@
 /* nodemark pieces: the storage-node piece store (write, hash, sync, commit), its benchstat-
  * style matrix, and `pieces verify`. The workloads live in src/pieces/. */
 #include "cmd/cmd.h"
+#include "cli/output.h"
 #include "cli/run_opts.h"
 #include "hash/cpufeat.h"
 #include "inventory/inventory.h"
 #include "pieces/pieces.h"
 #include "stats/summary.h"
-#include "util/atomicfile.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/parse.h"
@@ -345,21 +345,7 @@ static void print_run(const struct pieces_plan *p, const struct pieces_result *r
 
 static int emit_json(const char *output, json_t *j)
 {
-	char err[512];
-	struct atomic_file af;
-	FILE *fp = afile_open(&af, output ? output : "-", err, sizeof err);
-	int rc = 0;
-	if (!fp) {
-		nm_error("%s", err);
-		rc = -1;
-	} else {
-		json_dumpf(j, fp, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', fp);
-		if (afile_commit(&af, err, sizeof err) < 0) {
-			nm_error("%s", err);
-			rc = -1;
-		}
-	}
+	int rc = cli_output_json(output, j, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(j);
 	return rc;
 }

@@ -1,9 +1,9 @@
 /* nodemark time: time commands repeatedly, as hyperfine does, with the kernel's accounting. */
 #include "cmd/cmd.h"
+#include "cli/output.h"
 #include "cli/run_opts.h"
 #include "cmd/time_args.h"
 #include "export/hyperfine.h"
-#include "util/atomicfile.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -89,25 +89,21 @@ static void on_done(const struct time_plan *p, size_t index, void *arg)
 	time_print_bench(rep->out, rep->r, p->cmds[index].bench, index + 1);
 }
 
+struct export_out {
+	int (*fn)(FILE *, const struct record *);
+	const struct record *r;
+};
+
+static int write_export_to(FILE *fp, void *ctx)
+{
+	const struct export_out *e = ctx;
+	return e->fn(fp, e->r) < 0 || ferror(fp) ? -1 : 0;
+}
+
 static int write_export(const char *path, int (*fn)(FILE *, const struct record *), const struct record *r)
 {
-	struct atomic_file af;
-	char err[512];
-	FILE *fp = afile_open(&af, path, err, sizeof err);
-	if (!fp) {
-		nm_error("%s", err);
-		return -1;
-	}
-	if (fn(fp, r) < 0 || ferror(fp)) {
-		nm_error("%s: write failed", path);
-		afile_abort(&af);
-		return -1;
-	}
-	if (afile_commit(&af, err, sizeof err) < 0) {
-		nm_error("%s", err);
-		return -1;
-	}
-	return 0;
+	struct export_out e = { fn, r };
+	return cli_output(path, write_export_to, &e);
 }
 
 static int to_stdout(const char *path)
