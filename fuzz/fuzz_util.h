@@ -37,4 +37,28 @@ static inline void fuzz_check_message(const char *err)
 		FUZZ_ASSERT(*p >= 0x20 && *p != 0x7f);
 }
 
+/* A private scratch directory for harnesses that build files from the input (made once per
+ * process, under $TMPDIR). */
+static inline const char *fuzz_scratch(void)
+{
+	static char dir[256];
+	if (!dir[0]) {
+		const char *t = getenv("TMPDIR");
+		snprintf(dir, sizeof dir, "%s/nm-fuzz-XXXXXX", t && *t ? t : "/tmp");
+		if (!mkdtemp(dir))
+			abort();
+	}
+	return dir;
+}
+
+/* Write len bytes to path (made or replaced); returns 0 or -1. */
+static inline int fuzz_write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return -1;
+	size_t n = len ? fwrite(data, 1, len, f) : 0;
+	return fclose(f) == 0 && n == len ? 0 : -1;
+}
+
 #endif

@@ -389,8 +389,10 @@ static int verify_shard(struct verifier *v, int dfd, const char *dirpath, const 
 		rc = -1;
 	uint64_t bad_before = v->rep->bad_records;
 	read_index(v, &sh);
-	qsort(sh.logs, sh.nlogs, sizeof *sh.logs, by_no);
-	qsort(sh.recs, sh.nrecs, sizeof *sh.recs, by_place);
+	if (sh.nlogs)
+		qsort(sh.logs, sh.nlogs, sizeof *sh.logs, by_no);
+	if (sh.nrecs)
+		qsort(sh.recs, sh.nrecs, sizeof *sh.recs, by_place);
 	for (size_t i = 0; i < sh.nrecs; i++) {
 		check_record(v, &sh, &sh.recs[i]);
 		sh.has_last = 1;

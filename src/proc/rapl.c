@@ -103,5 +103,5 @@ double rapl_delta_j(struct rapl *r, double before_j, double after_j)
 	double d = after_j - before_j;
 	if (d < 0)
 		d += r->range_j; /* one counter wrapped (at most once: runs are far shorter) */
-	return d;
+	return d < 0 ? 0 : d; /* readings past the range (a reset counter) say nothing */
 }

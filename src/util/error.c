@@ -54,6 +54,10 @@ int nm_errf(char *err, size_t errlen, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
+		/* A message is one printable line, even when it quotes input with control bytes. */
+		for (unsigned char *c = (unsigned char *)err; *c; c++)
+			if (*c < 0x20 || *c == 0x7f)
+				*c = '?';
 	}
 	return -1;
 }
