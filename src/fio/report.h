@@ -25,6 +25,7 @@ struct fio_report_entry {
 	size_t nopts;
 	const struct io_job *io;        /* the plan: rw, bs, iodepth, percentiles */
 	const char *ioengine;           /* for the header line: as typed, or the engine used */
+	const char *description;        /* fio's description=, or NULL: "desc", terse's last field */
 	struct io_job_result res;       /* one thread's, or the group's merged result */
 	unsigned nthreads;              /* threads merged into res ("jobs=N") */
 	uint64_t job_runtime_ns;        /* the threads' runtimes added up (fio's job_runtime) */

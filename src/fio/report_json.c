@@ -276,6 +276,8 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	kv_u64(w, "latency_target", 0);
 	kv_real(w, "latency_percentile", 100.0);
 	kv_u64(w, "latency_window", 0);
+	if (e->description && *e->description)
+		kv_str(w, "desc", e->description);
 	close_any(w, '}');
 }
 

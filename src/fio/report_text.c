@@ -184,6 +184,8 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 		r->pid, when);
 	if (res->error && res->errmsg[0])
 		fprintf(f, "  error: %s\n", res->errmsg);
+	if (e->description && *e->description)
+		fprintf(f, "  Description  : [%s]\n", e->description);
 	struct fio_group_figures g;
 	fio_group_figures(r, e->groupid, &g);
 	for (int d = 0; d < DIR_COUNT; d++)
@@ -370,6 +372,8 @@ void fio_write_terse(FILE *f, const struct fio_report *r)
 			fprintf(f, ";%3.2f%%", ms[k]);
 		if (r->disks)
 			terse_disks(f, r->disks);
+		if (e->description && *e->description) /* fio's field after the disks */
+			fprintf(f, ";%s", e->description);
 		fputc('\n', f);
 	}
 }

@@ -285,3 +285,18 @@ expect_err_has "bssplit" "the message names bssplit"
 run_nm fio --no-save --parse-only --name=r $J --rate=10m
 expect_rc 2 "a real rate limit exits 2"
 expect_err_has "rate" "the message names rate"
+
+# --- description=: terse's field after the disks, "desc" in JSON, a line in normal output --------
+
+run_nm fio --no-save --output-format=terse --name=dsc $J --description="my job"
+expect_rc 0 "description= runs"
+check "terse: description= is the last field" test "$(awk -F';' '{print $NF}' <<<"$out")" = "my job"
+if command -v fio >/dev/null; then
+    nm_fields=$(awk -F';' '{print NF}' <<<"$out")
+    fio_fields=$(cd d && fio --output-format=terse --name=dsc --size=256k --description="my job" 2>/dev/null | awk -F';' '{print NF}'; rm -f dsc.0.0)
+    check "terse with description= has as many fields as fio's ($fio_fields)" test "$nm_fields" = "$fio_fields"
+fi
+run_nm fio --no-save --output-format=json --name=dsc $J --description="my job"
+check "json: description= is \"desc\"" test "$(json_get 'j["jobs"][0]["desc"]')" = "my job"
+run_nm fio --no-save --name=dsc $J --description="my job"
+expect_out_has "  Description  : [my job]" "normal: description= is fio's Description line"

@@ -10,8 +10,16 @@ if ! command -v fio >/dev/null; then
 fi
 data=$TESTS_DIR/cli/data/fio
 
-# run_both FILE MODE: both tools on a copy of FILE in fresh directories, then the comparison
+# run_both FILE MODE: both tools on a copy of FILE in fresh directories, then the comparison.
+# A time-based comparison of figures is run a second time before it counts as a failure: the
+# machine is shared, and one stalled second of fio's is not a difference in meaning.
 run_both() {
+    run_once "$@" && return
+    [ "$2" = --loose ] && [ -z "${retried:-}" ] && retried=1 run_once "$@" quiet
+    print_result
+}
+
+run_once() {
     local file=$1 mode=$2 name
     name=$(basename "$file" .fio)
     for tool in fio nm; do
@@ -27,15 +35,29 @@ run_both() {
         not_ok "$name: nodemark fio ran" "exit $rc: ${err:0:300}"
         return
     fi
-    local why
-    if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" fio.json nm.json "$mode" 2>&1); then
-        ok "$name: fio's jobs, groups, options and JSON keys, and its figures ($mode)"
+    result_name=$name
+    if result_why=$(python3 "$TESTS_DIR/cli/fio_compare.py" fio.json nm.json "$mode" 2>&1); then
+        result_ok=1
     else
-        not_ok "$name: the same as fio" "$why"
+        result_ok=0
+        [ "$mode" = --loose ] && [ -z "${3:-}" ] && [ -z "${retried:-}" ] && return 1
     fi
     local left
     left=$(cd nm && find . -mindepth 1 ! -name '*.fio' ! -name '*.inc' ! -path ./d | head -5)
     if [ -z "$left" ]; then ok "$name: nodemark leaves nothing behind"; else not_ok "$name: nodemark leaves nothing behind" "$left"; fi
+    print_result
+    result_name=""
+    return 0
+}
+
+print_result() {
+    [ -n "${result_name:-}" ] || return 0
+    if [ "$result_ok" = 1 ]; then
+        ok "$result_name: fio's jobs, groups, options and JSON keys, and its figures"
+    else
+        not_ok "$result_name: the same as fio" "$result_why"
+    fi
+    result_name=""
 }
 
 run_both "$data/seq-rand-mix.fio" --sizes
