@@ -421,10 +421,12 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 		if (st != IO_OK)
 			goto fail;
 	}
-	/* Lay out what the opening job needs, then probe O_DIRECT on a real file. */
+	/* Lay out what the opening job needs, then probe O_DIRECT on a real file.  Every target
+	 * gets at least the file of thread i, the one probed, also when the opening job has
+	 * fewer threads than targets (disk A B with one job: later jobs spread over both). */
 	for (unsigned i = 0; i < nt; i++) {
 		struct io_target *t = &s->targets[i];
-		for (unsigned th = i; th < job->numjobs; th += nt) {
+		for (unsigned th = i; th < job->numjobs || th == i; th += nt) {
 			st = ensure_files(s, job, t, th, err, errlen);
 			if (st != IO_OK)
 				goto fail;

@@ -170,3 +170,12 @@ jvals 'j["benches"][0]["name"]' '",".join(str(len(m["samples"])) for m in j["ben
 check "the bench is named after the test" test "${V[0]:-}" = "randread 4k Q1T1"
 check "one sample per pass" test "${V[1]:-}" = "3,3,3"
 check "the histogram holds the best pass's 64 I/Os" test "${V[2]:-}" = 64
+
+# Two directories and one job per target: the session lays out a file in each target before it
+# probes O_DIRECT there (it used to open the second target's file before creating it).
+mkdir -p two/a two/b
+run_nm disk two/a two/b --rw read --size 256k --runtime 0.3 --no-save --json
+expect_rc 0 "disk A B with the default --jobs 1 runs"
+n=$(json_get 'len(j["tests"][0]["targets"])' 2>/dev/null)
+if [ "$n" = 2 ]; then ok "disk A B reports both targets"; else not_ok "disk A B reports both targets" "targets: $n; ${out:0:300}"; fi
+if [ -z "$(ls -A two/a two/b)" ]; then ok "disk A B removes its files from both"; else not_ok "disk A B removes its files from both" "$(ls -AR two)"; fi
