@@ -73,7 +73,7 @@ const struct fio_option fio_options[] = {
 	SUP("clat_percentiles", NULL, FIO_T_BOOL, "1", clat_percentiles, "percentiles of completion latency"),
 	SUP("lat_percentiles", NULL, FIO_T_BOOL, "0", lat_percentiles, "percentiles of total latency"),
 	{ "random_generator", NULL, FIO_T_STR, "tausworthe", FIO_OPT_IGNORED, fio_apply_random_generator,
-	  "nodemark uses its own generator (xoshiro); offsets still cover the file the same way" },
+	  "nodemark uses its own generator (wyrand); offsets still cover the file the same way" },
 	IGN("iodepth_batch", FIO_T_INT, "nodemark batches submissions its own way"),
 	IGN("iodepth_batch_submit", FIO_T_INT, "nodemark batches submissions its own way"),
 	IGN("iodepth_batch_complete", FIO_T_INT, "nodemark batches completions its own way"),
