@@ -24,8 +24,5 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
 			   const struct report_opts *o);
 
-/* How many bars report_write_html draws for these tables (one per cell with a finite median):
- * for tests and for the command's summary line. */
-size_t report_bar_count(const struct ct_result *res);
 
 #endif

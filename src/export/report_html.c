@@ -171,17 +171,6 @@ static void html_table(FILE *f, const struct ct_result *res, const struct ct_tab
 
 /* --- charts ------------------------------------------------------------------- */
 
-size_t report_bar_count(const struct ct_result *res)
-{
-	size_t n = 0;
-	for (size_t ti = 0; ti < res->ntables; ti++)
-		for (size_t i = 0; i < res->tables[ti]->nrows * res->ncols; i++) {
-			const struct ct_cell *c = res->tables[ti]->cells[i];
-			n += c && isfinite(c->sum.center);
-		}
-	return n;
-}
-
 void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
 		       const struct report_opts *o)
 {

@@ -40,8 +40,7 @@ void io_job_init(struct io_job *job);
  * message in err ("--bs: 0: ...": callers prefix nothing more than the command). */
 int io_job_check(const struct io_job *job, char *err, size_t errlen);
 
-/* Whether the job reads / writes at all (rw and the mix). */
-int io_job_reads(const struct io_job *job);
+/* Whether the job writes at all (rw and the mix). */
 int io_job_writes(const struct io_job *job);
 
 /* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown.
@@ -130,7 +129,6 @@ struct io_req {
 	char *buf;
 	uint32_t len;
 	uint8_t dir;        /* enum io_dir */
-	uint8_t fsync;      /* 1: this is an fsync/fdatasync request, not data */
 	uint16_t file;      /* index into the worker's files */
 	uint64_t start_ns;  /* when it was queued (slat starts) */
 	uint64_t issue_ns;  /* when it was handed to the kernel (clat starts) */

@@ -48,12 +48,6 @@ int io_rw_parse(const char *s, enum io_rw *out)
 	return -1;
 }
 
-int io_job_reads(const struct io_job *job)
-{
-	return job->rw == IO_READ || job->rw == IO_RANDREAD ||
-	       ((job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read > 0);
-}
-
 int io_job_writes(const struct io_job *job)
 {
 	return job->rw == IO_WRITE || job->rw == IO_RANDWRITE ||

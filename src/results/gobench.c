@@ -18,20 +18,6 @@ static int is_bench_line(const char *line)
 	return strncmp(line, "Benchmark", 9) == 0 && !islower((unsigned char)line[9]);
 }
 
-int gobench_detect(const char *text, size_t len)
-{
-	size_t i = 0;
-	while (i < len) {
-		if (len - i >= 9 && is_bench_line(text + i))
-			return 1;
-		const char *nl = memchr(text + i, '\n', len - i);
-		if (!nl)
-			break;
-		i = (size_t)(nl - text) + 1;
-	}
-	return 0;
-}
-
 /* "key: value" with a key of lower-case letters, digits, '-' and '_' (and no spaces). */
 static int config_line(char *line, char **key, char **value)
 {

@@ -18,7 +18,5 @@
 /* NULL with a message ("line 12: ..."); a text without benchmark lines is an error too. */
 struct record *gobench_parse(const char *text, size_t len, char *err, size_t errlen);
 
-/* Whether the text looks like Go benchmark output (has a line starting "Benchmark"). */
-int gobench_detect(const char *text, size_t len);
 
 #endif

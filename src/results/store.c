@@ -389,11 +389,6 @@ void store_close(struct store *s)
 	free(s);
 }
 
-const char *store_path(const struct store *s)
-{
-	return s->path;
-}
-
 /* --- saving ------------------------------------------------------------------- */
 
 static void bind_text(sqlite3_stmt *st, int i, const char *v)

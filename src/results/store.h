@@ -21,7 +21,6 @@ struct store;
 struct store *store_open(const char *path, char *err, size_t errlen);
 void store_close(struct store *s);
 const char *store_default_path(char *buf, size_t len);
-const char *store_path(const struct store *s);
 
 /* One transaction per run. Returns 0, or -1 with a message (a run with the same id already
  * stored is an error: see store_has). */

@@ -4,11 +4,8 @@
 #include <stdlib.h>
 
 static const char *current_command;
-static int quiet;
 
 void nm_set_command(const char *cmd) { current_command = cmd; }
-const char *nm_command(void) { return current_command; }
-void nm_set_quiet(int q) { quiet = q; }
 
 static void vreport(const char *kind, const char *fmt, va_list ap)
 {
@@ -31,8 +28,6 @@ void nm_error(const char *fmt, ...)
 void nm_warn(const char *fmt, ...)
 {
 	va_list ap;
-	if (quiet)
-		return;
 	va_start(ap, fmt);
 	vreport("warning: ", fmt, ap);
 	va_end(ap);

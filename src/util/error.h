@@ -16,7 +16,6 @@ enum nm_exit {
 };
 
 void nm_set_command(const char *cmd);
-const char *nm_command(void);
 
 /* "nodemark: cmd: msg" on stderr. */
 void nm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -28,7 +27,5 @@ __attribute__((noreturn, format(printf, 1, 2))) void nm_usage_fail(const char *f
 /* Format into a caller's error buffer; returns -1 so parsers can "return nm_errf(...)". */
 int nm_errf(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* Quiet mode for warnings (tests, machine output). */
-void nm_set_quiet(int quiet);
 
 #endif
