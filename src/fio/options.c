@@ -58,7 +58,7 @@ const struct fio_option fio_options[] = {
 	SUP("fsync", NULL, FIO_T_INT, "0", fsync, "io_job.fsync_every"),
 	SUP("fdatasync", NULL, FIO_T_INT, "0", fdatasync, "io_job.fdatasync_every"),
 	SUP("thread", "threads", FIO_T_BOOL, "0", noop, "nodemark's workers are always threads"),
-	SUP("invalidate", NULL, FIO_T_BOOL, "1", invalidate, "1 only: the engine drops the page cache before a run"),
+	SUP("invalidate", NULL, FIO_T_BOOL, "1", invalidate, "drop the page cache each pass (1); 0 keeps it"),
 	SUP("cpus_allowed", NULL, FIO_T_STR, NULL, cpus_allowed, "io_job.cpus"),
 	/* reporting */
 	SUP("percentile_list", NULL, FIO_T_LIST, NULL, percentile_list, "io_job.percentiles"),

@@ -28,6 +28,11 @@ n=$(count "^fadvise $d/dir/.* dontneed ")
 [ "$n" -eq 3 ] && ok "fio: loops=3 drops the page cache at each of the 3 passes" ||
     not_ok "fio: loops=3 drops the page cache at each of the 3 passes" "$n drops: $(cat "$log")"
 
+traced fio --no-save --name=k --directory="$d/dir" --rw=randread --bs=4k --size=256k --loops=3 --invalidate=0
+n=$(count "^fadvise $d/dir/.* dontneed ")
+[ "$n" -eq 0 ] && ok "fio: invalidate=0 keeps the page cache (no drop in 3 passes)" ||
+    not_ok "fio: invalidate=0 keeps the page cache (no drop in 3 passes)" "$n drops: $(trace)"
+
 traced fio --no-save --name=s --directory="$d/dir" --rw=read --bs=64k --size=256k
 if [ "$(count "^fadvise $d/dir/.* sequential ")" -ge 1 ] && [ "$(count "^fadvise $d/dir/.* random ")" -eq 0 ]; then
     ok "fio: a sequential job's file gets POSIX_FADV_SEQUENTIAL"
