@@ -1,5 +1,6 @@
 #include "cli/baseline.h"
 #include "export/calls.h"
+#include "export/changes.h"
 #include "export/comparetab.h"
 #include "export/report.h"
 #include "util/atomicfile.h"
@@ -71,6 +72,7 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 		res.ntables = 1;
 		ct_write_text(out, &res);
 		res.ntables = ntables;
+		changes_write_text(out, base, na, rec, nb);
 
 		/* nodemark's calls, the same as compare and report make about these two runs */
 		struct call_list cl;
@@ -82,6 +84,7 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 		calls_free(&cl);
 	} else {
 		fprintf(out, "no throughput figure in common with the baseline\n");
+		changes_write_text(out, base, na, rec, nb);
 	}
 	ct_free(&res);
 	return ncalls;

@@ -68,13 +68,8 @@ enum format { F_TEXT, F_MARKDOWN, F_CSV, F_JSON };
 /* Two saved runs: what differs between the machines and settings they ran with. */
 static void what_changed_text(FILE *f, const struct compare_inputs *ci)
 {
-	if (ci->n != 2 || !ci->v[0].r->inventory || !ci->v[1].r->inventory)
-		return;
-	json_t *changes = record_changes(ci->v[0].r, ci->v[1].r);
-	char *text = changes_text(changes);
-	fprintf(f, "\nWhat changed from %s to %s\n%s", ci->v[0].name, ci->v[1].name, text);
-	free(text);
-	json_decref(changes);
+	if (ci->n == 2)
+		changes_write_text(f, ci->v[0].r, ci->v[0].name, ci->v[1].r, ci->v[1].name);
 }
 
 int cmd_compare(int argc, char **argv)

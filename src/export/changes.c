@@ -86,3 +86,15 @@ char *changes_text(const json_t *changes)
 		sb_puts(&sb, "  (none)\n");
 	return sb_detach(&sb);
 }
+
+void changes_write_text(FILE *f, const struct record *a, const char *name_a, const struct record *b,
+			const char *name_b)
+{
+	if (!a->inventory || !b->inventory)
+		return;
+	json_t *changes = record_changes(a, b);
+	char *text = changes_text(changes);
+	fprintf(f, "\nWhat changed from %s to %s\n%s", name_a, name_b, text);
+	free(text);
+	json_decref(changes);
+}

@@ -1,4 +1,5 @@
 #include "export/report.h"
+#include "export/changes.h"
 #include "export/report_charts.h"
 #include "inventory/inventory.h"
 #include "util/strbuf.h"
@@ -169,6 +170,39 @@ static void html_table(FILE *f, const struct ct_result *res, const struct ct_tab
 	free(tx);
 }
 
+/* Two runs: the inventory and settings differences beside the comparison (export/changes.h). */
+static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct_input *b)
+{
+	if (!a->r->inventory || !b->r->inventory)
+		return;
+	json_t *changes = record_changes(a->r, b->r), *c;
+	size_t i;
+	fputs("<h2>What changed</h2>\n<p class=\"meta\">From ", f);
+	esc(f, a->name);
+	fputs(" to ", f);
+	esc(f, b->name);
+	fputs(": the machine, its storage stack and the benchmarks' settings.</p>\n", f);
+	if (!json_array_size(changes))
+		fputs("<p>Nothing: the same machine and settings.</p>\n", f);
+	else
+		fputs("<table><tr><th>what</th><th>before</th><th>after</th></tr>\n", f);
+	json_array_foreach(changes, i, c) {
+		fputs("<tr><td>", f);
+		esc(f, json_string_value(json_object_get(c, "what")));
+		for (int k = 0; k < 2; k++) {
+			json_t *v = json_object_get(c, k ? "b" : "a");
+			char *txt = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
+			fputs("</td><td>", f);
+			esc(f, json_is_string(v) ? json_string_value(v) : json_is_null(v) || !txt ? "(none)" : txt);
+			free(txt);
+		}
+		fputs("</td></tr>\n", f);
+	}
+	if (json_array_size(changes))
+		fputs("</table>\n", f);
+	json_decref(changes);
+}
+
 /* --- charts ------------------------------------------------------------------- */
 
 void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
@@ -206,6 +240,8 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 	}
 	if (o->calls)
 		calls_write_html(f, o->calls);
+	if (nin == 2)
+		what_changed_html(f, &in[0], &in[1]);
 	chart_percentiles(f, in, nin);
 	chart_timelines(f, in, nin);
 	fputs("</body></html>\n", f);
@@ -241,4 +277,11 @@ void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const
 	ct_write_markdown(f, res);
 	if (o->calls)
 		calls_write_markdown(f, o->calls);
+	if (nin == 2 && in[0].r->inventory && in[1].r->inventory) {
+		json_t *changes = record_changes(in[0].r, in[1].r);
+		char *text = changes_text(changes);
+		fprintf(f, "\n## What changed from %s to %s\n\n```\n%s```\n", in[0].name, in[1].name, text);
+		free(text);
+		json_decref(changes);
+	}
 }

@@ -198,6 +198,21 @@ run_nm compare "$a" "$b"
 expect_rc 0 "compare of the two runs exits 0"
 expect_out_has "What changed from diff-a to diff-b" "compare shows what changed, by the runs' names"
 expect_out_matches '^  ZFS recordsize +32768 -> 131072$' "compare: the recordsize change"
+# the report shows the same changes: a "What changed" table in HTML, a block in Markdown
+run_nm report "$a" "$b" --output diff.html
+expect_rc 0 "report of the two runs exits 0"
+if grep -q '<h2>What changed</h2>' diff.html && grep -q '<td>ZFS recordsize</td><td>32768</td><td>131072</td>' diff.html &&
+    grep -q '<td>kernel</td><td>5.15.0-91-generic</td><td>6.5.0-9-generic</td>' diff.html; then
+    ok "report (HTML) shows what changed: kernel and recordsize, before and after"
+else
+    not_ok "report (HTML) shows what changed: kernel and recordsize, before and after" "$(grep -o '<h2>What changed.*' diff.html | head -c 600)"
+fi
+run_nm report "$a" "$b" --format markdown -o -
+if grep -q '^## What changed from diff-a to diff-b' <<<"$out" && grep -qE '^  ZFS recordsize +32768 -> 131072$' <<<"$out"; then
+    ok "report (Markdown) shows what changed"
+else
+    not_ok "report (Markdown) shows what changed" "${out: -600}"
+fi
 run_nm info --diff "$a"
 expect_rc 2 "--diff with one run exits 2"
 one_line_error "--diff with one run is one line"

@@ -47,6 +47,8 @@ expect_out_has "compared with run $first first" "the second run compares against
 expect_out_matches '^hash/blake3/1t +[0-9.]+' "the comparison has a row per figure in common"
 expect_out_matches '^bytes_per_sec \(B/s\), this run [0-9a-f]{8} vs baseline [0-9a-f]{8} first: [0-9]+ called, [0-9]+ unchanged, [0-9]+ not compared' \
     "the comparison ends with the calls"
+expect_out_matches '^What changed from baseline [0-9a-f]{8} first to this run [0-9a-f]{8}$' \
+    "the comparison says what changed between the two runs' machines and settings"
 second=$(sed -n 's/^run \([0-9a-f]*\) (quick mode.*/\1/p' <<<"$out")
 # run, compare and report make the same calls about the same two runs
 calls_of_run=$( (sed -n '/^calls:/,$p' <<<"$out" | grep -E '^  [^ ]' |
