@@ -255,6 +255,15 @@ static json_t *phase_json(const struct pieces_phase *ph, int write)
 	if (write)
 		json_object_set_new(j, "commit_lat_ns", lat_json(&ph->commit_lat));
 	json_object_set_new(j, "lat_ns", lat_json(&ph->op_lat));
+	json_t *dirs = json_array();
+	for (unsigned d = 0; d < ph->ndirs; d++) {
+		const struct pieces_dir_share *sh = &ph->dir[d];
+		double secs = (double)sh->ns / 1e9;
+		json_array_append_new(dirs, json_pack("{s:I, s:I, s:f, s:f, s:f}", "pieces", (json_int_t)sh->pieces,
+						      "bytes", (json_int_t)sh->bytes, "seconds", secs, "bytes_per_sec",
+						      (double)sh->bytes / secs, "pieces_per_sec", (double)sh->pieces / secs));
+	}
+	json_object_set_new(j, "per_dir", dirs); /* in the order of "dirs" */
 	return j;
 }
 
@@ -320,6 +329,19 @@ static void print_phase_row(const char *name, const struct pieces_phase *ph)
 	       pieces_per_sec(ph));
 }
 
+/* With several directories, each one's share, as disk shows each target. */
+static void print_dir_rows(const struct pieces_plan *p, const char *name, const struct pieces_phase *ph)
+{
+	if (ph->ndirs < 2)
+		return;
+	for (unsigned d = 0; d < ph->ndirs; d++) {
+		const struct pieces_dir_share *sh = &ph->dir[d];
+		double secs = (double)sh->ns / 1e9;
+		printf("    %-6s %8llu %10s %10.1f %10.1f  %s\n", name, (unsigned long long)sh->pieces, "",
+		       (double)sh->bytes / secs / 1e6, (double)sh->pieces / secs, p->dirs[d]);
+	}
+}
+
 static void print_run(const struct pieces_plan *p, const struct pieces_result *r)
 {
 	char sz[32], total[32], sl[32];
@@ -331,8 +353,11 @@ static void print_run(const struct pieces_plan *p, const struct pieces_result *r
 	       p->ndirs == 1 ? "y" : "ies");
 	printf("  %-6s %8s %10s %10s %10s\n", "phase", "pieces", "time/op", "MB/s", "pieces/s");
 	print_phase_row("write", &r->write);
-	if (r->read.ran)
+	print_dir_rows(p, "write", &r->write);
+	if (r->read.ran) {
 		print_phase_row("read", &r->read);
+		print_dir_rows(p, "read", &r->read);
+	}
 	printf("  %-14s %9s %9s %9s %9s %9s\n", "latency", "p50", "p90", "p99", "p99.9", "max");
 	print_lat_row("write commit", &r->write.commit_lat);
 	print_lat_row("write piece", &r->write.op_lat);

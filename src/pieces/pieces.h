@@ -46,10 +46,18 @@ struct pieces_plan {
 	int show_progress;              /* a progress line on stderr (when it is a terminal) */
 };
 
+/* One directory's share of a phase: its workers' pieces, from their first start to last end. */
+struct pieces_dir_share {
+	uint64_t pieces, bytes;
+	uint64_t ns;
+};
+
 struct pieces_phase {
 	int ran;
 	uint64_t pieces, bytes;
 	uint64_t ns;                    /* wall time of the phase, first worker start to last end */
+	struct pieces_dir_share dir[PIECES_MAX_DIRS]; /* per plan->dirs[i], as disk reports per target */
+	unsigned ndirs;
 	uint64_t cpu_ns;                /* CPU time of the process (user + system) in the phase */
 	struct hist op_lat;             /* each whole piece: open to committed / read and verified */
 	struct hist commit_lat;         /* write: the commit step (header, sync, rename / index, sync) */

@@ -203,14 +203,23 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 		progress_clear();
 	free(args);
 
-	uint64_t t0 = UINT64_MAX, t1 = 0;
+	uint64_t t0 = UINT64_MAX, t1 = 0, dt0[PIECES_MAX_DIRS], dt1[PIECES_MAX_DIRS];
 	ph->ran = 1;
+	ph->ndirs = p->ndirs;
+	for (unsigned d = 0; d < p->ndirs; d++)
+		dt0[d] = UINT64_MAX, dt1[d] = 0;
 	for (unsigned i = 0; i < started; i++) {
 		struct pieces_worker *w = &run->w[i];
+		unsigned d = i % p->ndirs; /* worker i writes in dirs[i % ndirs] */
 		if (w->t0 < t0)
 			t0 = w->t0;
 		if (w->t1 > t1)
 			t1 = w->t1;
+		if (w->t0 < dt0[d])
+			dt0[d] = w->t0;
+		if (w->t1 > dt1[d])
+			dt1[d] = w->t1;
+		ph->dir[d].pieces += w->nlocs;
 		if (reading) {
 			ph->pieces += w->nlocs;
 			hist_merge(&ph->op_lat, &w->read_lat);
@@ -226,6 +235,10 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 	}
 	ph->bytes = ph->pieces * p->size;
 	ph->ns = t1 > t0 ? t1 - t0 : 1;
+	for (unsigned d = 0; d < p->ndirs; d++) {
+		ph->dir[d].bytes = ph->dir[d].pieces * p->size;
+		ph->dir[d].ns = dt1[d] > dt0[d] ? dt1[d] - dt0[d] : 1;
+	}
 	if (!rc && cleanup_interrupted())
 		rc = NM_EXIT_INTERRUPTED;
 	if (rc == NM_EXIT_INTERRUPTED)

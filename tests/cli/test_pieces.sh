@@ -110,3 +110,18 @@ else
     not_ok "pieces: SIGINT saves the finished part"
 fi
 if [ -z "$(ls -A intdir)" ]; then ok "pieces: SIGINT leaves no files"; else not_ok "pieces: SIGINT leaves no files" "$(ls -A intdir)"; fi
+
+# Several directories: each one's share, as disk reports per target (in the order given).
+mkdir -p pd/a pd/b
+run_nm pieces pd/a pd/b --count 12 --workers 2 --read --no-save --json
+expect_rc 0 "pieces over two directories exits 0"
+res=$(json_get 'all(len(j[ph]["per_dir"]) == 2 and sum(d["pieces"] for d in j[ph]["per_dir"]) == j[ph]["pieces"]
+    and all(d["pieces"] > 0 and d["bytes"] == d["pieces"] * j["size"] and d["bytes_per_sec"] > 0 for d in j[ph]["per_dir"])
+    for ph in ("write", "read"))' 2>&1)
+if [ "$res" = True ]; then ok "pieces --json: per_dir shares add up to the phase, for write and read"; else not_ok "pieces --json: per_dir shares add up to the phase, for write and read" "$res ${out:0:300}"; fi
+run_nm pieces pd/a pd/b --count 12 --workers 2 --no-save
+if grep -qE '^    write +6 .* pd/a$' <<<"$out" && grep -qE '^    write +6 .* pd/b$' <<<"$out"; then
+    ok "pieces text: a row per directory with its share"
+else
+    not_ok "pieces text: a row per directory with its share" "$out"
+fi
