@@ -85,7 +85,9 @@ for cfg in $configs; do
 		for _ in $(seq "$rounds"); do
 			fresh_fs
 			# shellcheck disable=SC2086
-			"$NM" pieces "$work/live" $opts --count 3000 --size 16k --block 4k --no-save >/dev/null 2>&1 &
+			# --keep: a run that finishes before the stop keeps its store (without it the run
+			# removes the store at its end, and a stop during that removal read as lost pieces)
+			"$NM" pieces "$work/live" $opts --count 3000 --size 16k --block 4k --keep --no-save >/dev/null 2>&1 &
 			pid=$!
 			sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.2 + r / 32768 }')"
 			kill -STOP "$pid" 2>/dev/null
