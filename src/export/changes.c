@@ -13,6 +13,45 @@ static void add(json_t *changes, const char *key, const char *what, json_t *a, j
 						 a ? a : json_null(), "b", b ? b : json_null()));
 }
 
+/* A copy of v with each run's private directory name ("/.nodemark-1a2b3c4d", a new one every
+ * run) written as "/.nodemark-*", so the same target in two runs is the same setting. */
+static json_t *without_workdir_names(const json_t *v)
+{
+	if (json_is_array(v)) {
+		json_t *c = json_array(), *e;
+		size_t i;
+		json_array_foreach(v, i, e)
+			json_array_append_new(c, without_workdir_names(e));
+		return c;
+	}
+	if (!json_is_string(v))
+		return json_deep_copy(v);
+	struct strbuf sb;
+	sb_init(&sb);
+	const char *p = json_string_value(v), *m;
+	while ((m = strstr(p, "/.nodemark-")) != NULL) {
+		size_t hex = strspn(m + strlen("/.nodemark-"), "0123456789abcdef");
+		sb_printf(&sb, "%.*s/.nodemark-%s", (int)(m - p), p, hex ? "*" : "");
+		p = m + strlen("/.nodemark-") + hex;
+	}
+	sb_puts(&sb, p);
+	char *text = sb_detach(&sb);
+	json_t *c = json_string(text);
+	free(text);
+	return c;
+}
+
+static int same_setting(const json_t *a, const json_t *b)
+{
+	if (json_equal(a, b))
+		return 1;
+	json_t *x = without_workdir_names(a), *y = without_workdir_names(b);
+	int same = json_equal(x, y);
+	json_decref(x);
+	json_decref(y);
+	return same;
+}
+
 static void settings_changes(json_t *changes, const struct bench *x, const struct bench *y)
 {
 	char key[512], what[512];
@@ -20,7 +59,7 @@ static void settings_changes(json_t *changes, const struct bench *x, const struc
 	json_t *va, *vb;
 	json_object_foreach(x->settings, k, va) {
 		vb = json_object_get(y->settings, k);
-		if (!vb || !json_equal(va, vb)) {
+		if (!vb || !same_setting(va, vb)) {
 			snprintf(key, sizeof key, "settings[%s].%s", x->name, k);
 			snprintf(what, sizeof what, "%s: %s", x->name, k);
 			add(changes, key, what, va, vb);
