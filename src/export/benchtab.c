@@ -1,4 +1,5 @@
 #include "export/benchtab.h"
+#include "export/texttab.h"
 #include "stats/mannwhitney.h"
 #include "stats/summary.h"
 #include "util/gofloat.h"
@@ -390,15 +391,7 @@ const char *bt_range_pct(const struct bt_cell *c, char *buf, size_t len)
 const char *bt_delta(const struct bt_cell *c, char *buf, size_t len)
 {
 	double old = c->baseline->center, new = c->center;
-	if (c->p > c->alpha)
-		snprintf(buf, len, "~");
-	else if (old == new)
-		snprintf(buf, len, "0.00%%");
-	else if (old == 0)
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, "%+.2f%%", (new / old - 1.0) * 100.0);
-	return buf;
+	return tt_delta(old, new, c->p, c->alpha, buf, len);
 }
 
 const char *bt_pn(const struct bt_cell *c, char *buf, size_t len)

@@ -21,16 +21,6 @@ struct notes {
 	size_t n;
 };
 
-static void superscript(size_t i, char *buf, size_t len)
-{
-	static const char *digit[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
-	char tmp[24];
-	snprintf(tmp, sizeof tmp, "%zu", i);
-	buf[0] = '\0';
-	for (char *p = tmp; *p; p++)
-		strncat(buf, digit[*p - '0'], len - strlen(buf) - 1);
-}
-
 /* One cell holding the footnote marks of every warning in the lists. */
 static void warn_cell(struct texttab *o, struct notes *nt, const struct bt_warnings *a, const struct bt_warnings *b)
 {
@@ -48,7 +38,7 @@ static void warn_cell(struct texttab *o, struct notes *nt, const struct bt_warni
 				nt->text[nt->n++] = lists[l]->w[i];
 			}
 			char sup[32];
-			superscript(k + 1, sup, sizeof sup);
+			tt_superscript(k + 1, sup, sizeof sup);
 			if (*buf)
 				strncat(buf, " ", sizeof buf - strlen(buf) - 1);
 			strncat(buf, sup, sizeof buf - strlen(buf) - 1);
@@ -169,7 +159,7 @@ static void table_text(FILE *f, const struct bt_table *t)
 	tt_free(&o);
 	for (size_t i = 0; i < nt.n; i++) {
 		char sup[32];
-		superscript(i + 1, sup, sizeof sup);
+		tt_superscript(i + 1, sup, sizeof sup);
 		fprintf(f, "%s %s\n", sup, nt.text[i]);
 	}
 	free(nt.text);

@@ -1,5 +1,6 @@
 /* The compare tables as text (aligned like benchstat's), Markdown, CSV and JSON. */
 #include "export/comparetab.h"
+#include "export/texttab.h"
 #include "stats/scale.h"
 #include "util/units.h"
 
@@ -59,22 +60,12 @@ static size_t note_index(struct notes *nt, const char *w)
 	return nt->n;
 }
 
-static void superscript(size_t i, char *buf, size_t len)
-{
-	static const char *digit[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
-	char tmp[16];
-	snprintf(tmp, sizeof tmp, "%zu", i);
-	buf[0] = '\0';
-	for (char *p = tmp; *p; p++)
-		strncat(buf, digit[*p - '0'], len - strlen(buf) - 1);
-}
-
 static void footnotes(struct notes *nt, const char *const *warn, size_t nwarn, char *buf, size_t len)
 {
 	buf[0] = '\0';
 	for (size_t i = 0; i < nwarn; i++) {
 		char sup[32];
-		superscript(note_index(nt, warn[i]), sup, sizeof sup);
+		tt_superscript(note_index(nt, warn[i]), sup, sizeof sup);
 		if (i)
 			strncat(buf, " ", len - strlen(buf) - 1);
 		strncat(buf, sup, len - strlen(buf) - 1);
@@ -182,7 +173,7 @@ static void write_notes(FILE *f, const struct notes *nt)
 {
 	for (size_t i = 0; i < nt->n; i++) {
 		char sup[32];
-		superscript(i + 1, sup, sizeof sup);
+		tt_superscript(i + 1, sup, sizeof sup);
 		fprintf(f, "%s %s\n", sup, nt->text[i]);
 	}
 }
@@ -376,7 +367,7 @@ void ct_write_markdown(FILE *f, const struct ct_result *res)
 	}
 	for (size_t i = 0; i < nt.n; i++) {
 		char sup[32];
-		superscript(i + 1, sup, sizeof sup);
+		tt_superscript(i + 1, sup, sizeof sup);
 		fprintf(f, "%s %s%s\n", sup, nt.text[i], i + 1 < nt.n ? "  " : "");
 	}
 }

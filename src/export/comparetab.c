@@ -1,4 +1,5 @@
 #include "export/comparetab.h"
+#include "export/texttab.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -423,15 +424,7 @@ const char *ct_delta(const struct ct_result *res, const struct ct_cell *base, co
 		     size_t len)
 {
 	double old = base->sum.center, new = c->sum.center;
-	if (c->p > res->alpha)
-		snprintf(buf, len, "~");
-	else if (old == new)
-		snprintf(buf, len, "0.00%%");
-	else if (old == 0)
-		snprintf(buf, len, "?");
-	else
-		snprintf(buf, len, "%+.2f%%", (new / old - 1) * 100);
-	return buf;
+	return tt_delta(old, new, c->p, res->alpha, buf, len);
 }
 
 const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len)

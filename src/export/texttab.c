@@ -196,3 +196,26 @@ void tt_free(struct texttab *t)
 	free(t->shrink);
 	memset(t, 0, sizeof *t);
 }
+
+void tt_superscript(size_t i, char *buf, size_t len)
+{
+	static const char *digit[] = { "⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹" };
+	char tmp[24];
+	snprintf(tmp, sizeof tmp, "%zu", i);
+	buf[0] = '\0';
+	for (char *p = tmp; *p; p++)
+		strncat(buf, digit[*p - '0'], len - strlen(buf) - 1);
+}
+
+const char *tt_delta(double old, double new, double p, double alpha, char *buf, size_t len)
+{
+	if (p > alpha)
+		snprintf(buf, len, "~");
+	else if (old == new)
+		snprintf(buf, len, "0.00%%");
+	else if (old == 0)
+		snprintf(buf, len, "?");
+	else
+		snprintf(buf, len, "%+.2f%%", (new / old - 1.0) * 100.0);
+	return buf;
+}

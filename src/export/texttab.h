@@ -38,4 +38,11 @@ void tt_free(struct texttab *t);
 /* Characters in a UTF-8 string. */
 size_t tt_width(const char *s);
 
+/* A footnote mark: i in superscript digits ("¹", "¹²"), into buf. */
+void tt_superscript(size_t i, char *buf, size_t len);
+
+/* benchstat's delta column: "~" when p > alpha, "0.00%", "?" from a zero baseline, else
+ * "+12.34%" / "-5.00%". Returns buf. */
+const char *tt_delta(double old, double new, double p, double alpha, char *buf, size_t len);
+
 #endif
