@@ -107,12 +107,8 @@ int baseline_report(const char *path, const struct record *rec, const struct rec
 	struct ct_result res = { 0 };
 	if (ct_build(in, n, &o, &res, err, errlen) < 0)
 		return -1;
-	char generated[96], when[40] = "";
-	time_t now = time(NULL);
-	struct tm tm;
-	if (gmtime_r(&now, &tm))
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-	snprintf(generated, sizeof generated, "%s, nodemark %s", when, NODEMARK_VERSION);
+	char generated[96];
+	report_generated(generated, sizeof generated);
 	struct call_list cl;
 	calls_build(in, n, &o, &res, &cl);
 	struct report_opts ro = { "nodemark run", generated, &cl };

@@ -126,12 +126,8 @@ int cmd_report(int argc, char **argv)
 		nm_error("%s", err);
 		goto out_inputs;
 	}
-	char generated[96], when[40] = "";
-	time_t now = time(NULL);
-	struct tm tm;
-	if (gmtime_r(&now, &tm))
-		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
-	snprintf(generated, sizeof generated, "%s, nodemark %s", when, NODEMARK_VERSION);
+	char generated[96];
+	report_generated(generated, sizeof generated);
 	struct call_list cl;
 	calls_build(ci.v, ci.n, &o, &res, &cl);
 	struct report_opts ro = { title, generated, &cl };

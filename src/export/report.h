@@ -19,6 +19,9 @@ struct report_opts {
 	const struct call_list *calls;  /* nodemark's calls (export/calls.h); NULL or empty: none */
 };
 
+/* The report's "generated" line: "2026-11-30 09:40 UTC, nodemark 0.1.0" (now, UTC). */
+void report_generated(char *buf, size_t len);
+
 void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
 		       const struct report_opts *o);
 void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,

@@ -203,6 +203,16 @@ static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct
 	json_decref(changes);
 }
 
+void report_generated(char *buf, size_t len)
+{
+	char when[40] = "";
+	time_t now = time(NULL);
+	struct tm tm;
+	if (gmtime_r(&now, &tm))
+		strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", &tm);
+	snprintf(buf, len, "%s, nodemark %s", when, NODEMARK_VERSION);
+}
+
 /* --- charts ------------------------------------------------------------------- */
 
 void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
