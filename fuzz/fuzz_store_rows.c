@@ -51,9 +51,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		for (int i = 0; i < NFIELDS; i++) {
 			/* The direction goes in as an integer when it reads as one; the rest as text. */
-			if (i == 13 && flen[i] && flen[i] < 12)
-				sqlite3_bind_int64(st, i + 1, strtoll(f[i], NULL, 10));
-			else
+			if (i == 13 && flen[i] && flen[i] < 12) {
+				/* The last field may end the input without a NUL: copy it before strtoll. */
+				char num[12];
+				memcpy(num, f[i], flen[i]);
+				num[flen[i]] = 0;
+				sqlite3_bind_int64(st, i + 1, strtoll(num, NULL, 10));
+			} else
 				sqlite3_bind_text(st, i + 1, f[i], (int)flen[i], SQLITE_TRANSIENT);
 		}
 		sqlite3_step(st);
