@@ -289,6 +289,11 @@ int cmd_run(int argc, char **argv)
 	/* A finished inventory phase is worth keeping on its own (info --diff reads it), also
 	 * when a signal cut the run short before any benchmark finished. */
 	int saving = rec->nbenches || rec->inventory;
+	if (rc == NM_EXIT_INTERRUPTED && saving)
+		nm_error("interrupted: saving what finished (%zu benchmark%s%s)", rec->nbenches,
+			 rec->nbenches == 1 ? "" : "s", rec->inventory ? " and the inventory" : "");
+	else if (rc == NM_EXIT_INTERRUPTED)
+		nm_error("interrupted before a phase finished: nothing to save");
 	if (rec->nbenches)
 		attach_noise_floors(&o, rec);
 	if (saving && run_save(&o.ro, rec) < 0 && rc == 0)

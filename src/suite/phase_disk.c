@@ -117,13 +117,17 @@ static int run_plan(struct suite_ctx *c, struct disk_plan *dp, const char *what,
 	loop.pass_arg = &passes;
 	st = disk_run_tests(s, dp->tests, dp->ntests, disk_plan_ntargets(dp), &loop, err, errlen);
 	io_session_close(s);
-	if (st != IO_OK) {
+	if (st != IO_OK && st != IO_INTERRUPTED) {
 		free(passes.smp);
-		return st == IO_INTERRUPTED ? 130 : 1;
+		return 1;
 	}
+	/* On a signal the tests that finished all their passes are kept, as `nodemark disk` keeps
+	 * them: the run saves what finished. */
 	struct disk_report rep;
 	disk_report_init(&rep, dp);
 	for (unsigned i = 0; i < dp->ntests; i++) {
+		if (st == IO_INTERRUPTED && !dp->tests[i].complete)
+			continue;
 		struct bench *b = suite_bench(c, dp->tests[i].name);
 		disk_test_to_bench(&rep, &dp->tests[i], b);
 		if (!passes.smp[i].stopped) /* the plan's last pass came first */
@@ -131,7 +135,7 @@ static int run_plan(struct suite_ctx *c, struct disk_plan *dp, const char *what,
 		suite_sampler_save(c, b, &passes.smp[i], bench_find_metric(b, "bytes_per_sec"));
 	}
 	free(passes.smp);
-	return 0;
+	return st == IO_INTERRUPTED ? 130 : 0;
 }
 
 static int disk_run(struct suite_ctx *c, char *err, size_t errlen)
