@@ -104,6 +104,10 @@ static int run_plan(struct suite_ctx *c, struct disk_plan *dp, const char *what,
 	struct io_session *s = io_session_open(&layout, &st, err, errlen);
 	if (!s)
 		return st == IO_INTERRUPTED ? 130 : 1;
+	/* What the session decided for the target (e.g. buffered I/O where O_DIRECT is refused)
+	 * belongs with the figures, as `nodemark disk` shows it. */
+	for (const char *const *n = io_session_notes(s); *n; n++)
+		suite_note(c, "%s", *n);
 	struct progress_arg pa = { c, what };
 	struct disk_loop loop = disk_plan_loop(dp);
 	loop.on_progress = show_progress;

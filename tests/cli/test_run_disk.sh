@@ -52,3 +52,13 @@ print(said and all(1 <= n <= int(sys.argv[1]) for n in counts))' "$loops" <<<"$a
 if [ "$res" = True ]; then ok "run: every test took at most loops passes, as extra.sampling says"
 else not_ok "run: every test took at most loops passes, as extra.sampling says" "$a"; fi
 if [ -z "$(ls -A D)" ]; then ok "nothing left in D"; else not_ok "nothing left in D" "$(ls -A D)"; fi
+# What the session decided for the target (the engine auto picked, buffered where O_DIRECT is
+# refused) is a note of disk's output; run keeps the same notes with its disk phase.
+dnotes=$(grep '^note: ' <<<"$out" | sed 's/^note: //; s/\.nodemark-[^:/ ]*//g' | sort -u)
+rnotes=$("$NM" export rd-run 2>/dev/null | python3 -c '
+import json, re, sys
+for n in json.load(sys.stdin)["extra"]["run"].get("notes", []):
+    print(re.sub(r"\.nodemark-[^:/ ]*", "", n))')
+missing=$(while IFS= read -r n; do [ -n "$n" ] && ! grep -qF -- "${n#*: }" <<<"$rnotes" && echo "$n"; done <<<"$dnotes")
+if [ -n "$dnotes" ] && [ -z "$missing" ]; then ok "run's disk phase keeps the engine's notes disk shows"
+else not_ok "run's disk phase keeps the engine's notes disk shows" "disk: $dnotes / run: $rnotes"; fi
