@@ -6,6 +6,7 @@
 #   RT=2 REPS=3 bench/fidelity.sh    seconds per run (default 1), repetitions (default 3)
 #   FILE_MB=256                      size of each test file and of the loop device (default 256)
 #   TARGETS="tmpfs ext4 ext4-direct loop-direct loop"   JOBS="seqread randread1 ..."   subsets
+#   ALIGN=0                          fio's default buffer placement (no --iomem_align=4k)
 #
 # Targets: a file in /dev/shm (tmpfs, buffered); a file in DISKDIR buffered and O_DIRECT; a loop
 # device made here on a file in DISKDIR (needs root; detached at the end), O_DIRECT and buffered.
@@ -23,6 +24,11 @@
 #
 # fio runs with --thread (as bench/vs-fio.sh: its processes would get their own scheduler
 # autogroup on a busy machine); nodemark's workers are threads.
+#
+# Both tools get --iomem_align=4k (ALIGN=0 leaves it out): fio's buffered jobs otherwise read
+# into buffers 16 bytes past a page (malloc's), and the kernel's copy into them costs 2-4x the
+# CPU of a copy into nodemark's page-aligned buffers on this CPU, which made buffered 1 MiB
+# reads 1.2-3x fio's (docs/disk.md, "I/O buffers").
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
 NM=${NODEMARK:-$here/build/nodemark}
@@ -33,6 +39,7 @@ REPS=${REPS:-3}
 FILE_MB=${FILE_MB:-256}
 TARGETS=${TARGETS:-tmpfs ext4 ext4-direct loop-direct loop}
 JOBS=${JOBS:-seqread randread1 randread32 randwrite1 randwrite32 randrw}
+ALIGN=${ALIGN:-1}
 PY=$(python3 -c 'import sys; print(sys.executable)')
 [ -x "$NM" ] || { echo "build nodemark first (make)" >&2; exit 2; }
 command -v "$FIO" >/dev/null || { echo "fio not found" >&2; exit 2; }
@@ -88,6 +95,7 @@ one() {
     # shellcheck disable=SC2046
     local args=(--name=fid --ioengine=io_uring --size="${FILE_MB}m" --time_based --runtime="$RT"
         --group_reporting --thread --output-format=json $(target_args "$t") $(job_args "$j"))
+    [ "$ALIGN" = 0 ] || args+=(--iomem_align=4k)
     if [ "$tool" = fio ]; then
         "$FIO" "${args[@]}" >"$out" 2>"$work/err" || { echo "fio $t $j failed: $(head -3 "$work/err")" >&2; return; }
     else
@@ -120,7 +128,7 @@ for rep in $(seq "$REPS"); do
     done
 done
 
-echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg); RT=$RT REPS=$REPS FILE_MB=$FILE_MB"
+echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg); RT=$RT REPS=$REPS FILE_MB=$FILE_MB ALIGN=$ALIGN"
 "$PY" - "$results" <<'EOF'
 import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]

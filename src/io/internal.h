@@ -98,7 +98,8 @@ struct io_worker {
 	int direct;
 	unsigned depth;
 	struct io_req *reqs;
-	char *bufs;                 /* depth buffers of buf_size each, page aligned */
+	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first
+	                             * at bufs + job->buf_offset */
 	size_t buf_size;
 	uint64_t rng;
 	struct io_job_result *res;

@@ -38,6 +38,10 @@ enum io_direct {
 
 enum io_buffer_fill { FILL_RANDOM = 0, FILL_ZERO };
 
+/* fio's fadvise_hint: 1 (the default) tells the kernel a random job is random, a sequential
+ * one sequential; 0 says nothing; random/sequential say that whatever the job does. */
+enum io_fadvise { FADVISE_PATTERN = 0, FADVISE_NONE, FADVISE_RANDOM, FADVISE_SEQUENTIAL };
+
 #define IO_MAX_TARGETS 256
 
 struct io_job {
@@ -48,7 +52,8 @@ struct io_job {
 	uint64_t bs[DIR_COUNT];     /* block size per direction; default 4 KiB */
 	unsigned iodepth;           /* default 1 */
 	unsigned iodepth_batch_submit; /* I/Os prepared before a submitting call; 0: 1, as fio's
-	                             * iodepth_batch_submit (each I/O submitted when prepared) */
+	                             * iodepth_batch_submit (each I/O submitted when prepared);
+	                             * iodepth or more: every free slot filled, then one call */
 	unsigned numjobs;           /* threads; default 1 */
 
 	/* Where: files or directories (a directory gets files created in a private subdir). */
@@ -78,6 +83,8 @@ struct io_job {
 	enum io_engine_kind engine;
 	enum io_direct direct;
 	int fixedbufs, registerfiles, sqpoll, hipri;
+	unsigned buf_offset;        /* the first I/O buffer starts this many bytes past a page
+	                             * boundary (fio's iomem_align); 0: page aligned */
 	enum io_buffer_fill fill;
 	int refill_buffers;
 	unsigned fsync_every, fdatasync_every; /* every N writes; 0 = never */
@@ -91,13 +98,13 @@ struct io_job {
 	int keep_cache;             /* 1: do not drop a file's page cache when a pass opens it (fio's
 	                             * invalidate=0); 0: drop it at every pass, loop and time-based
 	                             * wrap, as fio's invalidate=1 */
-	int no_fadvise_hint;        /* 1: no access-pattern hint (fio's fadvise_hint=0); 0: tell the
-	                             * kernel a random job is random, a sequential one sequential */
+	enum io_fadvise fadvise;    /* the access-pattern hint a file gets when a pass opens it */
 
 	/* Reporting */
 	int per_second_series;      /* collect IOPS/bandwidth per second */
-	uint64_t sample_ns;         /* bw/iops sample interval for their min/max/mean/stddev;
-	                             * 0: 500 ms (fio's bw_avg_time and iops_avg_time) */
+	uint64_t sample_ns;         /* bw sample interval for its min/max/mean/stddev; 0: 500 ms
+	                             * (fio's bwavgtime) */
+	uint64_t iops_sample_ns;    /* the same for iops; 0: sample_ns (fio's iopsavgtime) */
 	double percentiles[32];     /* fio's percentile_list; n = 0 means the defaults */
 	unsigned npercentiles;
 };

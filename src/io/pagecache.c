@@ -24,8 +24,11 @@ void io_file_drop_cache(struct io_worker *w, struct io_file *f)
 
 void io_file_hint(struct io_worker *w, struct io_file *f, int random)
 {
-	if (w->job->no_fadvise_hint || f->fd < 0)
+	enum io_fadvise hint = w->job->fadvise;
+	if (hint == FADVISE_NONE || f->fd < 0)
 		return;
+	if (hint != FADVISE_PATTERN)
+		random = hint == FADVISE_RANDOM;
 	posix_fadvise(f->fd, (off_t)f->region_start, (off_t)f->region_len,
 		      random ? POSIX_FADV_RANDOM : POSIX_FADV_SEQUENTIAL);
 	if (f->map)

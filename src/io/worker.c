@@ -26,6 +26,14 @@ struct rate_stat {
 	double min, max, mean, m2;
 };
 
+/* Samples of one rate every len ticks, per direction (fio's bwavgtime or iopsavgtime). */
+struct sampler {
+	uint64_t next, len, last;  /* ticks */
+	uint64_t base[DIR_COUNT];  /* bytes (bw) or I/Os (iops) at the last sample */
+	struct rate_stat st[DIR_COUNT];
+	int bytes;                 /* 1: bw, 0: iops */
+};
+
 struct loop {
 	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE, or -1 for a mix */
 	int measuring;
@@ -33,13 +41,10 @@ struct loop {
 	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
 	uint64_t ramp_end;         /* ticks; 0 = no ramp left */
 	uint64_t deadline;         /* ticks; 0 = none */
-	uint64_t next_event;       /* min of ramp_end, sec_next, smp_next, deadline */
+	uint64_t next_event;       /* min of ramp_end, sec_next, the samplers' next, deadline */
 	uint64_t sec_next, sec_len;
 	uint64_t sec_ios0, sec_bytes0;
-	/* bw/iops samples every sample_ns, per direction (fio's bw_avg_time, iops_avg_time) */
-	uint64_t smp_next, smp_len, smp_last;
-	uint64_t smp_ios0[DIR_COUNT], smp_bytes0[DIR_COUNT];
-	struct rate_stat bw[DIR_COUNT], iops[DIR_COUNT];
+	struct sampler bw, iops;
 	double depth_sum;          /* I/Os in flight after each submission, summed */
 	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
 	unsigned loops_left;
@@ -82,8 +87,11 @@ static void next_event_update(struct loop *ls)
 	uint64_t e = UINT64_MAX;
 	if (ls->ramp_end)
 		e = ls->ramp_end;
-	else
-		e = ls->sec_next < ls->smp_next ? ls->sec_next : ls->smp_next;
+	else {
+		e = ls->sec_next < ls->bw.next ? ls->sec_next : ls->bw.next;
+		if (ls->iops.next < e)
+			e = ls->iops.next;
+	}
 	if (ls->deadline && ls->deadline < e)
 		e = ls->deadline;
 	ls->next_event = e;
@@ -104,12 +112,13 @@ static __attribute__((noinline)) void start_measuring(struct io_worker *w, struc
 	r->depth_max = 0;
 	r->depth_samples = 0;
 	ls->depth_sum = 0;
-	memset(ls->bw, 0, sizeof ls->bw);
-	memset(ls->iops, 0, sizeof ls->iops);
-	memset(ls->smp_ios0, 0, sizeof ls->smp_ios0);
-	memset(ls->smp_bytes0, 0, sizeof ls->smp_bytes0);
-	ls->smp_last = now;
-	ls->smp_next = now + ls->smp_len;
+	struct sampler *smp[] = { &ls->bw, &ls->iops };
+	for (int i = 0; i < 2; i++) {
+		memset(smp[i]->base, 0, sizeof smp[i]->base);
+		memset(smp[i]->st, 0, sizeof smp[i]->st);
+		smp[i]->last = now;
+		smp[i]->next = now + smp[i]->len;
+	}
 	r->sync_ios = 0;
 	hist_init(&r->sync_lat);
 	r->nsec = 0;
@@ -160,26 +169,24 @@ static void rate_add(struct rate_stat *s, double v)
 	s->m2 += d * (v - s->mean);
 }
 
-/* One bw/iops sample per direction over the time since the last one (the real time, so a
- * late check does not inflate the rate). A direction with no I/O in the interval adds no
+/* One sample of s's rate per direction over the time since the last one (the real time, so
+ * a late check does not inflate the rate). A direction with no I/O in the interval adds no
  * sample, as fio's. */
-static __attribute__((noinline)) void close_sample(struct io_worker *w, struct loop *ls, uint64_t now)
+static __attribute__((noinline)) void close_sample(struct io_worker *w, struct sampler *s, uint64_t now)
 {
-	double secs = (double)ticks_to_ns(now - ls->smp_last) / 1e9;
+	double secs = (double)ticks_to_ns(now - s->last) / 1e9;
 	for (int d = 0; d < DIR_COUNT && secs > 0; d++) {
 		const struct io_dir_result *dr = &w->res->dir[d];
-		uint64_t ios = dr->ios - ls->smp_ios0[d], bytes = dr->bytes - ls->smp_bytes0[d];
-		ls->smp_ios0[d] = dr->ios;
-		ls->smp_bytes0[d] = dr->bytes;
-		if (!ios)
-			continue;
-		rate_add(&ls->iops[d], (double)ios / secs);
-		rate_add(&ls->bw[d], (double)bytes / secs);
+		uint64_t count = s->bytes ? dr->bytes : dr->ios;
+		uint64_t delta = count - s->base[d];
+		s->base[d] = count;
+		if (delta)
+			rate_add(&s->st[d], (double)delta / secs);
 	}
-	ls->smp_last = now;
-	ls->smp_next += ls->smp_len;
-	if (ls->smp_next <= now) /* the thread was away for more than one interval */
-		ls->smp_next = now + ls->smp_len;
+	s->last = now;
+	s->next += s->len;
+	if (s->next <= now) /* the thread was away for more than one interval */
+		s->next = now + s->len;
 }
 
 static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end);
@@ -221,8 +228,10 @@ static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
 		start_measuring(w, ls, now);
 	/* the samples due by the deadline count, so a 2 s run at 500 ms has 4 */
 	uint64_t upto = ls->deadline && now > ls->deadline ? ls->deadline : now;
-	if (ls->measuring && upto >= ls->smp_next)
-		close_sample(w, ls, upto);
+	if (ls->measuring && upto >= ls->bw.next)
+		close_sample(w, &ls->bw, upto);
+	if (ls->measuring && upto >= ls->iops.next)
+		close_sample(w, &ls->iops, upto);
 	while (ls->measuring && upto >= ls->sec_next)
 		close_second(w, ls);
 	if (ls->deadline && now >= ls->deadline)
@@ -272,9 +281,10 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 	r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	ls->issued += bs;
 	if (dir == DIR_WRITE && job->refill_buffers && job->fill == FILL_RANDOM) {
-		uint64_t *p = (uint64_t *)r->buf;
-		for (size_t i = 0; i < bs / 8; i++)
-			p[i] = prng_next(&w->rng);
+		for (size_t i = 0; i < bs / 8; i++) { /* memcpy: buf_offset may leave it unaligned */
+			uint64_t v = prng_next(&w->rng);
+			memcpy(r->buf + i * 8, &v, sizeof v);
+		}
 	}
 	return 1;
 }
@@ -545,22 +555,27 @@ static int setup_buffers(struct io_worker *w)
 	w->depth = (w->ops->caps & IO_ENGINE_SYNC) ? 1 : job->iodepth;
 	w->buf_size = (bs + 4095) & ~(size_t)4095;
 	w->reqs = calloc(w->depth, sizeof *w->reqs);
+	/* Page aligned (fio's are only for O_DIRECT or iomem_align: a buffered fio job's buffers
+	 * sit where malloc puts them, 16 bytes past a page, which makes the kernel's copies into
+	 * them several times dearer on some CPUs); buf_offset moves them as fio's iomem_align. */
+	size_t total = w->buf_size * w->depth + job->buf_offset;
 	void *p = NULL;
-	if (!w->reqs || posix_memalign(&p, 4096, w->buf_size * w->depth)) {
+	if (!w->reqs || posix_memalign(&p, 4096, total)) {
 		snprintf(w->err, sizeof w->err, "cannot allocate %u buffers of %zu bytes", w->depth, w->buf_size);
 		return -ENOMEM;
 	}
 	w->bufs = p;
 	if (job->fill == FILL_ZERO || (w->ops->caps & IO_ENGINE_DISKLESS)) {
-		memset(w->bufs, 0, w->buf_size * w->depth);
+		memset(w->bufs, 0, total);
 	} else {
 		uint64_t *q = p;
-		for (size_t i = 0; i < w->buf_size * w->depth / 8; i++)
+		for (size_t i = 0; i < total / 8; i++)
 			q[i] = prng_next(&w->rng);
+		memset(w->bufs + total / 8 * 8, 0, total % 8);
 	}
 	for (unsigned i = 0; i < w->depth; i++) {
 		w->reqs[i].index = i;
-		w->reqs[i].buf = w->bufs + (size_t)i * w->buf_size;
+		w->reqs[i].buf = w->bufs + job->buf_offset + (size_t)i * w->buf_size;
 	}
 	return 0;
 }
@@ -628,8 +643,9 @@ static void finish(struct io_worker *w, struct loop *ls)
 	r->depth_mean = r->depth_samples ? ls->depth_sum / (double)r->depth_samples : 0;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct io_dir_result *dr = &r->dir[d];
-		rate_out(&ls->bw[d], &dr->bw_min, &dr->bw_max, &dr->bw_mean, &dr->bw_dev, &dr->bw_samples);
-		rate_out(&ls->iops[d], &dr->iops_min, &dr->iops_max, &dr->iops_mean, &dr->iops_dev, &dr->iops_samples);
+		rate_out(&ls->bw.st[d], &dr->bw_min, &dr->bw_max, &dr->bw_mean, &dr->bw_dev, &dr->bw_samples);
+		rate_out(&ls->iops.st[d], &dr->iops_min, &dr->iops_max, &dr->iops_mean, &dr->iops_dev,
+			 &dr->iops_samples);
 	}
 }
 
@@ -679,8 +695,11 @@ void *io_worker_main(void *arg)
 	if (!ls.pass_size)
 		ls.pass_size = UINT64_MAX;
 	ls.sec_len = ticks_from_ns(1000000000ull);
-	ls.smp_len = ticks_from_ns(job->sample_ns ? job->sample_ns : 500000000ull);
-	ls.smp_next = UINT64_MAX;
+	uint64_t bw_ns = job->sample_ns ? job->sample_ns : 500000000ull;
+	ls.bw.len = ticks_from_ns(bw_ns);
+	ls.iops.len = ticks_from_ns(job->iops_sample_ns ? job->iops_sample_ns : bw_ns);
+	ls.bw.bytes = 1;
+	ls.bw.next = ls.iops.next = UINT64_MAX;
 	ls.sec_cap = job->time_based ? job->runtime_ns / 1000000000ull + 2 : 64;
 	w->res->sec_iops = malloc(ls.sec_cap * sizeof(double));
 	w->res->sec_bw = malloc(ls.sec_cap * sizeof(double));

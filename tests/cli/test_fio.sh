@@ -40,10 +40,10 @@ expect_rc 2 "an unknown output format exits 2"
 
 # --- bookkeeping-only options: a warning, and the run goes on --------------------------------
 
-run_nm fio --no-save --output-format=json --name=a $J --gtod_reduce=1 --iodepth_batch=4
+run_nm fio --no-save --output-format=json --name=a $J --gtod_reduce=1 --iodepth_low=4
 expect_rc 0 "a bookkeeping-only option runs"
 expect_err_has "gtod_reduce" "the warning names it"
-expect_err_has "iodepth_batch" "every ignored option is named"
+expect_err_has "iodepth_low" "every ignored option is named"
 check "the JSON on stdout stays valid with warnings on stderr" python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out"
 
 run_nm fio --no-save --output-format=json --ioengine=libaio --name=a $J

@@ -8,6 +8,8 @@
  *   fadvise PATH ADVICE OFFSET LEN         posix_fadvise(64): ADVICE is normal, random,
  *                                          sequential, willneed, dontneed or noreuse
  *   ioctl PATH BLKFLSBUF                   a block device's buffer cache flushed
+ *   pread|pwrite PATH bufoff=N             with NM_IOTRACE_RW=1 only: where the buffer of
+ *                                          each pread/pwrite(64) starts past a page boundary
  * PATH is the file's absolute path (the fd resolved through /proc/self/fd). Calls pass
  * through unchanged. Nothing but regular files and block devices is logged. */
 #undef _FORTIFY_SOURCE
@@ -15,6 +17,7 @@
 #include <fcntl.h>
 #include <linux/fs.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,3 +159,21 @@ int ioctl(int fd, unsigned long req, ...)
 		logf_line("ioctl %s BLKFLSBUF\n", p);
 	return fn(fd, req, arg);
 }
+
+#define RW_LIKE(name, kind, bufty)                                                    \
+	ssize_t name(int fd, bufty buf, size_t n, off_t off)                          \
+	{                                                                             \
+		static ssize_t (*fn)(int, bufty, size_t, off_t);                      \
+		if (!fn)                                                              \
+			fn = (ssize_t (*)(int, bufty, size_t, off_t))real(#name);     \
+		char p[4096];                                                         \
+		const char *rw = getenv("NM_IOTRACE_RW");                             \
+		if (rw && *rw == '1' && fd_path(fd, p, sizeof p))                     \
+			logf_line(kind " %s bufoff=%lu\n", p,                         \
+				  (unsigned long)((uintptr_t)buf % 4096));            \
+		return fn(fd, buf, n, off);                                           \
+	}
+RW_LIKE(pread, "pread", void *)
+RW_LIKE(pread64, "pread", void *)
+RW_LIKE(pwrite, "pwrite", const void *)
+RW_LIKE(pwrite64, "pwrite", const void *)

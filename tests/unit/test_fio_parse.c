@@ -144,12 +144,12 @@ TEST(fio_unsupported_option_is_an_error_naming_it)
 
 TEST(fio_bookkeeping_option_is_a_warning)
 {
-	const char *args[] = { "--name=a", "--iodepth_batch=8", "--gtod_reduce=1", "--gtod_reduce=1", NULL };
+	const char *args[] = { "--name=a", "--iodepth_low=8", "--gtod_reduce=1", "--gtod_reduce=1", NULL };
 	struct fio_plan p;
 	char err[512];
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
 	CHECK_EQ_INT(p.nwarnings, 2); /* once per option name */
-	CHECK_CONTAINS(p.warnings[0], "iodepth_batch");
+	CHECK_CONTAINS(p.warnings[0], "iodepth_low");
 	CHECK_CONTAINS(p.warnings[1], "gtod_reduce");
 	fio_plan_free(&p);
 }

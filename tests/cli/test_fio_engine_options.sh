@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# fio's options that tune the engine (iomem_align, fadvise_hint, iodepth_batch, bwavgtime and
+# iopsavgtime) do in `nodemark fio` what they do in fio: checked through what each process
+# tells the kernel (tests/shim/iotrace.c, strace) and, where fio is installed, against fio run
+# with the same options. Mechanisms, never timings.
+. "$(dirname "$0")/lib.sh"
+SHIM=${SHIM_DIR:?}/iotrace.so
+d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioopts.XXXXXX")
+trap 'rm -rf "$d"' EXIT
+log=$d/trace.log
+head -c $((1 << 20)) /dev/urandom >"$d/file"
+have_fio=0
+command -v fio >/dev/null && have_fio=1
+job=(--name=t --filename="$d/file" --size=256k --bs=4k --ioengine=psync)
+# traced TOOL ARGS: run nodemark fio (TOOL=nm) or fio under the shim, reading and writing pread lines
+traced() {
+    local tool=$1
+    shift
+    : >"$log"
+    if [ "$tool" = nm ]; then NM_IOTRACE=$log NM_IOTRACE_RW=1 LD_PRELOAD=$SHIM run_nm fio --no-save "$@"
+    else NM_IOTRACE=$log NM_IOTRACE_RW=1 LD_PRELOAD=$SHIM fio --output-format=json "$@" >/dev/null 2>&1; fi
+}
+# the distinct buffer offsets of the reads of the file, "16" or "0 16"
+bufoffs() { grep "^pread $d/file " "$log" | sed 's/.*bufoff=//' | sort -un | tr '\n' ' ' | sed 's/ $//'; }
+hints() { grep "^fadvise $d/file " "$log" | awk '$3 != "dontneed" {print $3}' | sort -u | tr '\n' ' ' | sed 's/ $//'; }
+
+# --- iomem_align: where the buffers start --------------------------------------------------
+traced nm "${job[@]}" --rw=read
+expect_rc 0 "a buffered psync read runs under the shim"
+[ "$(bufoffs)" = 0 ] && ok "buffers are page aligned by default" ||
+    not_ok "buffers are page aligned by default" "offsets: $(bufoffs); $(head -3 "$log")"
+traced nm "${job[@]}" --rw=read --iomem_align=16
+[ "$(bufoffs)" = 16 ] && ok "iomem_align=16: every buffer starts 16 bytes past a page" ||
+    not_ok "iomem_align=16: every buffer starts 16 bytes past a page" "offsets: $(bufoffs)"
+traced nm "${job[@]}" --allow-write="$d/file" --rw=write --mem_align=512
+[ "$(grep -c "^pwrite $d/file bufoff=512" "$log")" -ge 1 ] && [ "$(grep -c "^pwrite $d/file bufoff=[^5]" "$log")" -eq 0 ] &&
+    ok "mem_align (the alias) moves the write buffers too" ||
+    not_ok "mem_align (the alias) moves the write buffers too" "$(grep "^pwrite" "$log" | head -3)"
+if [ $have_fio = 1 ]; then
+    for a in 16 4k; do
+        traced fio "${job[@]}" --rw=read --iomem_align=$a
+        f=$(bufoffs)
+        traced nm "${job[@]}" --rw=read --iomem_align=$a
+        n=$(bufoffs)
+        [ -n "$f" ] && [ "$f" = "$n" ] && ok "iomem_align=$a: the buffers start where fio's do ($n)" ||
+            not_ok "iomem_align=$a: the buffers start where fio's do" "fio: '$f', nodemark: '$n'"
+    done
+else skip "iomem_align against fio" "fio is not installed"; fi
+
+# --- fadvise_hint --------------------------------------------------------------------------
+for case in "randread 1 random" "read 1 sequential" "randread 0 " "randread sequential sequential" "read random random"; do
+    set -- $case
+    traced nm "${job[@]}" --rw="$1" --fadvise_hint="$2"
+    got=$(hints)
+    [ "$got" = "${3:-}" ] && ok "rw=$1 fadvise_hint=$2: hint '${3:-none}'" ||
+        not_ok "rw=$1 fadvise_hint=$2: hint '${3:-none}'" "got '$got'"
+    if [ $have_fio = 1 ]; then
+        traced fio "${job[@]}" --rw="$1" --fadvise_hint="$2"
+        [ "$(hints)" = "$got" ] && ok "rw=$1 fadvise_hint=$2: the hint fio gives" ||
+            not_ok "rw=$1 fadvise_hint=$2: the hint fio gives" "fio '$(hints)', nodemark '$got'"
+    fi
+done
+run_nm fio --no-save "${job[@]}" --rw=read --fadvise_hint=sometimes
+expect_rc 2 "fadvise_hint=sometimes is refused"
+one_line_error "fadvise_hint=sometimes: one line"
+
+# --- iodepth_batch: I/Os per submitting call (io_uring_enter's to_submit) ------------------
+if command -v strace >/dev/null; then
+    # to_submit of each io_uring_enter of TOOL's job, the largest one
+    max_submit() {
+        local tool=$1
+        shift
+        local a=(--name=b --filename="$d/file" --size=256k --bs=4k --ioengine=io_uring --iodepth=8 --rw=read "$@")
+        if [ "$tool" = nm ]; then
+            ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+                strace -f -qq -e trace=io_uring_enter -o "$d/st" "$NM" fio --no-save "${a[@]}" >/dev/null 2>&1
+        else strace -f -qq -e trace=io_uring_enter -o "$d/st" fio "${a[@]}" >/dev/null 2>&1; fi
+        grep -o 'io_uring_enter([0-9]*, [0-9]*' "$d/st" | awk -F', ' '$2 > m {m = $2} END {print m + 0}'
+    }
+    n1=$(max_submit nm)
+    n0=$(max_submit nm --iodepth_batch=0)
+    n4=$(max_submit nm --iodepth_batch_submit=4)
+    [ "$n1" -eq 1 ] && ok "iodepth_batch=1 (the default): one I/O per submitting call" ||
+        not_ok "iodepth_batch=1 (the default): one I/O per submitting call" "largest to_submit $n1"
+    [ "$n0" -eq 8 ] && ok "iodepth_batch=0: the whole queue (iodepth=8) in one call" ||
+        not_ok "iodepth_batch=0: the whole queue (iodepth=8) in one call" "largest to_submit $n0"
+    [ "$n4" -eq 4 ] && ok "iodepth_batch_submit=4: four I/Os per call" ||
+        not_ok "iodepth_batch_submit=4: four I/Os per call" "largest to_submit $n4"
+    if [ $have_fio = 1 ]; then
+        f0=$(max_submit fio --iodepth_batch=0) f4=$(max_submit fio --iodepth_batch_submit=4)
+        [ "$f0" = "$n0" ] && [ "$f4" = "$n4" ] && ok "iodepth_batch: the batches fio submits ($f0, $f4)" ||
+            not_ok "iodepth_batch: the batches fio submits" "fio $f0 and $f4, nodemark $n0 and $n4"
+    fi
+else skip "iodepth_batch (io_uring_enter's to_submit)" "strace is not installed"; fi
+
+# --- bwavgtime, iopsavgtime: each rate sampled on its own interval --------------------------
+samples() { json_get "str(j['jobs'][0]['read']['bw_samples']) + ' ' + str(j['jobs'][0]['read']['iops_samples'])"; }
+run_nm fio --no-save --output-format=json "${job[@]}" --rw=read --time_based --runtime=1 --bwavgtime=250 --iopsavgtime=1000
+expect_rc 0 "bwavgtime=250 iopsavgtime=1000 runs"
+read -r bw io <<<"$(samples)"
+# 1 s: 4 bw samples, 1 iops sample (one late wake-up on a busy machine may lose one)
+[ "$bw" -ge 3 ] && [ "$bw" -le 4 ] && [ "$io" -eq 1 ] && ok "bw every 250 ms, iops every 1000 ms ($bw and $io samples)" ||
+    not_ok "bw every 250 ms, iops every 1000 ms" "bw_samples $bw, iops_samples $io"
+run_nm fio --no-save --output-format=json "${job[@]}" --rw=read --time_based --runtime=1 --iopsavgtime=250
+read -r bw2 io2 <<<"$(samples)"
+[ "$bw2" -le 2 ] && [ "$io2" -ge 3 ] && ok "iopsavgtime alone leaves bw at 500 ms ($bw2 and $io2 samples)" ||
+    not_ok "iopsavgtime alone leaves bw at 500 ms" "bw_samples $bw2, iops_samples $io2"
+run_nm fio --no-save --output-format=json "${job[@]}" --rw=read --time_based --runtime=1 --bwavgtime=250
+read -r bw3 io3 <<<"$(samples)"
+[ "$bw3" -ge 3 ] && [ "$io3" -le 2 ] && ok "bwavgtime alone leaves iops at 500 ms ($bw3 and $io3 samples)" ||
+    not_ok "bwavgtime alone leaves iops at 500 ms" "bw_samples $bw3, iops_samples $io3"
+if [ $have_fio = 1 ]; then
+    out=$(fio --output-format=json "${job[@]}" --rw=read --time_based --runtime=1 --bwavgtime=250 --iopsavgtime=1000 2>/dev/null)
+    read -r fbw fio_io <<<"$(samples)"
+    [ $((fbw - bw)) -le 1 ] && [ $((bw - fbw)) -le 1 ] && [ "$fio_io" -le 1 ] &&
+        ok "the sample counts are fio's, within one (fio $fbw and $fio_io)" ||
+        not_ok "the sample counts are fio's, within one" "fio $fbw and $fio_io, nodemark $bw and $io"
+fi
+run_nm fio --no-save "${job[@]}" --rw=read --bwavgtime=0
+expect_rc 2 "bwavgtime=0 is refused"
