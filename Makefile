@@ -49,7 +49,11 @@ CPPFLAGS_ALL := -D_GNU_SOURCE -DNODEMARK_VERSION='"$(VERSION)"' -Isrc $(if $(BLA
 CFLAGS_ALL   := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 LDLIBS_ALL   := $(PKG_LIBS) -pthread -lm
 
-LIB_SRC  := $(filter-out src/main.c, $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort))
+LIB_SRC  := $(filter-out src/main.c $(HELPER_MAIN), $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort))
+# The spawner helper (src/proc/spawner.h): a static program of its own, embedded in nodemark by
+# spawner_blob.c; built without sanitizers (a static binary cannot carry them) in every flavour.
+HELPER_MAIN := src/proc/spawner_main.c
+HELPER_SRC  := $(HELPER_MAIN) src/proc/spawner_serve.c
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 SHIM_SRC := $(sort $(wildcard tests/shim/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -86,6 +90,14 @@ $(BUILD)/blake3/%.c.o: $(BLAKE3_DIR)/%.c
 $(BUILD)/blake3/%.S.o: $(BLAKE3_DIR)/%.S
 	@mkdir -p $(dir $@)
 	@$(CC) -c $< -o $@
+
+$(BUILD)/nodemark-spawn: $(HELPER_SRC) src/proc/spawner_proto.h src/util/clock.h
+	@echo "  LINK    $@ (static)"
+	@$(CC) -D_GNU_SOURCE -Isrc -std=gnu11 -O2 $(WARN) -static -s -o $@ $(HELPER_SRC)
+
+BLOB_OBJ := $(BUILD)/obj/src/proc/spawner_blob.o build/fuzz/obj/src/proc/spawner_blob.o
+$(BLOB_OBJ): $(BUILD)/nodemark-spawn
+$(BLOB_OBJ): CPPFLAGS_ALL += -DNM_SPAWNER_HELPER='"$(BUILD)/nodemark-spawn"'
 
 $(BUILD)/libnodemark.a: $(LIB_OBJ) $(BLAKE3_OBJ)
 	@rm -f $@

@@ -9,6 +9,9 @@
 #   1 true      300 runs of `true` without a shell (hyperfine -N, nodemark time -- true):
 #               reported mean, nodemark / hyperfine              goal <= 1.0
 #               whole run's wall time, nodemark / hyperfine      goal <= 1.0
+#   1b spawner  the same 300 runs of `true` by nodemark through its spawner (the default) and with
+#               NODEMARK_SPAWNER=off (posix_spawn from nodemark, as before): mean, spawner / direct
+#               goal <= 1.0; and the peak memory each reports, beside GNU time's (/usr/bin/time)
 #   2 sleep     20 runs of `sleep 0.05`: the median's distance from 50 ms   goal <= 1.5 ms,
 #               and nodemark's median / hyperfine's              goal <= 1.0
 #   2b          (reference) the same for a static program that only sleeps 50 ms: the
@@ -54,6 +57,24 @@ done
 printf '%-6s %10.3fms %10.3fms %8s %11.2fs %11.2fs %8s\n' median "$(python3 -c "print($(median "${hm[@]}")*1e3)")" \
     "$(python3 -c "print($(median "${nmm[@]}")*1e3)")" "$(median "${rm_[@]}")" "$(median "${hw[@]}")" \
     "$(median "${nw[@]}")" "$(median "${rw[@]}")"
+
+echo
+echo "## 1b: true, 300 runs by nodemark: through the spawner / posix_spawn from nodemark (NODEMARK_SPAWNER=off)"
+gnu=$( { /usr/bin/time -f %M true; } 2>&1 >/dev/null || echo "?")
+printf '%-6s %12s %12s %8s %10s %10s %10s\n' round "spawner" "direct" ratio "rss spawn" "rss direct" "GNU time"
+sm=() dm=() rsp=()
+for r in $(seq "$rounds"); do
+    run_s() { nmt -r 300 --export-json "$work/s.json" -- true; }
+    run_d() { NODEMARK_SPAWNER=off nmt -r 300 --export-json "$work/d.json" -- true; }
+    if [ $((r % 2)) = 1 ]; then run_s; run_d; else run_d; run_s; fi
+    a=$(jget "$work/s.json" 'j["mean"]') b=$(jget "$work/d.json" 'j["mean"]')
+    sm+=("$a") dm+=("$b") rsp+=("$(ratio "$a" "$b")")
+    printf '%-6s %10.3fms %10.3fms %8s %8sKB %8sKB %8sKB\n' "$r" "$(python3 -c "print($a*1e3)")" "$(python3 -c "print($b*1e3)")" \
+        "${rsp[-1]}" "$(jget "$work/s.json" 'max(j["memory_usage_byte"]) // 1024')" \
+        "$(jget "$work/d.json" 'max(j["memory_usage_byte"]) // 1024')" "$gnu"
+done
+printf '%-6s %10.3fms %10.3fms %8s\n' median "$(python3 -c "print($(median "${sm[@]}")*1e3)")" \
+    "$(python3 -c "print($(median "${dm[@]}")*1e3)")" "$(median "${rsp[@]}")"
 
 echo
 echo "## 2: sleep 0.05, 20 runs (median; distance from 50 ms)"

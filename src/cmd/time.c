@@ -4,6 +4,7 @@
 #include "cli/run_opts.h"
 #include "cmd/time_args.h"
 #include "export/hyperfine.h"
+#include "proc/spawner.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -115,6 +116,7 @@ int cmd_time(int argc, char **argv)
 {
 	static struct time_args a;
 	char err[1024], cwd[4096];
+	spawner_start(); /* now, while nodemark is small: the commands start from its copy */
 	int rc = time_args_parse(&a, argc, argv);
 	struct record *r = NULL;
 	FILE *devnull = NULL;

@@ -1,4 +1,5 @@
 #include "proc/spawn.h"
+#include "proc/spawner.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -74,29 +75,28 @@ static int devnull_fd(void)
 	return fd;
 }
 
-pid_t run_start(const struct run_spec *spec, uint64_t *t0, char *err, size_t errlen)
+/* The descriptors the child gets as 0, 1 and 2. */
+static void child_fds(const struct run_spec *spec, int dn, int fds[3])
+{
+	fds[0] = spec->in == RUN_IO_NULL ? dn : spec->in == RUN_IO_FD ? spec->in_fd : 0;
+	for (int i = 1; i < 3; i++)
+		fds[i] = spec->out_fd >= 0 ? spec->out_fd : spec->out == RUN_IO_NULL ? dn : i;
+}
+
+/* posix_spawn from nodemark itself: when there is no spawner (NODEMARK_SPAWNER=off, or it could
+ * not be started). The child's peak memory then starts at nodemark's. */
+static pid_t spawn_directly(const struct run_spec *spec, const int fds[3], uint64_t *t0, char *err, size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	pid_t pid;
-	int dn = devnull_fd();
 
-	if (dn < 0 && (spec->in == RUN_IO_NULL || (spec->out == RUN_IO_NULL && spec->out_fd < 0))) {
-		nm_errf(err, errlen, "/dev/null: %s", strerror(errno));
-		return -1;
-	}
 	posix_spawn_file_actions_init(&fa);
-	if (spec->in == RUN_IO_NULL)
-		posix_spawn_file_actions_adddup2(&fa, dn, 0);
-	else if (spec->in == RUN_IO_FD)
-		posix_spawn_file_actions_adddup2(&fa, spec->in_fd, 0);
-	if (spec->out_fd >= 0) {
-		posix_spawn_file_actions_adddup2(&fa, spec->out_fd, 1);
-		posix_spawn_file_actions_adddup2(&fa, spec->out_fd, 2);
-	} else if (spec->out == RUN_IO_NULL) {
-		posix_spawn_file_actions_adddup2(&fa, dn, 1);
-		posix_spawn_file_actions_adddup2(&fa, dn, 2);
-	}
+	if (spec->in != RUN_IO_INHERIT)
+		posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
+	if (spec->out_fd >= 0 || spec->out != RUN_IO_INHERIT)
+		for (int i = 1; i < 3; i++)
+			posix_spawn_file_actions_adddup2(&fa, fds[i], i);
 	/* nodemark blocks no signal and its handlers are reset by exec, so the child starts
 	 * with default dispositions without a sigprocmask in the measured path. */
 	posix_spawnattr_init(&attr);
@@ -110,6 +110,29 @@ pid_t run_start(const struct run_spec *spec, uint64_t *t0, char *err, size_t err
 		return -1;
 	}
 	return pid;
+}
+
+pid_t run_start(const struct run_spec *spec, uint64_t *t0, char *err, size_t errlen)
+{
+	int fds[3];
+	int dn = devnull_fd();
+	pid_t pid;
+
+	if (dn < 0 && (spec->in == RUN_IO_NULL || (spec->out == RUN_IO_NULL && spec->out_fd < 0))) {
+		nm_errf(err, errlen, "/dev/null: %s", strerror(errno));
+		return -1;
+	}
+	child_fds(spec, dn, fds);
+	if (spawner_start() == 0) {
+		int rc = spawner_spawn(spec->argv, environ, fds, &pid, t0);
+		if (rc == 0)
+			return pid;
+		if (rc > 0) {
+			nm_errf(err, errlen, "cannot run '%s': %s", spec->argv[0], strerror(rc));
+			return -1;
+		}
+	}
+	return spawn_directly(spec, fds, t0, err, errlen);
 }
 
 int run_exit_code(int status)

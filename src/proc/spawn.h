@@ -1,7 +1,8 @@
 /* Running one child command and taking the kernel's own accounting of it.
  *
- * The measured interval is as short as the kernel allows: the clock is read just before
- * posix_spawn (a vfork-style clone) and just after waitid() reports the exit.  The child is
+ * The measured interval is as short as the kernel allows: the clock is read just before the
+ * vfork-style clone (in the spawner, proc/spawner.h, so the child's peak memory is its own; by
+ * posix_spawn here when there is none) and just after waitid() reports the exit.  The child is
  * left a zombie (WNOWAIT) so /proc/PID/io can still be read, then reaped with wait4() for its
  * rusage; neither step lands inside the measured wall time. */
 #ifndef NM_RUN_SPAWN_H
