@@ -35,11 +35,11 @@ expect_out_has "Relative speed comparison" "--sort command lists the commands in
 expect_out_matches "^ +1\.00 +sleep 0\.01$" "the fastest is 1.00, without an uncertainty"
 
 # Exports: markup tables with one unit (the first command's, or --time-unit), in command order.
-run_nm time --no-save -r 2 -N --export-markdown t.md --export-asciidoc t.adoc --export-orgmode t.org 'sleep 0.02' 'sleep 0.01'
+run_nm time --no-save -r 2 -N --export-markdown t.md --export-asciidoc t.adoc --export-orgmode t.org 'sleep 0.2' 'sleep 0.01'
 expect_rc 0 "the markup exports exit 0"
 check "Markdown header as hyperfine's" test "$(head -2 t.md | tr '\n' '#')" = "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |#|:---|---:|---:|---:|---:|#"
 check "Markdown rows in command order, the fastest 1.00" test "$(sed -n 4p t.md | sed 's/|.*| //')" = "1.00 |"
-check "Markdown ms values with one decimal" grep -Eq '^\| `sleep 0\.02` \| [0-9]+\.[0-9] ± [0-9]+\.[0-9] \| [0-9]+\.[0-9] \|' t.md
+check "Markdown ms values with one decimal" grep -Eq '^\| `sleep 0\.2` \| [0-9]+\.[0-9] ± [0-9]+\.[0-9] \| [0-9]+\.[0-9] \|' t.md
 check "AsciiDoc table as hyperfine's" test "$(head -3 t.adoc | tr '\n' '#')" = '[cols="<,>,>,>,>"]#|===#| Command #'
 check "AsciiDoc closes the table" test "$(tail -1 t.adoc)" = "|==="
 check "org-mode header and divider" test "$(head -2 t.org | tr '\n' '#')" = "| Command  |  Mean [ms] |  Min [ms] |  Max [ms] |  Relative |#|--+--+--+--+--|#"
@@ -47,7 +47,7 @@ check "org-mode commands as =code=" grep -q '^| =sleep 0.01=  |' t.org
 run_nm time --no-save -r 2 -N -u second --export-markdown s.md 'sleep 0.01'
 check "--time-unit second: [s] with three decimals" grep -Eq '^\| `sleep 0\.01` \| 0\.0[0-9]{2} ± 0\.0[0-9]{2} \|' s.md
 expect_out_matches "Time \(mean ± σ\): +0\.0[0-9]{2} s ± " "--time-unit applies to the report"
-run_nm time --no-save -r 2 -N --sort mean-time --export-markdown m.md 'sleep 0.05' 'sleep 0.01'
+run_nm time --no-save -r 2 -N --sort mean-time --export-markdown m.md 'sleep 0.2' 'sleep 0.01'
 check "--sort mean-time orders the table by mean" test "$(sed -n 3p m.md | cut -d'`' -f2)" = "sleep 0.01"
 
 # --json, --style none, --output, --input, --ignore-failure=CODES, HYPERFINE_ITERATION.
