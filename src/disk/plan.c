@@ -1,4 +1,5 @@
 #include "disk/plan.h"
+#include "io/engine.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -67,12 +68,14 @@ int disk_plan_build(struct disk_plan *p, char *err, size_t errlen)
 	}
 	if (!p->have_size)
 		b->filesize = DISK_PROFILE_FILE_SIZE; /* the test file in a directory; files and devices: all */
-	if (b->direct != DIRECT_OFF && b->engine != ENGINE_MMAP && b->engine != ENGINE_NULL &&
-	    (b->bs[DIR_READ] % 512 || b->bs[DIR_WRITE] % 512))
+	/* What the engine can do comes from the engine table, never from its name. */
+	unsigned caps = io_engine_caps(b->engine);
+	int may_direct = !(caps & (IO_ENGINE_NO_DIRECT | IO_ENGINE_DISKLESS));
+	if (b->direct != DIRECT_OFF && may_direct && (b->bs[DIR_READ] % 512 || b->bs[DIR_WRITE] % 512))
 		return nm_errf(err, errlen, "--bs %llu: O_DIRECT needs a multiple of 512 (or --buffered)",
 			       (unsigned long long)b->bs[DIR_READ]);
-	if (b->direct == DIRECT_ON && b->engine == ENGINE_MMAP)
-		return nm_errf(err, errlen, "--direct: the mmap engine cannot do O_DIRECT");
+	if (b->direct == DIRECT_ON && (caps & IO_ENGINE_NO_DIRECT))
+		return nm_errf(err, errlen, "--direct: the %s engine cannot do O_DIRECT", io_engine_name(b->engine));
 	if (!p->profile && io_job_writes(b) && !p->writable)
 		return nm_errf(err, errlen, "writing to a file or block device needs --allow-write=PATH (a mounted "
 					    "device is never written)");

@@ -3,6 +3,7 @@
 #include "disk/passes.h"
 #include "disk/plan.h"
 #include "disk/profiles.h"
+#include "io/engine.h"
 
 TEST(disk_profile_plan_reads_then_writes_every_test)
 {
@@ -105,6 +106,36 @@ static int count_pass(const struct disk_test *t, unsigned test_index, void *arg)
 
 /* Two null-engine tests of up to 5 passes; the per-pass callback ends each after 2, the
  * progress callback ends every pass at its first call. */
+/* The O_DIRECT checks follow each engine's capabilities in the table: --direct is refused
+ * exactly for the engines that say NO_DIRECT, and the 512-byte rule skips the ones that
+ * never open O_DIRECT (NO_DIRECT, DISKLESS). */
+TEST(disk_plan_direct_checks_follow_the_engine_table)
+{
+	char err[256];
+	struct disk_plan p;
+	enum io_engine_kind k;
+	const struct io_engine_ops *e;
+	unsigned n = 0;
+	for (unsigned i = 0; (e = io_engine_at(i, &k)); i++, n++) {
+		disk_plan_init(&p);
+		p.base.engine = k;
+		p.base.direct = DIRECT_ON;
+		int rc = disk_plan_build(&p, err, sizeof err);
+		CHECK_EQ_INT(rc, (e->caps & IO_ENGINE_NO_DIRECT) ? -1 : 0);
+		if (rc < 0) {
+			CHECK_CONTAINS(err, e->name);
+		}
+		disk_plan_free(&p);
+		disk_plan_init(&p);
+		p.base.engine = k;
+		p.base.bs[DIR_READ] = p.base.bs[DIR_WRITE] = 1000;
+		rc = disk_plan_build(&p, err, sizeof err);
+		CHECK_EQ_INT(rc, (e->caps & (IO_ENGINE_NO_DIRECT | IO_ENGINE_DISKLESS)) ? 0 : -1);
+		disk_plan_free(&p);
+	}
+	CHECK(n >= 2);
+}
+
 TEST(disk_pass_loop_counts_passes_and_stops_when_told)
 {
 	char err[256];
