@@ -49,6 +49,16 @@ APPLY(iodepth_batch)
 	return 0;
 }
 
+/* fio's default is _min's 1: one completion taken per wait, its slot refilled. */
+APPLY(iodepth_batch_complete_max)
+{
+	uint64_t n;
+	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
+		return -1;
+	j->io.iodepth_batch_complete_max = (unsigned)n;
+	return 0;
+}
+
 static int avg_time(const char *v, uint64_t *ns, char *err, size_t errlen)
 {
 	uint64_t ms;

@@ -54,6 +54,9 @@ struct io_job {
 	unsigned iodepth_batch_submit; /* I/Os prepared before a submitting call; 0: 1, as fio's
 	                             * iodepth_batch_submit (each I/O submitted when prepared);
 	                             * iodepth or more: every free slot filled, then one call */
+	unsigned iodepth_batch_complete_max; /* most completions taken per wait; 0: 1, as fio's
+	                             * default (iodepth_batch_complete_max = _min = 1): one
+	                             * reaped, its slot refilled, so the queue stays iodepth deep */
 	unsigned numjobs;           /* threads; default 1 */
 
 	/* Where: files or directories (a directory gets files created in a private subdir). */

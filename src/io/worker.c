@@ -459,8 +459,9 @@ static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
 	return stop;
 }
 
-/* Keep iodepth I/Os in flight: wait for one completion (fio's iodepth_batch_complete_min=1),
- * take every one that is there, refill the freed slots, and wait again. */
+/* Keep iodepth I/Os in flight as fio does: wait for one completion (fio's
+ * iodepth_batch_complete_min=1), take at most iodepth_batch_complete_max of those that are
+ * there (fio's default: 1), refill the freed slots, and wait again. */
 static void run_async(struct io_worker *w, struct loop *ls)
 {
 	unsigned depth = w->depth;
@@ -468,6 +469,9 @@ static void run_async(struct io_worker *w, struct loop *ls)
 				.done = malloc(depth * sizeof *q.done), .nfree = depth };
 	uint64_t ios = 0, bytes = 0;
 	int draining = 0;
+	unsigned reap_max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max : 1;
+	if (reap_max > depth)
+		reap_max = depth;
 	if (!q.freelist || !q.done || !q.queued) {
 		set_error(w, ENOMEM, "out of memory");
 		goto out;
@@ -491,7 +495,7 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		}
 		if (!q.inflight)
 			break;
-		int n = w->ops->reap(w, 1, depth, q.done);
+		int n = w->ops->reap(w, 1, reap_max, q.done);
 		if (n < 0) {
 			set_error(w, -n, "%s: waiting for completions: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
 			break;

@@ -86,12 +86,40 @@ if command -v strace >/dev/null; then
         not_ok "iodepth_batch=0: the whole queue (iodepth=8) in one call" "largest to_submit $n0"
     [ "$n4" -eq 4 ] && ok "iodepth_batch_submit=4: four I/Os per call" ||
         not_ok "iodepth_batch_submit=4: four I/Os per call" "largest to_submit $n4"
+    # the submitting calls ask for events without waiting for any (to_submit > 0, min_complete
+    # 0, IORING_ENTER_GETEVENTS), as fio's commit does: the ring's pending completion work runs
+    # before the new I/Os
+    submits() { grep -E 'io_uring_enter\([0-9]+, [1-9][0-9]*, 0,' "$d/st"; }
+    max_submit nm >/dev/null
+    total=$(submits | wc -l) getev=$(submits | grep -c 'IORING_ENTER_GETEVENTS')
+    [ "$total" -gt 0 ] && [ "$getev" -eq "$total" ] && ok "every submitting io_uring_enter asks for events, min 0 ($total calls)" ||
+        not_ok "every submitting io_uring_enter asks for events, min 0" "$getev of $total: $(submits | head -3)"
     if [ $have_fio = 1 ]; then
+        max_submit fio >/dev/null
+        [ "$(submits | grep -c 'IORING_ENTER_GETEVENTS')" -ge 1 ] && ok "so do fio's" ||
+            not_ok "so do fio's" "$(submits | head -3)"
         f0=$(max_submit fio --iodepth_batch=0) f4=$(max_submit fio --iodepth_batch_submit=4)
         [ "$f0" = "$n0" ] && [ "$f4" = "$n4" ] && ok "iodepth_batch: the batches fio submits ($f0, $f4)" ||
             not_ok "iodepth_batch: the batches fio submits" "fio $f0 and $f4, nodemark $n0 and $n4"
     fi
 else skip "iodepth_batch (io_uring_enter's to_submit)" "strace is not installed"; fi
+
+# --- iodepth_batch_complete_max: taken, and the default keeps the queue full as fio's ----------
+depths() { json_get "' '.join('%s=%.1f' % (k, v) for k, v in j['jobs'][0]['iodepth_level'].items() if v)"; }
+qd=(--name=q --filename="$d/file" --size=1m --bs=4k --ioengine=io_uring --iodepth=32 --rw=randread --output-format=json)
+run_nm fio --no-save "${qd[@]}" --iodepth_batch_complete_max=1
+expect_rc 0 "iodepth_batch_complete_max=1 runs"
+grep -q "iodepth_batch_complete_max" <<<"$err" && not_ok "iodepth_batch_complete_max is not ignored" "$err" ||
+    ok "iodepth_batch_complete_max is not ignored"
+run_nm fio --no-save "${qd[@]}"
+n=$(depths)
+# 256 I/Os: 31 submitted while the queue first fills (1, 2, 4, 8, 16 of them), the rest at 32
+[ "$n" = "1=0.4 2=0.8 4=1.6 8=3.1 16=6.2 32=87.9" ] && ok "iodepth=32: every I/O after the first fill is submitted at depth 32 ($n)" ||
+    not_ok "iodepth=32: every I/O after the first fill is submitted at depth 32" "$n"
+if [ $have_fio = 1 ]; then
+    out=$(fio "${qd[@]}" 2>/dev/null)
+    [ "$(depths)" = "$n" ] && ok "fio's IO depths columns are the same" || not_ok "fio's IO depths columns are the same" "fio $(depths), nodemark $n"
+fi
 
 # --- bwavgtime, iopsavgtime: each rate sampled on its own interval --------------------------
 samples() { json_get "str(j['jobs'][0]['read']['bw_samples']) + ' ' + str(j['jobs'][0]['read']['iops_samples'])"; }
