@@ -199,15 +199,21 @@ static void print_noise(const struct record *r)
 	}
 }
 
-/* Each figure's noise floor from the earlier runs like this one, saved with the run, so that
- * compare and report make the same calls about it later.  Without a store: the defaults. */
-static void attach_noise_floors(const struct run_cmd *o, struct record *rec)
+/* The earlier runs like this one (host, directory, mode), loaded before measuring: each figure's
+ * noise floor comes from them, both for how many samples it takes and for the calls; saved with
+ * the run so that compare and report make the same calls later.  Without a store: the defaults. */
+static void load_history(const struct run_cmd *o, const struct record *rec, struct history *h)
 {
 	char err[1024];
 	struct store *s = store_open(o->ro.db, err, sizeof err);
-	if (s && history_noise_floors(s, rec, err, sizeof err) < 0)
+	if (s && history_load(s, rec, o->absdir, suite_mode_name(o->suite.mode), h, err, sizeof err) < 0)
 		nm_warn("noise floors: %s (the defaults apply)", err);
 	store_close(s);
+}
+
+static double floor_from_history(void *arg, const char *bench, const char *metric, double default_pct, int *runs)
+{
+	return history_floor(arg, bench, metric, default_pct, runs);
 }
 
 /* The baseline (the previous run of this host and directory, or --baseline), the comparison
@@ -275,6 +281,10 @@ int cmd_run(int argc, char **argv)
 	for (unsigned i = 0; i < o.ro.ntags; i++)
 		record_set_tag(rec, o.ro.tag_keys[i], o.ro.tag_values[i]);
 
+	struct history hist = { .n = 0 };
+	load_history(&o, rec, &hist);
+	o.suite.floor_pct = floor_from_history;
+	o.suite.floor_arg = &hist;
 	int rc = suite_run(&o.suite, rec);
 
 	if (rec->inventory) {
@@ -295,7 +305,8 @@ int cmd_run(int argc, char **argv)
 	else if (rc == NM_EXIT_INTERRUPTED)
 		nm_error("interrupted before a phase finished: nothing to save");
 	if (rec->nbenches)
-		attach_noise_floors(&o, rec);
+		history_set_floors(&hist, rec);
+	history_free(&hist);
 	if (saving && run_save(&o.ro, rec) < 0 && rc == 0)
 		rc = NM_EXIT_FAILED;
 	if (!o.ro.no_save && saving)

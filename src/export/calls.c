@@ -44,14 +44,21 @@ static const struct ct_input *column_input(const struct ct_input *in, size_t nin
 }
 
 static double floor_for(const struct ct_input *a, const struct bench *ba, const struct ct_input *b,
-			const struct bench *bb, const char *metric)
+			const struct bench *bb, const char *metric, int *runs)
 {
 	/* the larger of the two saved floors: symmetric, and the cautious one */
-	double fa = history_saved_floor(a->r, ba->name, metric, NULL);
-	double fb = history_saved_floor(b->r, bb->name, metric, NULL);
+	int ra = 0, rb = 0;
+	double fa = history_saved_floor(a->r, ba->name, metric, &ra);
+	double fb = history_saved_floor(b->r, bb->name, metric, &rb);
+	*runs = 0;
 	if (isnan(fa) && isnan(fb))
 		return history_default_floor_pct(bb);
-	return isnan(fa) ? fb : isnan(fb) ? fa : fmax(fa, fb);
+	if (isnan(fb) || (!isnan(fa) && fa >= fb)) {
+		*runs = isnan(fa) ? 0 : ra;
+		return fa;
+	}
+	*runs = rb;
+	return fb;
 }
 
 static void add_call(struct call_list *cl, const struct ct_table *t, size_t row, size_t col, const struct ct_input *ia,
@@ -65,9 +72,11 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t row,
 	if (ra || rb)
 		snprintf(short_why, sizeof short_why, "the time budget ran out (%s%s%s)", ra ? ia->name : "",
 			 ra && rb ? ", " : "", rb ? ib->name : "");
+	int floor_runs;
+	double floor_pct = floor_for(ia, ba, ib, bb, t->metric, &floor_runs);
 	struct verdict_input vi = {
 		.base = ca->v, .nbase = ca->n, .cur = cb->v, .ncur = cb->n, .direction = t->direction, .alpha = alpha,
-		.floor_pct = floor_for(ia, ba, ib, bb, t->metric),
+		.floor_pct = floor_pct, .floor_runs = floor_runs,
 		.base_busy = busy_reason(ia, ba, busy_a, sizeof busy_a),
 		.cur_busy = busy_reason(ib, bb, busy_b, sizeof busy_b),
 		.short_why = short_why[0] ? short_why : NULL,
@@ -237,11 +246,12 @@ json_t *calls_to_json(const struct call_list *cl)
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct call *c = &cl->v[i];
 		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:[I, I], s:f, s:s}", "metric", c->metric, "unit",
-				     c->unit, "name", c->row, "column", cl->res->cols[c->col], "call",
+			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:[I, I], s:f, s:s, s:i, s:s}", "metric", c->metric,
+				     "unit", c->unit, "name", c->row, "column", cl->res->cols[c->col], "call",
 				     verdict_kind_name(c->v.kind), "delta_pct", num_or_null(c->v.delta_pct), "p",
 				     num_or_null(c->v.p), "n", (json_int_t)c->v.nbase, (json_int_t)c->v.ncur, "floor_pct",
-				     c->v.floor_pct, "why", c->v.why));
+				     c->v.floor_pct, "floor_from", c->v.floor_runs >= VERDICT_HISTORY_MIN ? "history" : "default",
+				     "floor_runs", c->v.floor_runs, "why", c->v.why));
 	}
 	return a;
 }

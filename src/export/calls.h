@@ -47,7 +47,8 @@ void calls_write_markdown(FILE *f, const struct call_list *cl);
 /* An HTML section "Calls": a table of every row's call with why (classes call-regression,
  * call-improvement, call-changed, call-unchanged, call-not-compared). */
 void calls_write_html(FILE *f, const struct call_list *cl);
-/* [{"metric", "unit", "name", "column", "call", "delta_pct", "p", "n": [a, b], "floor_pct", "why"}] */
+/* [{"metric", "unit", "name", "column", "call", "delta_pct", "p", "n": [a, b], "floor_pct",
+ *   "floor_from": "history" | "default", "floor_runs", "why"}] */
 json_t *calls_to_json(const struct call_list *cl);
 
 #endif

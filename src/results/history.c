@@ -12,12 +12,16 @@ static const char *bench_phase(const struct bench *b)
 	return json_string_value(json_object_get(b->settings, "phase"));
 }
 
+double history_default_floor_for(const char *phase, const char *bench)
+{
+	if (!phase && bench) /* a bench of `nodemark hash` or of the suite named like one */
+		phase = strncmp(bench, "hash/", 5) == 0 ? "hash" : strncmp(bench, "memory/", 7) == 0 ? "memory" : NULL;
+	return phase && (strcmp(phase, "memory") == 0 || strcmp(phase, "hash") == 0) ? 10.0 : 20.0;
+}
+
 double history_default_floor_pct(const struct bench *b)
 {
-	const char *phase = b ? bench_phase(b) : NULL;
-	if (!phase && b) /* a bench of `nodemark hash` or of the suite named like one */
-		phase = strncmp(b->name, "hash/", 5) == 0 ? "hash" : strncmp(b->name, "memory/", 7) == 0 ? "memory" : NULL;
-	return phase && (strcmp(phase, "memory") == 0 || strcmp(phase, "hash") == 0) ? 10.0 : 20.0;
+	return b ? history_default_floor_for(bench_phase(b), b->name) : history_default_floor_for(NULL, NULL);
 }
 
 static const char *extra_run(const struct record *r, const char *key)
@@ -38,60 +42,79 @@ static int phase_busy(const struct record *r, const struct bench *b)
 	return json_is_true(json_object_get(n, "busy"));
 }
 
-/* The earlier runs like rec, newest first: at most HISTORY_MAX_RUNS into v. */
-static size_t load_history(struct store *s, const struct record *rec, struct record **v, char *err, size_t errlen)
+int history_load(struct store *s, const struct record *rec, const char *dir, const char *mode, struct history *h,
+		 char *err, size_t errlen)
 {
 	struct store_filter f = { .host = rec->host, .command = rec->command, .limit = 4 * HISTORY_MAX_RUNS };
 	struct run_summary *list;
-	size_t n, k = 0;
+	size_t n;
+	h->n = 0;
 	if (store_list(s, &f, &list, &n, err, errlen) < 0)
-		return (size_t)-1;
-	for (size_t i = 0; i < n && k < HISTORY_MAX_RUNS; i++) {
+		return -1;
+	for (size_t i = 0; i < n && h->n < HISTORY_MAX_RUNS; i++) {
 		if (strcmp(list[i].id, rec->id) == 0 || list[i].time_ms > rec->time_ms)
 			continue;
 		struct record *r = store_load(s, list[i].id, err, errlen);
 		if (!r) {
 			run_summaries_free(list, n);
-			while (k)
-				record_free(v[--k]);
-			return (size_t)-1;
+			history_free(h);
+			return -1;
 		}
-		if (same_str(extra_run(r, "dir"), extra_run(rec, "dir")) && same_str(extra_run(r, "mode"), extra_run(rec, "mode")))
-			v[k++] = r;
+		if (same_str(extra_run(r, "dir"), dir) && same_str(extra_run(r, "mode"), mode))
+			h->past[h->n++] = r;
 		else
 			record_free(r);
 	}
 	run_summaries_free(list, n);
-	return k;
+	return 0;
 }
 
-int history_noise_floors(struct store *s, struct record *rec, char *err, size_t errlen)
+void history_free(struct history *h)
 {
-	struct record *past[HISTORY_MAX_RUNS];
-	size_t np = load_history(s, rec, past, err, errlen);
-	if (np == (size_t)-1)
-		return -1;
-	json_t *floors = json_object();
+	while (h->n)
+		record_free(h->past[--h->n]);
+}
+
+double history_floor(const struct history *h, const char *bench, const char *metric, double default_pct, int *runs)
+{
 	double medians[HISTORY_MAX_RUNS];
+	size_t k = 0;
+	for (size_t r = 0; h && r < h->n; r++) {
+		const struct bench *pb = record_find_bench(h->past[r], bench);
+		const struct metric *pm = pb ? bench_find_metric(pb, metric) : NULL;
+		if (pm && pm->nsamples && !phase_busy(h->past[r], pb))
+			medians[k++] = metric_median(pm);
+	}
+	if (runs)
+		*runs = (int)k;
+	return verdict_floor_from_history(medians, k, default_pct);
+}
+
+void history_set_floors(const struct history *h, struct record *rec)
+{
+	json_t *floors = json_object();
 	for (size_t i = 0; i < rec->nbenches; i++) {
 		const struct bench *b = rec->benches[i];
 		json_t *jb = json_object();
 		for (size_t m = 0; m < b->nmetrics; m++) {
-			size_t k = 0;
-			for (size_t r = 0; r < np; r++) {
-				const struct bench *pb = record_find_bench(past[r], b->name);
-				const struct metric *pm = pb ? bench_find_metric(pb, b->metrics[m]->name) : NULL;
-				if (pm && pm->nsamples && !phase_busy(past[r], pb))
-					medians[k++] = metric_median(pm);
-			}
-			double pct = verdict_floor_from_history(medians, k, history_default_floor_pct(b));
-			json_object_set_new(jb, b->metrics[m]->name, json_pack("{s:f, s:i}", "pct", pct, "runs", (int)k));
+			int runs;
+			double pct = history_floor(h, b->name, b->metrics[m]->name, history_default_floor_pct(b), &runs);
+			json_object_set_new(jb, b->metrics[m]->name,
+					    json_pack("{s:f, s:i, s:s}", "pct", pct, "runs", runs, "source",
+						      runs >= VERDICT_HISTORY_MIN ? "history" : "default"));
 		}
 		json_object_set_new(floors, b->name, jb);
 	}
 	json_object_set_new(rec->extra, "noise_floor", floors);
-	for (size_t r = 0; r < np; r++)
-		record_free(past[r]);
+}
+
+int history_noise_floors(struct store *s, struct record *rec, char *err, size_t errlen)
+{
+	struct history h;
+	if (history_load(s, rec, extra_run(rec, "dir"), extra_run(rec, "mode"), &h, err, errlen) < 0)
+		return -1;
+	history_set_floors(&h, rec);
+	history_free(&h);
 	return 0;
 }
 

@@ -2,8 +2,10 @@
  * of the same benchmark over earlier quiet runs in the store (A/A history), saved with the run
  * so that `run`, `compare` and `report` make the same calls about it later.
  *
- * In the record: extra.noise_floor.<bench>.<metric> = {"pct": 8.5, "runs": 7} (runs: how many
- * earlier runs the floor came from; below VERDICT_HISTORY_MIN it is the default). */
+ * In the record: extra.noise_floor.<bench>.<metric> = {"pct": 8.5, "runs": 7, "source": "history"}
+ * (runs: how many earlier quiet runs had the figure; below VERDICT_HISTORY_MIN the floor is the
+ * default and source is "default").  `run` loads the history before measuring, so the same
+ * floors also set how many samples each figure takes (suite/phase.h). */
 #ifndef NM_RESULTS_HISTORY_H
 #define NM_RESULTS_HISTORY_H
 
@@ -15,13 +17,32 @@ struct store; /* results/store.h: only the drivers (cmd/, cli/) open one */
 /* The documented default floor in percent until there is history: 10% for memory and hashing
  * (CPU-bound), 20% for what goes through the filesystem (disk, pieces, and anything else). */
 double history_default_floor_pct(const struct bench *b);
+/* The same for a bench not made yet: its phase (NULL: guessed from the name, "hash/..."). */
+double history_default_floor_for(const char *phase, const char *bench);
 
 /* How many earlier runs a floor needs (VERDICT_HISTORY_MIN) and looks at, at most. */
 #define HISTORY_MAX_RUNS 20
 
-/* Fill rec->extra.noise_floor for every figure of rec from the earlier runs of rec's host and
- * command (and extra.run.dir and mode, when rec has them) in the store, skipping the phases
- * that ran busy.  0, or -1 with a message. */
+/* The earlier runs like one: same host and command, and the same directory and mode. */
+struct history {
+	struct record *past[HISTORY_MAX_RUNS]; /* newest first */
+	size_t n;
+};
+
+/* Load the earlier runs of rec's host and command with extra.run dir and mode equal to dir and
+ * mode (NULL: the record has none), older than rec.  0, or -1 with a message. */
+int history_load(struct store *s, const struct record *rec, const char *dir, const char *mode, struct history *h,
+		 char *err, size_t errlen);
+void history_free(struct history *h);
+
+/* The floor of (bench, metric) from h's quiet runs (verdict_floor_from_history), default_pct
+ * with fewer than VERDICT_HISTORY_MIN; runs (NULL: not wanted): how many quiet runs had it. */
+double history_floor(const struct history *h, const char *bench, const char *metric, double default_pct, int *runs);
+
+/* Fill rec->extra.noise_floor for every figure of rec from h. */
+void history_set_floors(const struct history *h, struct record *rec);
+
+/* history_load with rec's own extra.run, then history_set_floors.  0, or -1 with a message. */
 int history_noise_floors(struct store *s, struct record *rec, char *err, size_t errlen);
 
 /* The floor saved with r for (bench, metric), with the number of runs behind it (NULL: not

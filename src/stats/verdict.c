@@ -28,6 +28,14 @@ int verdict_is_call(enum verdict_kind k)
 	return k == VERDICT_REGRESSION || k == VERDICT_IMPROVEMENT || k == VERDICT_CHANGED;
 }
 
+void verdict_floor_text(double floor_pct, int floor_runs, char *buf, size_t len)
+{
+	if (floor_runs >= VERDICT_HISTORY_MIN)
+		snprintf(buf, len, "%.0f%% from %d runs", floor_pct, floor_runs);
+	else
+		snprintf(buf, len, "%.0f%% by default", floor_pct);
+}
+
 static double median_of(const double *x, size_t n)
 {
 	struct summary s;
@@ -41,6 +49,7 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 	out->nbase = in->nbase;
 	out->ncur = in->ncur;
 	out->floor_pct = in->floor_pct;
+	out->floor_runs = in->floor_runs;
 	out->p = NAN;
 	double mb = median_of(in->base, in->nbase), mc = median_of(in->cur, in->ncur);
 	out->delta_pct = mb > 0 && mc >= 0 ? (mc / mb - 1) * 100 : NAN;
@@ -71,15 +80,17 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 			 out->delta_pct, t.p, in->nbase, in->ncur);
 		return;
 	}
+	char floor[48];
+	verdict_floor_text(in->floor_pct, in->floor_runs, floor, sizeof floor);
 	if (fabs(out->delta_pct) <= in->floor_pct) {
-		snprintf(out->why, sizeof out->why, "unchanged: %+.1f%% is within the noise floor (%.0f%%)",
-			 out->delta_pct, in->floor_pct);
+		snprintf(out->why, sizeof out->why, "unchanged: %+.1f%% is within the noise floor (%s)",
+			 out->delta_pct, floor);
 		return;
 	}
 	int better = in->direction * (out->delta_pct > 0 ? 1 : -1);
 	out->kind = better > 0 ? VERDICT_IMPROVEMENT : better < 0 ? VERDICT_REGRESSION : VERDICT_CHANGED;
-	snprintf(out->why, sizeof out->why, "%s: %+.1f%% (p=%.3f n=%zu+%zu, noise floor %.0f%%)",
-		 verdict_kind_name(out->kind), out->delta_pct, t.p, in->nbase, in->ncur, in->floor_pct);
+	snprintf(out->why, sizeof out->why, "%s: %+.1f%% (p=%.3f n=%zu+%zu, noise floor %s)",
+		 verdict_kind_name(out->kind), out->delta_pct, t.p, in->nbase, in->ncur, floor);
 }
 
 double verdict_floor_from_history(const double *medians, size_t k, double default_pct)

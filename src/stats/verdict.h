@@ -38,6 +38,7 @@ struct verdict_input {
 	int direction;          /* 1 higher is better, -1 lower, 0 neither */
 	double alpha;           /* 0: 0.05 */
 	double floor_pct;       /* the noise floor: |change of the median| in percent that noise reaches */
+	int floor_runs;         /* the earlier runs it comes from; < VERDICT_HISTORY_MIN: the default */
 	const char *base_busy;  /* why the baseline's figures are suspect ("the baseline's hash phase
 				 * ran on a busy machine (...)"), NULL when they are not */
 	const char *cur_busy;
@@ -50,10 +51,15 @@ struct verdict {
 	double p;               /* the test's p-value; NAN when not run */
 	size_t nbase, ncur;
 	double floor_pct;
-	char why[320];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5%)", "not compared: ..." */
+	int floor_runs;
+	char why[320];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5% from 7 runs)",
+				 * "... noise floor 20% by default)", "not compared: ..." */
 };
 
 void verdict_decide(const struct verdict_input *in, struct verdict *out);
+
+/* "5% from 7 runs" or "20% by default": where a floor comes from, for the why lines. */
+void verdict_floor_text(double floor_pct, int floor_runs, char *buf, size_t len);
 
 /* "regression", "improvement", "changed", "unchanged", "not compared" */
 const char *verdict_kind_name(enum verdict_kind k);

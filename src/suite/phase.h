@@ -31,21 +31,27 @@ struct bench *suite_bench(struct suite_ctx *c, const char *name);
 
 /* Adaptive sample counts (suite/sampling.c), as the Phoronix Test Suite's dynamic run count:
  * a figure gets at least min samples, then more until its 95% interval is within target_pct
- * (half the change worth detecting: the default noise floor), at most max, and never past the
- * time budget.  Why it stopped is saved in extra.sampling.<bench>:
- *   {"samples": n, "min": 6, "max": 10, "target_pct": 5, "interval_pct": 3.2 (null: infinite),
- *    "budget_s": 2.5, "stopped": "interval" | "max" | "budget"}
+ * (half the change worth detecting: the figure's noise floor, from its history on this machine
+ * when the store has enough, else the default), at most max, and never past the time budget.
+ * Why it stopped is saved in extra.sampling.<bench>:
+ *   {"samples": n, "min": 6, "max": 10, "target_pct": 5, "target_from": "history" | "default",
+ *    "floor_runs": 7, "interval_pct": 3.2 (null: infinite), "budget_s": 2.5,
+ *    "stopped": "interval" | "max" | "budget"}
  * "budget" with fewer than min samples makes compare say "not compared: too few samples". */
 struct suite_sampler {
 	unsigned min, max;
 	double target_pct, budget_s;
+	int floor_runs;         /* earlier runs behind target_pct; < VERDICT_HISTORY_MIN: the default */
 	uint64_t start_ns;
 	const char *stopped;    /* set when suite_sampler_more says no */
 };
 
-/* Start the clock for one figure (or one round of several: see suite_sampler_more_all).
+/* Start the clock for one figure (the bytes_per_sec of bench; NULL: not known yet, the phase's
+ * default floor) or one round of several (see suite_sampler_more_all, suite_sampler_also).
  * budget_s: the mode's budget for it. */
-void suite_sampler_start(const struct suite_ctx *c, struct suite_sampler *s, const struct bench *b, double budget_s);
+void suite_sampler_start(const struct suite_ctx *c, struct suite_sampler *s, const char *bench, double budget_s);
+/* One more figure sampled by s in turns: the target becomes the tighter of the two. */
+void suite_sampler_also(const struct suite_ctx *c, struct suite_sampler *s, const char *bench);
 /* 1 while another sample of m is wanted. */
 int suite_sampler_more(struct suite_sampler *s, const struct metric *m);
 /* The same over several figures that take turns: 1 while any of them wants another. */

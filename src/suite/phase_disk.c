@@ -85,7 +85,7 @@ static int enough_passes(const struct disk_test *t, unsigned test_index, void *a
 	struct pass_arg *a = arg;
 	struct suite_sampler *smp = &a->smp[test_index];
 	if (t->npasses == 1) { /* the clock starts with the test's first measured pass */
-		suite_sampler_start(a->c, smp, NULL, budget_seconds(a->c));
+		suite_sampler_start(a->c, smp, t->name, budget_seconds(a->c));
 		smp->min = VERDICT_MIN_SAMPLES;
 		smp->max = a->loops;
 	}

@@ -60,7 +60,7 @@ static int hash_run(struct suite_ctx *c, char *err, size_t errlen)
 			bench_set(b, "block", json_integer((json_int_t)plan.block));
 			struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
 			struct suite_sampler smp;
-			suite_sampler_start(c, &smp, b, budget_seconds(c));
+			suite_sampler_start(c, &smp, b->name, budget_seconds(c));
 			while (suite_sampler_more(&smp, m)) {
 				if (cleanup_interrupted()) {
 					rc = 130;

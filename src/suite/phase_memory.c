@@ -40,7 +40,7 @@ static int mem_sample(struct suite_ctx *c, struct bench *b, struct metric *m, co
 {
 	struct suite_sampler smp;
 	struct membw_result r[16];
-	suite_sampler_start(c, &smp, b, budget_seconds(c));
+	suite_sampler_start(c, &smp, b->name, budget_seconds(c));
 	while (suite_sampler_more(&smp, m)) {
 		unsigned want = m->nsamples < smp.min ? smp.min - (unsigned)m->nsamples : 2;
 		if (want > smp.max - m->nsamples)

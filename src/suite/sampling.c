@@ -8,15 +8,36 @@
 #include <math.h>
 #include <stdio.h>
 
-void suite_sampler_start(const struct suite_ctx *c, struct suite_sampler *s, const struct bench *b, double budget_s)
+/* The figure's floor: its history through the command's callback, else the phase's default. */
+static double floor_of(const struct suite_ctx *c, const char *bench, int *runs)
+{
+	double def = history_default_floor_for(c->phase, bench);
+	*runs = 0;
+	if (!bench || !c->opts->floor_pct)
+		return def;
+	double pct = c->opts->floor_pct(c->opts->floor_arg, bench, "bytes_per_sec", def, runs);
+	return isfinite(pct) && pct > 0 ? pct : def;
+}
+
+void suite_sampler_start(const struct suite_ctx *c, struct suite_sampler *s, const char *bench, double budget_s)
 {
 	enum suite_mode m = c->opts->mode;
 	s->min = m == SUITE_FULL ? 10 : VERDICT_MIN_SAMPLES;
 	s->max = m == SUITE_QUICK ? 10 : m == SUITE_FULL ? 30 : 20;
-	s->target_pct = history_default_floor_pct(b) / 2;
+	s->target_pct = floor_of(c, bench, &s->floor_runs) / 2;
 	s->budget_s = budget_s;
 	s->start_ns = clock_now_ns();
 	s->stopped = NULL;
+}
+
+void suite_sampler_also(const struct suite_ctx *c, struct suite_sampler *s, const char *bench)
+{
+	int runs;
+	double target = floor_of(c, bench, &runs) / 2;
+	if (target < s->target_pct) {
+		s->target_pct = target;
+		s->floor_runs = runs;
+	}
 }
 
 static int more(struct suite_sampler *s, const struct metric *m, int *budget)
@@ -58,8 +79,10 @@ void suite_sampler_save(struct suite_ctx *c, const struct bench *b, const struct
 	}
 	double pct = verdict_interval_pct(m->samples, m->nsamples);
 	json_object_set_new(all, b->name,
-			    json_pack("{s:I, s:i, s:i, s:f, s:o, s:f, s:s}", "samples", (json_int_t)m->nsamples, "min",
-				      (int)s->min, "max", (int)s->max, "target_pct", s->target_pct, "interval_pct",
+			    json_pack("{s:I, s:i, s:i, s:f, s:s, s:i, s:o, s:f, s:s}", "samples", (json_int_t)m->nsamples,
+				      "min", (int)s->min, "max", (int)s->max, "target_pct", s->target_pct, "target_from",
+				      s->floor_runs >= VERDICT_HISTORY_MIN ? "history" : "default", "floor_runs",
+				      s->floor_runs, "interval_pct",
 				      isfinite(pct) ? json_real(pct) : json_null(), "budget_s", s->budget_s, "stopped",
 				      s->stopped ? s->stopped : "interval"));
 	if (s->stopped && *s->stopped == 'b') {

@@ -19,6 +19,11 @@ struct suite_opts {
 	const char *dir;        /* the directory whose filesystem is measured */
 	enum suite_mode mode;
 	const char *only;       /* comma list of phase names to run (NULL: all); for tests */
+	/* The noise floor of a figure in percent from its history on this machine, with the number
+	 * of earlier runs behind it (fewer than VERDICT_HISTORY_MIN: default_pct): each figure is
+	 * sampled until its interval is within half of it.  NULL: the defaults. */
+	double (*floor_pct)(void *arg, const char *bench, const char *metric, double default_pct, int *runs);
+	void *floor_arg;
 };
 
 /* The phases, in the order they run. */

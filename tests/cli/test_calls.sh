@@ -41,7 +41,7 @@ cd "$d" || exit 1
 run_nm compare base.json slow.json
 expect_rc 0 "compare of two runs exits 0"
 expect_out_matches 'hash/blake3/1t +.*-20\.00% \(p=0\.002 n=6\)' "benchstat's row is unchanged above the calls"
-expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10%\)' \
+expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10% by default\)' \
     "a -20% change, quiet runs, 6+6 samples, over the 10% hash floor is called a regression"
 if grep -q '^  SEQ1M Q8T1 read' <<<"$out"; then
     not_ok "a significant -5% inside the 20% disk floor is not called" "$out"
@@ -58,6 +58,11 @@ expect_out_matches 'hash/blake3/1t +.*-20\.00% \(p=0\.002 n=6\)' "benchstat's nu
 
 run_nm compare base.json floor.json
 expect_out_has "floor.json vs base.json: 0 called, 2 unchanged, 1 not compared" "the noise floor saved with a run (30%) keeps -20% from being called"
+run_nm compare base.json floor.json --format json
+res=$(json_get '[(c["name"], c["call"], c["floor_from"], c["floor_runs"], c["why"]) for c in j["calls"] if c["name"] != "pieces/files/blake3/sync/write"]' 2>&1)
+if [ "$res" = "[('hash/blake3/1t', 'unchanged', 'history', 6, 'unchanged: -20.0% is within the noise floor (30% from 6 runs)'), ('SEQ1M Q8T1 read', 'unchanged', 'default', 0, 'unchanged: -5.0% is within the noise floor (20% by default)')]" ]; then
+    ok "each call says whether its floor came from history (and how many runs) or is the default"
+else not_ok "each call says whether its floor came from history (and how many runs) or is the default" "$res"; fi
 
 run_nm compare base.json slow.json busy.json --format json
 res=$(json_get '[(c["name"], c["column"], c["call"], c["n"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)

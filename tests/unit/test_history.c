@@ -53,6 +53,9 @@ TEST(history_floor_comes_from_earlier_quiet_runs_of_the_same_directory_and_mode)
 	double pct = history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs);
 	CHECK_EQ_INT(runs, 5);
 	CHECK_NEAR(pct, 2 * (101.0 - 99.0) / 100.0 * 100, 1e-9);
+	json_t *saved = json_object_get(json_object_get(json_object_get(rec->extra, "noise_floor"), "hash/blake3/1t"),
+					"bytes_per_sec");
+	CHECK_EQ_STR(json_string_value(json_object_get(saved, "source")), "history");
 	CHECK(isnan(history_saved_floor(rec, "hash/blake3/1t", "iops", NULL)));
 	record_free(rec);
 

@@ -8,7 +8,8 @@ static const double near6[] = { 98, 99, 97, 98.5, 97.5, 98.2 };     /* -2%, no o
 static struct verdict decide(const double *a, size_t na, const double *b, size_t nb, double floor_pct,
 			     const char *busy_a, const char *busy_b)
 {
-	struct verdict_input in = { a, b, na, nb, 1, 0.05, floor_pct, busy_a, busy_b, NULL };
+	struct verdict_input in = { .base = a, .cur = b, .nbase = na, .ncur = nb, .direction = 1, .alpha = 0.05,
+				    .floor_pct = floor_pct, .base_busy = busy_a, .cur_busy = busy_b };
 	struct verdict v;
 	verdict_decide(&in, &v);
 	return v;
@@ -25,7 +26,8 @@ TEST(verdict_calls_a_change_beyond_the_floor_with_the_right_sign)
 	v = decide(slow6, 6, base6, 6, 10, NULL, NULL);
 	CHECK_EQ_INT(v.kind, VERDICT_IMPROVEMENT);
 	/* lower is better: the same samples are an improvement of latency */
-	struct verdict_input in = { base6, slow6, 6, 6, -1, 0.05, 10, NULL, NULL, NULL };
+	struct verdict_input in = { .base = base6, .cur = slow6, .nbase = 6, .ncur = 6, .direction = -1, .alpha = 0.05,
+				    .floor_pct = 10 };
 	verdict_decide(&in, &v);
 	CHECK_EQ_INT(v.kind, VERDICT_IMPROVEMENT);
 	in.direction = 0;
@@ -38,10 +40,23 @@ TEST(verdict_a_significant_change_inside_the_floor_is_unchanged)
 	struct verdict v = decide(base6, 6, near6, 6, 5, NULL, NULL);
 	CHECK(v.p < 0.05); /* benchstat would call it */
 	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
-	CHECK(strstr(v.why, "within the noise floor (5%)") != NULL);
+	CHECK(strstr(v.why, "within the noise floor (5% by default)") != NULL);
 	/* the same change over a floor of 1% is a call */
 	v = decide(base6, 6, near6, 6, 1, NULL, NULL);
 	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+}
+
+TEST(verdict_says_where_the_floor_came_from)
+{
+	struct verdict_input in = { .base = base6, .cur = slow6, .nbase = 6, .ncur = 6, .direction = 1, .alpha = 0.05,
+				    .floor_pct = 3, .floor_runs = VERDICT_HISTORY_MIN + 2 };
+	struct verdict v;
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.floor_runs, VERDICT_HISTORY_MIN + 2);
+	CHECK(strstr(v.why, "noise floor 3% from 7 runs)") != NULL);
+	in.floor_runs = VERDICT_HISTORY_MIN - 1; /* too few: the floor given is the default */
+	verdict_decide(&in, &v);
+	CHECK(strstr(v.why, "noise floor 3% by default)") != NULL);
 }
 
 TEST(verdict_busy_runs_are_not_compared_and_say_why)
@@ -58,7 +73,8 @@ TEST(verdict_busy_runs_are_not_compared_and_say_why)
 TEST(verdict_four_samples_are_too_few_even_at_the_smallest_p)
 {
 	/* n=4 each, fully separated: benchstat's p=0.029 "significant" */
-	struct verdict_input in = { base6, slow6, 4, 4, 1, 0.05, 10, NULL, NULL, "the time budget ran out" };
+	struct verdict_input in = { .base = base6, .cur = slow6, .nbase = 4, .ncur = 4, .direction = 1, .alpha = 0.05,
+				    .floor_pct = 10, .short_why = "the time budget ran out" };
 	struct verdict v;
 	verdict_decide(&in, &v);
 	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);

@@ -1,0 +1,49 @@
+# nodemark run with A/A history in the store: each figure's noise floor comes from the spread of
+# the earlier quiet runs of the same host, directory and mode, for the calls and for how many
+# samples the figure takes; without enough history, the documented default, and the run says
+# which.  The history is imported records, so its spread is known.
+. "$TESTS_DIR/cli/lib.sh"
+
+d=$(mktemp -d "$PWD/hist.XXXXXX")
+export NODEMARK_DB=$d/results.db
+mkdir "$d/data"
+python3 - "$d" "$(hostname)" "$(realpath "$d/data")" <<'PY'
+import json, sys, time
+d, host, data = sys.argv[1:4]
+now = int(time.time() * 1000)
+recs = []
+# five quiet runs: hash/blake3/1t medians 100, 101, 99, 100, 100 MB/s: floor 2 x 2/100 = 4%
+for i, med in enumerate([100e6, 101e6, 99e6, 100e6, 100e6]):
+    recs.append({"format": "nodemark-record", "format_version": 1, "id": "6b0e00000000%04x" % i,
+                 "time_ms": now - 3600000 + i, "host": host, "version": "0.1.0", "command": "run",
+                 "cmdline": "nodemark run", "label": "h%d" % i, "tags": {},
+                 "extra": {"run": {"dir": data, "mode": "quick"},
+                           "noise": {"hash": {"busy": False, "other_busy_pct": 1.0, "steal_pct": 0.0}}},
+                 "benches": [{"name": "hash/blake3/1t", "settings": {"phase": "hash"},
+                              "metrics": [{"name": "bytes_per_sec", "unit": "B/s", "direction": "higher",
+                                           "samples": [med * 0.99, med, med * 1.01]}],
+                              "series": [], "hists": []}]})
+json.dump(recs, open(d + "/history.json", "w"))
+PY
+run_nm import "$d/history.json"
+expect_rc 0 "the history imports"
+
+run_nm run "$d/data" --quick --no-report --phases hash --label now
+expect_rc 0 "run with history exits 0"
+id=$(sed -n 's/^run \([0-9a-f]*\) (quick mode.*/\1/p' <<<"$out")
+run_nm export "$id"
+res=$(json_get '(
+  j["extra"]["noise_floor"]["hash/blake3/1t"]["bytes_per_sec"],
+  {k: j["extra"]["sampling"]["hash/blake3/1t"][k] for k in ("target_pct", "target_from", "floor_runs")},
+  j["extra"]["noise_floor"]["hash/sha256/1t"]["bytes_per_sec"]["source"],
+  {k: j["extra"]["sampling"]["hash/sha256/1t"][k] for k in ("target_pct", "target_from", "floor_runs")})' 2>&1)
+want="({'pct': 4.0, 'runs': 5, 'source': 'history'}, {'target_pct': 2.0, 'target_from': 'history', 'floor_runs': 5}, 'default', {'target_pct': 5.0, 'target_from': 'default', 'floor_runs': 0})"
+if [ "$res" = "$want" ]; then
+    ok "a figure with 5 earlier quiet runs takes its floor (4%) and sampling target (2%) from them; one without keeps the default"
+else not_ok "a figure with 5 earlier quiet runs takes its floor (4%) and sampling target (2%) from them; one without keeps the default" "$res"; fi
+
+run_nm compare h4 now --format json
+res=$(json_get '[(c["floor_from"], c["floor_runs"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
+if [ "$res" = "[('history', 5, 4)]" ]; then ok "compare uses the floor saved with the run and says it came from 5 runs"
+else not_ok "compare uses the floor saved with the run and says it came from 5 runs" "$res"; fi
+rm -rf "$d"
