@@ -85,7 +85,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t row,
 	if (!cl->v)
 		abort();
 	struct call *c = &cl->v[cl->n++];
-	*c = (struct call){ t->metric, t->unit, t->rows[row], col, { 0 } };
+	*c = (struct call){ t->metric, t->unit, t->rows[row], bench_phase(bb), col, { 0 } };
 	verdict_decide(&vi, &c->v);
 }
 
@@ -140,6 +140,51 @@ void calls_count(const struct call_list *cl, const char *metric, size_t *called,
 	}
 }
 
+/* Rows i.. of the same block (metric, column) not compared for the same reason in the same
+ * phase as row i; 1 when the row stands alone. */
+static size_t same_reason(const struct call_list *cl, size_t i)
+{
+	const struct call *c = &cl->v[i];
+	size_t n = 0;
+	if (c->v.kind != VERDICT_NOT_COMPARED || !c->phase)
+		return 1;
+	for (size_t k = i; k < cl->n; k++) {
+		const struct call *o = &cl->v[k];
+		if (strcmp(o->metric, c->metric) != 0 || o->col != c->col)
+			break;
+		n += o->v.kind == VERDICT_NOT_COMPARED && o->phase && strcmp(o->phase, c->phase) == 0 &&
+		     strcmp(o->v.why, c->v.why) == 0;
+	}
+	return n;
+}
+
+/* 1 when row i was already shown on the grouped line of an earlier row. */
+static int shown_in_group(const struct call_list *cl, size_t first, size_t i)
+{
+	const struct call *c = &cl->v[i];
+	for (size_t k = first; k < i; k++)
+		if (same_reason(cl, k) > 1 && strcmp(cl->v[k].phase, c->phase ? c->phase : "") == 0 &&
+		    strcmp(cl->v[k].v.why, c->v.why) == 0)
+			return 1;
+	return 0;
+}
+
+static void write_block_header(FILE *f, const struct call_list *cl, size_t i)
+{
+	const struct call *c = &cl->v[i];
+	size_t called = 0, same = 0, nc = 0;
+	for (size_t k = i; k < cl->n && strcmp(cl->v[k].metric, c->metric) == 0 && cl->v[k].col == c->col; k++) {
+		if (verdict_is_call(cl->v[k].v.kind))
+			called++;
+		else if (cl->v[k].v.kind == VERDICT_NOT_COMPARED)
+			nc++;
+		else
+			same++;
+	}
+	fprintf(f, "%s (%s), %s vs %s: %zu called, %zu unchanged, %zu not compared\n", c->metric, c->unit,
+		cl->res->cols[c->col], cl->res->cols[0], called, same, nc);
+}
+
 void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 {
 	size_t w = 0, shown = 0;
@@ -154,29 +199,26 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 	fprintf(f, "\ncalls: a change is called when neither run was busy, both have %d or more samples,\n"
 		   "p <= %.2f, and the median moved more than the noise floor (docs/compare.md)\n",
 		VERDICT_MIN_SAMPLES, cl->res->alpha);
-	const char *last_metric = NULL;
-	size_t last_col = 0;
+	size_t block = 0;
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct call *c = &cl->v[i];
 		if (metric && strcmp(c->metric, metric) != 0)
 			continue;
-		if (!last_metric || strcmp(last_metric, c->metric) != 0 || last_col != c->col) {
-			size_t called = 0, same = 0, nc = 0;
-			for (size_t k = i; k < cl->n && strcmp(cl->v[k].metric, c->metric) == 0 && cl->v[k].col == c->col; k++) {
-				if (verdict_is_call(cl->v[k].v.kind))
-					called++;
-				else if (cl->v[k].v.kind == VERDICT_NOT_COMPARED)
-					nc++;
-				else
-					same++;
-			}
-			fprintf(f, "%s (%s), %s vs %s: %zu called, %zu unchanged, %zu not compared\n", c->metric, c->unit,
-				cl->res->cols[c->col], cl->res->cols[0], called, same, nc);
-			last_metric = c->metric;
-			last_col = c->col;
+		if (i == 0 || strcmp(cl->v[block].metric, c->metric) != 0 || cl->v[block].col != c->col ||
+		    (metric && strcmp(cl->v[block].metric, metric) != 0)) {
+			block = i;
+			write_block_header(f, cl, i);
 		}
-		if (c->v.kind != VERDICT_UNCHANGED)
+		if (c->v.kind == VERDICT_UNCHANGED || shown_in_group(cl, block, i))
+			continue;
+		size_t group = same_reason(cl, i);
+		if (group > 1) {
+			char label[96];
+			snprintf(label, sizeof label, "%s phase, %zu figures", c->phase, group);
+			fprintf(f, "  %-*s %s\n", (int)w, label, c->v.why);
+		} else {
 			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.why);
+		}
 	}
 }
 

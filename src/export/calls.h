@@ -18,6 +18,7 @@
 struct call {
 	const char *metric, *unit;      /* the table's */
 	const char *row;                /* the benchmark */
+	const char *phase;              /* its phase in a nodemark run, or NULL */
 	size_t col;                     /* compared with column 0 */
 	struct verdict v;
 };
@@ -40,7 +41,9 @@ void calls_count(const struct call_list *cl, const char *metric, size_t *called,
 		 size_t *not_compared);
 
 /* The text section: a header with the rule, one line per row that is a call or was not
- * compared, and the counts. metric NULL: every metric.  Nothing when cl is empty. */
+ * compared, and the counts; rows of one phase not compared for the same reason share one line
+ * ("  hash phase, 4 figures  not compared: ...").  metric NULL: every metric.  Nothing when cl
+ * is empty. */
 void calls_write_text(FILE *f, const struct call_list *cl, const char *metric);
 /* A Markdown list of the same lines under "### Calls". */
 void calls_write_markdown(FILE *f, const struct call_list *cl);

@@ -77,6 +77,34 @@ check "the report has a row per call, classed by its kind" \
 check "the report names a busy run's row as not compared, with why" \
     grep -q '<tr class="call-not-compared"><td>hash/blake3/1t</td><td>bytes_per_sec</td><td>busy.json</td><td>not compared</td><td>not compared: busy.json: the hash phase ran on a busy machine' "$d/r.html"
 
+# rows of one phase not compared for one reason share a line, with the count
+python3 - <<'PY'
+import json
+quiet = {"busy": False, "other_busy_pct": 1.0, "steal_pct": 0.0}
+busy = {"busy": True, "other_busy_pct": 93.0, "steal_pct": 0.0, "why": "other processes used 93% of the CPUs"}
+def rec(rid, label, noise):
+    return {"format": "nodemark-record", "format_version": 1, "id": rid, "time_ms": 1796119242862, "host": "vm",
+            "version": "0.1.0", "command": "run", "cmdline": "nodemark run", "label": label, "tags": {},
+            "extra": {"run": {"dir": "/data", "mode": "default"}, "noise": {"hash": noise, "memory": quiet}},
+            "benches": [{"name": n, "settings": {"phase": ph}, "series": [], "hists": [],
+                         "metrics": [{"name": "bytes_per_sec", "unit": "B/s", "direction": "higher",
+                                      "samples": [100e6 + k for k in range(s)]}]}
+                        for n, ph, s in [("hash/blake3/1t", "hash", 6), ("hash/blake3/2t", "hash", 6),
+                                         ("hash/sha256/1t", "hash", 6), ("memory/memcpy/2t", "memory", 4),
+                                         ("memory/pagecache-read", "memory", 4)]]}
+json.dump(rec("6b0e000000000011", "g1", quiet), open("g1.json", "w"))
+json.dump(rec("6b0e000000000012", "g2", busy), open("g2.json", "w"))
+PY
+run_nm compare g1.json g2.json
+expect_out_has "g2.json vs g1.json: 0 called, 0 unchanged, 5 not compared" "five rows not compared"
+expect_out_matches '^  hash phase, 3 figures +not compared: g2.json: the hash phase ran on a busy machine \(other processes used 93% of the CPUs\)$' \
+    "the three busy hash rows share one line with their count and reason"
+expect_out_matches '^  memory phase, 2 figures +not compared: too few samples \(4\+4' "rows with the same too-few reason share one too"
+if grep -qE '^  hash/' <<<"$out"; then not_ok "no hash row is repeated on its own line" "$out"; else ok "no hash row is repeated on its own line"; fi
+run_nm compare g1.json g2.json --format json
+res=$(json_get 'len([c for c in j["calls"] if c["call"] == "not compared"])' 2>&1)
+if [ "$res" = 5 ]; then ok "--format json keeps one call per row"; else not_ok "--format json keeps one call per row" "$res"; fi
+
 # Go benchmark text is benchstat's contract: no calls section
 printf 'BenchmarkA 1 100 ns/op\nBenchmarkA 1 101 ns/op\n' >old.txt
 printf 'BenchmarkA 1 200 ns/op\nBenchmarkA 1 201 ns/op\n' >new.txt
