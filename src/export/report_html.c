@@ -1,6 +1,7 @@
 #include "export/report.h"
 #include "export/changes.h"
 #include "export/report_charts.h"
+#include "export/report_svg.h"
 #include "inventory/inventory.h"
 #include "util/strbuf.h"
 
@@ -9,19 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
 
 static const char *when(int64_t ms, char *buf, size_t len)
 {
@@ -47,6 +35,7 @@ static const char css[] =
 	"svg text{font-family:system-ui,sans-serif;font-size:12px;fill:#333}"
 	"svg text.chart-title{font-size:14px;font-weight:600}svg text.axis-label{font-size:13px;fill:#555}"
 	"table{display:block;overflow-x:auto;max-width:100%}"
+	"svg.cdm text.tick{font-size:10px}"
 	"@media print{svg{break-inside:avoid}}";
 
 /* --- machines and runs -------------------------------------------------------- */
@@ -62,15 +51,15 @@ static void machines(FILE *f, const struct ct_input *in, size_t nin)
 			continue;
 		char *sum = in[i].r->inventory ? inventory_summary(in[i].r->inventory) : NULL;
 		fputs("<p><b>", f);
-		esc(f, in[i].r->host && *in[i].r->host ? in[i].r->host : in[i].name);
+		chart_esc(f, in[i].r->host && *in[i].r->host ? in[i].r->host : in[i].name);
 		fputs("</b>: ", f);
-		esc(f, sum ? sum : "no inventory recorded");
+		chart_esc(f, sum ? sum : "no inventory recorded");
 		fputs("</p>\n", f);
 		free(sum);
 		if (in[i].r->inventory) {
 			char *inv = json_dumps(in[i].r->inventory, JSON_INDENT(2));
 			fputs("<details><summary>inventory</summary><pre>", f);
-			esc(f, inv);
+			chart_esc(f, inv);
 			fputs("</pre></details>\n", f);
 			free(inv);
 		}
@@ -85,20 +74,20 @@ static void runs_table(FILE *f, const struct ct_input *in, size_t nin)
 	for (size_t i = 0; i < nin; i++) {
 		const struct record *r = in[i].r;
 		fputs("<tr><td>", f);
-		esc(f, in[i].name);
+		chart_esc(f, in[i].name);
 		fputs("</td><td>", f);
-		esc(f, r->id);
+		chart_esc(f, r->id);
 		fputs("</td><td>", f);
-		esc(f, r->host);
+		chart_esc(f, r->host);
 		fputs("</td><td>", f);
-		esc(f, r->time_ms ? when(r->time_ms, t, sizeof t) : "");
+		chart_esc(f, r->time_ms ? when(r->time_ms, t, sizeof t) : "");
 		fputs("</td><td>", f);
-		esc(f, r->cmdline && *r->cmdline ? r->cmdline : r->command);
+		chart_esc(f, r->cmdline && *r->cmdline ? r->cmdline : r->command);
 		fputs("</td><td>", f);
 		for (size_t k = 0; k < r->ntags; k++) {
-			esc(f, r->tag_keys[k]);
+			chart_esc(f, r->tag_keys[k]);
 			fputc('=', f);
-			esc(f, r->tag_values[k]);
+			chart_esc(f, r->tag_values[k]);
 			fputc(' ', f);
 		}
 		fputs("</td></tr>\n", f);
@@ -124,11 +113,11 @@ static void html_table(FILE *f, const struct ct_result *res, const struct ct_tab
 	struct ct_text *tx = ct_texts(res, t);
 	char title[160];
 	fputs("<table><tr><th>", f);
-	esc(f, ct_title(t, title, sizeof title));
+	chart_esc(f, ct_title(t, title, sizeof title));
 	fputs("</th>", f);
 	for (size_t c = 0; c < nc; c++) {
 		fputs("<th>", f);
-		esc(f, res->cols[c]);
+		chart_esc(f, res->cols[c]);
 		fputs("</th>", f);
 		if (c)
 			fputs("<th>vs base</th>", f);
@@ -140,25 +129,25 @@ static void html_table(FILE *f, const struct ct_result *res, const struct ct_tab
 			break;
 		fputs(gm ? "<tr class=\"gm\"><td>geomean" : "<tr><td>", f);
 		if (!gm)
-			esc(f, t->rows[r]);
+			chart_esc(f, t->rows[r]);
 		fputs("</td>", f);
 		for (size_t c = 0; c < nc; c++) {
 			const struct ct_text *x = &tx[r * nc + c];
 			fputs("<td>", f);
 			if (x->present) {
-				esc(f, x->center);
+				chart_esc(f, x->center);
 				if (!gm && *x->pct) {
 					fputs(" ± ", f);
-					esc(f, x->pct);
+					chart_esc(f, x->pct);
 				}
 			}
 			fputs("</td>", f);
 			if (c) {
 				fprintf(f, "<td class=\"%s\">", delta_class(t, x->delta));
-				esc(f, x->delta);
+				chart_esc(f, x->delta);
 				if (*x->pn) {
 					fputs(" (", f);
-					esc(f, x->pn);
+					chart_esc(f, x->pn);
 					fputc(')', f);
 				}
 				fputs("</td>", f);
@@ -178,9 +167,9 @@ static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct
 	json_t *changes = record_changes(a->r, b->r), *c;
 	size_t i;
 	fputs("<h2>What changed</h2>\n<p class=\"meta\">From ", f);
-	esc(f, a->name);
+	chart_esc(f, a->name);
 	fputs(" to ", f);
-	esc(f, b->name);
+	chart_esc(f, b->name);
 	fputs(": the machine, its storage stack and the benchmarks' settings.</p>\n", f);
 	if (!json_array_size(changes))
 		fputs("<p>Nothing: the same machine and settings.</p>\n", f);
@@ -188,12 +177,12 @@ static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct
 		fputs("<table><tr><th>what</th><th>before</th><th>after</th></tr>\n", f);
 	json_array_foreach(changes, i, c) {
 		fputs("<tr><td>", f);
-		esc(f, json_string_value(json_object_get(c, "what")));
+		chart_esc(f, json_string_value(json_object_get(c, "what")));
 		for (int k = 0; k < 2; k++) {
 			json_t *v = json_object_get(c, k ? "b" : "a");
 			char *txt = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
 			fputs("</td><td>", f);
-			esc(f, json_is_string(v) ? json_string_value(v) : json_is_null(v) || !txt ? "(none)" : txt);
+			chart_esc(f, json_is_string(v) ? json_string_value(v) : json_is_null(v) || !txt ? "(none)" : txt);
 			free(txt);
 		}
 		fputs("</td></tr>\n", f);
@@ -220,21 +209,23 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 {
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
-	esc(f, o->title);
+	chart_esc(f, o->title);
 	fprintf(f, "</title>\n<style>%s</style></head><body>\n<h1>", css);
-	esc(f, o->title);
+	chart_esc(f, o->title);
 	fputs("</h1>\n<p class=\"meta\">", f);
-	esc(f, o->generated);
+	chart_esc(f, o->generated);
 	fputs("</p>\n", f);
 	machines(f, in, nin);
 	runs_table(f, in, nin);
+	chart_disk_panel(f, in, nin);
+	chart_time_boxes(f, in, nin);
 	fputs("<h2>Results</h2>\n<p class=\"meta\">Median ± 95% confidence interval; each column after the "
 	      "first against the first by a two-sided Mann-Whitney U test (α = 0.05): a change when p ≤ α, "
 	      "~ when not (benchstat's method).</p>\n", f);
 	for (size_t t = 0; t < res->ntables; t++) {
 		char title[160];
 		fputs("<h3>", f);
-		esc(f, ct_title(res->tables[t], title, sizeof title));
+		chart_esc(f, ct_title(res->tables[t], title, sizeof title));
 		fputs("</h3>\n", f);
 		html_table(f, res, res->tables[t]);
 		chart_bars(f, res, res->tables[t]);
@@ -243,7 +234,7 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 		fputs("<h3>Notes</h3>\n<ul>\n", f);
 		for (size_t i = 0; i < res->nwarn_pool; i++) {
 			fputs("<li>", f);
-			esc(f, res->warn_pool[i]);
+			chart_esc(f, res->warn_pool[i]);
 			fputs("</li>\n", f);
 		}
 		fputs("</ul>\n", f);
@@ -254,6 +245,7 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 		what_changed_html(f, &in[0], &in[1]);
 	chart_percentiles(f, in, nin);
 	chart_timelines(f, in, nin);
+	chart_track_segments(f, in, nin);
 	fputs("</body></html>\n", f);
 }
 

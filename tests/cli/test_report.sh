@@ -69,7 +69,52 @@ printf '%s\n' "2024-05-01T10:00:00 height=0" "2024-05-01T10:05:00 height=100" "2
 printf '%s\n' "2024-05-02T10:00:00 height=0" "2024-05-02T10:04:00 height=100" "2024-05-02T10:50:00 height=200" >replay-2024-05-02.log
 run_nm track --log replay-2024-05-01.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label t1
 run_nm track --log replay-2024-05-02.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label t2
-run_nm report base new t1 t2 -o phone.html
+# The disk panel: CrystalDiskMark's grid, a bar per run with MB/s and IOPS, the change from the first.
+mc="python3 $TESTS_DIR/cli/data/mkcharts.py"
+$mc disk 00000004dddd0004 d1 1 >d1.json
+$mc disk 00000005eeee0005 d2 1.2 >d2.json
+$mc time 00000006ffff0006 tm1 0 >tm1.json
+$mc time 00000007aaaa0007 tm2 0.05 >tm2.json
+$mc time 00000008bbbb0008 tm3 0 30 >tm3.json
+run_nm import d1.json d2.json tm1.json tm2.json tm3.json
+run_nm report d1 d2 -o disk.html
+expect_rc 0 "a report of two disk runs"
+[ "$(grep -o 'class="cdm-test"' disk.html | wc -l)" = 4 ] && ok "the disk panel has a row per test" || not_ok "disk panel rows" "$(grep -o 'class="cdm-test"' disk.html | wc -l)"
+[ "$(grep -o 'class="cdm-bar"' disk.html | wc -l)" = 16 ] && ok "a bar per test, direction and run" || not_ok "disk panel bars" "$(grep -o 'class="cdm-bar"' disk.html | wc -l)"
+grep -qF 'd1 · SEQ1M Q8T1 read: 500 MB/s, 476.8 IOPS</title>' disk.html && ok "a cell says its MB/s and IOPS" || not_ok "disk cell text" "$(grep -o 'd1 · SEQ1M Q8T1 read[^<]*' disk.html)"
+grep -qF 'd2 · RND4K Q1T1 write: 48.0 MB/s' disk.html && ok "the write column holds the write test" || not_ok "disk write cell" "$(grep -o 'd2 · RND4K Q1T1 write[^<]*' disk.html)"
+[ "$(grep -o '>+20.0%<' disk.html | wc -l)" = 8 ] && ok "the second run's change from the first in every cell" || not_ok "disk panel changes" "$(grep -o '>[+-][0-9.]*%<' disk.html | sort | uniq -c)"
+grep -qF '>Read<' disk.html && grep -qF '>Write<' disk.html && ok "read and write columns" || not_ok "read and write columns"
+grep -qF 'throughput (MB/s = 10^6 bytes/s, log scale)' disk.html && ok "the panel's axis names its unit" || not_ok "disk panel axis"
+run_nm report base new -o nodisk.html
+grep -q 'class="chart cdm"' nodisk.html && not_ok "no disk panel without disk tests" || ok "no disk panel without disk tests"
+
+# time runs: a box per command and run, each sample a dot; linear axis here, log past 30-fold.
+run_nm report tm1 tm2 -o time.html
+expect_rc 0 "a report of two time runs"
+[ "$(grep -o 'class="box"' time.html | wc -l)" = 4 ] && ok "a box per command and run" || not_ok "box count" "$(grep -o 'class="box"' time.html | wc -l)"
+[ "$(grep -o 'class="sample"' time.html | wc -l)" = 20 ] && ok "every sample is a dot" || not_ok "sample dots" "$(grep -o 'class="sample"' time.html | wc -l)"
+grep -qF 'tm1: median 220 ms, quartiles 210 ms to 230 ms, 5 samples' time.html && ok "a box's median and quartiles with units" || not_ok "box figures" "$(grep -o 'tm1: median[^<]*' time.html)"
+grep -qF '>wall time (s)<' time.html && ok "a linear axis when the times are alike" || not_ok "linear time axis"
+run_nm report tm3 -o timelog.html
+grep -qF '>wall time (s, log scale)<' timelog.html && ok "a log axis when they differ 30-fold" || not_ok "log time axis"
+
+# track: each segment's time per unit against the baseline (the first run of the job); the last,
+# partial segment compared per unit and marked.
+printf '%s\n' "2024-05-03T10:00:00 height=0" "2024-05-03T10:05:00 height=100" "2024-05-03T10:10:00 height=200" "2024-05-03T10:20:00 height=300" >s1.log
+printf '%s\n' "2024-05-04T10:00:00 height=0" "2024-05-04T10:04:00 height=100" "2024-05-04T10:10:00 height=200" "2024-05-04T10:15:00 height=250" >s2.log
+for n in 1 2; do
+    run_nm track --log s$n.log --pattern 'height=(\d+)' --total 300 --every 100 --time-pattern '^(\S+)' --name sync --label t$((n + 2))
+done
+run_nm report t3 t4 -o seg.html
+expect_rc 0 "a report of a track run against its baseline"
+[ "$(grep -o 'class="ratio' seg.html | wc -l)" = 3 ] && ok "a ratio bar per segment" || not_ok "segment bars" "$(grep -o 'class="ratio[^"]*"' seg.html)"
+[ "$(grep -o 'class="ratio partial"' seg.html | wc -l)" = 1 ] && ok "the partial segment is marked" || not_ok "partial segment"
+grep -qF '>x0.80<' seg.html && grep -qF '>x1.20<' seg.html && ok "full segments: time against the baseline's" || not_ok "segment ratios" "$(grep -o '>x[0-9.]*\*\?<' seg.html)"
+grep -qF '>x1.00*<' seg.html && ok "the partial one per unit (50 in 5 min against 100 in 10)" || not_ok "partial ratio" "$(grep -o '>x[0-9.]*\*\?<' seg.html)"
+grep -qF 'sync: each segment&#39;s time per unit against t3' seg.html || grep -qF "sync: each segment's time per unit against t3" seg.html && ok "the segments chart names the job and baseline" || not_ok "segments title"
+
+run_nm report base new t1 t2 d1 d2 tm1 tm2 t3 t4 -o phone.html
 expect_rc 0 "a report of disk and track runs"
 if command -v chromium >/dev/null; then
     # A copy with a probe that counts what sticks out of a 390 px window (the report has no script).
@@ -91,6 +136,11 @@ PY
     res=$(python3 "$TESTS_DIR/cli/data/report_dom_check.py" phone-dom.html)
     [ $? -eq 0 ] && ok "every chart titled, axes with units, nothing wider than a phone ($res)" || not_ok "charts in the browser" "$res"
     check "a phone-width screenshot" test -s phone.png
+    for kind in cdm time-boxes segments; do
+        grep -q "<svg class=\"chart $kind\"" phone-dom.html && ok "the browser drew the $kind chart" || not_ok "the browser drew the $kind chart"
+    done
+    read -r _ _ _ _ green < <(python3 "$TESTS_DIR/cli/data/pngstat.py" phone.png 4f8a4c)
+    [ "${green:-0}" -gt 300 ] && ok "the disk panel's test tiles are on screen" || not_ok "disk panel in the screenshot" "${green:-none}"
 fi
 grep -qF "progress over time (s)" phone.html && ok "the track timeline is titled" || not_ok "the track timeline is titled"
 [ "$(grep -o 'class="timeline"' phone.html | wc -l)" -ge 2 ] && ok "two track runs overlaid" || not_ok "two track runs overlaid"

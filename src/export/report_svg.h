@@ -1,0 +1,50 @@
+/* The drawing pieces every chart of the report shares (export/report_charts.h lists the
+ * charts): the frame with its title, the colours, legends, axis titles, and value axes (linear
+ * or log, with ticks whose labels carry units), so each chart draws its axes the same way. */
+#ifndef NM_EXPORT_REPORT_SVG_H
+#define NM_EXPORT_REPORT_SVG_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* The colour of run or series i (ten, then repeating). */
+const char *chart_color(size_t i);
+/* Text escaped for HTML and SVG. */
+void chart_esc(FILE *f, const char *s);
+/* The frame of every chart: scales down to the page (a phone's width), its title shown on top
+ * and given to screen readers.  Close it with fputs("</svg>\n", f). */
+void chart_open(FILE *f, const char *cls, int W, int H, const char *title);
+/* An axis title (text.axis-label), rotated when vertical. */
+void chart_axis_label(FILE *f, int x, int y, int vertical, const char *text);
+/* A colour square and name per entry, in a row from (10, y). */
+void chart_legend(FILE *f, const char *const *names, size_t n, int y);
+/* The same legend as a line of HTML under a chart. */
+void chart_legend_html(FILE *f, const char *const *names, size_t n);
+
+/* A round step for about n ticks up to max: 1, 2 or 5 times a power of ten. */
+double chart_nice_step(double max, int n);
+/* A step for about n ticks on an axis of seconds: past a minute a round duration (1 min,
+ * 5 min, 15 min, 1 h, ...) rather than 33m20s. */
+double chart_time_step(double max_s, int n);
+
+/* A value axis: values lo..hi drawn from pixel `from` to pixel `to` (x when horizontal, y
+ * otherwise: from is the bottom then), its line at `at` (y when horizontal, x otherwise), grid
+ * lines across to `grid_to`.  Log: lo and hi are the values (> 0), ticks at powers of ten. */
+struct chart_axis {
+	int horizontal, log;
+	int from, to, at, grid_to;
+	double lo, hi, step;            /* step: linear ticks every step from the first multiple */
+	/* A tick's text into buf (returns it); NULL: %g. */
+	const char *(*label)(double v, void *ctx, char *buf, size_t len);
+	void *ctx;
+};
+/* The pixel of value v (clamped to the axis for a log axis's v <= 0). */
+double chart_pos(const struct chart_axis *a, double v);
+/* The axis line, its ticks, their labels (text.tick) and a light grid. */
+void chart_draw_axis(FILE *f, const struct chart_axis *a);
+/* A tick's text for a figure of nodemark's own unit policy (ctx: const char *[2] = metric, unit). */
+const char *chart_figure_label(double v, void *ctx, char *buf, size_t len);
+/* A tick's text for seconds: "0", "1.5 s", past a minute "15m00s". */
+const char *chart_seconds_label(double v, void *ctx, char *buf, size_t len);
+
+#endif
