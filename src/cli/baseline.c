@@ -123,3 +123,20 @@ int baseline_report(const char *path, const struct record *rec, const struct rec
 	ct_free(&res);
 	return rc;
 }
+
+json_t *baseline_calls_json(const struct record *base, const struct record *rec, char *err, size_t errlen)
+{
+	char na[128], nb[128];
+	input_names(base, rec, na, nb, sizeof na);
+	struct ct_input in[2] = { { base, na }, { rec, nb } };
+	struct ct_opts o = { 0 };
+	struct ct_result res = { 0 };
+	struct call_list cl;
+	if (ct_build(in, 2, &o, &res, err, errlen) < 0)
+		return NULL;
+	calls_build(in, 2, &o, &res, &cl);
+	json_t *j = calls_to_json(&cl);
+	calls_free(&cl);
+	ct_free(&res);
+	return j;
+}

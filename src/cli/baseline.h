@@ -4,6 +4,7 @@
 #ifndef NM_CLI_BASELINE_H
 #define NM_CLI_BASELINE_H
 
+#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "results/record.h"
@@ -24,5 +25,9 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 /* The HTML report of rec (and base, when not NULL) into path. 0, or -1 with a message. */
 int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,
 		    size_t errlen);
+
+/* The calls about rec against base, every metric, as calls_to_json writes them (run --json).
+ * NULL with a message when the comparison cannot be built. */
+json_t *baseline_calls_json(const struct record *base, const struct record *rec, char *err, size_t errlen);
 
 #endif

@@ -3,9 +3,11 @@
 #include "cli/run_opts.h"
 #include "inventory/inventory.h"
 #include "results/history.h"
+#include "results/record_json.h"
 #include "results/store.h"
 #include "stats/summary.h"
 #include "cli/baseline.h"
+#include "cli/output.h"
 #include "suite/suite.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"
@@ -19,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 const char cmd_run_usage[] =
 	"usage: nodemark run [DIR] [options]\n"
@@ -43,6 +46,8 @@ const char cmd_run_usage[] =
 	"  --phases LIST       only these phases: inventory,memory,hash,disk,pieces\n"
 	"  --baseline RUN      compare with this saved run (id, id prefix, label or \"last\")\n"
 	"  --no-report         do not write nodemark-report.html\n"
+	"  --json[=FILE]       the run as JSON on stdout (the tables go to stderr) or into FILE:\n"
+	"                      the saved record (as show --json), the baseline and the calls\n"
 	RUN_OPT_USAGE
 	"\n"
 	"Exit status: 0 the suite ran, 1 a phase failed (the others ran and were saved),\n"
@@ -52,12 +57,12 @@ const char cmd_run_usage[] =
 	"  nodemark run --quick\n"
 	"  nodemark run /mnt/data --label new-nvme --tag fs=xfs\n";
 
-enum { O_QUICK = 1, O_FULL, O_PHASES, O_BASELINE, O_NO_REPORT };
+enum { O_QUICK = 1, O_FULL, O_PHASES, O_BASELINE, O_NO_REPORT, O_JSON };
 
 static const struct opt_spec specs[] = {
 	{ "quick", OPT_NOARG, O_QUICK },       { "full", OPT_NOARG, O_FULL },
 	{ "phases", OPT_ARG, O_PHASES },       { "baseline", OPT_ARG, O_BASELINE },
-	{ "no-report", OPT_NOARG, O_NO_REPORT }, RUN_OPT_SPECS,
+	{ "no-report", OPT_NOARG, O_NO_REPORT }, { "json", OPT_OPTARG, O_JSON }, RUN_OPT_SPECS,
 	{ 0 },
 };
 
@@ -65,6 +70,7 @@ struct run_cmd {
 	struct suite_opts suite;
 	struct run_opts ro;
 	const char *dir, *baseline;
+	const char *json;       /* --json: "-" for stdout, or the file */
 	int no_report;
 	char absdir[PATH_MAX];
 };
@@ -115,6 +121,9 @@ static void parse_args(struct run_cmd *o, int argc, char **argv)
 			break;
 		case O_NO_REPORT:
 			o->no_report = 1;
+			break;
+		case O_JSON:
+			o->json = it.arg ? opt_output_file(&it) : "-";
 			break;
 		case OPT_POSITIONAL:
 			if (o->dir)
@@ -217,8 +226,9 @@ static double floor_from_history(void *arg, const char *bench, const char *metri
 }
 
 /* The baseline (the previous run of this host and directory, or --baseline), the comparison
- * with it, and the report. A missing baseline is no error; a named one that is missing is. */
-static void compare_and_report(const struct run_cmd *o, const struct record *rec, int *rc)
+ * with it, and the report. A missing baseline is no error; a named one that is missing is.
+ * Returns the baseline (the caller frees it), or NULL. */
+static struct record *compare_and_report(const struct run_cmd *o, const struct record *rec, int *rc)
 {
 	char err[1024];
 	struct record *base = NULL;
@@ -254,7 +264,25 @@ static void compare_and_report(const struct run_cmd *o, const struct record *rec
 			fprintf(stderr, "wrote nodemark-report.html\n");
 		}
 	}
-	record_free(base);
+	return base;
+}
+
+/* --json: the record as show --json prints it (docs/schema.md: import reads it back), with the
+ * baseline it was compared with and the calls about it. */
+static void write_json(const struct run_cmd *o, const struct record *rec, const struct record *base, int *rc)
+{
+	char err[512];
+	json_t *j = record_to_json(rec), *calls = base ? baseline_calls_json(base, rec, err, sizeof err) : json_array();
+	if (!calls) {
+		nm_error("calls: %s", err);
+		calls = json_array();
+	}
+	json_object_set_new(j, "baseline", base ? json_pack("{s:s, s:s?}", "id", base->id, "label", base->label)
+						: json_null());
+	json_object_set_new(j, "calls", calls);
+	if (cli_output_json(o->json, j, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 && *rc == 0)
+		*rc = NM_EXIT_FAILED;
+	json_decref(j);
 }
 
 int cmd_run(int argc, char **argv)
@@ -275,6 +303,17 @@ int cmd_run(int argc, char **argv)
 		store_close(s);
 	}
 
+	/* JSON on stdout: everything else run prints (tables, the comparison, the suite's lines)
+	 * goes to stderr meanwhile, as time --json does, so stdout is the JSON alone. */
+	int json_fd = -1;
+	if (o.json && strcmp(o.json, "-") == 0) {
+		fflush(stdout);
+		if ((json_fd = dup(STDOUT_FILENO)) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+			nm_error("--json: standard output: %s", strerror(errno));
+			run_opts_free(&o.ro);
+			return NM_EXIT_FAILED;
+		}
+	}
 	struct record *rec = record_new("run", argc, argv);
 	if (o.ro.label)
 		record_set_label(rec, o.ro.label);
@@ -311,8 +350,15 @@ int cmd_run(int argc, char **argv)
 		rc = NM_EXIT_FAILED;
 	if (!o.ro.no_save && saving)
 		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o.suite.mode), o.absdir);
-	if (rec->nbenches)
-		compare_and_report(&o, rec, &rc);
+	struct record *base = rec->nbenches ? compare_and_report(&o, rec, &rc) : NULL;
+	if (json_fd >= 0) {
+		fflush(stdout);
+		dup2(json_fd, STDOUT_FILENO);
+		close(json_fd);
+	}
+	if (o.json)
+		write_json(&o, rec, base, &rc);
+	record_free(base);
 	record_free(rec);
 	run_opts_free(&o.ro);
 	return rc;

@@ -1,10 +1,10 @@
 /* The report of `nodemark report`: one self-contained HTML file (inline CSS and SVG, no script,
  * no font or image from the network) or Markdown, built from the runs and their compare tables.
  *
- * HTML: each machine's one-line summary and inventory, the runs, the compare tables, and SVG
- * charts: bars per benchmark and run for every metric (rect.bar, one per table cell), latency
- * percentile curves from the histograms (polyline.curve), timelines from the series
- * (polyline.timeline).  Markdown: the same machines, runs and tables. */
+ * HTML: each machine's one-line summary and inventory, the runs, the disk panel and the time
+ * boxes, the compare tables each with its bar chart, the latency percentiles, the timelines and
+ * track's segments against the baseline (the charts: report_charts.h).  Markdown: the same
+ * machines, runs and tables. */
 #ifndef NM_EXPORT_REPORT_H
 #define NM_EXPORT_REPORT_H
 

@@ -67,6 +67,17 @@ static void draw_line(const struct ct_input *in, const struct bench *b, const st
 	fputs(l->legend ? "&nbsp;&nbsp; " : "</title></polyline>\n", f);
 }
 
+/* A y tick: the series' unit by the unit policy ("45210 IOPS"), a bare count ("50.0M") without one. */
+static const char *y_label(double v, void *ctx, char *buf, size_t len)
+{
+	const char *const *nu = ctx;
+	if (v == 0)
+		return snprintf(buf, len, "0"), buf;
+	if (!*nu[1])
+		return units_count(v, buf, len);
+	return units_figure(v, nu[0], nu[1], buf, len);
+}
+
 static void one_timeline(FILE *f, const struct ct_input *in, size_t nin, const char *name)
 {
 	const int L = 76, W = 600, Hh = 260, T = 30, B = 46, R = 30;
@@ -77,11 +88,12 @@ static void one_timeline(FILE *f, const struct ct_input *in, size_t nin, const c
 	if (!(e.y1 > 0))
 		e.y1 = 1;
 	int secs = strcmp(e.xu, "s") == 0;
+	const char *nu[2] = { name, e.yu };
 	double ys = chart_nice_step(e.y1, 4), xs = secs ? chart_time_step(e.x1 - e.x0, 5) : chart_nice_step(e.x1 - e.x0, 5);
 	struct chart_axis x = { .horizontal = 1, .from = L, .to = W - R, .at = Hh - B, .grid_to = T, .lo = e.x0,
 				.hi = e.x1, .step = xs, .label = secs ? chart_seconds_label : NULL },
 			  y = { .from = Hh - B, .to = T, .at = L, .grid_to = W - R, .lo = 0, .hi = ceil(e.y1 / ys) * ys,
-				.step = ys };
+				.step = ys, .label = y_label, .ctx = (void *)nu };
 	char title[200], xlab[64], ylab[96];
 	if (*e.yu)
 		snprintf(title, sizeof title, "%s (%s) over time (%s)", name, e.yu, e.xu);

@@ -70,13 +70,36 @@ rm -f "$d.html"
 other=$(mktemp -d "$PWD/other.XXXXXX")
 run_nm run "$other" --quick --no-report --no-save --phases inventory,hash
 if grep -q "compared with" <<<"$out"; then not_ok "another directory has no baseline" "$out"; else ok "another directory has no baseline"; fi
-run_nm run "$other" --quick --no-report --no-save --phases inventory,hash --baseline first
+run_nm run "$other" --quick --no-report --no-save --phases inventory,hash --baseline first --json="$other.json"
 expect_out_has "compared with run $first first" "--baseline names the run to compare with"
+# --json=FILE: the record (show --json's), the baseline and the calls; the tables stay on stdout
+res=$(python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+bad = [k for k in ("format", "id", "host", "command", "benches", "baseline", "calls", "inventory") if k not in j]
+hashes = [b for b in j["benches"] if b["name"].startswith("hash/")]
+bad += [] if j["format"] == "nodemark-record" and j["command"] == "run" else ["format/command"]
+bad += [] if hashes and all(m["samples"] for b in hashes for m in b["metrics"] if m["name"] == "bytes_per_sec") else ["hash samples"]
+bad += [] if j["baseline"]["id"] == sys.argv[2] and j["baseline"]["label"] == "first" else ["baseline"]
+names = {b["name"] for b in hashes}
+bad += [] if j["calls"] and all(c["call"] in ("regression", "improvement", "changed", "unchanged", "not compared") for c in j["calls"]) else ["calls"]
+bad += [] if {c["name"] for c in j["calls"] if c["metric"] == "bytes_per_sec"} == names else ["a call per hash row"]
+print(" ".join(bad) or "ok")' "$other.json" "$first" 2>&1)
+[ "$res" = ok ] && ok "run --json=FILE: the record, its baseline and a call per figure" || not_ok "run --json=FILE" "$res"
+run_nm import "$other.json"
+expect_rc 0 "run's JSON is a record import reads back"
+run_nm run "$other" --quick --no-report --no-save --phases hash --json
+imported=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$other.json")
+res=$(python3 -c 'import json, sys; j = json.loads(sys.stdin.read()); print(j["command"], j["baseline"]["id"], len(j["benches"]) > 0)' <<<"$out" 2>&1)
+[ "$res" = "run $imported True" ] && ok "run --json: stdout is the JSON alone, the imported run its baseline" || not_ok "run --json on stdout" "$res / ${out:0:200}"
+expect_err_has "hash/blake3/1t" "run --json: the tables go to stderr"
+run_nm run "$other" --quick --phases hash --json="$other/nodir/x.json"
+expect_rc 2 "run --json into a missing directory is a usage error, before measuring"
 run_nm run "$other" --quick --no-report --no-save --phases hash --baseline nosuchlabel
 expect_rc 2 "a --baseline that does not exist is a usage error, found before measuring"
 if grep -q "hash/" <<<"$out"; then not_ok "nothing is measured for a bad --baseline"; else ok "nothing is measured for a bad --baseline"; fi
 expect_err_has "--baseline" "and says so"
-rm -rf "$other"
+rm -rf "$other" "$other.json"
 
 run_nm run "$d" --quick --full
 expect_rc 2 "--quick with --full is a usage error"
