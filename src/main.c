@@ -3,6 +3,7 @@
  * main() finds the subcommand in the table below and hands it argv from the command name on
  * (git's builtin/ pattern).  Help and version are handled here so every command gets them. */
 #include "cli/help.h"
+#include "cli/options.h"
 #include "cmd/cmd.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -12,16 +13,20 @@
 #endif
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
 	const char *summary;
-	const char *usage;
+	const char *usage;            /* a TEXT help */
+	const struct cli_help *help;  /* or one written from the option table */
 };
 
-#define TABLE_ENTRY(name, summary) { #name, cmd_##name, summary, cmd_##name##_usage },
+#define USAGE_TEXT(name) cmd_##name##_usage, NULL
+#define USAGE_TABLE(name) NULL, &cmd_##name##_help
+#define TABLE_ENTRY(name, help, summary) { #name, cmd_##name, summary, USAGE_##help(name) },
 static const struct command commands[] = { COMMANDS(TABLE_ENTRY) };
 #undef TABLE_ENTRY
 
@@ -67,7 +72,10 @@ static int unknown_command(const char *name)
 
 static int show_usage(const struct command *c)
 {
-	fputs(c->usage, stdout);
+	if (c->help)
+		cli_help_print(stdout, c->help);
+	else
+		fputs(c->usage, stdout);
 	return NM_EXIT_OK;
 }
 
@@ -103,7 +111,10 @@ int main(int argc, char **argv)
 		return unknown_command(name);
 	nm_set_command(c->name);
 #ifdef NODEMARK_MPI
-	return mpi_main(c->name, c->fn, c->usage, argc - 1, argv + 1);
+	char *table_usage = c->help ? cli_help_text(c->help) : NULL;
+	int rc = mpi_main(c->name, c->fn, table_usage ? table_usage : c->usage, argc - 1, argv + 1);
+	free(table_usage);
+	return rc;
 #endif
 	if (cli_asks_for_help(argc - 1, argv + 1))
 		return show_usage(c);

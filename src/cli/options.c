@@ -2,8 +2,10 @@
 #include "util/error.h"
 
 #include <stdlib.h>
+#include <string.h>
+#include <strings.h>
 
-/* The table as util/opt.h specs: option i gets id i + 1. */
+/* The table as util/opt.h specs: option i gets id i + 1 (notes and the rest are no options). */
 static struct opt_spec *specs_of(const struct cli_option *opts)
 {
 	size_t n = 0;
@@ -12,33 +14,103 @@ static struct opt_spec *specs_of(const struct cli_option *opts)
 	struct opt_spec *specs = calloc(n + 1, sizeof *specs);
 	if (!specs)
 		abort();
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		specs[i].name = opts[i].name;
-		specs[i].has_arg = opts[i].kind == CLI_KIND_FLAG ? OPT_NOARG : OPT_ARG;
-		specs[i].id = (int)i + 1;
+		if (opts[i].kind == CLI_KIND_REST || opts[i].kind == CLI_KIND_NOTE)
+			continue;
+		specs[k].name = opts[i].name;
+		specs[k].has_arg = opts[i].kind == CLI_KIND_FLAG ? OPT_NOARG
+				   : opts[i].optional_value      ? OPT_OPTARG
+								 : OPT_ARG;
+		specs[k++].id = (int)i + 1;
 	}
 	return specs;
+}
+
+/* "1GiB", "256MiB", "1000": the largest binary unit that divides n. */
+static const char *size_text(uint64_t n, char *buf, size_t len)
+{
+	static const char *const units[] = { "", "KiB", "MiB", "GiB", "TiB", "PiB" };
+	int u = 0;
+	while (u < 5 && n && n % 1024 == 0) {
+		n /= 1024;
+		u++;
+	}
+	snprintf(buf, len, "%llu%s", (unsigned long long)n, units[u]);
+	return buf;
+}
+
+/* A size or duration against the option's range. */
+static uint64_t in_range(const struct cli_option *o, const struct opt_iter *it, uint64_t v)
+{
+	char msg[64], num[32];
+	if (v < o->min) {
+		if (o->bad)
+			opt_bad_value(it, o->bad);
+		snprintf(msg, sizeof msg, "must be above %llu", (unsigned long long)(o->min - 1));
+		opt_bad_value(it, msg);
+	}
+	if (o->max && v > o->max) {
+		snprintf(msg, sizeof msg, "at most %s", size_text(o->max, num, sizeof num));
+		opt_bad_value(it, msg);
+	}
+	return v;
+}
+
+static void store_choice(const struct cli_option *o, const struct opt_iter *it)
+{
+	char msg[256] = "expected ";
+	const struct cli_choice *c;
+	for (c = o->choices; c->name; c++)
+		if (strcasecmp(c->name, it->arg) == 0) {
+			*(int *)o->value = c->value;
+			return;
+		}
+	for (c = o->choices; c->name; c++) { /* "expected a, b or c" */
+		size_t n = strlen(msg);
+		snprintf(msg + n, sizeof msg - n, "%s%s", c == o->choices ? "" : c[1].name ? ", " : " or ", c->name);
+	}
+	opt_bad_value(it, msg);
+}
+
+static void store_list(const struct cli_option *o, const struct opt_iter *it)
+{
+	char msg[64];
+	if (*o->count == o->max) {
+		snprintf(msg, sizeof msg, "at most %llu values", (unsigned long long)o->max);
+		nm_usage_fail("%s: %s", it->name, o->bad ? o->bad : msg);
+	}
+	((const char **)o->value)[(*o->count)++] = it->arg;
 }
 
 static void store_value(const struct cli_option *o, const struct opt_iter *it)
 {
 	switch (o->kind) {
 	case CLI_KIND_FLAG:
-		*(int *)o->value = 1;
+		*(int *)o->value = o->set;
 		break;
 	case CLI_KIND_STRING:
 		if (!*it->arg)
-			opt_bad_value(it, "empty value");
+			opt_bad_value(it, o->bad ? o->bad : "empty value");
 		*(const char **)o->value = it->arg;
 		break;
 	case CLI_KIND_SIZE:
-		*(uint64_t *)o->value = opt_size(it);
+		*(uint64_t *)o->value = in_range(o, it, opt_size(it));
 		break;
 	case CLI_KIND_DURATION:
-		*(uint64_t *)o->value = opt_duration(it);
+		*(uint64_t *)o->value = in_range(o, it, opt_duration(it));
 		break;
 	case CLI_KIND_COUNT:
 		*(uint64_t *)o->value = opt_count(it, o->min, o->max);
+		break;
+	case CLI_KIND_UINT:
+		*(unsigned *)o->value = (unsigned)opt_count(it, o->min, o->max);
+		break;
+	case CLI_KIND_ENUM:
+		store_choice(o, it);
+		break;
+	case CLI_KIND_LIST:
+		store_list(o, it);
 		break;
 	case CLI_KIND_OUTPUT:
 		*(const char **)o->value = opt_output_file(it);
@@ -46,20 +118,39 @@ static void store_value(const struct cli_option *o, const struct opt_iter *it)
 	case CLI_KIND_CALL:
 		o->call(it, o->value);
 		break;
+	case CLI_KIND_REST:
+	case CLI_KIND_NOTE:
 	case CLI_KIND_END:
 		break;
 	}
+	if (o->seen)
+		*o->seen = 1;
+}
+
+static const struct cli_option *rest_of(const struct cli_option *opts)
+{
+	for (; opts->kind != CLI_KIND_END; opts++)
+		if (opts->kind == CLI_KIND_REST)
+			return opts;
+	return NULL;
 }
 
 void cli_parse(const char *cmd, int argc, char **argv, const struct cli_option *opts,
 	       void (*positional)(const char *word, void *ctx), void *ctx)
 {
 	struct opt_spec *specs = specs_of(opts);
+	const struct cli_option *rest = rest_of(opts);
 	struct opt_iter it;
 	opt_init(&it, argc, argv);
 	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
 		if (id > 0) {
 			store_value(&opts[id - 1], &it);
+		} else if (id == OPT_DASHDASH && rest) {
+			free(specs);
+			if (it.i >= argc)
+				nm_usage_fail("--: expected a command after it");
+			*(char ***)rest->value = it.argv + it.i;
+			return;
 		} else if (id == OPT_POSITIONAL) {
 			if (!positional) {
 				free(specs);
@@ -70,6 +161,54 @@ void cli_parse(const char *cmd, int argc, char **argv, const struct cli_option *
 	}
 	free(specs);
 }
+
+/* --- help ------------------------------------------------------------------------------- */
+
+enum { HELP_COLUMN = 22 }; /* where the help text starts, after "  " and the option */
+
+void cli_options_print(FILE *out, const struct cli_option *opts)
+{
+	for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++) {
+		if (o->kind == CLI_KIND_REST || !o->help)
+			continue;
+		char left[128];
+		if (o->kind == CLI_KIND_NOTE)
+			snprintf(left, sizeof left, "%s", o->name);
+		else
+			snprintf(left, sizeof left, "%s%s%s%s", strlen(o->name) == 1 ? "-" : "--", o->name,
+				 !o->arg || o->arg[0] == '[' ? "" : " ", o->arg ? o->arg : "");
+		int pad = HELP_COLUMN - 2 - (int)strlen(left);
+		fprintf(out, "  %s%*s", left, pad < 2 ? 2 : pad, "");
+		for (const char *h = o->help; *h;) { /* a line at a time, the later ones indented */
+			size_t n = strcspn(h, "\n");
+			fprintf(out, "%s%.*s\n", h == o->help ? "" : "                      ", (int)n, h);
+			h += n + (h[n] == '\n');
+		}
+	}
+}
+
+void cli_help_print(FILE *out, const struct cli_help *h)
+{
+	fputs(h->usage, out);
+	cli_options_print(out, h->options);
+	if (h->rest)
+		fputs(h->rest, out);
+}
+
+char *cli_help_text(const struct cli_help *h)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	if (!f)
+		abort();
+	cli_help_print(f, h);
+	if (fclose(f) != 0)
+		abort();
+	return text;
+}
+
+/* --- positional words ------------------------------------------------------------------- */
 
 void cli_words_init(struct cli_words *w, int argc)
 {

@@ -7,20 +7,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+void run_opts_add_tag(const struct opt_iter *it, void *run_opts)
+{
+	struct run_opts *o = run_opts;
+	char err[256], *k, *v;
+	if (parse_tag(it->arg, &k, &v, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+	if (o->ntags == sizeof o->tag_keys / sizeof o->tag_keys[0]) {
+		free(k);
+		nm_usage_fail("--tag: at most 64 tags");
+	}
+	o->tag_keys[o->ntags] = k; /* owns the copy; v points into it */
+	o->tag_values[o->ntags++] = v;
+}
+
 int run_opts_handle(struct run_opts *o, int id, const struct opt_iter *it)
 {
-	char err[256];
 	switch (id) {
-	case RUN_OPT_TAG: {
-		char *k, *v;
-		if (parse_tag(it->arg, &k, &v, err, sizeof err) < 0)
-			opt_bad_value(it, err);
-		if (o->ntags == sizeof o->tag_keys / sizeof o->tag_keys[0])
-			nm_usage_fail("--tag: at most 64 tags");
-		o->tag_keys[o->ntags] = k; /* owns the copy; v points into it */
-		o->tag_values[o->ntags++] = v;
+	case RUN_OPT_TAG:
+		run_opts_add_tag(it, o);
 		return 1;
-	}
 	case RUN_OPT_LABEL:
 		if (!*it->arg)
 			nm_usage_fail("--label: empty value: expected a name for the run");

@@ -4,6 +4,7 @@
 #define NM_CLI_RUN_OPTS_H
 
 #include "results/record.h"
+#include "cli/options.h"
 #include "util/opt.h"
 
 /* Option ids from 1000 up, so commands can mix these into their own tables. */
@@ -18,15 +19,22 @@ enum {
 	{ "tag", OPT_ARG, RUN_OPT_TAG }, { "label", OPT_ARG, RUN_OPT_LABEL },            \
 	{ "no-save", OPT_NOARG, RUN_OPT_NO_SAVE }, { "db", OPT_ARG, RUN_OPT_DB }
 
+/* The help of these options, in both forms: lines for a TEXT help, rows of an option table. */
+#define RUN_OPT_TAG_HELP "tag the saved run (repeatable), e.g. --tag fs=xfs"
+#define RUN_OPT_LABEL_HELP "name the saved run, so it can be named later"
+#define RUN_OPT_NO_SAVE_HELP "do not save the run in the results store"
+#define DB_OPT_HELP_1 "the results store (default $NODEMARK_DB or"
+#define DB_OPT_HELP_2 "$XDG_DATA_HOME/nodemark/results.db)"
+
 /* --db, shared by every command that reads or writes the store. */
 #define DB_OPT_USAGE                                                                         \
-	"  --db FILE           the results store (default $NODEMARK_DB or\n"                     \
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
+	"  --db FILE           " DB_OPT_HELP_1 "\n"                                              \
+	"                      " DB_OPT_HELP_2 "\n"
 
 #define RUN_OPT_USAGE                                                                        \
-	"  --tag KEY=VALUE     tag the saved run (repeatable), e.g. --tag fs=xfs\n"              \
-	"  --label TEXT        name the saved run, so it can be named later\n"                   \
-	"  --no-save           do not save the run in the results store\n"                       \
+	"  --tag KEY=VALUE     " RUN_OPT_TAG_HELP "\n"                                           \
+	"  --label TEXT        " RUN_OPT_LABEL_HELP "\n"                                         \
+	"  --no-save           " RUN_OPT_NO_SAVE_HELP "\n"                                       \
 	DB_OPT_USAGE
 
 struct run_opts {
@@ -40,6 +48,18 @@ struct run_opts {
 
 /* Returns 1 when id was one of RUN_OPT_*, 0 otherwise; exits 2 on a bad value. */
 int run_opts_handle(struct run_opts *o, int id, const struct opt_iter *it);
+
+/* The same options as rows of an option table (cli/options.h) filling *ro. */
+void run_opts_add_tag(const struct opt_iter *it, void *run_opts); /* --tag KEY=VALUE */
+#define CLI_DB_OPTION(p)                                                                          \
+	CLI_STRING("db", (p), .bad = "empty value: expected a file name",                          \
+		   CLI_HELP("FILE", DB_OPT_HELP_1 "\n" DB_OPT_HELP_2))
+#define CLI_RUN_OPTIONS(ro)                                                                       \
+	CLI_CALL("tag", run_opts_add_tag, (ro), CLI_HELP("KEY=VALUE", RUN_OPT_TAG_HELP)),          \
+	CLI_STRING("label", &(ro)->label, .bad = "empty value: expected a name for the run",       \
+		   CLI_HELP("TEXT", RUN_OPT_LABEL_HELP)),                                           \
+	CLI_FLAG("no-save", &(ro)->no_save, CLI_HELP(NULL, RUN_OPT_NO_SAVE_HELP)),                 \
+	CLI_DB_OPTION(&(ro)->db)
 void run_opts_free(struct run_opts *o);
 
 /* Label, tags and the inventory (for the directory `path`, NULL = ".") onto the record. */

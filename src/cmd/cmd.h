@@ -1,32 +1,37 @@
-/* The subcommands. Each lives in src/cmd/<name>.c and exports its entry point and its help
- * text; main.c's command table maps names to them (git's builtin/ pattern).
+/* The subcommands. Each lives in src/cmd/<name>.c and exports its entry point and its help;
+ * main.c's command table maps names to them (git's builtin/ pattern).  The help is either
+ * TEXT, a string cmd_<name>_usage, or TABLE, a struct cli_help cmd_<name>_help written from
+ * the command's option table (cli/options.h).
  *
  * An entry point gets argv[0] = the command name and returns the process exit code
  * (enum nm_exit in util/error.h). */
 #ifndef NM_CMD_CMD_H
 #define NM_CMD_CMD_H
 
-#define COMMANDS(X)                                                                          \
-	X(run, "benchmark the whole machine in one command (the baseline)")                  \
-	X(info, "describe the machine, down to the disk stack under a directory")           \
-	X(disk, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)") \
-	X(fio, "run fio command lines and job files, with fio's output formats")           \
-	X(hash, "measure hashing throughput (BLAKE3, SHA-256)")                              \
-	X(pieces, "measure a storage-node piece store (write, hash, fsync, rename)")        \
-	X(time, "time commands repeatedly, like hyperfine, with the kernel's accounting")   \
-	X(track, "follow a long job's progress from its output or log")                     \
-	X(compare, "compare runs with benchstat's statistics")                               \
-	X(benchstat, "benchstat's command line and tables for Go benchmark text")           \
-	X(report, "write an HTML or Markdown report of runs")                                \
-	X(runs, "list the saved runs")                                                       \
-	X(show, "show one saved run")                                                        \
-	X(export, "export saved runs as JSON records")                                       \
-	X(import, "import JSON records (from other machines)")                               \
-	X(rm, "delete saved runs")
+#define COMMANDS(X)                                                                             \
+	X(run, TEXT, "benchmark the whole machine in one command (the baseline)")                      \
+	X(info, TEXT, "describe the machine, down to the disk stack under a directory")                \
+	X(disk, TEXT, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)")     \
+	X(fio, TEXT, "run fio command lines and job files, with fio's output formats")                 \
+	X(hash, TABLE, "measure hashing throughput (BLAKE3, SHA-256)")                                 \
+	X(pieces, TEXT, "measure a storage-node piece store (write, hash, fsync, rename)")             \
+	X(time, TEXT, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
+	X(track, TEXT, "follow a long job's progress from its output or log")                          \
+	X(compare, TEXT, "compare runs with benchstat's statistics")                                   \
+	X(benchstat, TEXT, "benchstat's command line and tables for Go benchmark text")                \
+	X(report, TEXT, "write an HTML or Markdown report of runs")                                    \
+	X(runs, TEXT, "list the saved runs")                                                           \
+	X(show, TEXT, "show one saved run")                                                            \
+	X(export, TEXT, "export saved runs as JSON records")                                           \
+	X(import, TEXT, "import JSON records (from other machines)")                                   \
+	X(rm, TEXT, "delete saved runs")                                                               \
 
-#define DECLARE_COMMAND(name, summary)               \
-	int cmd_##name(int argc, char **argv);       \
-	extern const char cmd_##name##_usage[];
+struct cli_help;
+#define DECLARE_HELP_TEXT(name) extern const char cmd_##name##_usage[];
+#define DECLARE_HELP_TABLE(name) extern const struct cli_help cmd_##name##_help;
+#define DECLARE_COMMAND(name, help, summary)   \
+	int cmd_##name(int argc, char **argv); \
+	DECLARE_HELP_##help(name)
 COMMANDS(DECLARE_COMMAND)
 #undef DECLARE_COMMAND
 

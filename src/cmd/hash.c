@@ -1,5 +1,6 @@
 /* nodemark hash: hashing throughput per algorithm and thread count. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/output.h"
 #include "cli/run_opts.h"
 #include "stats/verdict.h"
@@ -19,40 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cmd_hash_usage[] =
-	"usage: nodemark hash [options]\n"
-	"\n"
-	"Measure hashing throughput: each thread hashes its own stream in --block updates, as\n"
-	"storage nodes hash pieces while they are written. Reports MB/s (10^6 B/s), cycles per\n"
-	"byte (x86 TSC reference cycles; \"n/a\" where the CPU has no readable counter) and the\n"
-	"CPU features each hash uses (AVX-512, AVX2, SHA-NI, ...).\n"
-	"\n"
-	"Options:\n"
-	"  --algo LIST         hashes to measure: blake3, sha256, none (default blake3,sha256)\n"
-	"  --size SIZE         bytes hashed per measurement, split over the threads (default 256MiB)\n"
-	"  --block SIZE        bytes per update call (default 256KiB)\n"
-	"  --threads LIST      thread counts, e.g. 1,2,4 (default 1 and the number of CPUs)\n"
-	"  --file FILE         hash this file (mapped) instead of random bytes in memory;\n"
-	"                      --size defaults to its length; with 1 thread the digest is printed\n"
-	"  --runs N            measurements per algorithm and thread count; the median is shown\n"
-	"                      (default 6: the fewest with which compare can call a change)\n"
-	"  --json              print JSON: {\"results\":[{\"algo\", \"threads\", \"block\", \"bytes\",\n"
-	"                      \"seconds\", \"bytes_per_sec\", \"cycles_per_byte\", \"cpu_seconds\",\n"
-	"                      \"impl\"}, ...]}\n"
-	"  --output FILE       write the JSON to FILE instead of stdout (implies --json)\n" RUN_OPT_USAGE
-	"\n"
-	"Example:\n"
-	"  nodemark hash --algo blake3,sha256 --size 1GiB --threads 1,2\n";
-
-enum { O_ALGO = 1, O_SIZE, O_BLOCK, O_THREADS, O_FILE, O_RUNS, O_JSON, O_OUTPUT };
-
-static const struct opt_spec specs[] = {
-	{ "algo", OPT_ARG, O_ALGO },       { "size", OPT_ARG, O_SIZE },   { "block", OPT_ARG, O_BLOCK },
-	{ "threads", OPT_ARG, O_THREADS }, { "file", OPT_ARG, O_FILE },   { "runs", OPT_ARG, O_RUNS },
-	{ "json", OPT_NOARG, O_JSON },     { "output", OPT_ARG, O_OUTPUT }, RUN_OPT_SPECS,
-	{ 0 },
-};
-
 #define MAX_LIST 16
 
 struct hash_opts {
@@ -65,8 +32,9 @@ struct hash_opts {
 	int json;
 };
 
-static void parse_algos(struct hash_opts *o, const struct opt_iter *it)
+static void parse_algos(const struct opt_iter *it, void *opts)
 {
+	struct hash_opts *o = opts;
 	char err[256], **v;
 	int n = split_list(it->arg, ',', &v, err, sizeof err);
 	if (n < 0)
@@ -86,8 +54,9 @@ static void parse_algos(struct hash_opts *o, const struct opt_iter *it)
 	free_strv(v);
 }
 
-static void parse_threads(struct hash_opts *o, const struct opt_iter *it)
+static void parse_threads(const struct opt_iter *it, void *opts)
 {
+	struct hash_opts *o = opts;
 	char err[256], **v;
 	int n = split_list(it->arg, ',', &v, err, sizeof err);
 	if (n < 0)
@@ -106,50 +75,61 @@ static void parse_threads(struct hash_opts *o, const struct opt_iter *it)
 	free_strv(v);
 }
 
-static void parse_args(struct hash_opts *o, struct run_opts *ro, int argc, char **argv)
+static struct hash_opts opts;
+static struct run_opts run_opts;
+
+static const struct cli_option options[] = {
+	CLI_CALL("algo", parse_algos, &opts,
+		 CLI_HELP("LIST", "hashes to measure: blake3, sha256, none (default blake3,sha256)")),
+	/* At most 1TiB: hours of hashing, and sums that must not wrap. */
+	CLI_SIZE("size", &opts.size, .min = 1, .max = 1ull << 40,
+		 CLI_HELP("SIZE", "bytes hashed per measurement, split over the threads (default 256MiB)")),
+	CLI_SIZE("block", &opts.block, .min = 1, .max = 1ull << 30,
+		 CLI_HELP("SIZE", "bytes per update call (default 256KiB)")),
+	CLI_CALL("threads", parse_threads, &opts,
+		 CLI_HELP("LIST", "thread counts, e.g. 1,2,4 (default 1 and the number of CPUs)")),
+	CLI_STRING("file", &opts.file,
+		   CLI_HELP("FILE", "hash this file (mapped) instead of random bytes in memory;\n"
+				    "--size defaults to its length; with 1 thread the digest is printed")),
+	CLI_COUNT("runs", &opts.runs, 1, 1000,
+		  CLI_HELP("N", "measurements per algorithm and thread count; the median is shown\n"
+				"(default 6: the fewest with which compare can call a change)")),
+	CLI_FLAG("json", &opts.json,
+		 CLI_HELP(NULL, "print JSON: {\"results\":[{\"algo\", \"threads\", \"block\", \"bytes\",\n"
+				"\"seconds\", \"bytes_per_sec\", \"cycles_per_byte\", \"cpu_seconds\",\n"
+				"\"impl\"}, ...]}")),
+	CLI_OUTPUT("output", &opts.output, .seen = &opts.json,
+		   CLI_HELP("FILE", "write the JSON to FILE instead of stdout (implies --json)")),
+	CLI_RUN_OPTIONS(&run_opts),
+	CLI_END,
+};
+
+const struct cli_help cmd_hash_help = {
+	.usage = "usage: nodemark hash [options]\n"
+		 "\n"
+		 "Measure hashing throughput: each thread hashes its own stream in --block updates, as\n"
+		 "storage nodes hash pieces while they are written. Reports MB/s (10^6 B/s), cycles per\n"
+		 "byte (x86 TSC reference cycles; \"n/a\" where the CPU has no readable counter) and the\n"
+		 "CPU features each hash uses (AVX-512, AVX2, SHA-NI, ...).\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Example:\n"
+		"  nodemark hash --algo blake3,sha256 --size 1GiB --threads 1,2\n",
+};
+
+/* The defaults (one thread and every CPU), then the command line. */
+static void parse_args(int argc, char **argv)
 {
-	struct opt_iter it;
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		if (run_opts_handle(ro, id, &it))
-			continue;
-		switch (id) {
-		case O_ALGO:
-			parse_algos(o, &it);
-			break;
-		case O_THREADS:
-			parse_threads(o, &it);
-			break;
-		case O_SIZE:
-		case O_BLOCK: {
-			uint64_t v;
-			v = opt_size(&it);
-			if (v == 0)
-				opt_bad_value(&it, "must be above 0");
-			if (id == O_BLOCK && v > (1ull << 30))
-				opt_bad_value(&it, "at most 1GiB");
-			if (id == O_SIZE && v > (1ull << 40)) /* hours of hashing, and sums that must not wrap */
-				opt_bad_value(&it, "at most 1TiB");
-			*(id == O_SIZE ? &o->size : &o->block) = v;
-			break;
-		}
-		case O_RUNS:
-			o->runs = opt_count(&it, 1, 1000);
-			break;
-		case O_FILE:
-			o->file = it.arg;
-			break;
-		case O_JSON:
-			o->json = 1;
-			break;
-		case O_OUTPUT:
-			o->output = opt_output_file(&it);
-			o->json = 1;
-			break;
-		case OPT_POSITIONAL:
-			nm_usage_fail("unexpected argument \"%s\" (see 'nodemark hash --help')", it.arg);
-		}
-	}
+	opts = (struct hash_opts){
+		.algos = { HASH_BLAKE3, HASH_SHA256 }, .nalgos = 2, .threads = { 1 }, .nthreads = 1,
+		.block = 256 << 10, .runs = VERDICT_MIN_SAMPLES,
+	};
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	if (ncpu > 1)
+		opts.threads[opts.nthreads++] = (unsigned)(ncpu > 1024 ? 1024 : ncpu);
+	cli_parse("hash", argc, argv, options, NULL, NULL);
 }
 
 /* The file to hash, mapped read-only. Exits 2 when it cannot be read (it is input). */
@@ -179,126 +159,146 @@ static int cmp_rate(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-int cmd_hash(int argc, char **argv)
+/* The bench of one algorithm and thread count, with its settings. */
+static struct bench *plan_bench(struct record *rec, const struct hash_bench_plan *plan)
 {
-	struct hash_opts o = {
-		.algos = { HASH_BLAKE3, HASH_SHA256 }, .nalgos = 2, .threads = { 1 }, .nthreads = 1,
-		.block = 256 << 10, .runs = VERDICT_MIN_SAMPLES,
-	};
-	struct run_opts ro = { 0 };
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	if (ncpu > 1)
-		o.threads[o.nthreads++] = (unsigned)(ncpu > 1024 ? 1024 : ncpu);
-	parse_args(&o, &ro, argc, argv);
+	char name[64];
+	snprintf(name, sizeof name, "hash/%s/%ut", hash_algo_name(plan->algo), plan->threads);
+	struct bench *b = record_add_bench(rec, name);
+	bench_set(b, "algo", json_string(hash_algo_name(plan->algo)));
+	bench_set(b, "impl", json_string(hash_impl_name(plan->algo)));
+	bench_set(b, "threads", json_integer(plan->threads));
+	bench_set(b, "block", json_integer((json_int_t)plan->block));
+	bench_set(b, "bytes", json_integer((json_int_t)plan->size));
+	return b;
+}
 
-	void *data = NULL;
-	size_t data_len = 0;
-	if (o.file) {
-		data = map_file(o.file, &data_len);
-		if (!o.size)
-			o.size = data_len;
+/* --runs measurements of one plan into runs[] and the bench's metrics; an exit code. */
+static int measure(const struct hash_bench_plan *plan, struct bench *b, struct hash_bench_result *runs)
+{
+	char err[512];
+	struct metric *mrate = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+	struct metric *mcpb = cycles_readable() ? bench_metric(b, "cycles_per_byte", "cycles/B", LOWER_IS_BETTER)
+						: NULL;
+	for (uint64_t i = 0; i < opts.runs; i++) {
+		if (cleanup_interrupted())
+			return NM_EXIT_INTERRUPTED;
+		if (hash_bench(plan, &runs[i], err, sizeof err) < 0) {
+			nm_error("%s: %s", hash_algo_name(plan->algo), err);
+			return NM_EXIT_FAILED;
+		}
+		metric_add(mrate, runs[i].bytes_per_sec);
+		if (mcpb)
+			metric_add(mcpb, runs[i].cycles_per_byte);
 	}
-	if (!o.size)
-		o.size = 256ull << 20;
+	return NM_EXIT_OK;
+}
 
-	struct record *rec = record_new("hash", argc, argv);
-	char feat[128], err[512], buf[64], buf2[64];
-	cpu_features_list(feat, sizeof feat);
-	json_object_set_new(rec->extra, "cpu_features", json_string(feat));
-	json_t *results = json_array();
+/* The median measurement m of a plan: a JSON result, and a table row unless --json. */
+static void show_median(const struct hash_bench_plan *plan, const struct hash_bench_result *m, json_t *results)
+{
+	/* The digest says what was hashed only when one stream covered the file once. */
+	int show_digest = opts.file && plan->threads == 1 && plan->size == plan->data_len && plan->algo != HASH_NONE;
+	char hex[2 * HASH_MAX_DIGEST + 1], buf[64];
+	hash_hex(m->digest, hash_digest_size(plan->algo), hex);
+	json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:s}", "algo", hash_algo_name(plan->algo), "threads",
+			      (json_int_t)plan->threads, "block", (json_int_t)plan->block, "bytes",
+			      (json_int_t)m->bytes, "seconds", m->seconds, "bytes_per_sec", m->bytes_per_sec, "impl",
+			      hash_impl_name(plan->algo));
+	json_object_set_new(j, "cpu_seconds", json_real(m->cpu_seconds));
+	json_object_set_new(j, "cycles_per_byte", m->cycles_per_byte >= 0 ? json_real(m->cycles_per_byte) : json_null());
+	if (show_digest)
+		json_object_set_new(j, "digest", json_string(hex));
+	json_array_append_new(results, j);
+	if (opts.json)
+		return;
+	char cpb[32] = "n/a";
+	if (m->cycles_per_byte >= 0)
+		snprintf(cpb, sizeof cpb, "%.2f", m->cycles_per_byte);
+	printf("%-8s %-8s %7u %10s %12.1f %10s\n", hash_algo_name(plan->algo), hash_impl_name(plan->algo),
+	       plan->threads, units_bytes_iec(plan->block, buf, sizeof buf), m->bytes_per_sec / 1e6, cpb);
+	if (show_digest)
+		printf("  %s  %s\n", hex, opts.file);
+}
+
+/* Every algorithm at every thread count, into the record and results; an exit code. */
+static int measure_all(struct record *rec, json_t *results, const void *data, size_t data_len)
+{
 	int rc = NM_EXIT_OK;
-
-	if (!o.json) {
-		printf("CPU features: %s\n", feat);
-		printf("%-8s %-8s %7s %10s %12s %10s\n", "algo", "impl", "threads", "block", "MB/s", "cycles/B");
-	}
-	struct hash_bench_result *runs = calloc(o.runs, sizeof *runs);
-	for (unsigned a = 0; a < o.nalgos && rc == NM_EXIT_OK; a++) {
-		for (unsigned t = 0; t < o.nthreads && rc == NM_EXIT_OK; t++) {
+	struct hash_bench_result *runs = calloc(opts.runs, sizeof *runs);
+	if (!runs)
+		abort();
+	for (unsigned a = 0; a < opts.nalgos && rc == NM_EXIT_OK; a++) {
+		for (unsigned t = 0; t < opts.nthreads && rc == NM_EXIT_OK; t++) {
 			struct hash_bench_plan plan = {
-				.algo = o.algos[a], .size = o.size, .block = (size_t)o.block,
-				.threads = o.threads[t], .data = data, .data_len = data_len,
+				.algo = opts.algos[a], .size = opts.size, .block = (size_t)opts.block,
+				.threads = opts.threads[t], .data = data, .data_len = data_len,
 			};
-			char name[64];
-			snprintf(name, sizeof name, "hash/%s/%ut", hash_algo_name(plan.algo), plan.threads);
-			struct bench *b = record_add_bench(rec, name);
-			bench_set(b, "algo", json_string(hash_algo_name(plan.algo)));
-			bench_set(b, "impl", json_string(hash_impl_name(plan.algo)));
-			bench_set(b, "threads", json_integer(plan.threads));
-			bench_set(b, "block", json_integer((json_int_t)plan.block));
-			bench_set(b, "bytes", json_integer((json_int_t)plan.size));
-			struct metric *mrate = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
-			struct metric *mcpb = cycles_readable() ?
-				bench_metric(b, "cycles_per_byte", "cycles/B", LOWER_IS_BETTER) : NULL;
-			for (uint64_t i = 0; i < o.runs; i++) {
-				if (cleanup_interrupted()) {
-					rc = NM_EXIT_INTERRUPTED;
-					break;
-				}
-				if (hash_bench(&plan, &runs[i], err, sizeof err) < 0) {
-					nm_error("%s: %s", hash_algo_name(plan.algo), err);
-					rc = NM_EXIT_FAILED;
-					break;
-				}
-				metric_add(mrate, runs[i].bytes_per_sec);
-				if (mcpb)
-					metric_add(mcpb, runs[i].cycles_per_byte);
-			}
+			rc = measure(&plan, plan_bench(rec, &plan), runs);
 			if (rc != NM_EXIT_OK)
 				break;
-			qsort(runs, o.runs, sizeof *runs, cmp_rate);
-			const struct hash_bench_result *m = &runs[(o.runs - 1) / 2];
-			/* The digest says what was hashed only when one stream covered the file once. */
-			int show_digest = o.file && plan.threads == 1 && plan.size == data_len &&
-					  plan.algo != HASH_NONE;
-			char hex[2 * HASH_MAX_DIGEST + 1];
-			hash_hex(m->digest, hash_digest_size(plan.algo), hex);
-			json_t *j = json_pack("{s:s, s:I, s:I, s:I, s:f, s:f, s:s}", "algo",
-					      hash_algo_name(plan.algo), "threads", (json_int_t)plan.threads,
-					      "block", (json_int_t)plan.block, "bytes", (json_int_t)m->bytes,
-					      "seconds", m->seconds, "bytes_per_sec", m->bytes_per_sec,
-					      "impl", hash_impl_name(plan.algo));
-			json_object_set_new(j, "cpu_seconds", json_real(m->cpu_seconds));
-			json_object_set_new(j, "cycles_per_byte",
-					    m->cycles_per_byte >= 0 ? json_real(m->cycles_per_byte) : json_null());
-			if (show_digest)
-				json_object_set_new(j, "digest", json_string(hex));
-			json_array_append_new(results, j);
-			if (!o.json) {
-				char cpb[32] = "n/a";
-				if (m->cycles_per_byte >= 0)
-					snprintf(cpb, sizeof cpb, "%.2f", m->cycles_per_byte);
-				printf("%-8s %-8s %7u %10s %12.1f %10s\n", hash_algo_name(plan.algo),
-				       hash_impl_name(plan.algo), plan.threads,
-				       units_bytes_iec(plan.block, buf, sizeof buf), m->bytes_per_sec / 1e6, cpb);
-				if (show_digest)
-					printf("  %s  %s\n", hex, o.file);
-			}
+			qsort(runs, opts.runs, sizeof *runs, cmp_rate);
+			show_median(&plan, &runs[(opts.runs - 1) / 2], results);
 		}
 	}
 	free(runs);
-	if (!o.json && rc == NM_EXIT_OK)
+	return rc;
+}
+
+/* After the table, what its figures are; or the JSON document.  An exit code. */
+static int finish_output(const char *feat, json_t *results)
+{
+	char buf[64];
+	if (!opts.json) {
 		printf("%s, %s per measurement%s\n",
 		       cycles_readable() ? "cycles: TSC reference cycles per byte on one thread"
 					 : "cycles/B: n/a, this CPU has no readable cycle counter",
-		       units_bytes_iec(o.size, buf2, sizeof buf2),
-		       o.runs > 1 ? ", median of the runs" : "");
-	if (o.json && rc == NM_EXIT_OK) {
-		json_t *top = json_pack("{s:s, s:s, s:o}", "cpu_features", feat, "cycle_counter",
-					cycles_readable() ? "tsc" : "none", "results", results);
-		if (cli_output_json(o.output, top, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0)
-			rc = NM_EXIT_FAILED;
-		json_decref(top);
-	} else {
+		       units_bytes_iec(opts.size, buf, sizeof buf), opts.runs > 1 ? ", median of the runs" : "");
 		json_decref(results);
+		return NM_EXIT_OK;
 	}
+	json_t *top = json_pack("{s:s, s:s, s:o}", "cpu_features", feat, "cycle_counter",
+				cycles_readable() ? "tsc" : "none", "results", results);
+	int rc = cli_output_json(opts.output, top, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0 ? NM_EXIT_FAILED
+												  : NM_EXIT_OK;
+	json_decref(top);
+	return rc;
+}
+
+int cmd_hash(int argc, char **argv)
+{
+	parse_args(argc, argv);
+	void *data = NULL;
+	size_t data_len = 0;
+	if (opts.file) {
+		data = map_file(opts.file, &data_len);
+		if (!opts.size)
+			opts.size = data_len;
+	}
+	if (!opts.size)
+		opts.size = 256ull << 20;
+
+	struct record *rec = record_new("hash", argc, argv);
+	char feat[128];
+	cpu_features_list(feat, sizeof feat);
+	json_object_set_new(rec->extra, "cpu_features", json_string(feat));
+	if (!opts.json) {
+		printf("CPU features: %s\n", feat);
+		printf("%-8s %-8s %7s %10s %12s %10s\n", "algo", "impl", "threads", "block", "MB/s", "cycles/B");
+	}
+	json_t *results = json_array();
+	int rc = measure_all(rec, results, data, data_len);
+	if (rc == NM_EXIT_OK)
+		rc = finish_output(feat, results);
+	else
+		json_decref(results);
 	if (rc == NM_EXIT_OK) {
-		run_opts_apply(&ro, rec, NULL);
-		if (run_save(&ro, rec) < 0)
+		run_opts_apply(&run_opts, rec, NULL);
+		if (run_save(&run_opts, rec) < 0)
 			rc = NM_EXIT_FAILED;
 	}
 	record_free(rec);
-	run_opts_free(&ro);
+	run_opts_free(&run_opts);
 	if (data)
 		munmap(data, data_len);
 	return rc;
