@@ -113,6 +113,8 @@ static void store_value(const struct cli_option *o, const struct opt_iter *it)
 		store_list(o, it);
 		break;
 	case CLI_KIND_OUTPUT:
+		if (!*it->arg && o->bad)
+			opt_bad_value(it, o->bad);
 		*(const char **)o->value = opt_output_file(it);
 		break;
 	case CLI_KIND_CALL:

@@ -55,7 +55,7 @@ struct cli_option {
 	void (*call)(const struct opt_iter *it, void *value); /* CALL; exits 2 on a bad value */
 	unsigned *count;    /* LIST: how many values it holds */
 	int *seen;          /* optional: set to 1 when the option is given */
-	/* The message for a value refused: STRING empty, SIZE/DURATION below min, LIST full.
+	/* The message for a value refused: STRING (or OUTPUT) empty, SIZE/DURATION below min, LIST full.
 	 * NULL: "empty value", "must be above <min>", "at most <max> values". */
 	const char *bad;
 	const char *arg;    /* help: what the value is ("SIZE"); "[=data]" for an optional one */

@@ -10,13 +10,13 @@
 
 #define COMMANDS(X)                                                                             \
 	X(run, TEXT, "benchmark the whole machine in one command (the baseline)")                      \
-	X(info, TEXT, "describe the machine, down to the disk stack under a directory")                \
+	X(info, TABLE, "describe the machine, down to the disk stack under a directory")               \
 	X(disk, TEXT, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)")     \
 	X(fio, TEXT, "run fio command lines and job files, with fio's output formats")                 \
 	X(hash, TABLE, "measure hashing throughput (BLAKE3, SHA-256)")                                 \
-	X(pieces, TEXT, "measure a storage-node piece store (write, hash, fsync, rename)")             \
+	X(pieces, TEXT, "measure a storage-node piece store (write, hash, fsync, rename)")            \
 	X(time, TEXT, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
-	X(track, TEXT, "follow a long job's progress from its output or log")                          \
+	X(track, TEXT, "follow a long job's progress from its output or log")                         \
 	X(compare, TEXT, "compare runs with benchstat's statistics")                                   \
 	X(benchstat, TEXT, "benchstat's command line and tables for Go benchmark text")                \
 	X(report, TEXT, "write an HTML or Markdown report of runs")                                    \

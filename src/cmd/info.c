@@ -1,5 +1,6 @@
 /* nodemark info: the machine as facts, down to the disk stack under a directory. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/store_open.h"
 #include "inventory/inventory.h"
 #include "export/changes.h"
@@ -12,38 +13,69 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char cmd_info_usage[] =
-	"usage: nodemark info [--json] [--path DIR] [--serials] [--sysroot DIR] [--output FILE]\n"
-	"       nodemark info --diff RUN_A RUN_B [--json] [--db FILE] [--output FILE]\n"
-	"\n"
-	"Describe the machine: CPU, memory, OS and virtualization, every block device, and the\n"
-	"storage stack under a directory (mount, dm-crypt/LVM, md RAID, partitions, disks).\n"
-	"Everything is read from /proc, /sys and /etc without root; a fact that needs root says so.\n"
-	"The first line is a one-line summary for benchmark posts.\n"
-	"\n"
-	"Options:\n"
-	"  --json              print the facts as one JSON object (what is stored with every run)\n"
-	"  --path DIR          describe the storage stack under DIR (default: the current directory)\n"
-	"  --serials           include serial numbers and UUIDs (left out by default)\n"
-	"  --sysroot DIR       read a fake machine: DIR/proc, DIR/sys, DIR/etc, DIR/run (for tests;\n"
-	"                      also $NODEMARK_SYSROOT). --path then names a place on that machine,\n"
-	"                      found through DIR/proc/self/mountinfo\n"
-	"  --diff RUN_A RUN_B  what changed between two saved runs: kernel, OS, firmware, CPU\n"
-	"                      governor and mitigations, memory speed, mount options, file system\n"
-	"                      and ZFS properties, the benchmarks' own settings\n"
-	"  --db FILE           the results store for --diff (default $NODEMARK_DB or\n"
-	"                      $XDG_DATA_HOME/nodemark/results.db)\n"
-	"  --output FILE       write to FILE (atomically) instead of standard output\n"
-	"  -h, --help          this text\n"
-	"\n"
-	"Examples:\n"
-	"  nodemark info\n"
-	"  nodemark info --path /var/lib/node --json --output inventory.json\n"
-	"  nodemark info --diff before after\n"
-	"\n"
-	"Exit codes: 0 ok, 1 the output could not be written, 2 bad usage.\n";
+struct info_args {
+	struct inventory_opts inv;
+	const char *output, *db;
+	const char *runs[2];
+	int json, diff, nruns;
+};
 
-enum { OPT_JSON = 1, OPT_PATH, OPT_SERIALS, OPT_SYSROOT, OPT_OUTPUT, OPT_DIFF, OPT_DB };
+static struct info_args args;
+
+static const struct cli_option options[] = {
+	CLI_FLAG("json", &args.json,
+		 CLI_HELP(NULL, "print the facts as one JSON object (what is stored with every run)")),
+	CLI_STRING("path", &args.inv.path, .bad = "empty value: expected a directory",
+		   CLI_HELP("DIR", "describe the storage stack under DIR (default: the current directory)")),
+	CLI_FLAG("serials", &args.inv.serials,
+		 CLI_HELP(NULL, "include serial numbers and UUIDs (left out by default)")),
+	CLI_STRING("sysroot", &args.inv.sysroot, .bad = "empty value: expected a directory",
+		   CLI_HELP("DIR", "read a fake machine: DIR/proc, DIR/sys, DIR/etc, DIR/run (for tests;\n"
+				   "also $NODEMARK_SYSROOT). --path then names a place on that machine,\n"
+				   "found through DIR/proc/self/mountinfo")),
+	CLI_FLAG("diff", &args.diff,
+		 CLI_HELP("RUN_A RUN_B", "what changed between two saved runs: kernel, OS, firmware, CPU\n"
+					 "governor and mitigations, memory speed, mount options, file system\n"
+					 "and ZFS properties, the benchmarks' own settings")),
+	CLI_STRING("db", &args.db, .bad = "empty value: expected a file name",
+		   CLI_HELP("FILE", "the results store for --diff (default $NODEMARK_DB or\n"
+				    "$XDG_DATA_HOME/nodemark/results.db)")),
+	CLI_OUTPUT("output", &args.output, .bad = "empty value: expected a file name",
+		   CLI_HELP("FILE", "write to FILE (atomically) instead of standard output")),
+	CLI_NOTE("-h, --help", "this text"),
+	CLI_END,
+};
+
+const struct cli_help cmd_info_help = {
+	.usage = "usage: nodemark info [--json] [--path DIR] [--serials] [--sysroot DIR] [--output FILE]\n"
+		 "       nodemark info --diff RUN_A RUN_B [--json] [--db FILE] [--output FILE]\n"
+		 "\n"
+		 "Describe the machine: CPU, memory, OS and virtualization, every block device, and the\n"
+		 "storage stack under a directory (mount, dm-crypt/LVM, md RAID, partitions, disks).\n"
+		 "Everything is read from /proc, /sys and /etc without root; a fact that needs root says so.\n"
+		 "The first line is a one-line summary for benchmark posts.\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Examples:\n"
+		"  nodemark info\n"
+		"  nodemark info --path /var/lib/node --json --output inventory.json\n"
+		"  nodemark info --diff before after\n"
+		"\n"
+		"Exit codes: 0 ok, 1 the output could not be written, 2 bad usage.\n",
+};
+
+/* A word is one of --diff's two runs; the directory goes with --path. */
+static void run_word(const char *word, void *ctx)
+{
+	if (args.diff && args.nruns < 2) {
+		args.runs[args.nruns++] = word;
+		return;
+	}
+	nm_usage_fail("unexpected argument '%s' (%s)", word,
+		      args.diff ? "--diff takes two runs" : "the directory goes with --path");
+}
 
 /* --diff: the changes between two saved runs as JSON or text into *out (malloc'd). */
 static int diff_text(const char *name_a, const char *name_b, const char *db, int json, char **out)
@@ -85,85 +117,31 @@ static int is_dir(const char *p)
 	return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int cmd_info(int argc, char **argv)
+/* The command line, and what it says checked against the machine. */
+static void parse_args(int argc, char **argv)
 {
-	static const struct opt_spec specs[] = {
-		{ "json", OPT_NOARG, OPT_JSON },       { "path", OPT_ARG, OPT_PATH },
-		{ "serials", OPT_NOARG, OPT_SERIALS }, { "sysroot", OPT_ARG, OPT_SYSROOT },
-		{ "output", OPT_ARG, OPT_OUTPUT },     { "diff", OPT_NOARG, OPT_DIFF },
-		{ "db", OPT_ARG, OPT_DB },             { 0 },
-	};
-	const char *runs[2] = { NULL, NULL }, *db = NULL;
-	int diff = 0, nruns = 0;
-	struct inventory_opts o = { .path = "." };
-	const char *output = NULL;
-	int json = 0;
-	struct opt_iter it;
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		switch (id) {
-		case OPT_JSON: json = 1; break;
-		case OPT_SERIALS: o.serials = 1; break;
-		case OPT_PATH:
-			if (!*it.arg)
-				opt_bad_value(&it, "empty value: expected a directory");
-			o.path = it.arg;
-			break;
-		case OPT_SYSROOT:
-			if (!*it.arg)
-				opt_bad_value(&it, "empty value: expected a directory");
-			o.sysroot = it.arg;
-			break;
-		case OPT_OUTPUT:
-			if (!*it.arg)
-				opt_bad_value(&it, "empty value: expected a file name");
-			output = opt_output_file(&it);
-			break;
-		case OPT_DIFF: diff = 1; break;
-		case OPT_DB: db = it.arg; break;
-		case OPT_POSITIONAL:
-			if (diff && nruns < 2) {
-				runs[nruns++] = it.arg;
-				break;
-			}
-			nm_usage_fail("unexpected argument '%s' (%s)", it.arg,
-				      diff ? "--diff takes two runs" : "the directory goes with --path");
-		default:
-			nm_usage_fail("unexpected option '%s' (see --help)", it.name ? it.name : "?");
-		}
-	}
-	if (!o.sysroot && getenv("NODEMARK_SYSROOT") && *getenv("NODEMARK_SYSROOT"))
-		o.sysroot = getenv("NODEMARK_SYSROOT");
-	if (o.sysroot && !is_dir(o.sysroot))
-		nm_usage_fail("--sysroot: \"%s\": not a directory", o.sysroot);
+	args = (struct info_args){ .inv = { .path = "." } };
+	cli_parse("info", argc, argv, options, run_word, NULL);
+	struct inventory_opts *o = &args.inv;
+	if (!o->sysroot && getenv("NODEMARK_SYSROOT") && *getenv("NODEMARK_SYSROOT"))
+		o->sysroot = getenv("NODEMARK_SYSROOT");
+	if (o->sysroot && !is_dir(o->sysroot))
+		nm_usage_fail("--sysroot: \"%s\": not a directory", o->sysroot);
 	/* Under a sysroot the path names a place on the fake machine, not here. */
-	if (!diff && !o.sysroot && !is_dir(o.path))
-		nm_usage_fail("--path: \"%s\": not a directory", o.path);
-
-	if (diff && nruns != 2)
-		nm_usage_fail("--diff: expected two saved runs (RUN_A RUN_B), got %d", nruns);
-	if (!diff && db)
+	if (!args.diff && !o->sysroot && !is_dir(o->path))
+		nm_usage_fail("--path: \"%s\": not a directory", o->path);
+	if (args.diff && args.nruns != 2)
+		nm_usage_fail("--diff: expected two saved runs (RUN_A RUN_B), got %d", args.nruns);
+	if (!args.diff && args.db)
 		nm_usage_fail("--db: only with --diff");
-	char *text = NULL;
-	if (diff) {
-		int rc = diff_text(runs[0], runs[1], db, json, &text);
-		if (rc != NM_EXIT_OK)
-			return rc;
-	} else {
-		json_t *inv = inventory_collect(&o);
-		text = json ? json_dumps(inv, JSON_INDENT(2)) : inventory_text(inv);
-		json_decref(inv);
-	}
-	if (!text) {
-		nm_error("out of memory");
-		return NM_EXIT_FAILED;
-	}
+}
+
+/* The text (or JSON, which gets its final newline here) to --output or standard output. */
+static int write_text(char *text, int json)
+{
 	size_t len = strlen(text);
-	if (json)
-		text[len] = '\0';
-	int rc = NM_EXIT_OK;
 	char err[512];
-	if (output && strcmp(output, "-") != 0) {
+	if (args.output && strcmp(args.output, "-") != 0) {
 		if (json) {
 			/* A JSON file ends with a newline like every text file. */
 			char *t = realloc(text, len + 2);
@@ -173,19 +151,41 @@ int cmd_info(int argc, char **argv)
 				text[len] = '\0';
 			}
 		}
-		if (afile_write_all(output, text, len, err, sizeof err) < 0) {
+		int rc = NM_EXIT_OK;
+		if (afile_write_all(args.output, text, len, err, sizeof err) < 0) {
 			nm_error("%s", err);
 			rc = NM_EXIT_FAILED;
 		}
-	} else {
-		fputs(text, stdout);
-		if (json)
-			fputc('\n', stdout);
-		if (fflush(stdout) != 0) {
-			nm_error("standard output: write failed");
-			rc = NM_EXIT_FAILED;
-		}
+		free(text);
+		return rc;
 	}
+	fputs(text, stdout);
 	free(text);
-	return rc;
+	if (json)
+		fputc('\n', stdout);
+	if (fflush(stdout) != 0) {
+		nm_error("standard output: write failed");
+		return NM_EXIT_FAILED;
+	}
+	return NM_EXIT_OK;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	parse_args(argc, argv);
+	char *text = NULL;
+	if (args.diff) {
+		int rc = diff_text(args.runs[0], args.runs[1], args.db, args.json, &text);
+		if (rc != NM_EXIT_OK)
+			return rc;
+	} else {
+		json_t *inv = inventory_collect(&args.inv);
+		text = args.json ? json_dumps(inv, JSON_INDENT(2)) : inventory_text(inv);
+		json_decref(inv);
+	}
+	if (!text) {
+		nm_error("out of memory");
+		return NM_EXIT_FAILED;
+	}
+	return write_text(text, args.json);
 }
