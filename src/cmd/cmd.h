@@ -16,7 +16,7 @@
 	X(hash, TABLE, "measure hashing throughput (BLAKE3, SHA-256)")                                 \
 	X(pieces, TEXT, "measure a storage-node piece store (write, hash, fsync, rename)")            \
 	X(time, TEXT, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
-	X(track, TEXT, "follow a long job's progress from its output or log")                         \
+	X(track, TABLE, "follow a long job's progress from its output or log")                         \
 	X(compare, TEXT, "compare runs with benchstat's statistics")                                   \
 	X(benchstat, TEXT, "benchstat's command line and tables for Go benchmark text")                \
 	X(report, TEXT, "write an HTML or Markdown report of runs")                                    \

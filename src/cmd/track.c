@@ -1,5 +1,6 @@
 /* nodemark track: follow a long job's progress from its output or its log. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "export/track.h"
 #include "results/store.h"
@@ -26,73 +27,6 @@
 #include <time.h>
 #include <unistd.h>
 
-const char cmd_track_usage[] =
-	"usage: nodemark track --pattern REGEX [options] -- CMD [ARGS...]\n"
-	"       nodemark track --pattern REGEX [options] --log FILE [--follow]\n"
-	"\n"
-	"Follows a long job (a replay, a restore, a sync) from its output: runs CMD and reads its\n"
-	"stdout and stderr line by line, or reads a log file. The pattern's first group (or its\n"
-	"named group) is the progress number. At every milestone a row shows the milestone, % of the\n"
-	"total, the segment's time (+36m22s) and seconds, its multiple of the first segment's (x6.31),\n"
-	"the elapsed time, the rate, the ETA and, with --baseline, the difference against the same\n"
-	"segment of an earlier run. The timeline is saved as a run, to serve as a later baseline.\n"
-	"With a command, track exits with the command's exit status and passes signals on to it.\n"
-	"\n"
-	"Options:\n"
-	"  --pattern REGEX       where the progress number is: a PCRE2 (Perl) regex whose first\n"
-	"                        group, or first named group (?P<name>...), is the number,\n"
-	"                        e.g. 'Imported block (\\d+)'\n"
-	"  --total N             the value at which the job is done (gives % and ETA)\n"
-	"  --every N | P%        a milestone every N units, or every P% of --total (default 10%)\n"
-	"  --tee                 pass the command's output through (to stderr; the table is on stdout)\n"
-	"  --log FILE            read a log file instead of running a command\n"
-	"  --follow              keep reading the log as it grows (until --total or Ctrl-C)\n"
-	"  --time-pattern REGEX  take each line's time from the line itself (its first or named group),\n"
-	"                        so an old log can be analysed; default: the time the line is read\n"
-	"  --time-format FMT     strptime format of that time (default %Y-%m-%dT%H:%M:%S; %s for\n"
-	"                        seconds since the epoch); a fraction (.250) after it is kept\n"
-	"  --baseline RUN        compare each segment with the same segment of a saved run\n"
-	"                        (id, id prefix, label or \"last\")\n"
-	"  --json                print the rows and totals as JSON instead of the table\n"
-	"  --name NAME           the job's name, which lines its runs up in compare and report\n"
-	"                        (default: the command, or the log's base name without a date)\n"
-	RUN_OPT_USAGE
-	"\n"
-	"Examples:\n"
-	"  nodemark track --pattern 'block (\\d+)' --total 80000000 --every 1% -- ./replay --to 80000000\n"
-	"  nodemark track --log node.log --pattern 'height=(\\d+)' --every 1000000 \\\n"
-	"      --time-pattern '^(\\S+)' --time-format '%Y-%m-%dT%H:%M:%S' --baseline last\n";
-
-enum {
-	OPT_PATTERN = 1,
-	OPT_TOTAL,
-	OPT_EVERY,
-	OPT_TEE,
-	OPT_LOG,
-	OPT_FOLLOW,
-	OPT_TIME_PATTERN,
-	OPT_TIME_FORMAT,
-	OPT_BASELINE,
-	OPT_NAME,
-	OPT_JSON,
-};
-
-static const struct opt_spec specs[] = {
-	{ "pattern", OPT_ARG, OPT_PATTERN },
-	{ "total", OPT_ARG, OPT_TOTAL },
-	{ "every", OPT_ARG, OPT_EVERY },
-	{ "tee", OPT_NOARG, OPT_TEE },
-	{ "log", OPT_ARG, OPT_LOG },
-	{ "follow", OPT_NOARG, OPT_FOLLOW },
-	{ "time-pattern", OPT_ARG, OPT_TIME_PATTERN },
-	{ "time-format", OPT_ARG, OPT_TIME_FORMAT },
-	{ "baseline", OPT_ARG, OPT_BASELINE },
-	{ "name", OPT_ARG, OPT_NAME },
-	{ "json", OPT_NOARG, OPT_JSON },
-	RUN_OPT_SPECS,
-	{ 0 },
-};
-
 struct track_args {
 	struct run_opts ro;
 	const char *pattern, *time_pattern, *time_format, *log, *baseline, *name;
@@ -115,39 +49,83 @@ static double positive_arg(const struct opt_iter *it, int allow_pct, int *is_pct
 	return v;
 }
 
+static void parse_total(const struct opt_iter *it, void *args)
+{
+	((struct track_args *)args)->total = positive_arg(it, 0, NULL);
+}
+
+/* --every N or P%: a P% is turned into units once --total is known. */
+static void parse_every(const struct opt_iter *it, void *args)
+{
+	struct track_args *a = args;
+	int pct = 0;
+	a->every = positive_arg(it, 1, &pct);
+	a->every_pct = pct ? a->every : 0;
+}
+
+static void no_word(const char *word, void *ctx)
+{
+	nm_usage_fail("unexpected '%s' (a command goes after --)", word);
+}
+
+static struct track_args args;
+
+static const struct cli_option options[] = {
+	CLI_STRING("pattern", &args.pattern,
+		   CLI_HELP("REGEX", "where the progress number is: a PCRE2 (Perl) regex whose first\n"
+				     "group, or first named group (?P<name>...), is the number,\n"
+				     "e.g. 'Imported block (\\d+)'")),
+	CLI_CALL("total", parse_total, &args,
+		 CLI_HELP("N", "the value at which the job is done (gives % and ETA)")),
+	CLI_CALL("every", parse_every, &args,
+		 CLI_HELP("N | P%", "a milestone every N units, or every P% of --total (default 10%)")),
+	CLI_FLAG("tee", &args.tee,
+		 CLI_HELP(NULL, "pass the command's output through (to stderr; the table is on stdout)")),
+	CLI_STRING("log", &args.log, CLI_HELP("FILE", "read a log file instead of running a command")),
+	CLI_FLAG("follow", &args.follow,
+		 CLI_HELP(NULL, "keep reading the log as it grows (until --total or Ctrl-C)")),
+	CLI_STRING("time-pattern", &args.time_pattern,
+		   CLI_HELP("REGEX", "take each line's time from the line itself (its first or named group),\n"
+				     "so an old log can be analysed; default: the time the line is read")),
+	CLI_STRING("time-format", &args.time_format,
+		   CLI_HELP("FMT", "strptime format of that time (default %Y-%m-%dT%H:%M:%S; %s for\n"
+				   "seconds since the epoch); a fraction (.250) after it is kept")),
+	CLI_STRING("baseline", &args.baseline,
+		   CLI_HELP("RUN", "compare each segment with the same segment of a saved run\n"
+				   "(id, id prefix, label or \"last\")")),
+	CLI_FLAG("json", &args.json, CLI_HELP(NULL, "print the rows and totals as JSON instead of the table")),
+	CLI_STRING("name", &args.name,
+		   CLI_HELP("NAME", "the job's name, which lines its runs up in compare and report\n"
+				    "(default: the command, or the log's base name without a date)")),
+	CLI_RUN_OPTIONS(&args.ro),
+	CLI_REST(&args.cmd),
+	CLI_END,
+};
+
+const struct cli_help cmd_track_help = {
+	.usage = "usage: nodemark track --pattern REGEX [options] -- CMD [ARGS...]\n"
+		 "       nodemark track --pattern REGEX [options] --log FILE [--follow]\n"
+		 "\n"
+		 "Follows a long job (a replay, a restore, a sync) from its output: runs CMD and reads its\n"
+		 "stdout and stderr line by line, or reads a log file. The pattern's first group (or its\n"
+		 "named group) is the progress number. At every milestone a row shows the milestone, % of the\n"
+		 "total, the segment's time (+36m22s) and seconds, its multiple of the first segment's (x6.31),\n"
+		 "the elapsed time, the rate, the ETA and, with --baseline, the difference against the same\n"
+		 "segment of an earlier run. The timeline is saved as a run, to serve as a later baseline.\n"
+		 "With a command, track exits with the command's exit status and passes signals on to it.\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Examples:\n"
+		"  nodemark track --pattern 'block (\\d+)' --total 80000000 --every 1% -- ./replay --to 80000000\n"
+		"  nodemark track --log node.log --pattern 'height=(\\d+)' --every 1000000 \\\n"
+		"      --time-pattern '^(\\S+)' --time-format '%Y-%m-%dT%H:%M:%S' --baseline last\n",
+};
+
 static void parse_args(struct track_args *a, int argc, char **argv)
 {
-	struct opt_iter it;
-	int pct = 0;
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		if (run_opts_handle(&a->ro, id, &it))
-			continue;
-		switch (id) {
-		case OPT_PATTERN: a->pattern = it.arg; break;
-		case OPT_TOTAL: a->total = positive_arg(&it, 0, NULL); break;
-		case OPT_EVERY:
-			a->every = positive_arg(&it, 1, &pct);
-			a->every_pct = pct ? a->every : 0;
-			break;
-		case OPT_TEE: a->tee = 1; break;
-		case OPT_LOG: a->log = it.arg; break;
-		case OPT_FOLLOW: a->follow = 1; break;
-		case OPT_TIME_PATTERN: a->time_pattern = it.arg; break;
-		case OPT_TIME_FORMAT: a->time_format = it.arg; break;
-		case OPT_BASELINE: a->baseline = it.arg; break;
-		case OPT_NAME: a->name = it.arg; break;
-		case OPT_JSON: a->json = 1; break;
-		case OPT_POSITIONAL:
-			nm_usage_fail("unexpected '%s' (a command goes after --)", it.arg);
-		case OPT_DASHDASH:
-			if (it.i >= argc)
-				nm_usage_fail("--: expected a command after it");
-			a->cmd = it.argv + it.i;
-			it.i = argc;
-			break;
-		}
-	}
+	cli_parse("track", argc, argv, options, no_word, NULL);
 	if (!a->pattern)
 		nm_usage_fail("--pattern is required (e.g. --pattern 'block (\\d+)')");
 	if (!a->cmd == !a->log)
@@ -295,186 +273,223 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 	record_free(r);
 }
 
-int cmd_track(int argc, char **argv)
-{
-	struct track_args a;
-	struct progress_re *re = NULL, *tre = NULL;
-	struct record *base_rec = NULL;
-	const struct series *baseline = NULL;
-	struct source src = { .fd = -1, .pid = -1 };
+/* What a run of track holds while it reads: the patterns, the timeline, the source. */
+struct tracking {
+	const struct track_args *a;
+	struct progress_re *re, *tre; /* the progress number; the time stamp (NULL: the clock) */
 	struct track t;
+	struct source src;
+	struct strbuf last; /* the last progress line, for its time stamp at the end */
+	size_t lines, untimed;
+	int have_origin, live;
+	double started;
+};
+
+/* Starts the command, its output into a pipe, or opens the log; an exit code. */
+static int open_source(struct tracking *k)
+{
+	const struct track_args *a = k->a;
 	char err[512];
-	int rc = 0, exit_code = 0;
-
-	memset(&a, 0, sizeof a);
-	parse_args(&a, argc, argv);
-	if (!(re = progress_re_compile(a.pattern, err, sizeof err)))
-		nm_usage_fail("--pattern: %s", err);
-	if (a.time_pattern && !(tre = progress_re_compile(a.time_pattern, err, sizeof err))) {
-		progress_re_free(re);
-		nm_usage_fail("--time-pattern: %s", err);
+	if (!a->cmd) {
+		k->src.fd = open(a->log, O_RDONLY | O_CLOEXEC);
+		if (k->src.fd < 0) {
+			nm_error("%s: %s", a->log, strerror(errno));
+			return NM_EXIT_FAILED;
+		}
+		if (!k->tre)
+			track_start(&k->t, clock_s());
+		return NM_EXIT_OK;
 	}
-	if (a.baseline)
-		baseline = load_baseline(&a, &base_rec);
-	track_init(&t, a.total, a.every, baseline);
-
-	if (a.cmd) {
-		int p[2];
-		char *path = run_resolve(a.cmd[0], err, sizeof err);
-		if (!path)
-			nm_usage_fail("%s", err);
-		char *saved = a.cmd[0];
-		a.cmd[0] = path;
-		struct run_spec spec = { .argv = a.cmd, .in = RUN_IO_INHERIT, .out = RUN_IO_INHERIT, .out_fd = -1 };
-		if (pipe2(p, O_CLOEXEC) < 0) {
-			nm_error("pipe: %s", strerror(errno));
-			return NM_EXIT_FAILED;
-		}
-		spec.out_fd = p[1];
-		src.pid = run_start(&spec, &src.t0_ns, err, sizeof err);
-		a.cmd[0] = saved;
-		free(path);
-		close(p[1]);
-		if (src.pid < 0) {
-			nm_error("%s", err);
-			close(p[0]);
-			return NM_EXIT_FAILED;
-		}
-		src.fd = p[0];
-		if (!tre)
-			track_start(&t, (double)src.t0_ns / 1e9);
-	} else {
-		src.fd = open(a.log, O_RDONLY | O_CLOEXEC);
-		if (src.fd < 0) {
-			nm_error("%s: %s", a.log, strerror(errno));
-			progress_re_free(re);
-			progress_re_free(tre);
-			record_free(base_rec);
-			return NM_EXIT_FAILED;
-		}
-		if (!tre)
-			track_start(&t, clock_s());
+	int p[2];
+	char *path = run_resolve(a->cmd[0], err, sizeof err);
+	if (!path)
+		nm_usage_fail("%s", err);
+	char *saved = a->cmd[0];
+	a->cmd[0] = path;
+	struct run_spec spec = { .argv = a->cmd, .in = RUN_IO_INHERIT, .out = RUN_IO_INHERIT, .out_fd = -1 };
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		nm_error("pipe: %s", strerror(errno));
+		return NM_EXIT_FAILED;
 	}
-	lr_init(&src.lr, src.fd, a.tee ? STDERR_FILENO : -1);
-	src.lr.follow = a.follow;
-	if (!a.json)
-		track_print_header(stdout, &t);
+	spec.out_fd = p[1];
+	k->src.pid = run_start(&spec, &k->src.t0_ns, err, sizeof err);
+	a->cmd[0] = saved;
+	free(path);
+	close(p[1]);
+	if (k->src.pid < 0) {
+		nm_error("%s", err);
+		close(p[0]);
+		return NM_EXIT_FAILED;
+	}
+	k->src.fd = p[0];
+	if (!k->tre)
+		track_start(&k->t, (double)k->src.t0_ns / 1e9);
+	return NM_EXIT_OK;
+}
 
-	/* The last progress line, for its time stamp at the end. */
-	struct strbuf last;
-	sb_init(&last);
-	size_t lines = 0, untimed = 0;
-	int have_origin = !tre;
-	int live = progress_enabled() && !a.tee;
-	double started = clock_s();
+/* One line of the job's output: a milestone row when its number crosses one. */
+static void take_line(struct tracking *k, const char *line, size_t len)
+{
+	const struct track_args *a = k->a;
+	double v, when;
+	/* A log is read fast: a look at the clock every 64 Ki lines is enough. */
+	if ((++k->lines & 0xffff) == 0 || a->cmd)
+		if (k->live)
+			show_progress(a, &k->t, k->src.fd, k->lines, k->started);
+	if (!k->have_origin && line_time(k->tre, a->time_format, line, len, &when) == 0) {
+		track_start(&k->t, when);
+		k->have_origin = 1;
+	}
+	if (!progress_re_number(k->re, line, len, &v))
+		return;
+	if (k->tre) {
+		sb_reset(&k->last);
+		sb_add(&k->last, line, len);
+	}
+	if (!track_crosses(&k->t, v)) {
+		track_seen(&k->t, v);
+		return;
+	}
+	if (k->tre ? line_time(k->tre, a->time_format, line, len, &when) < 0 : (when = clock_s(), 0)) {
+		k->untimed++;
+		return;
+	}
+	size_t before = k->t.nrows;
+	if (track_point(&k->t, when, v) && !a->json) {
+		progress_clear();
+		for (size_t i = before; i < k->t.nrows; i++)
+			track_print_row(stdout, &k->t, &k->t.rows[i]);
+	}
+}
+
+/* Every line until the end of the output (or of --total under --follow), or Ctrl-C; an exit
+ * code.  A signal goes on to the command, whose output is then read to its end. */
+static int read_lines(struct tracking *k)
+{
+	const struct track_args *a = k->a;
 	for (;;) {
 		const char *line;
 		size_t len;
-		double v, when;
-		int n = lr_next(&src.lr, &line, &len);
+		int n = lr_next(&k->src.lr, &line, &len);
 		if (n == 1) {
-			/* A log is read fast: a look at the clock every 64 Ki lines is enough. */
-			if ((++lines & 0xffff) == 0 || a.cmd)
-				if (live)
-					show_progress(&a, &t, src.fd, lines, started);
-			if (!have_origin && line_time(tre, a.time_format, line, len, &when) == 0) {
-				track_start(&t, when);
-				have_origin = 1;
-			}
-			if (!progress_re_number(re, line, len, &v))
-				continue;
-			if (tre) {
-				sb_reset(&last);
-				sb_add(&last, line, len);
-			}
-			if (!track_crosses(&t, v)) {
-				track_seen(&t, v);
-				continue;
-			}
-			if (tre ? line_time(tre, a.time_format, line, len, &when) < 0 : (when = clock_s(), 0)) {
-				untimed++;
-				continue;
-			}
-			size_t before = t.nrows;
-			if (track_point(&t, when, v) && !a.json) {
-				progress_clear();
-				for (size_t i = before; i < t.nrows; i++)
-					track_print_row(stdout, &t, &t.rows[i]);
-			}
+			take_line(k, line, len);
 			continue;
 		}
 		if (n < 0 && errno != EINTR) {
-			nm_error("reading %s: %s", a.log ? a.log : "the command's output", strerror(errno));
-			rc = NM_EXIT_FAILED;
-			break;
+			nm_error("reading %s: %s", a->log ? a->log : "the command's output", strerror(errno));
+			return NM_EXIT_FAILED;
 		}
 		if (cleanup_interrupted()) {
-			if (src.pid > 0 && !src.forwarded) {
-				kill(src.pid, cleanup_interrupted());
-				src.forwarded = 1;
+			if (k->src.pid > 0 && !k->src.forwarded) {
+				kill(k->src.pid, cleanup_interrupted());
+				k->src.forwarded = 1;
 			}
-			if (src.pid < 0)
-				break;
-			if (n == 0)
-				break;
+			if (k->src.pid < 0 || n == 0)
+				return 0;
 			continue;
 		}
-		if (live)
-			show_progress(&a, &t, src.fd, lines, started);
-		if (n == 0 && a.follow && !(a.total && t.vmax >= a.total)) {
+		if (k->live)
+			show_progress(a, &k->t, k->src.fd, k->lines, k->started);
+		if (n == 0 && a->follow && !(a->total && k->t.vmax >= a->total)) {
 			struct timespec ts = { 0, 200000000 };
 			nanosleep(&ts, NULL);
 			continue;
 		}
 		if (n == 0)
-			break;
+			return 0;
 	}
+}
+
+/* The last row, the table's end (or the JSON), the warnings, and the saved timeline. */
+static void finish(struct tracking *k, double end, int exit_code, int argc, char **argv, int *rc)
+{
+	const struct track_args *a = k->a;
+	struct track *t = &k->t;
+	progress_clear();
+	double total_s = t->started ? end - t->t0 : 0;
+	if (track_finish(t, end) && !a->json)
+		track_print_row(stdout, t, &t->rows[t->nrows - 1]);
+	if (a->json) {
+		json_t *j = track_to_json(t, total_s, k->lines);
+		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+		fputc('\n', stdout);
+		json_decref(j);
+	} else {
+		track_print_end(stdout, t, total_s, k->lines);
+	}
+	if (k->untimed)
+		nm_warn("%zu progress lines had no time stamp that --time-pattern/--time-format could read",
+			k->untimed);
+	if (!t->started) {
+		nm_warn("no line matched --pattern '%s'", a->pattern);
+		if (!a->cmd && *rc == 0)
+			*rc = NM_EXIT_FAILED;
+	} else {
+		save_timeline(a, t, total_s, exit_code, argc, argv, rc);
+	}
+}
+
+int cmd_track(int argc, char **argv)
+{
+	struct tracking k = { .a = &args, .src = { .fd = -1, .pid = -1 } };
+	struct record *base_rec = NULL;
+	const struct series *baseline = NULL;
+	char err[512];
+	int rc = 0, exit_code = 0;
+
+	memset(&args, 0, sizeof args);
+	parse_args(&args, argc, argv);
+	if (!(k.re = progress_re_compile(args.pattern, err, sizeof err)))
+		nm_usage_fail("--pattern: %s", err);
+	if (args.time_pattern && !(k.tre = progress_re_compile(args.time_pattern, err, sizeof err))) {
+		progress_re_free(k.re);
+		nm_usage_fail("--time-pattern: %s", err);
+	}
+	if (args.baseline)
+		baseline = load_baseline(&args, &base_rec);
+	track_init(&k.t, args.total, args.every, baseline);
+	if (open_source(&k) != NM_EXIT_OK) {
+		progress_re_free(k.re);
+		progress_re_free(k.tre);
+		record_free(base_rec);
+		return NM_EXIT_FAILED;
+	}
+	lr_init(&k.src.lr, k.src.fd, args.tee ? STDERR_FILENO : -1);
+	k.src.lr.follow = args.follow;
+	if (!args.json)
+		track_print_header(stdout, &k.t);
+	sb_init(&k.last);
+	k.have_origin = !k.tre;
+	k.live = progress_enabled() && !args.tee;
+	k.started = clock_s();
+	rc = read_lines(&k);
+
 	double end = clock_s();
-	if (tre) {
+	if (k.tre) {
 		double lt;
-		end = last.len && line_time(tre, a.time_format, last.buf, last.len, &lt) == 0 ? lt : t.tlast;
+		end = k.last.len && line_time(k.tre, args.time_format, k.last.buf, k.last.len, &lt) == 0 ? lt : k.t.tlast;
 	}
-	if (src.pid > 0) {
+	if (k.src.pid > 0) {
 		struct run_sample s;
-		if (run_finish(src.pid, src.t0_ns, 0, &s, err, sizeof err) < 0) {
+		if (run_finish(k.src.pid, k.src.t0_ns, 0, &s, err, sizeof err) < 0) {
 			nm_error("%s", err);
 			rc = NM_EXIT_FAILED;
 		} else {
 			exit_code = s.exit_code;
 		}
 	}
-	progress_clear();
-	double total_s = t.started ? end - t.t0 : 0;
-	if (track_finish(&t, end) && !a.json)
-		track_print_row(stdout, &t, &t.rows[t.nrows - 1]);
-	if (a.json) {
-		json_t *j = track_to_json(&t, total_s, lines);
-		json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-		fputc('\n', stdout);
-		json_decref(j);
-	} else {
-		track_print_end(stdout, &t, total_s, lines);
-	}
-	if (untimed)
-		nm_warn("%zu progress lines had no time stamp that --time-pattern/--time-format could read", untimed);
-	if (!t.started) {
-		nm_warn("no line matched --pattern '%s'", a.pattern);
-		if (!a.cmd && rc == 0)
-			rc = NM_EXIT_FAILED;
-	} else {
-		save_timeline(&a, &t, total_s, exit_code, argc, argv, &rc);
-	}
-	if (a.cmd && rc == 0)
+	finish(&k, end, exit_code, argc, argv, &rc);
+	if (args.cmd && rc == 0)
 		rc = exit_code;
 	if (rc == 0 && cleanup_interrupted())
 		rc = NM_EXIT_INTERRUPTED;
-	sb_free(&last);
-	lr_free(&src.lr);
-	close(src.fd);
-	track_free(&t);
-	progress_re_free(re);
-	progress_re_free(tre);
+	sb_free(&k.last);
+	lr_free(&k.src.lr);
+	close(k.src.fd);
+	track_free(&k.t);
+	progress_re_free(k.re);
+	progress_re_free(k.tre);
 	record_free(base_rec);
-	run_opts_free(&a.ro);
+	run_opts_free(&args.ro);
 	return rc;
 }
