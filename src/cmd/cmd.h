@@ -14,7 +14,7 @@
 	X(disk, TEXT, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)")     \
 	X(fio, TEXT, "run fio command lines and job files, with fio's output formats")                 \
 	X(hash, TABLE, "measure hashing throughput (BLAKE3, SHA-256)")                                 \
-	X(pieces, TEXT, "measure a storage-node piece store (write, hash, fsync, rename)")            \
+	X(pieces, TABLE, "measure a storage-node piece store (write, hash, fsync, rename)")            \
 	X(time, TEXT, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
 	X(track, TABLE, "follow a long job's progress from its output or log")                         \
 	X(compare, TEXT, "compare runs with benchstat's statistics")                                   \

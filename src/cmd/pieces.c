@@ -1,6 +1,7 @@
 /* nodemark pieces: the storage-node piece store (write, hash, sync, commit), its benchstat-
  * style matrix, and `pieces verify`. The workloads live in src/pieces/. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/output.h"
 #include "cli/run_opts.h"
 #include "hash/cpufeat.h"
@@ -18,196 +19,145 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_pieces_usage[] =
-	"usage: nodemark pieces DIR... [options]\n"
-	"       nodemark pieces DIR... --matrix [--runs N] [options]\n"
-	"       nodemark pieces verify DIR [--repair] [--json]\n"
-	"\n"
-	"Measure a storage node's piece store on the disks under DIR...: write --count pieces (each\n"
-	"hashed as it is written, optionally synced, then committed), optionally read every piece\n"
-	"back and verify it. Workers are spread over the directories (one per disk). Everything is\n"
-	"written inside a private DIR/.nodemark-<id>/ directory, removed at the end (unless --keep).\n"
-	"\n"
-	"Backends:\n"
-	"  files   one file per piece: temp/blob-<random>.partial (O_EXCL), a 512-byte header at\n"
-	"          offset 0, data hashed as written, header, fsync (--sync), rename to\n"
-	"          blobs/<namespace>/<2 chars>/<rest>.sj1, fsync of the directory (--dirsync)\n"
-	"  log     pieces appended to log files (rotated at --log-size) with a footer each, indexed\n"
-	"          in an on-disk hash table of 64-byte records; --sync-batch N commits N at a time\n"
-	"\n"
-	"Options:\n"
-	"  --backend files|log  the store layout (default files)\n"
-	"  --count N           pieces written in all (default 1000)\n"
-	"  --size SIZE         bytes per piece (default 2314240: 64 MiB / 29 shares)\n"
-	"  --block SIZE        bytes per write and hash update (default 256KiB)\n"
-	"  --hash ALGO         blake3, sha256 or none (default blake3)\n"
-	"  --sync[=data]       fsync each piece before it is committed (=data: fdatasync); the\n"
-	"                      files backend without --dirsync: a committed piece is durable only\n"
-	"                      once the run ends (it syncs the directories then)\n"
-	"  --no-sync           do not sync (the default): nothing survives a power cut for sure\n"
-	"  --dirsync           files: fsync the directory after each rename (durable on commit)\n"
-	"  --sync-batch N      log: sync once per N pieces, group commit (implies --sync)\n"
-	"  --log-size SIZE     log: start a new log file past this size (default 1GiB)\n"
-	"  --workers N         writer threads (default 1)\n"
-	"  --read              then read every piece back and verify its hash\n"
-	"  --keep              keep the store(s) and print their paths, for 'pieces verify'\n"
-	"  --matrix            run {sha256, blake3} x {sync, nosync}, --runs times each, and print\n"
-	"                      a benchstat-style table: median ± 95% interval of MB/s, n\n"
-	"  --runs N            repetitions per cell of --matrix (default 6: the fewest that give\n"
-	"                      benchstat's 95% interval)\n"
-	"  --json              print JSON: per phase numeric bytes_per_sec, pieces_per_sec, ns_per_op\n"
-	"                      and latency percentiles in ns (commit_lat_ns for writes, lat_ns),\n"
-	"                      cpu_seconds (user + system CPU time of the phase)\n"
-	"  --output FILE       write the JSON to FILE instead of stdout (implies --json)\n" RUN_OPT_USAGE
-	"\n"
-	"verify DIR: check every committed piece of a store (DIR is the kept .nodemark-<id> path, or\n"
-	"the directory holding it): header, size and hash; report corrupt pieces and leftovers of\n"
-	"unfinished writes (temp files, unindexed log tails). --repair removes the leftovers and\n"
-	"rebuilds a damaged log index from the pieces' footers; it never follows a link out of the\n"
-	"store, never removes a piece that verifies. Exit 1 when a piece is corrupt or missing, the\n"
-	"index is damaged or the store holds entries nodemark did not write (left alone). Pieces of\n"
-	"--hash none cannot be verified: they are counted as unverified, not ok.\n"
-	"\n"
-	"Examples:\n"
-	"  nodemark pieces /mnt/disk1 /mnt/disk2 --workers 4 --sync --read\n"
-	"  nodemark pieces /mnt/disk1 --backend log --sync-batch 16 --count 2000\n"
-	"  nodemark pieces /mnt/disk1 --matrix --count 200 --read\n"
-	"  nodemark pieces /mnt/disk1 --keep --count 50 && nodemark pieces verify /mnt/disk1\n";
-
-enum {
-	O_BACKEND = 1, O_COUNT, O_SIZE, O_BLOCK, O_HASH, O_SYNC, O_NO_SYNC, O_DIRSYNC, O_SYNC_BATCH,
-	O_LOG_SIZE, O_WORKERS, O_READ, O_KEEP, O_MATRIX, O_RUNS, O_JSON, O_OUTPUT, O_REPAIR,
-};
-
-static const struct opt_spec specs[] = {
-	{ "backend", OPT_ARG, O_BACKEND }, { "count", OPT_ARG, O_COUNT },
-	{ "size", OPT_ARG, O_SIZE },       { "block", OPT_ARG, O_BLOCK },
-	{ "hash", OPT_ARG, O_HASH },       { "sync", OPT_OPTARG, O_SYNC },
-	{ "no-sync", OPT_NOARG, O_NO_SYNC }, { "dirsync", OPT_NOARG, O_DIRSYNC },
-	{ "sync-batch", OPT_ARG, O_SYNC_BATCH }, { "log-size", OPT_ARG, O_LOG_SIZE },
-	{ "workers", OPT_ARG, O_WORKERS }, { "read", OPT_NOARG, O_READ },
-	{ "keep", OPT_NOARG, O_KEEP },     { "matrix", OPT_NOARG, O_MATRIX },
-	{ "runs", OPT_ARG, O_RUNS },       { "json", OPT_NOARG, O_JSON },
-	{ "output", OPT_ARG, O_OUTPUT },   RUN_OPT_SPECS,
-	{ 0 },
-};
-
-static const struct opt_spec verify_specs[] = {
-	{ "repair", OPT_NOARG, O_REPAIR }, { "json", OPT_NOARG, O_JSON }, { "output", OPT_ARG, O_OUTPUT }, { 0 },
-};
-
 struct pieces_opts {
 	struct pieces_plan plan;
 	const char *dirs[PIECES_MAX_DIRS];
-	int matrix, json, hash_set, sync_set;
+	int matrix, json, hash_set, sync_set; /* sync_set: --sync or --no-sync given (the last wins) */
 	uint64_t runs;
 	const char *output;
 };
 
-static uint64_t size_arg(const struct opt_iter *it, uint64_t min)
+static struct pieces_opts opts;
+static struct run_opts run_opts;
+
+static const struct cli_choice backends[] = { { "files", PIECES_FILES }, { "log", PIECES_LOG }, { NULL, 0 } };
+
+static void parse_hash(const struct opt_iter *it, void *hash)
 {
-	uint64_t v = opt_size(it);
-	if (v < min)
-		opt_bad_value(it, "must be above 0");
-	return v;
+	if (hash_algo_parse(it->arg, hash) < 0)
+		opt_bad_value(it, "expected blake3, sha256 or none");
 }
 
-static void parse_args(struct pieces_opts *o, struct run_opts *ro, int argc, char **argv)
+/* --sync or --sync=data */
+static void parse_sync(const struct opt_iter *it, void *sync)
 {
-	struct pieces_plan *p = &o->plan;
-	struct opt_iter it;
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		if (run_opts_handle(ro, id, &it))
-			continue;
-		switch (id) {
-		case O_BACKEND:
-			if (pieces_backend_parse(it.arg, &p->backend) < 0)
-				opt_bad_value(&it, "expected files or log");
-			break;
-		case O_COUNT:
-			p->count = opt_count(&it, 1, 1000000000);
-			break;
-		case O_SIZE:
-			p->size = size_arg(&it, 1);
-			break;
-		case O_BLOCK:
-			p->block = size_arg(&it, 1);
-			if (p->block > (1u << 30))
-				opt_bad_value(&it, "at most 1GiB");
-			break;
-		case O_HASH:
-			if (hash_algo_parse(it.arg, &p->hash) < 0)
-				opt_bad_value(&it, "expected blake3, sha256 or none");
-			o->hash_set = 1;
-			break;
-		case O_SYNC:
-			if (it.arg && strcmp(it.arg, "data") != 0)
-				opt_bad_value(&it, "expected --sync or --sync=data");
-			p->sync = it.arg ? PIECES_FDATASYNC : PIECES_FSYNC;
-			o->sync_set = 1;
-			break;
-		case O_NO_SYNC:
-			p->sync = PIECES_NOSYNC;
-			o->sync_set = 2;
-			break;
-		case O_DIRSYNC:
-			p->dirsync = 1;
-			break;
-		case O_SYNC_BATCH:
-			p->sync_batch = (unsigned)opt_count(&it, 1, 1000000);
-			break;
-		case O_LOG_SIZE:
-			p->log_limit = size_arg(&it, 1);
-			break;
-		case O_WORKERS:
-			p->workers = (unsigned)opt_count(&it, 1, 1024);
-			break;
-		case O_READ:
-			p->read_back = 1;
-			break;
-		case O_KEEP:
-			p->keep = 1;
-			break;
-		case O_MATRIX:
-			o->matrix = 1;
-			break;
-		case O_RUNS:
-			o->runs = opt_count(&it, 1, 1000);
-			break;
-		case O_JSON:
-			o->json = 1;
-			break;
-		case O_OUTPUT:
-			o->output = opt_output_file(&it);
-			o->json = 1;
-			break;
-		case OPT_POSITIONAL:
-			if (p->ndirs == PIECES_MAX_DIRS)
-				nm_usage_fail("at most %d directories", PIECES_MAX_DIRS);
-			o->dirs[p->ndirs++] = it.arg;
-			break;
-		case OPT_DASHDASH:
-			break;
-		}
-	}
+	if (it->arg && strcmp(it->arg, "data") != 0)
+		opt_bad_value(it, "expected --sync or --sync=data");
+	*(enum pieces_sync *)sync = it->arg ? PIECES_FDATASYNC : PIECES_FSYNC;
+}
+
+static void add_dir(const char *word, void *ctx)
+{
+	if (opts.plan.ndirs == PIECES_MAX_DIRS)
+		nm_usage_fail("at most %d directories", PIECES_MAX_DIRS);
+	opts.dirs[opts.plan.ndirs++] = word;
+}
+
+static const struct cli_option options[] = {
+	CLI_ENUM("backend", &opts.plan.backend, backends, CLI_HELP("files|log", "the store layout (default files)")),
+	CLI_COUNT("count", &opts.plan.count, 1, 1000000000, CLI_HELP("N", "pieces written in all (default 1000)")),
+	CLI_SIZE("size", &opts.plan.size, .min = 1,
+		 CLI_HELP("SIZE", "bytes per piece (default 2314240: 64 MiB / 29 shares)")),
+	CLI_SIZE("block", &opts.plan.block, .min = 1, .max = 1u << 30,
+		 CLI_HELP("SIZE", "bytes per write and hash update (default 256KiB)")),
+	CLI_CALL("hash", parse_hash, &opts.plan.hash, .seen = &opts.hash_set,
+		 CLI_HELP("ALGO", "blake3, sha256 or none (default blake3)")),
+	CLI_CALL("sync", parse_sync, &opts.plan.sync, .optional_value = 1, .seen = &opts.sync_set,
+		 CLI_HELP("[=data]", "fsync each piece before it is committed (=data: fdatasync); the\n"
+				     "files backend without --dirsync: a committed piece is durable only\n"
+				     "once the run ends (it syncs the directories then)")),
+	CLI_SET("no-sync", &opts.plan.sync, PIECES_NOSYNC, .seen = &opts.sync_set,
+		CLI_HELP(NULL, "do not sync (the default): nothing survives a power cut for sure")),
+	CLI_FLAG("dirsync", &opts.plan.dirsync,
+		 CLI_HELP(NULL, "files: fsync the directory after each rename (durable on commit)")),
+	CLI_UINT("sync-batch", &opts.plan.sync_batch, 1, 1000000,
+		 CLI_HELP("N", "log: sync once per N pieces, group commit (implies --sync)")),
+	CLI_SIZE("log-size", &opts.plan.log_limit, .min = 1,
+		 CLI_HELP("SIZE", "log: start a new log file past this size (default 1GiB)")),
+	CLI_UINT("workers", &opts.plan.workers, 1, 1024, CLI_HELP("N", "writer threads (default 1)")),
+	CLI_FLAG("read", &opts.plan.read_back, CLI_HELP(NULL, "then read every piece back and verify its hash")),
+	CLI_FLAG("keep", &opts.plan.keep,
+		 CLI_HELP(NULL, "keep the store(s) and print their paths, for 'pieces verify'")),
+	CLI_FLAG("matrix", &opts.matrix,
+		 CLI_HELP(NULL, "run {sha256, blake3} x {sync, nosync}, --runs times each, and print\n"
+				"a benchstat-style table: median ± 95% interval of MB/s, n")),
+	CLI_COUNT("runs", &opts.runs, 1, 1000,
+		  CLI_HELP("N", "repetitions per cell of --matrix (default 6: the fewest that give\n"
+				"benchstat's 95% interval)")),
+	CLI_FLAG("json", &opts.json,
+		 CLI_HELP(NULL, "print JSON: per phase numeric bytes_per_sec, pieces_per_sec, ns_per_op\n"
+				"and latency percentiles in ns (commit_lat_ns for writes, lat_ns),\n"
+				"cpu_seconds (user + system CPU time of the phase)")),
+	CLI_OUTPUT("output", &opts.output, .seen = &opts.json,
+		   CLI_HELP("FILE", "write the JSON to FILE instead of stdout (implies --json)")),
+	CLI_RUN_OPTIONS(&run_opts),
+	CLI_END,
+};
+
+const struct cli_help cmd_pieces_help = {
+	.usage = "usage: nodemark pieces DIR... [options]\n"
+		 "       nodemark pieces DIR... --matrix [--runs N] [options]\n"
+		 "       nodemark pieces verify DIR [--repair] [--json]\n"
+		 "\n"
+		 "Measure a storage node's piece store on the disks under DIR...: write --count pieces (each\n"
+		 "hashed as it is written, optionally synced, then committed), optionally read every piece\n"
+		 "back and verify it. Workers are spread over the directories (one per disk). Everything is\n"
+		 "written inside a private DIR/.nodemark-<id>/ directory, removed at the end (unless --keep).\n"
+		 "\n"
+		 "Backends:\n"
+		 "  files   one file per piece: temp/blob-<random>.partial (O_EXCL), a 512-byte header at\n"
+		 "          offset 0, data hashed as written, header, fsync (--sync), rename to\n"
+		 "          blobs/<namespace>/<2 chars>/<rest>.sj1, fsync of the directory (--dirsync)\n"
+		 "  log     pieces appended to log files (rotated at --log-size) with a footer each, indexed\n"
+		 "          in an on-disk hash table of 64-byte records; --sync-batch N commits N at a time\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"verify DIR: check every committed piece of a store (DIR is the kept .nodemark-<id> path, or\n"
+		"the directory holding it): header, size and hash; report corrupt pieces and leftovers of\n"
+		"unfinished writes (temp files, unindexed log tails). --repair removes the leftovers and\n"
+		"rebuilds a damaged log index from the pieces' footers; it never follows a link out of the\n"
+		"store, never removes a piece that verifies. Exit 1 when a piece is corrupt or missing, the\n"
+		"index is damaged or the store holds entries nodemark did not write (left alone). Pieces of\n"
+		"--hash none cannot be verified: they are counted as unverified, not ok.\n"
+		"\n"
+		"Examples:\n"
+		"  nodemark pieces /mnt/disk1 /mnt/disk2 --workers 4 --sync --read\n"
+		"  nodemark pieces /mnt/disk1 --backend log --sync-batch 16 --count 2000\n"
+		"  nodemark pieces /mnt/disk1 --matrix --count 200 --read\n"
+		"  nodemark pieces /mnt/disk1 --keep --count 50 && nodemark pieces verify /mnt/disk1\n",
+};
+
+/* The defaults, the command line, and the options that only go together. */
+static void parse_args(int argc, char **argv)
+{
+	struct pieces_plan *p = &opts.plan;
+	opts = (struct pieces_opts){
+		.plan = {
+			.backend = PIECES_FILES, .hash = HASH_BLAKE3, .sync = PIECES_NOSYNC,
+			.count = PIECES_DEFAULT_COUNT, .size = PIECES_DEFAULT_SIZE, .block = PIECES_DEFAULT_BLOCK,
+			.log_limit = PIECES_DEFAULT_LOG_LIMIT, .workers = 1,
+		},
+	};
+	cli_parse("pieces", argc, argv, options, add_dir, NULL);
 	if (!p->ndirs)
 		nm_usage_fail("expected a directory to write in (see 'nodemark pieces --help')");
 	if (p->sync_batch) {
 		if (p->backend != PIECES_LOG)
 			nm_usage_fail("--sync-batch: only the log backend commits in groups (add --backend log)");
-		if (o->sync_set == 2)
+		if (opts.sync_set && p->sync == PIECES_NOSYNC) /* the last of them was --no-sync */
 			nm_usage_fail("--sync-batch: cannot be used with --no-sync");
-		if (!o->sync_set)
+		if (!opts.sync_set)
 			p->sync = PIECES_FSYNC;
 	}
 	if (p->dirsync && p->backend != PIECES_FILES)
 		nm_usage_fail("--dirsync: only the files backend renames (drop it or use --backend files)");
-	if (o->matrix && (o->hash_set || o->sync_set))
+	if (opts.matrix && (opts.hash_set || opts.sync_set))
 		nm_usage_fail("--matrix runs every hash and sync setting: drop --hash, --sync and --no-sync");
-	if (o->matrix && p->keep)
+	if (opts.matrix && p->keep)
 		nm_usage_fail("--keep cannot be used with --matrix (it runs many stores)");
-	if (o->runs && !o->matrix)
+	if (opts.runs && !opts.matrix)
 		nm_usage_fail("--runs: only with --matrix");
 }
 
@@ -451,25 +401,23 @@ static const char *rate_si(double bps, char *buf, size_t len)
 	return buf;
 }
 
-static int run_matrix(struct pieces_opts *o, struct record *rec)
+static const enum hash_algo matrix_hashes[2] = { HASH_SHA256, HASH_BLAKE3 };
+static const enum pieces_sync matrix_syncs[2] = { PIECES_NOSYNC, PIECES_FSYNC };
+
+/* --runs rounds of every cell: its rates into samples[cell][row][round], its phases into rec. */
+static int matrix_measure(const struct pieces_opts *o, struct record *rec, unsigned runs,
+			  double *samples[NCELLS][NROWS])
 {
-	static const enum hash_algo hashes[2] = { HASH_SHA256, HASH_BLAKE3 };
-	static const enum pieces_sync syncs[2] = { PIECES_NOSYNC, PIECES_FSYNC };
-	static const char *const rows[NROWS] = { "Write", "Read", "ReadWrite" };
-	unsigned runs = o->runs ? (unsigned)o->runs : 6;
-	double *samples[NCELLS][NROWS];
 	struct pieces_result *r = malloc(sizeof *r);
 	char err[1024];
 	int rc = NM_EXIT_OK;
-
-	for (int c = 0; c < NCELLS; c++)
-		for (int k = 0; k < NROWS; k++)
-			samples[c][k] = calloc(runs, sizeof(double));
+	if (!r)
+		abort();
 	for (unsigned i = 0; i < runs && rc == NM_EXIT_OK; i++) {
 		for (int c = 0; c < NCELLS && rc == NM_EXIT_OK; c++) {
 			struct pieces_plan p = o->plan;
-			p.hash = hashes[c % 2];
-			p.sync = syncs[c / 2];
+			p.hash = matrix_hashes[c % 2];
+			p.sync = matrix_syncs[c / 2];
 			if (progress_enabled())
 				progress_update("matrix: run %u/%u, %s %s", i + 1, runs, hash_algo_name(p.hash),
 						pieces_sync_name(p.sync));
@@ -489,52 +437,67 @@ static int run_matrix(struct pieces_opts *o, struct record *rec)
 			}
 		}
 	}
+	free(r);
 	progress_clear();
-	if (rc == NM_EXIT_OK) {
-		json_t *results = json_array();
-		char sl[32];
-		if (!o->json)
-			printf("%-28s %s\n", "name", "speed (median ± 95% interval)");
-		for (int k = 0; k < NROWS; k++) {
-			if (k > 0 && !o->plan.read_back)
-				break;
-			for (int c = 0; c < NCELLS; c++) {
-				struct pieces_plan p = o->plan;
-				p.sync = syncs[c / 2];
-				char name[96], rate[32], pct[32];
-				struct summary s;
-				snprintf(name, sizeof name, "%s/%s-%s", rows[k], sync_label(&p, sl, sizeof sl),
-					 hash_algo_title(hashes[c % 2]));
-				summary_median(samples[c][k], runs, 0.95, &s);
-				summary_range_pct(&s, pct, sizeof pct);
-				if (!o->json)
-					printf("%-28s %s ± %s  n=%u\n", name, rate_si(s.center, rate, sizeof rate), pct, runs);
-				json_t *sj = json_array();
-				for (unsigned i = 0; i < runs; i++)
-					json_array_append_new(sj, json_real(samples[c][k][i]));
-				json_array_append_new(results,
-						      json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:s, s:o}", "name", name,
-								"unit", "B/s", "n", runs, "median", s.center,
-								"lo", isfinite(s.lo) ? json_real(s.lo) : json_null(),
-								"hi", isfinite(s.hi) ? json_real(s.hi) : json_null(),
-								"range", pct, "samples", sj));
-			}
-		}
-		if (o->json) {
-			json_t *top = json_pack("{s:s, s:I, s:I, s:i, s:i, s:o}", "backend",
-						pieces_backend_name(o->plan.backend), "count", (json_int_t)o->plan.count,
-						"size", (json_int_t)o->plan.size, "workers", o->plan.workers, "runs", runs,
-						"results", results);
-			if (emit_json(o->output, top) < 0)
-				rc = NM_EXIT_FAILED;
-		} else {
-			json_decref(results);
+	return rc;
+}
+
+/* The benchstat-style table (or its JSON) of the samples; an exit code. */
+static int matrix_report(const struct pieces_opts *o, unsigned runs, double *samples[NCELLS][NROWS])
+{
+	static const char *const rows[NROWS] = { "Write", "Read", "ReadWrite" };
+	json_t *results = json_array();
+	char sl[32];
+	if (!o->json)
+		printf("%-28s %s\n", "name", "speed (median ± 95% interval)");
+	for (int k = 0; k < NROWS; k++) {
+		if (k > 0 && !o->plan.read_back)
+			break;
+		for (int c = 0; c < NCELLS; c++) {
+			struct pieces_plan p = o->plan;
+			p.sync = matrix_syncs[c / 2];
+			char name[96], rate[32], pct[32];
+			struct summary s;
+			snprintf(name, sizeof name, "%s/%s-%s", rows[k], sync_label(&p, sl, sizeof sl),
+				 hash_algo_title(matrix_hashes[c % 2]));
+			summary_median(samples[c][k], runs, 0.95, &s);
+			summary_range_pct(&s, pct, sizeof pct);
+			if (!o->json)
+				printf("%-28s %s ± %s  n=%u\n", name, rate_si(s.center, rate, sizeof rate), pct, runs);
+			json_t *sj = json_array();
+			for (unsigned i = 0; i < runs; i++)
+				json_array_append_new(sj, json_real(samples[c][k][i]));
+			json_array_append_new(results,
+					      json_pack("{s:s, s:s, s:i, s:f, s:o, s:o, s:s, s:o}", "name", name, "unit",
+							"B/s", "n", runs, "median", s.center, "lo",
+							isfinite(s.lo) ? json_real(s.lo) : json_null(), "hi",
+							isfinite(s.hi) ? json_real(s.hi) : json_null(), "range", pct,
+							"samples", sj));
 		}
 	}
+	if (!o->json) {
+		json_decref(results);
+		return NM_EXIT_OK;
+	}
+	json_t *top = json_pack("{s:s, s:I, s:I, s:i, s:i, s:o}", "backend", pieces_backend_name(o->plan.backend),
+				"count", (json_int_t)o->plan.count, "size", (json_int_t)o->plan.size, "workers",
+				o->plan.workers, "runs", runs, "results", results);
+	return emit_json(o->output, top) < 0 ? NM_EXIT_FAILED : NM_EXIT_OK;
+}
+
+static int run_matrix(struct pieces_opts *o, struct record *rec)
+{
+	unsigned runs = o->runs ? (unsigned)o->runs : 6;
+	double *samples[NCELLS][NROWS];
+	for (int c = 0; c < NCELLS; c++)
+		for (int k = 0; k < NROWS; k++)
+			samples[c][k] = calloc(runs, sizeof(double));
+	int rc = matrix_measure(o, rec, runs, samples);
+	if (rc == NM_EXIT_OK)
+		rc = matrix_report(o, runs, samples);
 	for (int c = 0; c < NCELLS; c++)
 		for (int k = 0; k < NROWS; k++)
 			free(samples[c][k]);
-	free(r);
 	return rc;
 }
 
@@ -598,49 +561,48 @@ static void verify_text(const struct pieces_verify_report *r, int repair)
 		       (unsigned long long)r->removed, (unsigned long long)r->reindexed);
 }
 
+struct verify_args {
+	const char *dir, *output;
+	int repair, json;
+};
+
+static struct verify_args vargs;
+
+static const struct cli_option verify_options[] = {
+	CLI_FLAG("repair", &vargs.repair),
+	CLI_FLAG("json", &vargs.json),
+	CLI_OUTPUT("output", &vargs.output, .seen = &vargs.json),
+	CLI_END,
+};
+
+static void verify_dir(const char *word, void *ctx)
+{
+	if (vargs.dir)
+		nm_usage_fail("verify: one directory at a time (got \"%s\" and \"%s\")", vargs.dir, word);
+	vargs.dir = word;
+}
+
 static int cmd_pieces_verify(int argc, char **argv)
 {
-	struct opt_iter it;
-	const char *dir = NULL, *output = NULL;
-	int repair = 0, json = 0;
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, verify_specs)) != OPT_END;) {
-		switch (id) {
-		case O_REPAIR:
-			repair = 1;
-			break;
-		case O_JSON:
-			json = 1;
-			break;
-		case O_OUTPUT:
-			output = opt_output_file(&it);
-			json = 1;
-			break;
-		case OPT_POSITIONAL:
-			if (dir)
-				nm_usage_fail("verify: one directory at a time (got \"%s\" and \"%s\")", dir, it.arg);
-			dir = it.arg;
-			break;
-		}
-	}
-	if (!dir)
+	cli_parse("pieces verify", argc, argv, verify_options, verify_dir, NULL);
+	if (!vargs.dir)
 		nm_usage_fail("verify: expected the store's directory (see 'nodemark pieces --help')");
 
 	struct pieces_verify_report rep;
-	struct verify_out vo = { .list = json_array(), .json = json };
+	struct verify_out vo = { .list = json_array(), .json = vargs.json };
 	char err[1024];
-	int rc = pieces_verify(dir, repair, &rep, on_finding, &vo, err, sizeof err);
+	int rc = pieces_verify(vargs.dir, vargs.repair, &rep, on_finding, &vo, err, sizeof err);
 	if (rc != 0) {
 		nm_error("verify: %s", err);
 		json_decref(vo.list);
 		return rc;
 	}
-	if (json) {
-		if (emit_json(output, verify_json(&rep, vo.list)) < 0)
+	if (vargs.json) {
+		if (emit_json(vargs.output, verify_json(&rep, vo.list)) < 0)
 			return NM_EXIT_FAILED;
 	} else {
 		json_decref(vo.list);
-		verify_text(&rep, repair);
+		verify_text(&rep, vargs.repair);
 	}
 	return pieces_verify_sound(&rep) ? NM_EXIT_OK : NM_EXIT_FAILED;
 }
@@ -650,29 +612,21 @@ int cmd_pieces(int argc, char **argv)
 	if (argc > 1 && strcmp(argv[1], "verify") == 0)
 		return cmd_pieces_verify(argc - 1, argv + 1);
 
-	struct pieces_opts o = {
-		.plan = {
-			.backend = PIECES_FILES, .hash = HASH_BLAKE3, .sync = PIECES_NOSYNC,
-			.count = PIECES_DEFAULT_COUNT, .size = PIECES_DEFAULT_SIZE, .block = PIECES_DEFAULT_BLOCK,
-			.log_limit = PIECES_DEFAULT_LOG_LIMIT, .workers = 1,
-		},
-	};
-	struct run_opts ro = { 0 };
-	parse_args(&o, &ro, argc, argv);
-	o.plan.dirs = o.dirs;
+	parse_args(argc, argv);
+	opts.plan.dirs = opts.dirs;
 	char shared[1024];
-	if (inventory_shared_disks(NULL, o.dirs, o.plan.ndirs, shared, sizeof shared) > 0)
+	if (inventory_shared_disks(NULL, opts.dirs, opts.plan.ndirs, shared, sizeof shared) > 0)
 		nm_warn("%s: one disk measured from several directories, not independent disks", shared);
-	o.plan.show_progress = progress_enabled();
+	opts.plan.show_progress = progress_enabled();
 
 	struct record *rec = record_new("pieces", argc, argv);
-	int rc = o.matrix ? run_matrix(&o, rec) : run_once(&o, &ro, rec);
+	int rc = opts.matrix ? run_matrix(&opts, rec) : run_once(&opts, &run_opts, rec);
 	if (rc == NM_EXIT_OK || (rc == NM_EXIT_INTERRUPTED && rec->nbenches)) {
-		run_opts_apply(&ro, rec, o.dirs[0]);
-		if (run_save(&ro, rec) < 0)
+		run_opts_apply(&run_opts, rec, opts.dirs[0]);
+		if (run_save(&run_opts, rec) < 0)
 			rc = rc == NM_EXIT_OK ? NM_EXIT_FAILED : rc;
 	}
 	record_free(rec);
-	run_opts_free(&ro);
+	run_opts_free(&run_opts);
 	return rc;
 }
