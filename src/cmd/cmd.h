@@ -11,7 +11,7 @@
 #define COMMANDS(X)                                                                             \
 	X(run, TEXT, "benchmark the whole machine in one command (the baseline)")                      \
 	X(info, TABLE, "describe the machine, down to the disk stack under a directory")               \
-	X(disk, TEXT, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)")     \
+	X(disk, TABLE, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)")    \
 	X(fio, TEXT, "run fio command lines and job files, with fio's output formats")                 \
 	X(hash, TABLE, "measure hashing throughput (BLAKE3, SHA-256)")                                 \
 	X(pieces, TABLE, "measure a storage-node piece store (write, hash, fsync, rename)")            \

@@ -3,6 +3,7 @@
  * (disk/passes.h: files laid out once), and hands the results to export/disk_report and the
  * store.  On Ctrl-C the tests that finished are saved. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/output.h"
 #include "cli/run_opts.h"
 #include "disk/passes.h"
@@ -23,87 +24,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-const char cmd_disk_usage[] =
-	"usage: nodemark disk TARGET... [--profile cdm|cdm-nvme|peak|realworld] [options]\n"
-	"       nodemark disk TARGET... --rw RW [--bs SIZE --iodepth N --jobs N --runtime D ...]\n"
-	"\n"
-	"Measure a directory, file or block device the way CrystalDiskMark and fio do.\n"
-	"A directory gets a private .nodemark-* subdirectory with the test files, removed at the end\n"
-	"(also on Ctrl-C). A file or block device is only read, unless it is named again in\n"
-	"--allow-write; a mounted device is never written. Several targets: the threads are spread\n"
-	"over them, and results are shown per target and in total. Ctrl-C (or SIGTERM) stops the\n"
-	"run, removes the test files and saves the tests that finished all their passes.\n"
-	"\n"
-	"Profiles (CrystalDiskMark 8; the default when --rw is not given is cdm):\n"
-	"  cdm        SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1\n"
-	"  cdm-nvme   SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1\n"
-	"  peak       SEQ1M Q8T1, RND4K Q32T16\n"
-	"  realworld  SEQ1M Q1T1, RND4K Q1T1\n"
-	"  Every test is read, then (after all reads) written. Each test starts with a discarded\n"
-	"  preparing pass, then --loops passes; the table shows the best pass (MB/s = 10^6 B/s,\n"
-	"  IOPS, mean latency) and the median and spread of the passes. With several targets, the\n"
-	"  T threads of a test run on each target.\n"
-	"\n"
-	"Options:\n"
-	"  --profile NAME      run a profile (see above)\n"
-	"  --size SIZE         test file size, or region of a file or device (default 1GiB)\n"
-	"  --runtime D         length of a pass (profiles: 5s; custom jobs: time-based run of D;\n"
-	"                      without it a custom job does one size-based pass over --size)\n"
-	"  --loops N           passes (profiles: 5; custom jobs: 1)\n"
-	"  --interval D        pause between passes (profiles: 5s; custom jobs: 0)\n"
-	"  --ramp D            run but do not measure the first D of each pass\n"
-	"  --rw RW             a custom job: read, write, randread, randwrite, rw, randrw\n"
-	"  --bs SIZE           block size (default 4k)\n"
-	"  --iodepth N         I/Os in flight per thread, 1-65536 (default 1)\n"
-	"  --jobs N            threads, spread over the targets (default 1)\n"
-	"  --rwmix PCT         share of reads in rw/randrw (default 50)\n"
-	"  --engine NAME       auto (default), uring, psync, mmap, null. auto picks per target:\n"
-	"                      uring for O_DIRECT and block devices; buffered files (and tmpfs,\n"
-	"                      always buffered): psync at --iodepth 1, uring deeper\n"
-	"  --direct            require O_DIRECT (default: O_DIRECT where the filesystem allows it,\n"
-	"                      else buffered with a note)\n"
-	"  --buffered          never use O_DIRECT\n"
-	"  --zero-buffers      write zeros (default: random data)\n"
-	"  --fsync N           fsync after every N writes (and --end-fsync: once at the end)\n"
-	"  --fdatasync N       fdatasync after every N writes\n"
-	"  --end-fsync         fsync each file when the writes are done\n"
-	"  --norandommap       random offsets may repeat within a pass (default: every block once)\n"
-	"  --cpus LIST         pin thread i to the i-th CPU of LIST, e.g. 0-3,8\n"
-	"  --sqpoll            io_uring: a kernel thread polls the submission queue\n"
-	"  --hipri             io_uring: polled completions (needs poll queues)\n"
-	"  --allow-write PATH  allow writing to this block device or existing file (repeatable)\n"
-	"  --json              JSON on stdout: per test an object per job, per target and a total\n"
-	"                      (iops, bytes_per_sec, io_bytes, runtime_ns, lat_ns{min,mean,max,p50,\n"
-	"                      p90,p99,p99.9,p99.99}, usr_cpu_ns, sys_cpu_ns, engine, direct)\n"
-	"  --output FILE       write the report (or JSON) to FILE instead of stdout\n"
-	RUN_OPT_USAGE
-	"\n"
-	"Examples:\n"
-	"  nodemark disk /mnt/data\n"
-	"  nodemark disk /mnt/data --profile cdm-nvme --size 256m --runtime 2s --loops 3 --interval 1s\n"
-	"  nodemark disk /mnt/data --rw randread --bs 4k --iodepth 32 --jobs 4 --runtime 10s\n"
-	"  nodemark disk /dev/nvme0n1 --rw randread --iodepth 32 --runtime 10s --json\n"
-	"  nodemark disk /d1 /d2 /d3 --rw write --bs 1m --jobs 3 --size 4g --end-fsync\n";
-
-enum {
-	O_PROFILE = 1, O_SIZE, O_RUNTIME, O_LOOPS, O_INTERVAL, O_RAMP, O_RW, O_BS, O_IODEPTH, O_JOBS, O_RWMIX,
-	O_ENGINE, O_DIRECT_ON, O_BUFFERED, O_ZERO, O_FSYNC, O_FDATASYNC, O_END_FSYNC, O_NORANDOMMAP, O_CPUS,
-	O_SQPOLL, O_HIPRI, O_ALLOW_WRITE, O_JSON, O_OUTPUT,
-};
-
-static const struct opt_spec specs[] = {
-	{ "profile", OPT_ARG, O_PROFILE }, { "size", OPT_ARG, O_SIZE }, { "runtime", OPT_ARG, O_RUNTIME },
-	{ "loops", OPT_ARG, O_LOOPS }, { "interval", OPT_ARG, O_INTERVAL }, { "ramp", OPT_ARG, O_RAMP },
-	{ "rw", OPT_ARG, O_RW }, { "bs", OPT_ARG, O_BS }, { "iodepth", OPT_ARG, O_IODEPTH },
-	{ "jobs", OPT_ARG, O_JOBS }, { "rwmix", OPT_ARG, O_RWMIX }, { "engine", OPT_ARG, O_ENGINE },
-	{ "direct", OPT_NOARG, O_DIRECT_ON }, { "buffered", OPT_NOARG, O_BUFFERED },
-	{ "zero-buffers", OPT_NOARG, O_ZERO }, { "fsync", OPT_ARG, O_FSYNC }, { "fdatasync", OPT_ARG, O_FDATASYNC },
-	{ "end-fsync", OPT_NOARG, O_END_FSYNC }, { "norandommap", OPT_NOARG, O_NORANDOMMAP },
-	{ "cpus", OPT_ARG, O_CPUS }, { "sqpoll", OPT_NOARG, O_SQPOLL }, { "hipri", OPT_NOARG, O_HIPRI },
-	{ "allow-write", OPT_ARG, O_ALLOW_WRITE }, { "json", OPT_NOARG, O_JSON }, { "output", OPT_ARG, O_OUTPUT },
-	RUN_OPT_SPECS, { 0 },
-};
-
 struct disk_opts {
 	struct disk_plan plan;
 	int custom;                 /* --rw given */
@@ -115,125 +35,138 @@ struct disk_opts {
 	struct run_opts run;
 };
 
-static void parse_args(struct disk_opts *o, int argc, char **argv)
+static struct disk_opts opts;
+#define JOB (&opts.plan.base) /* the job the options fill (a profile builds its tests from it) */
+
+static void parse_profile(const struct opt_iter *it, void *profile)
 {
-	struct opt_iter it;
-	struct disk_plan *p = &o->plan;
-	struct io_job *j = &p->base;
-	disk_plan_init(p);
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		if (run_opts_handle(&o->run, id, &it))
-			continue;
-		switch (id) {
-		case OPT_POSITIONAL:
-			if (j->ntargets == IO_MAX_TARGETS)
-				nm_usage_fail("at most %d targets", IO_MAX_TARGETS);
-			j->targets[j->ntargets++] = it.arg;
-			break;
-		case OPT_DASHDASH:
-			break;
-		case O_PROFILE:
-			if (!(p->profile = disk_profile_find(it.arg)))
-				opt_bad_value(&it, "expected cdm, cdm-nvme, peak or realworld");
-			break;
-		case O_SIZE:
-			j->size = opt_size(&it);
-			if (!j->size)
-				opt_bad_value(&it, "0: expected a size like 64m, 1GiB");
-			p->have_size = 1;
-			break;
-		case O_RUNTIME:
-			j->runtime_ns = opt_duration(&it);
-			if (!j->runtime_ns)
-				opt_bad_value(&it, "0: expected a duration like 500ms, 5s");
-			p->have_runtime = 1;
-			break;
-		case O_LOOPS:
-			j->loops = (unsigned)opt_count(&it, 1, 1000);
-			p->have_loops = 1;
-			break;
-		case O_INTERVAL:
-			p->interval_ns = opt_duration(&it);
-			p->have_interval = 1;
-			break;
-		case O_RAMP:
-			j->ramp_ns = opt_duration(&it);
-			break;
-		case O_RW:
-			if (io_rw_parse(it.arg, &j->rw) < 0)
-				opt_bad_value(&it, "expected read, write, randread, randwrite, rw or randrw");
-			o->custom = 1;
-			break;
-		case O_BS: {
-			uint64_t bs = opt_size(&it);
-			if (bs == 0)
-				opt_bad_value(&it, "0: a block size must be at least 1 byte");
-			if (bs > (256u << 20))
-				opt_bad_value(&it, "at most 256MiB");
-			j->bs[DIR_READ] = j->bs[DIR_WRITE] = bs;
-			o->have_bs = 1;
-			break;
-		}
-		case O_IODEPTH:
-			j->iodepth = (unsigned)opt_count(&it, 1, 65536);
-			break;
-		case O_JOBS:
-			j->numjobs = (unsigned)opt_count(&it, 1, 4096);
-			o->have_jobs = 1;
-			break;
-		case O_RWMIX:
-			j->rwmix_read = (unsigned)opt_count(&it, 0, 100);
-			break;
-		case O_ENGINE:
-			if (io_engine_parse(it.arg, &j->engine) < 0)
-				opt_bad_value(&it, io_engine_expected());
-			break;
-		case O_DIRECT_ON:
-			j->direct = DIRECT_ON;
-			break;
-		case O_BUFFERED:
-			j->direct = DIRECT_OFF;
-			break;
-		case O_ZERO:
-			j->fill = FILL_ZERO;
-			break;
-		case O_FSYNC:
-			j->fsync_every = (unsigned)opt_count(&it, 1, UINT32_MAX);
-			break;
-		case O_FDATASYNC:
-			j->fdatasync_every = (unsigned)opt_count(&it, 1, UINT32_MAX);
-			break;
-		case O_END_FSYNC:
-			j->end_fsync = 1;
-			break;
-		case O_NORANDOMMAP:
-			j->norandommap = 1;
-			break;
-		case O_CPUS:
-			j->cpus = it.arg;
-			break;
-		case O_SQPOLL:
-			j->sqpoll = 1;
-			break;
-		case O_HIPRI:
-			j->hipri = 1;
-			break;
-		case O_ALLOW_WRITE:
-			if (o->nallow == IO_MAX_TARGETS)
-				nm_usage_fail("--allow-write: at most %d paths", IO_MAX_TARGETS);
-			o->allow_write[o->nallow++] = it.arg;
-			break;
-		case O_JSON:
-			o->json = 1;
-			break;
-		case O_OUTPUT:
-			o->output = opt_output_file(&it);
-			break;
-		default:
-			nm_usage_fail("unexpected option %s", it.name ? it.name : "");
-		}
-	}
+	if (!(*(const struct disk_profile **)profile = disk_profile_find(it->arg)))
+		opt_bad_value(it, "expected cdm, cdm-nvme, peak or realworld");
+}
+
+static void parse_rw(const struct opt_iter *it, void *rw)
+{
+	if (io_rw_parse(it->arg, rw) < 0)
+		opt_bad_value(it, "expected read, write, randread, randwrite, rw or randrw");
+}
+
+/* --bs: one block size for reads and writes. */
+static void parse_bs(const struct opt_iter *it, void *job)
+{
+	struct io_job *j = job;
+	uint64_t bs = opt_size(it);
+	if (bs == 0)
+		opt_bad_value(it, "0: a block size must be at least 1 byte");
+	if (bs > (256u << 20))
+		opt_bad_value(it, "at most 256MiB");
+	j->bs[DIR_READ] = j->bs[DIR_WRITE] = bs;
+}
+
+static void parse_engine(const struct opt_iter *it, void *engine)
+{
+	if (io_engine_parse(it->arg, engine) < 0)
+		opt_bad_value(it, io_engine_expected());
+}
+
+static void add_target(const char *word, void *ctx)
+{
+	if (JOB->ntargets == IO_MAX_TARGETS)
+		nm_usage_fail("at most %d targets", IO_MAX_TARGETS);
+	JOB->targets[JOB->ntargets++] = word;
+}
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static const struct cli_option options[] = {
+	CLI_CALL("profile", parse_profile, &opts.plan.profile, CLI_HELP("NAME", "run a profile (see above)")),
+	CLI_SIZE("size", &JOB->size, .min = 1, .bad = "0: expected a size like 64m, 1GiB",
+		 .seen = &opts.plan.have_size,
+		 CLI_HELP("SIZE", "test file size, or region of a file or device (default 1GiB)")),
+	CLI_DURATION("runtime", &JOB->runtime_ns, .min = 1, .bad = "0: expected a duration like 500ms, 5s",
+		     .seen = &opts.plan.have_runtime,
+		     CLI_HELP("D", "length of a pass (profiles: 5s; custom jobs: time-based run of D;\n"
+				   "without it a custom job does one size-based pass over --size)")),
+	CLI_UINT("loops", &JOB->loops, 1, 1000, .seen = &opts.plan.have_loops,
+		 CLI_HELP("N", "passes (profiles: 5; custom jobs: 1)")),
+	CLI_DURATION("interval", &opts.plan.interval_ns, .seen = &opts.plan.have_interval,
+		     CLI_HELP("D", "pause between passes (profiles: 5s; custom jobs: 0)")),
+	CLI_DURATION("ramp", &JOB->ramp_ns, CLI_HELP("D", "run but do not measure the first D of each pass")),
+	CLI_CALL("rw", parse_rw, &JOB->rw, .seen = &opts.custom,
+		 CLI_HELP("RW", "a custom job: read, write, randread, randwrite, rw, randrw")),
+	CLI_CALL("bs", parse_bs, JOB, .seen = &opts.have_bs, CLI_HELP("SIZE", "block size (default 4k)")),
+	CLI_UINT("iodepth", &JOB->iodepth, 1, 65536, CLI_HELP("N", "I/Os in flight per thread, 1-65536 (default 1)")),
+	CLI_UINT("jobs", &JOB->numjobs, 1, 4096, .seen = &opts.have_jobs,
+		 CLI_HELP("N", "threads, spread over the targets (default 1)")),
+	CLI_UINT("rwmix", &JOB->rwmix_read, 0, 100, CLI_HELP("PCT", "share of reads in rw/randrw (default 50)")),
+	CLI_CALL("engine", parse_engine, &JOB->engine,
+		 CLI_HELP("NAME", "auto (default), uring, psync, mmap, null. auto picks per target:\n"
+				  "uring for O_DIRECT and block devices; buffered files (and tmpfs,\n"
+				  "always buffered): psync at --iodepth 1, uring deeper")),
+	CLI_SET("direct", &JOB->direct, DIRECT_ON,
+		CLI_HELP(NULL, "require O_DIRECT (default: O_DIRECT where the filesystem allows it,\n"
+			       "else buffered with a note)")),
+	CLI_SET("buffered", &JOB->direct, DIRECT_OFF, CLI_HELP(NULL, "never use O_DIRECT")),
+	CLI_SET("zero-buffers", &JOB->fill, FILL_ZERO, CLI_HELP(NULL, "write zeros (default: random data)")),
+	CLI_UINT("fsync", &JOB->fsync_every, 1, UINT32_MAX,
+		 CLI_HELP("N", "fsync after every N writes (and --end-fsync: once at the end)")),
+	CLI_UINT("fdatasync", &JOB->fdatasync_every, 1, UINT32_MAX,
+		 CLI_HELP("N", "fdatasync after every N writes")),
+	CLI_FLAG("end-fsync", &JOB->end_fsync, CLI_HELP(NULL, "fsync each file when the writes are done")),
+	CLI_FLAG("norandommap", &JOB->norandommap,
+		 CLI_HELP(NULL, "random offsets may repeat within a pass (default: every block once)")),
+	CLI_STRING("cpus", &JOB->cpus, CLI_HELP("LIST", "pin thread i to the i-th CPU of LIST, e.g. 0-3,8")),
+	CLI_FLAG("sqpoll", &JOB->sqpoll, CLI_HELP(NULL, "io_uring: a kernel thread polls the submission queue")),
+	CLI_FLAG("hipri", &JOB->hipri, CLI_HELP(NULL, "io_uring: polled completions (needs poll queues)")),
+	CLI_LIST("allow-write", opts.allow_write, &opts.nallow, IO_MAX_TARGETS,
+		 .bad = "at most " STR(IO_MAX_TARGETS) " paths",
+		 CLI_HELP("PATH", "allow writing to this block device or existing file (repeatable)")),
+	CLI_FLAG("json", &opts.json,
+		 CLI_HELP(NULL, "JSON on stdout: per test an object per job, per target and a total\n"
+				"(iops, bytes_per_sec, io_bytes, runtime_ns, lat_ns{min,mean,max,p50,\n"
+				"p90,p99,p99.9,p99.99}, usr_cpu_ns, sys_cpu_ns, engine, direct)")),
+	CLI_OUTPUT("output", &opts.output, CLI_HELP("FILE", "write the report (or JSON) to FILE instead of stdout")),
+	CLI_RUN_OPTIONS(&opts.run),
+	CLI_END,
+};
+
+const struct cli_help cmd_disk_help = {
+	.usage = "usage: nodemark disk TARGET... [--profile cdm|cdm-nvme|peak|realworld] [options]\n"
+		 "       nodemark disk TARGET... --rw RW [--bs SIZE --iodepth N --jobs N --runtime D ...]\n"
+		 "\n"
+		 "Measure a directory, file or block device the way CrystalDiskMark and fio do.\n"
+		 "A directory gets a private .nodemark-* subdirectory with the test files, removed at the end\n"
+		 "(also on Ctrl-C). A file or block device is only read, unless it is named again in\n"
+		 "--allow-write; a mounted device is never written. Several targets: the threads are spread\n"
+		 "over them, and results are shown per target and in total. Ctrl-C (or SIGTERM) stops the\n"
+		 "run, removes the test files and saves the tests that finished all their passes.\n"
+		 "\n"
+		 "Profiles (CrystalDiskMark 8; the default when --rw is not given is cdm):\n"
+		 "  cdm        SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1\n"
+		 "  cdm-nvme   SEQ1M Q8T1, SEQ128K Q32T1, RND4K Q32T16, RND4K Q1T1\n"
+		 "  peak       SEQ1M Q8T1, RND4K Q32T16\n"
+		 "  realworld  SEQ1M Q1T1, RND4K Q1T1\n"
+		 "  Every test is read, then (after all reads) written. Each test starts with a discarded\n"
+		 "  preparing pass, then --loops passes; the table shows the best pass (MB/s = 10^6 B/s,\n"
+		 "  IOPS, mean latency) and the median and spread of the passes. With several targets, the\n"
+		 "  T threads of a test run on each target.\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Examples:\n"
+		"  nodemark disk /mnt/data\n"
+		"  nodemark disk /mnt/data --profile cdm-nvme --size 256m --runtime 2s --loops 3 --interval 1s\n"
+		"  nodemark disk /mnt/data --rw randread --bs 4k --iodepth 32 --jobs 4 --runtime 10s\n"
+		"  nodemark disk /dev/nvme0n1 --rw randread --iodepth 32 --runtime 10s --json\n"
+		"  nodemark disk /d1 /d2 /d3 --rw write --bs 1m --jobs 3 --size 4g --end-fsync\n",
+};
+
+static void parse_args(int argc, char **argv)
+{
+	memset(&opts, 0, sizeof opts);
+	disk_plan_init(&opts.plan);
+	cli_parse("disk", argc, argv, options, add_target, NULL);
 }
 
 /* --- checks that need the file system ------------------------------------------------------ */
@@ -365,19 +298,18 @@ static int exit_code(int io_status)
 
 int cmd_disk(int argc, char **argv)
 {
-	struct disk_opts o;
-	struct disk_plan *plan = &o.plan;
+	struct disk_opts *o = &opts;
+	struct disk_plan *plan = &o->plan;
 	char err[512];
-	memset(&o, 0, sizeof o);
-	parse_args(&o, argc, argv);
+	parse_args(argc, argv);
 
-	if (o.custom && plan->profile)
+	if (o->custom && plan->profile)
 		nm_usage_fail("--rw and --profile: choose a profile or a custom job");
-	if (!o.custom && !plan->profile)
+	if (!o->custom && !plan->profile)
 		plan->profile = disk_profile_default();
-	if (plan->profile && (o.have_bs || o.have_jobs))
+	if (plan->profile && (o->have_bs || o->have_jobs))
 		nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
-	plan->writable = check_targets(&o);
+	plan->writable = check_targets(o);
 	char shared[1024];
 	if (inventory_shared_disks(NULL, plan->base.targets, plan->base.ntargets, shared, sizeof shared) > 0)
 		nm_warn("%s: one disk measured from several targets, not independent disks", shared);
@@ -405,9 +337,9 @@ int cmd_disk(int argc, char **argv)
 	disk_report_init(&rep, plan);
 	int rc = NM_EXIT_OK;
 	if (st == IO_OK) {
-		if (write_output(&o, &rep, io_session_notes(s)) < 0)
+		if (write_output(o, &rep, io_session_notes(s)) < 0)
 			rc = NM_EXIT_FAILED;
-		if (save_record(&o, &rep, argc, argv) < 0)
+		if (save_record(o, &rep, argc, argv) < 0)
 			rc = NM_EXIT_FAILED;
 	} else if (st == IO_INTERRUPTED) {
 		/* Ctrl-C: remove the test files first (a second signal must find nothing left to
@@ -416,9 +348,9 @@ int cmd_disk(int argc, char **argv)
 		s = NULL;
 		unsigned done = disk_tests_complete(plan->tests, plan->ntests);
 		rc = NM_EXIT_INTERRUPTED;
-		if (done && !o.run.no_save) {
+		if (done && !o->run.no_save) {
 			nm_error("interrupted: saving the %u test%s that finished", done, done == 1 ? "" : "s");
-			save_record(&o, &rep, argc, argv);
+			save_record(o, &rep, argc, argv);
 		} else {
 			nm_error("interrupted%s", done ? "" : " before a test finished: nothing to save");
 		}
@@ -428,6 +360,6 @@ int cmd_disk(int argc, char **argv)
 	}
 	disk_plan_free(plan);
 	io_session_close(s);
-	run_opts_free(&o.run);
+	run_opts_free(&o->run);
 	return rc;
 }
