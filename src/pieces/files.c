@@ -65,10 +65,30 @@ static unsigned b32_val(char c)
 	return c >= 'a' && c <= 'z' ? (unsigned)(c - 'a') : (unsigned)(c - '2' + 26);
 }
 
+/* The blob's two-letter directory, made the first time a piece goes there; 0 or -1 (w->err). */
+static int make_blob_dir(struct pieces_worker *w, char *dir)
+{
+	struct files_state *st = w->state;
+	const char *two = strrchr(dir, '/') + 1;
+	unsigned slot = b32_val(two[0]) * 32 + b32_val(two[1]);
+	if (st->made[slot])
+		return 0;
+	if (mkdir_ok(dir) < 0)
+		return nm_errf(w->err, sizeof w->err, "%s: cannot create: %s", dir, strerror(errno));
+	/* With --dirsync the new directory's own entry must be durable too. */
+	char *slash = strrchr(dir, '/');
+	*slash = 0;
+	int e = w->plan->dirsync ? fsync_dir(dir) : 0;
+	*slash = '/';
+	if (e < 0)
+		return nm_errf(w->err, sizeof w->err, "%s: fsync of the directory: %s", dir, strerror(errno));
+	st->made[slot] = 1;
+	return 0;
+}
+
 static int files_write(struct pieces_worker *w, struct piece_loc *loc)
 {
 	const struct pieces_plan *p = w->plan;
-	struct files_state *st = w->state;
 	char tmp[4096], dir[4096], path[4200];
 	uint8_t header[PIECE_HEADER_SIZE];
 	struct piece_info pi = { .algo = p->hash, .size = p->size, .has_id = 1 };
@@ -106,24 +126,8 @@ static int files_write(struct pieces_worker *w, struct piece_loc *loc)
 	fd = -1;
 
 	blob_path(w, loc->id, dir, sizeof dir, path, sizeof path);
-	const char *two = strrchr(dir, '/') + 1;
-	unsigned slot = b32_val(two[0]) * 32 + b32_val(two[1]);
-	if (!st->made[slot]) {
-		if (mkdir_ok(dir) < 0) {
-			nm_errf(w->err, sizeof w->err, "%s: cannot create: %s", dir, strerror(errno));
-			goto fail;
-		}
-		/* With --dirsync the new directory's own entry must be durable too. */
-		char *slash = strrchr(dir, '/');
-		*slash = 0;
-		int e = p->dirsync ? fsync_dir(dir) : 0;
-		*slash = '/';
-		if (e < 0) {
-			nm_errf(w->err, sizeof w->err, "%s: fsync of the directory: %s", dir, strerror(errno));
-			goto fail;
-		}
-		st->made[slot] = 1;
-	}
+	if (make_blob_dir(w, dir) < 0)
+		goto fail;
 	if (rename(tmp, path) < 0) {
 		nm_errf(w->err, sizeof w->err, "rename %s to %s: %s", tmp, path, strerror(errno));
 		goto fail;

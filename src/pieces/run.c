@@ -149,6 +149,69 @@ static uint64_t process_cpu_ns(void)
 	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
 }
 
+/* The live line: the phase, how far, since when and until when (at the rate so far). */
+static void show_phase_progress(const struct runner *run, unsigned started, int reading, uint64_t phase_t0)
+{
+	uint64_t done = 0, total = 0;
+	for (unsigned i = 0; i < started; i++) {
+		done += __atomic_load_n(&run->w[i].progress, __ATOMIC_RELAXED);
+		total += reading ? run->w[i].nlocs : run->w[i].npieces;
+	}
+	char el[32], eta[32] = "-";
+	uint64_t spent = clock_now_ns() - phase_t0;
+	units_duration(spent, el, sizeof el);
+	if (done > 0 && total > done)
+		units_duration((uint64_t)((double)spent / (double)done * (double)(total - done)), eta, sizeof eta);
+	progress_update("pieces %s: %llu/%llu pieces (%.0f%%), elapsed %s, ETA %s", reading ? "read" : "write",
+			(unsigned long long)done, (unsigned long long)total,
+			total ? 100.0 * (double)done / (double)total : 0.0, el, eta);
+}
+
+/* The workers' counts, latencies and times summed into the phase (per directory too); the
+ * first worker's error, unless it is a corrupt piece on read-back (counted by the caller). */
+static int gather_phase(struct runner *run, struct pieces_phase *ph, unsigned started, int reading, char *err,
+			size_t errlen)
+{
+	const struct pieces_plan *p = run->plan;
+	uint64_t t0 = UINT64_MAX, t1 = 0, dt0[PIECES_MAX_DIRS], dt1[PIECES_MAX_DIRS];
+	int rc = 0;
+	ph->ran = 1;
+	ph->ndirs = p->ndirs;
+	for (unsigned d = 0; d < p->ndirs; d++)
+		dt0[d] = UINT64_MAX, dt1[d] = 0;
+	for (unsigned i = 0; i < started; i++) {
+		struct pieces_worker *w = &run->w[i];
+		unsigned d = i % p->ndirs; /* worker i writes in dirs[i % ndirs] */
+		if (w->t0 < t0)
+			t0 = w->t0;
+		if (w->t1 > t1)
+			t1 = w->t1;
+		if (w->t0 < dt0[d])
+			dt0[d] = w->t0;
+		if (w->t1 > dt1[d])
+			dt1[d] = w->t1;
+		ph->dir[d].pieces += w->nlocs;
+		ph->pieces += w->nlocs;
+		if (reading) {
+			hist_merge(&ph->op_lat, &w->read_lat);
+		} else {
+			hist_merge(&ph->op_lat, &w->op_lat);
+			hist_merge(&ph->commit_lat, &w->commit_lat);
+		}
+		if (w->err[0] && !rc && !(reading && w->corrupt)) {
+			nm_errf(err, errlen, "%s", w->err);
+			rc = NM_EXIT_FAILED;
+		}
+	}
+	ph->bytes = ph->pieces * p->size;
+	ph->ns = t1 > t0 ? t1 - t0 : 1;
+	for (unsigned d = 0; d < p->ndirs; d++) {
+		ph->dir[d].bytes = ph->dir[d].pieces * p->size;
+		ph->dir[d].ns = dt1[d] > dt0[d] ? dt1[d] - dt0[d] : 1;
+	}
+	return rc;
+}
+
 /* Run one phase on every worker; the calling thread watches for signals and shows progress. */
 static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, char *err, size_t errlen)
 {
@@ -177,23 +240,8 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 	while (__atomic_load_n(&run->finished, __ATOMIC_ACQUIRE) < started) {
 		if (cleanup_interrupted())
 			__atomic_store_n(&run->stop, 1, __ATOMIC_RELAXED);
-		if (p->show_progress) {
-			uint64_t done = 0, total = 0;
-			for (unsigned i = 0; i < started; i++) {
-				done += __atomic_load_n(&run->w[i].progress, __ATOMIC_RELAXED);
-				total += reading ? run->w[i].nlocs : run->w[i].npieces;
-			}
-			/* The phase, how far, since when and until when (at the rate so far). */
-			char el[32], eta[32] = "-";
-			uint64_t spent = clock_now_ns() - phase_t0;
-			units_duration(spent, el, sizeof el);
-			if (done > 0 && total > done)
-				units_duration((uint64_t)((double)spent / (double)done * (double)(total - done)), eta,
-					       sizeof eta);
-			progress_update("pieces %s: %llu/%llu pieces (%.0f%%), elapsed %s, ETA %s",
-					reading ? "read" : "write", (unsigned long long)done, (unsigned long long)total,
-					total ? 100.0 * (double)done / (double)total : 0.0, el, eta);
-		}
+		if (p->show_progress)
+			show_phase_progress(run, started, reading, phase_t0);
 		usleep(20000);
 	}
 	for (unsigned i = 0; i < started; i++)
@@ -203,42 +251,9 @@ static int run_phase(struct runner *run, struct pieces_phase *ph, int reading, c
 		progress_clear();
 	free(args);
 
-	uint64_t t0 = UINT64_MAX, t1 = 0, dt0[PIECES_MAX_DIRS], dt1[PIECES_MAX_DIRS];
-	ph->ran = 1;
-	ph->ndirs = p->ndirs;
-	for (unsigned d = 0; d < p->ndirs; d++)
-		dt0[d] = UINT64_MAX, dt1[d] = 0;
-	for (unsigned i = 0; i < started; i++) {
-		struct pieces_worker *w = &run->w[i];
-		unsigned d = i % p->ndirs; /* worker i writes in dirs[i % ndirs] */
-		if (w->t0 < t0)
-			t0 = w->t0;
-		if (w->t1 > t1)
-			t1 = w->t1;
-		if (w->t0 < dt0[d])
-			dt0[d] = w->t0;
-		if (w->t1 > dt1[d])
-			dt1[d] = w->t1;
-		ph->dir[d].pieces += w->nlocs;
-		if (reading) {
-			ph->pieces += w->nlocs;
-			hist_merge(&ph->op_lat, &w->read_lat);
-		} else {
-			ph->pieces += w->nlocs;
-			hist_merge(&ph->op_lat, &w->op_lat);
-			hist_merge(&ph->commit_lat, &w->commit_lat);
-		}
-		if (w->err[0] && !rc && !(reading && w->corrupt)) {
-			nm_errf(err, errlen, "%s", w->err);
-			rc = NM_EXIT_FAILED;
-		}
-	}
-	ph->bytes = ph->pieces * p->size;
-	ph->ns = t1 > t0 ? t1 - t0 : 1;
-	for (unsigned d = 0; d < p->ndirs; d++) {
-		ph->dir[d].bytes = ph->dir[d].pieces * p->size;
-		ph->dir[d].ns = dt1[d] > dt0[d] ? dt1[d] - dt0[d] : 1;
-	}
+	int gathered = gather_phase(run, ph, started, reading, rc ? NULL : err, rc ? 0 : errlen);
+	if (!rc)
+		rc = gathered;
 	if (!rc && cleanup_interrupted())
 		rc = NM_EXIT_INTERRUPTED;
 	if (rc == NM_EXIT_INTERRUPTED)
@@ -321,13 +336,120 @@ static int finish_roots(const struct pieces_plan *p, struct runner *run, char ro
 	return 0;
 }
 
+/* A private store per directory that gets pieces: room checked, made, marked and initialised,
+ * and durable before the first piece when the run syncs.  An exit code. */
+static int make_roots(const struct runner *run, const char *ns, char roots[][4096], unsigned *nroots, char *err,
+		      size_t errlen)
+{
+	const struct pieces_plan *p = run->plan;
+	uint64_t per_piece = p->size + (p->backend == PIECES_LOG ? LOG_FOOTER_SIZE + 2 * INDEX_RECORD_SIZE
+								  : PIECE_HEADER_SIZE);
+	for (unsigned d = 0; d < p->ndirs; d++) {
+		uint64_t pieces = 0;
+		for (unsigned i = d; i < p->workers; i += p->ndirs)
+			pieces += p->count / p->workers + (i < p->count % p->workers);
+		if (!pieces)
+			continue;
+		if (pieces > UINT64_MAX / per_piece)
+			return nm_errf(err, errlen, "--count x --size is too large"), NM_EXIT_USAGE;
+		if (space_check(p->dirs[d], pieces * per_piece, err, errlen) < 0 ||
+		    workdir_create(p->dirs[d], roots[d], sizeof roots[d], err, errlen) < 0)
+			return NM_EXIT_USAGE;
+		*nroots = d + 1;
+		if (write_marker(roots[d], p, -1, err, errlen) < 0 || run->ops->store_init(roots[d], ns, err, errlen) < 0)
+			return NM_EXIT_FAILED;
+		/* The store's own directory entries durable before the first piece is acknowledged. */
+		if ((p->sync != PIECES_NOSYNC || p->dirsync) &&
+		    (pieces_sync_tree(roots[d]) < 0 || fsync_dir(p->dirs[d]) < 0)) {
+			nm_errf(err, errlen, "%s: fsync of the store's directories: %s", roots[d], strerror(errno));
+			return NM_EXIT_FAILED;
+		}
+	}
+	return NM_EXIT_OK;
+}
+
+/* Each worker's share of the pieces, its buffers and its open store; an exit code. */
+static int make_workers(struct runner *run, char roots[][4096], const char *ns, char *err, size_t errlen)
+{
+	const struct pieces_plan *p = run->plan;
+	size_t data_len = p->size < PIECE_DATA_MAX ? (size_t)p->size : PIECE_DATA_MAX;
+	for (unsigned i = 0; i < p->workers; i++) {
+		struct pieces_worker *w = &run->w[i];
+		w->plan = p;
+		w->index = i;
+		w->root = roots[i % p->ndirs];
+		w->ns = ns;
+		w->stop = &run->stop;
+		w->npieces = p->count / p->workers + (i < p->count % p->workers);
+		w->data_len = data_len;
+		w->data = malloc(data_len);
+		w->rbuf = p->read_back ? malloc(p->block) : NULL;
+		w->locs = calloc(w->npieces ? w->npieces : 1, sizeof *w->locs);
+		hist_init(&w->op_lat);
+		hist_init(&w->commit_lat);
+		hist_init(&w->read_lat);
+		if (!w->data || !w->locs || (p->read_back && !w->rbuf))
+			return nm_errf(err, errlen, "out of memory for worker %u", i), NM_EXIT_FAILED;
+		rand_fill(w->data, data_len, random_u64());
+		if (run->ops->open(w) < 0)
+			return nm_errf(err, errlen, "%s", w->err), NM_EXIT_FAILED;
+	}
+	return NM_EXIT_OK;
+}
+
+/* The read-back phase, and the corrupt pieces it found; an exit code. */
+static int read_back(struct runner *run, struct pieces_result *r, char *err, size_t errlen)
+{
+	int rc = run_phase(run, &r->read, 1, err, errlen);
+	const char *first = NULL;
+	for (unsigned i = 0; i < run->plan->workers; i++) {
+		r->corrupt += run->w[i].corrupt;
+		if (run->w[i].corrupt && !first)
+			first = run->w[i].err;
+	}
+	if (rc == NM_EXIT_OK && r->corrupt) {
+		nm_errf(err, errlen, "%llu corrupt piece%s on read-back, the first: %s", (unsigned long long)r->corrupt,
+			r->corrupt == 1 ? "" : "s", first);
+		rc = NM_EXIT_FAILED;
+	}
+	return rc;
+}
+
+/* The workers closed and freed; the stores kept (a successful --keep) or removed. */
+static void release(struct runner *run, char roots[][4096], unsigned nroots, int rc, struct pieces_result *r)
+{
+	const struct pieces_plan *p = run->plan;
+	if (run->w) {
+		for (unsigned i = 0; i < p->workers; i++) {
+			struct pieces_worker *w = &run->w[i];
+			if (w->state)
+				run->ops->close(w);
+			hash_release(&w->hash);
+			free(w->data);
+			free(w->rbuf);
+			free(w->locs);
+		}
+	}
+	free(run->w);
+	free(run->tid);
+	for (unsigned d = 0; d < nroots; d++) {
+		if (!roots[d][0])
+			continue;
+		if (rc == NM_EXIT_OK && p->keep) {
+			cleanup_forget(roots[d]);
+			memcpy(r->kept[r->nkept++], roots[d], sizeof r->kept[0]);
+		} else {
+			cleanup_now(roots[d]);
+		}
+	}
+}
+
 int pieces_run(const struct pieces_plan *p, struct pieces_result *r, char *err, size_t errlen)
 {
 	const struct pieces_backend_ops *ops = p->backend == PIECES_LOG ? &pieces_log_ops : &pieces_files_ops;
 	char roots[PIECES_MAX_DIRS][4096];
 	unsigned nroots = 0;
 	struct runner run = { .plan = p, .ops = ops };
-	int rc = NM_EXIT_OK;
 	uint8_t nsid[PIECE_ID_LEN];
 	char ns[PIECE_ID_B32_LEN + 1];
 
@@ -346,113 +468,17 @@ int pieces_run(const struct pieces_plan *p, struct pieces_result *r, char *err, 
 	/* Worker i writes in dirs[i % ndirs]; shares differ by at most one piece. */
 	run.w = calloc(p->workers, sizeof *run.w);
 	run.tid = calloc(p->workers, sizeof *run.tid);
-	if (!run.w || !run.tid) {
-		nm_errf(err, errlen, "out of memory");
-		rc = NM_EXIT_FAILED;
-		goto out;
-	}
-	uint64_t per_piece = p->size + (p->backend == PIECES_LOG ? LOG_FOOTER_SIZE + 2 * INDEX_RECORD_SIZE
-								  : PIECE_HEADER_SIZE);
-	for (unsigned d = 0; d < p->ndirs; d++) {
-		uint64_t pieces = 0;
-		for (unsigned i = d; i < p->workers; i += p->ndirs)
-			pieces += p->count / p->workers + (i < p->count % p->workers);
-		if (!pieces)
-			continue;
-		if (pieces > UINT64_MAX / per_piece) {
-			nm_errf(err, errlen, "--count x --size is too large");
-			rc = NM_EXIT_USAGE;
-			goto out;
-		}
-		if (space_check(p->dirs[d], pieces * per_piece, err, errlen) < 0 ||
-		    workdir_create(p->dirs[d], roots[d], sizeof roots[d], err, errlen) < 0) {
-			rc = NM_EXIT_USAGE;
-			goto out;
-		}
-		nroots = d + 1;
-		if (write_marker(roots[d], p, -1, err, errlen) < 0 || ops->store_init(roots[d], ns, err, errlen) < 0) {
-			rc = NM_EXIT_FAILED;
-			goto out;
-		}
-		/* The store's own directory entries durable before the first piece is acknowledged. */
-		if ((p->sync != PIECES_NOSYNC || p->dirsync) &&
-		    (pieces_sync_tree(roots[d]) < 0 || fsync_dir(p->dirs[d]) < 0)) {
-			nm_errf(err, errlen, "%s: fsync of the store's directories: %s", roots[d], strerror(errno));
-			rc = NM_EXIT_FAILED;
-			goto out;
-		}
-	}
-
-	size_t data_len = p->size < PIECE_DATA_MAX ? (size_t)p->size : PIECE_DATA_MAX;
-	for (unsigned i = 0; i < p->workers; i++) {
-		struct pieces_worker *w = &run.w[i];
-		w->plan = p;
-		w->index = i;
-		w->root = roots[i % p->ndirs];
-		w->ns = ns;
-		w->stop = &run.stop;
-		w->npieces = p->count / p->workers + (i < p->count % p->workers);
-		w->data_len = data_len;
-		w->data = malloc(data_len);
-		w->rbuf = p->read_back ? malloc(p->block) : NULL;
-		w->locs = calloc(w->npieces ? w->npieces : 1, sizeof *w->locs);
-		hist_init(&w->op_lat);
-		hist_init(&w->commit_lat);
-		hist_init(&w->read_lat);
-		if (!w->data || !w->locs || (p->read_back && !w->rbuf)) {
-			nm_errf(err, errlen, "out of memory for worker %u", i);
-			rc = NM_EXIT_FAILED;
-			goto out;
-		}
-		rand_fill(w->data, data_len, random_u64());
-		if (ops->open(w) < 0) {
-			nm_errf(err, errlen, "%s", w->err);
-			rc = NM_EXIT_FAILED;
-			goto out;
-		}
-	}
-
-	rc = run_phase(&run, &r->write, 0, err, errlen);
+	int rc = !run.w || !run.tid ? (nm_errf(err, errlen, "out of memory"), NM_EXIT_FAILED) : NM_EXIT_OK;
+	if (rc == NM_EXIT_OK)
+		rc = make_roots(&run, ns, roots, &nroots, err, errlen);
+	if (rc == NM_EXIT_OK)
+		rc = make_workers(&run, roots, ns, err, errlen);
+	if (rc == NM_EXIT_OK)
+		rc = run_phase(&run, &r->write, 0, err, errlen);
 	if (rc == NM_EXIT_OK && finish_roots(p, &run, roots, nroots, err, errlen) < 0)
 		rc = NM_EXIT_FAILED;
-	if (rc == NM_EXIT_OK && p->read_back) {
-		rc = run_phase(&run, &r->read, 1, err, errlen);
-		const char *first = NULL;
-		for (unsigned i = 0; i < p->workers; i++) {
-			r->corrupt += run.w[i].corrupt;
-			if (run.w[i].corrupt && !first)
-				first = run.w[i].err;
-		}
-		if (rc == NM_EXIT_OK && r->corrupt) {
-			nm_errf(err, errlen, "%llu corrupt piece%s on read-back, the first: %s",
-				(unsigned long long)r->corrupt, r->corrupt == 1 ? "" : "s", first);
-			rc = NM_EXIT_FAILED;
-		}
-	}
-
-out:
-	if (run.w) {
-		for (unsigned i = 0; i < p->workers; i++) {
-			struct pieces_worker *w = &run.w[i];
-			if (w->state)
-				ops->close(w);
-			hash_release(&w->hash);
-			free(w->data);
-			free(w->rbuf);
-			free(w->locs);
-		}
-	}
-	free(run.w);
-	free(run.tid);
-	for (unsigned d = 0; d < nroots; d++) {
-		if (!roots[d][0])
-			continue;
-		if (rc == NM_EXIT_OK && p->keep) {
-			cleanup_forget(roots[d]);
-			memcpy(r->kept[r->nkept++], roots[d], sizeof r->kept[0]);
-		} else {
-			cleanup_now(roots[d]);
-		}
-	}
+	if (rc == NM_EXIT_OK && p->read_back)
+		rc = read_back(&run, r, err, errlen);
+	release(&run, roots, nroots, rc, r);
 	return rc;
 }
