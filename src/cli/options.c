@@ -5,24 +5,26 @@
 #include <string.h>
 #include <strings.h>
 
-/* The table as util/opt.h specs: option i gets id i + 1 (notes and the rest are no options). */
+/* The table as util/opt.h specs: option i (and its alias) gets id i + 1; notes and the rest
+ * are no options. */
 static struct opt_spec *specs_of(const struct cli_option *opts)
 {
 	size_t n = 0;
 	while (opts[n].kind != CLI_KIND_END)
 		n++;
-	struct opt_spec *specs = calloc(n + 1, sizeof *specs);
+	struct opt_spec *specs = calloc(2 * n + 1, sizeof *specs);
 	if (!specs)
 		abort();
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
 		if (opts[i].kind == CLI_KIND_REST || opts[i].kind == CLI_KIND_NOTE)
 			continue;
-		specs[k].name = opts[i].name;
-		specs[k].has_arg = opts[i].kind == CLI_KIND_FLAG ? OPT_NOARG
-				   : opts[i].optional_value      ? OPT_OPTARG
-								 : OPT_ARG;
-		specs[k++].id = (int)i + 1;
+		enum opt_has_arg has_arg = opts[i].kind == CLI_KIND_FLAG ? OPT_NOARG
+					   : opts[i].optional_value      ? OPT_OPTARG
+									 : OPT_ARG;
+		specs[k++] = (struct opt_spec){ opts[i].name, has_arg, (int)i + 1 };
+		if (opts[i].alias)
+			specs[k++] = (struct opt_spec){ opts[i].alias, has_arg, (int)i + 1 };
 	}
 	return specs;
 }
@@ -177,8 +179,11 @@ void cli_options_print(FILE *out, const struct cli_option *opts)
 		if (o->kind == CLI_KIND_NOTE)
 			snprintf(left, sizeof left, "%s", o->name);
 		else
-			snprintf(left, sizeof left, "%s%s%s%s", strlen(o->name) == 1 ? "-" : "--", o->name,
-				 !o->arg || o->arg[0] == '[' ? "" : " ", o->arg ? o->arg : "");
+			snprintf(left, sizeof left, "%s%s%s%s%s%s", o->alias ? "-" : "", o->alias ? o->alias : "",
+				 o->alias ? ", " : "", strlen(o->name) == 1 ? "-" : "--", o->name,
+				 !o->arg || o->arg[0] == '[' ? "" : " ");
+		if (o->kind != CLI_KIND_NOTE && o->arg)
+			snprintf(left + strlen(left), sizeof left - strlen(left), "%s", o->arg);
 		int pad = HELP_COLUMN - 2 - (int)strlen(left);
 		fprintf(out, "  %s%*s", left, pad < 2 ? 2 : pad, "");
 		for (const char *h = o->help; *h;) { /* a line at a time, the later ones indented */

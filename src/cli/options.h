@@ -46,6 +46,7 @@ struct cli_choice {
 
 struct cli_option {
 	const char *name;
+	const char *alias;  /* optional: a one-letter name too ("o": -o, --output) */
 	enum cli_kind kind;
 	void *value;
 	uint64_t min, max;  /* SIZE, DURATION, COUNT, UINT: the range (max 0: none); LIST: room */
@@ -55,15 +56,15 @@ struct cli_option {
 	void (*call)(const struct opt_iter *it, void *value); /* CALL; exits 2 on a bad value */
 	unsigned *count;    /* LIST: how many values it holds */
 	int *seen;          /* optional: set to 1 when the option is given */
-	/* The message for a value refused: STRING (or OUTPUT) empty, SIZE/DURATION below min, LIST full.
-	 * NULL: "empty value", "must be above <min>", "at most <max> values". */
+	/* The message for a value refused: STRING (or OUTPUT) empty, SIZE/DURATION below min,
+	 * LIST full.  NULL: "empty value", "must be above <min>", "at most <max> values". */
 	const char *bad;
 	const char *arg;    /* help: what the value is ("SIZE"); "[=data]" for an optional one */
 	const char *help;   /* help: lines separated by '\n' */
 };
 
 /* Each entry names the option and its field; what follows is optional designated fields:
- * CLI_HELP(arg, help) for its line of help, .seen, .bad, .min/.max (SIZE, DURATION). */
+ * CLI_HELP(arg, help) for its line of help, .alias, .seen, .bad, .min/.max (SIZE, DURATION). */
 #define CLI_HELP(a, h) .arg = (a), .help = (h)
 #define CLI_FLAG(n, p, ...) { .name = (n), .kind = CLI_KIND_FLAG, .value = (p), .set = 1, __VA_ARGS__ }
 #define CLI_SET(n, p, v, ...) { .name = (n), .kind = CLI_KIND_FLAG, .value = (p), .set = (v), __VA_ARGS__ }

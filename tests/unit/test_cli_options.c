@@ -164,11 +164,13 @@ TEST(cli_help_is_written_from_the_table)
 	int f = 0;
 	uint64_t v = 0;
 	enum backend b;
+	const char *out = NULL;
 	const struct cli_option opts[] = {
 		CLI_SIZE("size", &v, CLI_HELP("SIZE", "bytes per piece\n(default 1MiB)")),
 		CLI_ENUM("backend", &b, backends, CLI_HELP("files|log", "the store layout")),
 		CLI_CALL("sync", sync_mode, &f, .optional_value = 1, CLI_HELP("[=data]", "fsync each piece")),
 		CLI_FLAG("hidden", &f),
+		CLI_OUTPUT("output", &out, .alias = "o", CLI_HELP("FILE", "write to FILE")),
 		CLI_NOTE("-h, --help", "this text"),
 		CLI_END,
 	};
@@ -179,7 +181,18 @@ TEST(cli_help_is_written_from_the_table)
 			   "                      (default 1MiB)\n"
 			   "  --backend files|log  the store layout\n"
 			   "  --sync[=data]       fsync each piece\n"
+			   "  -o, --output FILE   write to FILE\n"
 			   "  -h, --help          this text\n"
 			   "\nExample:\n  cmd --size 1m\n");
 	free(text);
+}
+
+TEST(cli_alias_is_the_same_option)
+{
+	const char *out = NULL;
+	const struct cli_option opts[] = { CLI_STRING("output", &out, .alias = "o"), CLI_END };
+	parse(opts, "-o a.txt");
+	CHECK_EQ_STR(out, "a.txt");
+	parse(opts, "--output=b.txt");
+	CHECK_EQ_STR(out, "b.txt");
 }
