@@ -235,3 +235,20 @@ void compare_metric_add(struct ct_opts *o, const char **metrics, const struct op
 	metrics[o->nmetrics++] = it->arg;
 	o->metrics = metrics;
 }
+
+void compare_select_filter(const struct opt_iter *it, void *select)
+{
+	struct compare_select *s = select;
+	compare_filter_add(&s->o, s->filters, it);
+}
+
+void compare_select_where(const struct opt_iter *it, void *select)
+{
+	compare_where_add(&((struct compare_select *)select)->where, it);
+}
+
+void compare_select_metric(const struct opt_iter *it, void *select)
+{
+	struct compare_select *s = select;
+	compare_metric_add(&s->o, s->metrics, it);
+}

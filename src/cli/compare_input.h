@@ -8,6 +8,7 @@
 
 #include "export/comparetab.h"
 #include "results/store.h"
+#include "cli/options.h"
 #include "util/opt.h"
 
 #define COMPARE_MAX_FILTERS 32
@@ -39,5 +40,41 @@ void compare_inputs_free(struct compare_inputs *ci);
  * exits 2 on a bad value or too many. */
 void compare_filter_add(struct ct_opts *o, struct ct_filter *filters, const struct opt_iter *it);
 void compare_filters_free(struct ct_opts *o);
+
+/* What compare and report choose to show, and from which runs: the options they share, as
+ * rows of an option table (cli/options.h) filling a struct compare_select. */
+struct compare_select {
+	struct ct_opts o;
+	struct ct_filter filters[COMPARE_MAX_FILTERS];
+	const char *metrics[COMPARE_MAX_FILTERS];
+	struct store_filter where;
+	int where_given;
+	const char *db;
+};
+void compare_select_filter(const struct opt_iter *it, void *select); /* --filter */
+void compare_select_where(const struct opt_iter *it, void *select);  /* --where */
+void compare_select_metric(const struct opt_iter *it, void *select); /* --metric */
+
+#define CLI_COMPARE_SELECT(s)                                                                        \
+	CLI_STRING("col", &(s)->o.col_key,                                                           \
+		   CLI_HELP("KEY", "columns by KEY instead of by input (e.g. host, label, a tag such as fs,\n" \
+				   "a Go configuration key such as goos, a benchmark setting such as bs)")), \
+	CLI_STRING("row", &(s)->o.row_key, CLI_HELP("KEY", "rows by KEY instead of by benchmark name")),  \
+	CLI_CALL("filter", compare_select_filter, (s),                                                \
+		 CLI_HELP("KEY=GLOB", "keep only benchmarks whose KEY matches the glob; KEY!=GLOB drops them;\n" \
+				      "repeatable (all must hold). Keys: input id host label command version\n" \
+				      "name, tags, settings")),                                      \
+	CLI_CALL("where", compare_select_where, (s), .seen = &(s)->where_given,                       \
+		 CLI_HELP("KEY=VALUE", "also every saved run whose host, label, command or tag KEY is VALUE\n" \
+				       "(oldest first); repeatable (all must hold)")),               \
+	CLI_CALL("metric", compare_select_metric, (s),                                                \
+		 CLI_HELP("GLOB", "only the tables of metrics matching GLOB (e.g. 'lat_*'); repeatable")), \
+	CLI_FLAG("total", &(s)->o.total_row,                                                          \
+		 CLI_HELP(NULL, "a last row \"total\": each column's medians summed (the steps of a\n"    \
+				"pipeline, one row per step)"))
+#define CLI_COMPARE_DB(s)                                                                            \
+	CLI_STRING("db", &(s)->db, .bad = "empty value: expected a file name",                        \
+		   CLI_HELP("FILE", "the results store for run names (default $NODEMARK_DB or\n"          \
+				    "$XDG_DATA_HOME/nodemark/results.db)"))
 
 #endif

@@ -17,9 +17,9 @@
 	X(pieces, TABLE, "measure a storage-node piece store (write, hash, fsync, rename)")            \
 	X(time, TEXT, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
 	X(track, TABLE, "follow a long job's progress from its output or log")                         \
-	X(compare, TEXT, "compare runs with benchstat's statistics")                                   \
+	X(compare, TABLE, "compare runs with benchstat's statistics")                                  \
 	X(benchstat, TEXT, "benchstat's command line and tables for Go benchmark text")                \
-	X(report, TEXT, "write an HTML or Markdown report of runs")                                    \
+	X(report, TABLE, "write an HTML or Markdown report of runs")                                   \
 	X(runs, TEXT, "list the saved runs")                                                           \
 	X(show, TEXT, "show one saved run")                                                            \
 	X(export, TEXT, "export saved runs as JSON records")                                           \
