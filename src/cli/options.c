@@ -139,31 +139,34 @@ static const struct cli_option *rest_of(const struct cli_option *opts)
 	return NULL;
 }
 
+/* The specs of the table being parsed, where a leak checker sees them: a bad value exits from
+ * inside the parse. */
+static struct opt_spec *parsing;
+
 void cli_parse(const char *cmd, int argc, char **argv, const struct cli_option *opts,
 	       void (*positional)(const char *word, void *ctx), void *ctx)
 {
-	struct opt_spec *specs = specs_of(opts);
+	free(parsing);
+	parsing = specs_of(opts);
 	const struct cli_option *rest = rest_of(opts);
 	struct opt_iter it;
 	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
+	for (int id; (id = opt_next(&it, parsing)) != OPT_END;) {
 		if (id > 0) {
 			store_value(&opts[id - 1], &it);
 		} else if (id == OPT_DASHDASH && rest) {
-			free(specs);
 			if (it.i >= argc)
 				nm_usage_fail("--: expected a command after it");
 			*(char ***)rest->value = it.argv + it.i;
-			return;
+			break;
 		} else if (id == OPT_POSITIONAL) {
-			if (!positional) {
-				free(specs);
+			if (!positional)
 				nm_usage_fail("unexpected argument \"%s\" (%s takes only options)", it.arg, cmd);
-			}
 			positional(it.arg, ctx);
 		}
 	}
-	free(specs);
+	free(parsing);
+	parsing = NULL;
 }
 
 /* --- help ------------------------------------------------------------------------------- */
