@@ -27,7 +27,8 @@
 #   durable  0 corrupt, 0 lost acknowledged: after any SIGKILL; after a power cut, --sync
 #            --dirsync (files), --sync or --sync-batch (log);
 #   whole    0 corrupt, losses allowed: files --sync after a power cut (renames durable at the end);
-#   none     no promise: damage is allowed, but verify must find it (its verdict right).
+#   none     no promise: damage and losses are allowed, but verify must report every damaged
+#            piece the store still holds (its verdict right).
 # Exit 1 when a round breaks its promise, verify's verdict is wrong, or a round has no verdict
 # (then its logs, and for the first few a copy of the store, are in CRASH_KEEP).
 set -u
@@ -215,7 +216,7 @@ PY
 		[ "$broke" -gt 0 ] && note=" FAIL ($broke rounds)"
 		[ "$noverdict" -gt 0 ] && note="$note NO VERDICT ($noverdict rounds)"
 		[ -n "$note" ] && status=1
-		[ -z "$note" ] && [ "$prom" = none ] && [ $((corrupt + lost)) -gt 0 ] && note=" (damage allowed: verify found it)"
+		[ -z "$note" ] && [ "$prom" = none ] && [ $((corrupt + lost)) -gt 0 ] && note=" (no promise: damage allowed, verdict right)"
 		rep=-
 		[ "$repair_rounds" -gt 0 ] && rep=$repaired/$repair_rounds
 		printf '%-19s %-8s %-7s %6d %10d %9d %7d %6d %6d %7s%s\n' "$cfg" "$kind" "$prom" "$rounds" \
