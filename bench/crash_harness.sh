@@ -6,7 +6,7 @@
 #   CRASH_KEEP=DIR (where rounds worth a look are kept; default a new /var/tmp/nm-crash-kept.*)
 #
 # Each round starts `nodemark pieces` on a small ext4 file system on a loop device (a file made
-# here), lets it write for a random 0.2-1.2 s, then
+# here), lets it write for a random 0.2-1.2 s once its store's marker exists, then
 #   kill:     SIGSTOP, list the committed pieces, SIGKILL, and verify the live store;
 #   powercut: SIGSTOP, list the committed pieces, copy the loop device's backing file (what
 #             reached the "disk": the file system's dirty pages did not), SIGKILL, mount the copy
@@ -142,6 +142,12 @@ for cfg in $configs; do
 			"$NM" pieces "$work/live" $opts --count 3000 --size 16k --block 4k --keep --no-save \
 				>/dev/null 2>"$work/run.err" &
 			pid=$!
+			# The random stop counts from the store's marker (a slow start, under load or a
+			# sanitizer, would otherwise spend the whole wait before the run has a store).
+			for _ in $(seq 200); do
+				compgen -G "$work/live/.nodemark-*/PIECES" >/dev/null || ! kill -0 "$pid" 2>/dev/null && break
+				sleep 0.05
+			done
 			sleep "$(awk -v r=$RANDOM 'BEGIN { printf "%.2f", 0.2 + r / 32768 }')"
 			kill -STOP "$pid" 2>/dev/null
 			store=$(ls -d "$work"/live/.nodemark-* 2>/dev/null | head -1)
