@@ -27,7 +27,7 @@ WHY = {  # fio's option group or category -> why nodemark refuses the options in
     "PROCESS": "process control options are not implemented",
     "CLOCK": "nodemark keeps its own clock (CLOCK_MONOTONIC)",
     "IO_BUF": "buffer contents other than random or zeros are not implemented",
-    "RANDOM": "random distributions and generators other than the default are not implemented",
+    "RANDOM": "this random-offset option is not implemented (random_distribution is)",
     "ERR": "every error stops the job",
     "STAT": "this reporting option is not implemented",
     "FILE": "this file-handling option is not implemented",

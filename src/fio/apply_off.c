@@ -126,17 +126,6 @@ FIO_APPLY(bssplit)
 	return 0;
 }
 
-FIO_APPLY(random_distribution)
-{
-	char qb[64];
-	if (fio_need_value(v, err, errlen) < 0)
-		return -1;
-	if (!strcmp(v, "random"))
-		return 0;
-	return nm_errf(err, errlen, "\"%s\": only random (uniform) is implemented; zipf, pareto, normal "
-		       "and gauss are not", fio_q(v, qb, sizeof qb));
-}
-
 FIO_APPLY(io_submit_mode)
 {
 	char qb[64];

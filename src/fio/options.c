@@ -120,7 +120,8 @@ const struct fio_option fio_options[] = {
 	SUP("bsrange", "blocksize_range", FIO_T_LIST, NULL, bsrange,
 	    "ranges of one size (4k-4k) only: io_job.bs; ranges are not implemented"),
 	SUP("random_distribution", NULL, FIO_T_STR, "random", random_distribution,
-	    "random only; zipf, pareto, normal and gauss are not implemented"),
+	    "io_job.dist: random, zipf:θ, pareto:h, normal:dev (alias gauss), each with :center; "
+	    "zoned:A/S:... per direction; not uniform: no random map, as fio"),
 	SUP("buffer_compress_percentage", NULL, FIO_T_INT, "0", percentage_off,
 	    "0 only: compressible buffers are not implemented"),
 	SUP("dedupe_percentage", NULL, FIO_T_INT, "0", percentage_off, "0 only: dedupable buffers are not implemented"),

@@ -61,6 +61,36 @@ struct io_target {
 	unsigned nnode_cpus;
 };
 
+/* --- non-uniform offsets (io/distrib.c): fio's random_distribution ----------------------- */
+
+/* Per file: the region cut into nranges blocks of range bytes, and what each kind needs. */
+struct io_dist_state {
+	enum io_dist kind;
+	uint64_t nranges, range;
+	uint64_t rand_off;          /* where rank 0 lands (before the scatter), in blocks */
+	int scatter;                /* 1: ranks are spread over the region by perm (fio: a hash);
+	                             * 0 (tests): block = rank, so the shape can be checked */
+	struct randperm perm;
+	uint64_t perm0;             /* where perm puts rank 0 */
+	double theta, zetan, zeta2; /* zipf */
+	double pareto_pow;          /* pareto */
+	uint64_t stddev;            /* normal: the extra spread, in blocks */
+	/* zoned, per direction: for a draw v of 0..99, the zone's first block and its length */
+	uint64_t zone_first[DIR_COUNT][100], zone_len[DIR_COUNT][100];
+};
+
+/* Set d up for job's distribution over a region of len bytes; 0, or -1 when the job asks for
+ * none (uniform: the random map). Cost: zipf sums up to 10M terms once (as fio). */
+int io_dist_init(struct io_dist_state *d, const struct io_job *job, uint64_t len, uint64_t seed);
+/* The next block (0..nranges-1; zoned: in units of the direction's block size) and its rank
+ * before the scatter (for tests). */
+uint64_t io_dist_rank(struct io_dist_state *d, uint64_t *rng, int dir);
+uint64_t io_dist_block(struct io_dist_state *d, uint64_t *rng, int dir);
+struct io_worker;
+/* Each file's state when the job is random and not uniform (before the start barrier). */
+int io_dist_setup(struct io_worker *w);
+void io_dist_cleanup(struct io_worker *w);
+
 /* One file a worker uses. */
 struct io_file {
 	int fd;
@@ -72,6 +102,7 @@ struct io_file {
 	uint64_t seq_pos[DIR_COUNT];
 	struct randperm perm[DIR_COUNT];
 	uint64_t perm_i[DIR_COUNT], pass[DIR_COUNT];
+	struct io_dist_state *dist; /* NULL: uniform offsets */
 };
 
 /* What the workers of a run are told, read once per I/O (or batch): stop now; and a request
@@ -137,10 +168,15 @@ void *io_worker_main(void *arg);
 
 extern const struct io_engine_ops io_null_ops, io_psync_ops, io_mmap_ops, io_uring_ops;
 
+/* The offset of a non-uniform random I/O (io/distrib.c). */
+uint64_t io_dist_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs);
+
 /* Pick the direction and offset of the next I/O (shared by all engines' loops). */
 static inline uint64_t io_pick_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random)
 {
 	if (random) {
+		if (__builtin_expect(f->dist != NULL, 0))
+			return io_dist_offset(w, f, dir, bs);
 		if (w->job->norandommap) {
 			uint64_t blocks = f->region_len / bs;
 			return f->region_start + prng_below(&w->rng, blocks) * bs;

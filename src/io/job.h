@@ -42,6 +42,22 @@ enum io_buffer_fill { FILL_RANDOM = 0, FILL_ZERO };
  * one sequential; 0 says nothing; random/sequential say that whatever the job does. */
 enum io_fadvise { FADVISE_PATTERN = 0, FADVISE_NONE, FADVISE_RANDOM, FADVISE_SEQUENTIAL };
 
+/* Where random offsets fall (fio's random_distribution). */
+enum io_dist {
+	DIST_UNIFORM = 0, /* every block once per pass (the random map), or uniform with norandommap */
+	DIST_ZIPF,        /* zipf:theta */
+	DIST_PARETO,      /* pareto:h */
+	DIST_NORMAL,      /* normal:deviation (fio's gauss) */
+	DIST_ZONED,       /* zoned:ACCESS%/SIZE%:... per direction */
+};
+
+#define IO_MAX_ZONES 64
+
+/* One zone of a zoned distribution: access_pct of the I/O falls in the next size_pct of the region. */
+struct io_zone {
+	unsigned char access_pct, size_pct;
+};
+
 #define IO_MAX_TARGETS 256
 
 struct io_job {
@@ -95,6 +111,13 @@ struct io_job {
 	int randrepeat;             /* default 1: the same offsets each run */
 	uint64_t seed;
 	int norandommap;            /* 0: every block once per pass (a random map), as fio */
+	enum io_dist dist;          /* not uniform: hot and cold blocks (io/distrib.c), no random map */
+	double dist_param;          /* zipf theta, pareto h, normal deviation in % of the region */
+	double dist_center;         /* where the hot spot is, 0..1, when dist_has_center; else random
+	                             * for zipf and pareto, the middle for normal (fio's defaults) */
+	int dist_has_center;
+	struct io_zone zones[DIR_COUNT][IO_MAX_ZONES];
+	unsigned nzones[DIR_COUNT];
 	int create_only;
 	const char *cpus;           /* "0-3,8" or NULL */
 	int numa_place;             /* place threads on the device's NUMA node when known */

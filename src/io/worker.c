@@ -667,6 +667,8 @@ void *io_worker_main(void *arg)
 	if (rc == 0)
 		rc = open_files(w);
 	if (rc == 0)
+		rc = io_dist_setup(w);
+	if (rc == 0)
 		rc = w->ops->setup(w);
 	if (rc == 0) /* after setup: the mmap engine hints its mappings too */
 		for (unsigned i = 0; i < w->nfiles; i++)
@@ -732,6 +734,7 @@ void *io_worker_main(void *arg)
 	finish(w, &ls);
 out:
 	w->ops->cleanup(w);
+	io_dist_cleanup(w);
 	close_files(w);
 	free(w->reqs);
 	free(w->bufs);

@@ -1,0 +1,142 @@
+/* Options whose values are distributions or splits: random_distribution (zipf, pareto, normal,
+ * zoned), with fio's syntax and fio's checks.  A split is fio's A/B:C/D list, once for both
+ * directions or as READ,WRITE[,TRIM]. */
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A number like 0.5 (all of s). */
+static int parse_double(const char *s, double *out)
+{
+	char *end;
+	if (!*s)
+		return -1;
+	*out = strtod(s, &end);
+	return *end ? -1 : 0;
+}
+
+/* zoned:A/S:A/S...: access % / size % pairs; a pair without a size (or a 0 one) shares what the
+ * others leave, as fio's. Access shares must add up to 100, sizes to at most 100. */
+static int zones_one_dir(const char *s, struct io_zone *zones, unsigned *nz, char *err, size_t errlen)
+{
+	unsigned acc[IO_MAX_ZONES], sz[IO_MAX_ZONES], n = 0, acc_sum = 0, sz_sum = 0, acc_miss = 0, sz_miss = 0;
+	char qb[64];
+	while (*s) {
+		const char *e = strchr(s, ':');
+		size_t len = e ? (size_t)(e - s) : strlen(s);
+		char *part = xstrndup(s, len);
+		char *slash = strchr(part, '/');
+		uint64_t a = 0, b = 0;
+		char e1[64];
+		if (slash)
+			*slash = 0;
+		int bad = !*part || fio_count(part, 0, 100, &a, e1, sizeof e1) < 0 ||
+			  (slash && slash[1] && fio_count(slash + 1, 0, 100, &b, e1, sizeof e1) < 0);
+		free(part);
+		if (bad)
+			return nm_errf(err, errlen, "\"%s\": expected ACCESS%%/SIZE%% pairs like 50/5:50/95",
+				       fio_q(s, qb, sizeof qb));
+		if (n == IO_MAX_ZONES)
+			return nm_errf(err, errlen, "at most %d zones", IO_MAX_ZONES);
+		acc[n] = (unsigned)a;
+		sz[n] = (unsigned)b;
+		if (a)
+			acc_sum += (unsigned)a;
+		else
+			acc_miss++;
+		if (b)
+			sz_sum += (unsigned)b;
+		else
+			sz_miss++;
+		n++;
+		if (!e)
+			break;
+		s = e + 1;
+	}
+	if (acc_sum > 100 || sz_sum > 100)
+		return nm_errf(err, errlen, "zone percentages add up to more than 100%%");
+	if (acc_sum < 100 && !acc_miss)
+		return nm_errf(err, errlen, "zone access percentages add up to %u, not 100", acc_sum);
+	for (unsigned i = 0; i < n; i++) {
+		zones[i].access_pct = (unsigned char)(acc[i] ? acc[i] : (100 - acc_sum) / acc_miss);
+		zones[i].size_pct = (unsigned char)(sz[i] ? sz[i] : (100 - sz_sum) / sz_miss);
+	}
+	*nz = n;
+	return 0;
+}
+
+/* READ[,WRITE[,TRIM]] or one split for both directions. */
+static int zoned(struct fio_job *j, const char *v, char *err, size_t errlen)
+{
+	const char *comma = strchr(v, ',');
+	if (!comma) {
+		if (zones_one_dir(v, j->io.zones[DIR_READ], &j->io.nzones[DIR_READ], err, errlen) < 0)
+			return -1;
+		memcpy(j->io.zones[DIR_WRITE], j->io.zones[DIR_READ], sizeof j->io.zones[DIR_READ]);
+		j->io.nzones[DIR_WRITE] = j->io.nzones[DIR_READ];
+		return 0;
+	}
+	char *rd = xstrndup(v, (size_t)(comma - v));
+	const char *wr_end = strchr(comma + 1, ',');
+	char *wr = xstrndup(comma + 1, wr_end ? (size_t)(wr_end - comma - 1) : strlen(comma + 1));
+	int rc = zones_one_dir(rd, j->io.zones[DIR_READ], &j->io.nzones[DIR_READ], err, errlen);
+	if (rc == 0)
+		rc = zones_one_dir(wr, j->io.zones[DIR_WRITE], &j->io.nzones[DIR_WRITE], err, errlen);
+	free(rd);
+	free(wr);
+	return rc;
+}
+
+FIO_APPLY(random_distribution)
+{
+	static const struct { const char *name; enum io_dist dist; double def; } kinds[] = {
+		{ "random", DIST_UNIFORM, 0 }, { "zipf", DIST_ZIPF, 1.1 },   { "pareto", DIST_PARETO, 0.2 },
+		{ "normal", DIST_NORMAL, 0 },  { "gauss", DIST_NORMAL, 0 },  { "zoned", DIST_ZONED, 0 },
+	};
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		if (strlen(kinds[i].name) != n || strncmp(kinds[i].name, v, n) != 0)
+			continue;
+		j->io.dist = kinds[i].dist;
+		j->io.dist_param = kinds[i].def;
+		j->io.dist_has_center = 0;
+		j->io.nzones[DIR_READ] = j->io.nzones[DIR_WRITE] = 0;
+		if (kinds[i].dist == DIST_ZONED)
+			return colon ? zoned(j, colon + 1, err, errlen)
+				     : nm_errf(err, errlen, "\"%s\": zoned needs its zones (zoned:50/5:50/95)",
+					       fio_q(v, qb, sizeof qb));
+		if (!colon || kinds[i].dist == DIST_UNIFORM)
+			return colon ? nm_errf(err, errlen, "\"%s\": random takes no value", fio_q(v, qb, sizeof qb)) : 0;
+		/* NAME:VALUE[:CENTER] */
+		char *val = xstrdup(colon + 1), *c2 = strchr(val, ':');
+		if (c2)
+			*c2++ = 0;
+		int bad = parse_double(val, &j->io.dist_param) < 0 ||
+			  (c2 && parse_double(c2, &j->io.dist_center) < 0);
+		free(val);
+		if (bad)
+			return nm_errf(err, errlen, "\"%s\": expected %s:VALUE[:CENTER]", fio_q(v, qb, sizeof qb),
+				       kinds[i].name);
+		if (c2 && (j->io.dist_center < 0 || j->io.dist_center > 1))
+			return nm_errf(err, errlen, "\"%s\": the center must be 0 to 1", fio_q(v, qb, sizeof qb));
+		j->io.dist_has_center = c2 != NULL;
+		double p = j->io.dist_param;
+		if (kinds[i].dist == DIST_ZIPF && (p < 0 || p == 1.0))
+			return nm_errf(err, errlen, "\"%s\": zipf's theta must be 0 or more, and not 1", fio_q(v, qb, sizeof qb));
+		if (kinds[i].dist == DIST_PARETO && (p <= 0 || p >= 1))
+			return nm_errf(err, errlen, "\"%s\": pareto's h must be between 0 and 1", fio_q(v, qb, sizeof qb));
+		if (kinds[i].dist == DIST_NORMAL && (p < 0 || p >= 100))
+			return nm_errf(err, errlen, "\"%s\": normal's deviation must be 0 to 100 (%%)",
+				       fio_q(v, qb, sizeof qb));
+		return 0;
+	}
+	return nm_errf(err, errlen, "\"%s\": expected random, zipf, pareto, normal or zoned (zoned_abs and "
+		       "sequence are not supported)", fio_q(v, qb, sizeof qb));
+}
