@@ -87,6 +87,8 @@ APPLY(bs)
 		if (!b)
 			return nm_errf(err, errlen, "\"%s\": must be at least 1", fio_q(v, qb, sizeof qb));
 		j->io.bs[DIR_READ] = j->io.bs[DIR_WRITE] = b;
+		j->io.nbssplit[DIR_READ] = j->io.nbssplit[DIR_WRITE] = 0; /* the last of bs, bssplit, bsrange counts */
+		j->io.bs_min[DIR_READ] = j->io.bs_min[DIR_WRITE] = 0;
 		return 0;
 	}
 	const char *s = v;
@@ -99,8 +101,11 @@ APPLY(bs)
 			rc = fio_size(j, part, &b, err, errlen);
 			if (!rc && !b)
 				rc = nm_errf(err, errlen, "\"%s\": must be at least 1", fio_q(part, qb, sizeof qb));
-			if (!rc)
+			if (!rc) {
 				j->io.bs[d] = b;
+				j->io.nbssplit[d] = 0;
+				j->io.bs_min[d] = 0;
+			}
 		}
 		free(part);
 		if (rc)

@@ -1,5 +1,5 @@
 /* Options whose values are distributions or splits: random_distribution (zipf, pareto, normal,
- * zoned), with fio's syntax and fio's checks.  A split is fio's A/B:C/D list, once for both
+ * zoned), bssplit, bsrange and blockalign, with fio's syntax and fio's checks.  A split is fio's A/B:C/D list, once for both
  * directions or as READ,WRITE[,TRIM]. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
@@ -139,4 +139,132 @@ FIO_APPLY(random_distribution)
 	}
 	return nm_errf(err, errlen, "\"%s\": expected random, zipf, pareto, normal or zoned (zoned_abs and "
 		       "sequence are not supported)", fio_q(v, qb, sizeof qb));
+}
+
+/* READ[,WRITE[,TRIM]]: fn on each direction's part; one part is both directions' (fio). */
+static int per_direction(struct fio_job *j, const char *v, char *err, size_t errlen,
+			 int (*fn)(struct fio_job *, int, const char *, char *, size_t))
+{
+	const char *comma = strchr(v, ',');
+	if (!comma)
+		return fn(j, DIR_READ, v, err, errlen) < 0 ? -1 : fn(j, DIR_WRITE, v, err, errlen);
+	for (int d = 0; d < DIR_COUNT; d++) {
+		const char *e = strchr(v, ',');
+		char *part = xstrndup(v, e ? (size_t)(e - v) : strlen(v));
+		int rc = *part ? fn(j, d, part, err, errlen) : 0; /* empty: that direction unchanged */
+		free(part);
+		if (rc < 0)
+			return -1;
+		if (!e)
+			break;
+		v = e + 1;
+	}
+	return 0;
+}
+
+static int positive_size(struct fio_job *j, const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	char qb[64];
+	if (fio_size(j, s, out, err, errlen) < 0)
+		return -1;
+	if (!*out || *out > (256u << 20))
+		return nm_errf(err, errlen, "\"%s\": a block size from 1 byte to 256 MiB", fio_q(s, qb, sizeof qb));
+	return 0;
+}
+
+/* SIZE/PCT:SIZE/PCT...: a size without a share (or a 0 one) shares what the others leave. */
+static int bssplit_dir(struct fio_job *j, int d, const char *v, char *err, size_t errlen)
+{
+	struct io_bs_share sh[IO_MAX_BSSPLIT];
+	unsigned n = 0, sum = 0, missing = 0;
+	uint64_t max = 0;
+	char qb[64];
+	for (const char *s = v; s && *s;) {
+		const char *e = strchr(s, ':');
+		char *part = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
+		char *slash = strchr(part, '/');
+		uint64_t bs = 0, pct = 0;
+		if (slash)
+			*slash = 0;
+		int rc = positive_size(j, part, &bs, err, errlen);
+		if (rc == 0 && slash && slash[1] && fio_count(slash + 1, 0, UINT32_MAX, &pct, err, errlen) < 0)
+			rc = -1;
+		free(part);
+		if (rc < 0)
+			return -1;
+		if (n == IO_MAX_BSSPLIT)
+			return nm_errf(err, errlen, "\"%s\": at most %d sizes", fio_q(v, qb, sizeof qb), IO_MAX_BSSPLIT);
+		pct = pct > 100 ? 100 : pct;
+		sh[n].bs = (uint32_t)bs;
+		sh[n].pct = (unsigned char)pct;
+		sum += (unsigned)pct;
+		missing += !pct;
+		max = bs > max ? bs : max;
+		n++;
+		s = e ? e + 1 : NULL;
+	}
+	if (!n)
+		return nm_errf(err, errlen, "\"%s\": expected SIZE/PERCENT pairs like 4k/50:64k/50", fio_q(v, qb, sizeof qb));
+	if (sum > 100 && missing > 1)
+		return nm_errf(err, errlen, "\"%s\": the percentages add up to more than 100", fio_q(v, qb, sizeof qb));
+	/* the missing shares, then by rising share (as fio's lookup order) */
+	for (unsigned i = 0; i < n; i++)
+		if (!sh[i].pct)
+			sh[i].pct = (unsigned char)(sum < 100 ? (100 - sum) / missing : 0);
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned k = i; k > 0 && sh[k].pct < sh[k - 1].pct; k--) {
+			struct io_bs_share t = sh[k];
+			sh[k] = sh[k - 1];
+			sh[k - 1] = t;
+		}
+	memcpy(j->io.bssplit[d], sh, n * sizeof sh[0]);
+	j->io.nbssplit[d] = n;
+	j->io.bs[d] = max;
+	j->io.bs_min[d] = 0;
+	return 0;
+}
+
+/* MIN-MAX (or one size). */
+static int bsrange_dir(struct fio_job *j, int d, const char *v, char *err, size_t errlen)
+{
+	char qb[64];
+	const char *dash = strchr(v, '-');
+	char *lo = xstrndup(v, dash ? (size_t)(dash - v) : strlen(v));
+	uint64_t a = 0, b = 0;
+	int rc = positive_size(j, lo, &a, err, errlen);
+	free(lo);
+	if (rc < 0 || positive_size(j, dash ? dash + 1 : v, &b, err, errlen) < 0)
+		return -1;
+	if (a > b)
+		return nm_errf(err, errlen, "\"%s\": the smaller size comes first", fio_q(v, qb, sizeof qb));
+	j->io.bs[d] = b;
+	j->io.bs_min[d] = a < b ? a : 0;
+	j->io.nbssplit[d] = 0;
+	return 0;
+}
+
+static int blockalign_dir(struct fio_job *j, int d, const char *v, char *err, size_t errlen)
+{
+	return positive_size(j, v, &j->io.blockalign[d], err, errlen);
+}
+
+FIO_APPLY(bssplit)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	return per_direction(j, v, err, errlen, bssplit_dir);
+}
+
+FIO_APPLY(bsrange)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	return per_direction(j, v, err, errlen, bsrange_dir);
+}
+
+FIO_APPLY(blockalign)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	return per_direction(j, v, err, errlen, blockalign_dir);
 }

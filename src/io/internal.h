@@ -8,6 +8,9 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
+struct io_worker;
+struct io_file;
+
 
 /* --- offsets: a cheap PRNG and a full-cycle random permutation ------------------------ */
 
@@ -86,10 +89,45 @@ int io_dist_init(struct io_dist_state *d, const struct io_job *job, uint64_t len
  * before the scatter (for tests). */
 uint64_t io_dist_rank(struct io_dist_state *d, uint64_t *rng, int dir);
 uint64_t io_dist_block(struct io_dist_state *d, uint64_t *rng, int dir);
-struct io_worker;
 /* Each file's state when the job is random and not uniform (before the start barrier). */
 int io_dist_setup(struct io_worker *w);
 void io_dist_cleanup(struct io_worker *w);
+
+/* --- block-size mixes (io/bssplit.c): fio's bssplit, bsrange and blockalign --------------- */
+
+/* Whether the job's sizes or alignment differ from one bs per direction. */
+int io_job_mixed_bs(const struct io_job *job);
+/* The size of the next I/O of direction dir, and where it goes in f. */
+uint64_t io_bs_pick(struct io_worker *w, int dir);
+uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random);
+/* The smallest size a direction issues (offsets are aligned to it by default). */
+uint64_t io_bs_smallest(const struct io_job *job, int dir);
+
+/* --- pacing (io/rate.c): fio's rate, rate_iops, rate_min and thinktime --------------------- */
+
+struct io_pace {
+	int on;                     /* the job asks for a rate or a think time */
+	uint64_t t0;                /* ticks: the epoch rates count from (the loop's start) */
+	uint64_t bytes[DIR_COUNT], ios[DIR_COUNT]; /* issued since t0 */
+	uint64_t due;               /* ticks: when the held I/O may go */
+	int held;                   /* the last io_pace_hold said "not yet" */
+	unsigned since_think;       /* I/Os issued since the last pause */
+	int think_pending;          /* pause once what is in flight has completed */
+	uint64_t think_end, spin_end; /* ticks */
+	/* rate_min: counts at the last check */
+	uint64_t check_at, check_bytes[DIR_COUNT], check_ios[DIR_COUNT];
+};
+
+void io_pace_init(struct io_pace *p, const struct io_job *job, uint64_t t0);
+/* 0: an I/O of *dir may go now (dir may switch to the other direction when that one is behind
+ * its rate, as fio's); 1: not yet (p->held, p->due). */
+int io_pace_hold(struct io_pace *p, const struct io_job *job, int *dir, uint64_t now);
+void io_pace_issued(struct io_pace *p, const struct io_job *job, int dir, uint64_t bs);
+/* Nothing in flight and an I/O held: wait for its time, at most until limit (ticks). */
+void io_pace_wait(struct io_pace *p, const struct io_job *job, uint64_t limit);
+/* rate_min: at a completion; 0, or -1 with the message in err. */
+int io_pace_check_min(struct io_pace *p, const struct io_job *job, const struct io_job_result *r, uint64_t now,
+		      char *err, size_t errlen);
 
 /* One file a worker uses. */
 struct io_file {
@@ -128,6 +166,7 @@ struct io_worker {
 	unsigned nfiles, next_file;
 	int direct;
 	unsigned depth;
+	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
 	struct io_req *reqs;
 	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first
 	                             * at bufs + job->buf_offset */

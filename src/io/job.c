@@ -54,6 +54,18 @@ int io_job_writes(const struct io_job *job)
 	       ((job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read < 100);
 }
 
+/* A size of a block-size mix (bssplit, bsrange): at most the job's largest, O_DIRECT-aligned. */
+static int mix_size_bad(const struct io_job *job, uint64_t bs, char *err, size_t errlen)
+{
+	uint64_t max = job->bs[DIR_READ] > job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
+	if (bs == 0 || bs > max)
+		return nm_errf(err, errlen, "block size %llu in a mix: expected 1 to %llu bytes", (unsigned long long)bs,
+			       (unsigned long long)max), 1;
+	if (job->direct == DIRECT_ON && bs % 512)
+		return nm_errf(err, errlen, "block size %llu: O_DIRECT needs a multiple of 512", (unsigned long long)bs), 1;
+	return 0;
+}
+
 int io_job_check(const struct io_job *job, char *err, size_t errlen)
 {
 	if (!io_rw_name(job->rw))
@@ -69,6 +81,16 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 		if (job->direct == DIRECT_ON && bs % 512)
 			return nm_errf(err, errlen, "block size %llu: O_DIRECT needs a multiple of 512",
 				       (unsigned long long)bs), IO_BAD_JOB;
+	}
+	for (int d = 0; d < DIR_COUNT; d++) {
+		for (unsigned i = 0; i < job->nbssplit[d]; i++)
+			if (mix_size_bad(job, job->bssplit[d][i].bs, err, errlen))
+				return IO_BAD_JOB;
+		if (job->bs_min[d] && mix_size_bad(job, job->bs_min[d], err, errlen))
+			return IO_BAD_JOB;
+		if (job->direct == DIRECT_ON && job->blockalign[d] % 512)
+			return nm_errf(err, errlen, "blockalign %llu: O_DIRECT needs a multiple of 512",
+				       (unsigned long long)job->blockalign[d]), IO_BAD_JOB;
 	}
 	if (job->iodepth < 1 || job->iodepth > 65536)
 		return nm_errf(err, errlen, "iodepth %u: expected 1 to 65536", job->iodepth), IO_BAD_JOB;

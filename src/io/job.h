@@ -59,13 +59,25 @@ struct io_zone {
 };
 
 #define IO_MAX_TARGETS 256
+#define IO_MAX_BSSPLIT 64
+
+/* One block size of a mix (fio's bssplit=SIZE/PCT): pct % of a direction's I/Os are bs bytes. */
+struct io_bs_share {
+	uint32_t bs;
+	unsigned char pct;
+};
 
 struct io_job {
 	char name[64];
 	int group;                  /* reporting group (fio's groupid) */
 	enum io_rw rw;
 	unsigned rwmix_read;        /* percent of reads in IO_RW/IO_RANDRW; default 50 */
-	uint64_t bs[DIR_COUNT];     /* block size per direction; default 4 KiB */
+	uint64_t bs[DIR_COUNT];     /* block size per direction; default 4 KiB; with a mix, the largest */
+	/* Block-size mixes (io/bssplit.c), per direction; all 0: every I/O is bs[dir] bytes */
+	struct io_bs_share bssplit[DIR_COUNT][IO_MAX_BSSPLIT]; /* fio's bssplit, by rising pct */
+	unsigned nbssplit[DIR_COUNT];
+	uint64_t bs_min[DIR_COUNT]; /* fio's bsrange: sizes from bs_min to bs[dir] in steps of bs_min */
+	uint64_t blockalign[DIR_COUNT]; /* random offsets are multiples of this; 0: the smallest size */
 	unsigned iodepth;           /* default 1 */
 	unsigned iodepth_batch_submit; /* I/Os prepared before a submitting call; 0: 1, as fio's
 	                             * iodepth_batch_submit (each I/O submitted when prepared);
@@ -97,6 +109,15 @@ struct io_job {
 	uint64_t ramp_ns;           /* run but do not measure */
 	uint64_t startdelay_ns;
 	unsigned loops;             /* default 1 */
+
+	/* Pacing (io/rate.c), per direction and thread; 0: as fast as it goes */
+	uint64_t rate_bps[DIR_COUNT];  /* fio's rate: bytes issued by t after start <= rate * t */
+	uint64_t rate_iops[DIR_COUNT]; /* fio's rate_iops */
+	uint64_t rate_min_bps[DIR_COUNT], rate_min_iops[DIR_COUNT]; /* the job fails below these,
+	                             * checked as fio: at completions, once a second after 2 s */
+	uint64_t thinktime_ns;      /* a pause after every thinktime_blocks I/Os have completed */
+	uint64_t thinktime_spin_ns; /* the first part of it spent spinning on the CPU */
+	unsigned thinktime_blocks;  /* default 1 */
 
 	/* How */
 	enum io_engine_kind engine;

@@ -55,6 +55,7 @@ struct loop {
 	struct rusage ru_thread0;  /* at the thread's start: page faults (as fio's, which count
 	                            * the faults of its buffers' first touch) */
 	size_t sec_cap;
+	struct io_pace pace;       /* rate and thinktime (io/rate.c); pace.on 0: none */
 };
 
 static void set_error(struct io_worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -255,7 +256,8 @@ static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop 
 	}
 }
 
-/* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue. */
+/* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue, -1 when
+ * its rate or think time holds the next one back (ls->pace says until when). */
 static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r)
 {
 	const struct io_job *job = w->job;
@@ -270,6 +272,8 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 	int dir = ls->fixed_dir;
 	if (dir < 0)
 		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
+	if (__builtin_expect(ls->pace.on, 0) && io_pace_hold(&ls->pace, job, &dir, ticks_now()))
+		return -1;
 	unsigned fi = w->next_file;
 	if (w->nfiles > 1 && ++w->next_file == w->nfiles)
 		w->next_file = 0;
@@ -277,9 +281,15 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 	uint64_t bs = job->bs[dir];
 	r->dir = (uint8_t)dir;
 	r->file = (uint16_t)fi;
+	if (__builtin_expect(w->mixed_bs, 0)) {
+		bs = io_bs_pick(w, dir);
+		r->offset = w->nfiles ? io_bs_offset(w, f, dir, bs, ls->random) : 0;
+	} else
+		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	r->len = (uint32_t)bs;
-	r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	ls->issued += bs;
+	if (__builtin_expect(ls->pace.on, 0))
+		io_pace_issued(&ls->pace, job, dir, bs);
 	if (dir == DIR_WRITE && job->refill_buffers && job->fill == FILL_RANDOM) {
 		for (size_t i = 0; i < bs / 8; i++) { /* memcpy: buf_offset may leave it unaligned */
 			uint64_t v = prng_next(&w->rng);
@@ -324,6 +334,16 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 	return 0;
 }
 
+/* rate_min / rate_iops_min not met: the job fails, as fio's. */
+static __attribute__((noinline)) int rate_min_failed(struct io_worker *w, struct loop *ls, uint64_t now)
+{
+	char msg[256];
+	if (io_pace_check_min(&ls->pace, w->job, w->res, now, msg, sizeof msg) == 0)
+		return 0;
+	set_error(w, EIO, "%s", msg);
+	return 1;
+}
+
 static void sync_files(struct io_worker *w, struct loop *ls)
 {
 	const struct io_job *job = w->job;
@@ -358,13 +378,20 @@ static void run_sync(struct io_worker *w, struct loop *ls)
 	uint64_t ios = 0, bytes = 0;
 	w->res->iodepth_level[0] = 0;
 	for (;;) {
-		if (!next_io(w, ls, r))
+		int n = next_io(w, ls, r);
+		if (n < 0) { /* paced: wait for the I/O's time, minding the loop's events */
+			io_pace_wait(&ls->pace, w->job, ls->next_event);
+			if (tick(w, ls, ticks_now()))
+				break;
+			continue;
+		}
+		if (!n)
 			break;
 		uint64_t t0 = ticks_now();
 		r->start_ns = r->issue_ns = t0;
 		ops->queue(w, r);
 		uint64_t t1 = ticks_now();
-		if (complete(w, ls, r, t1, 0) < 0)
+		if (complete(w, ls, r, t1, 0) < 0 || (ls->pace.on && rate_min_failed(w, ls, t1)))
 			break;
 		ios++;
 		bytes += r->len;
@@ -430,9 +457,10 @@ static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
 	int stop = 0;
 	while (!ls->need_sync && q->nfree) {
 		struct io_req *r = q->freelist[--q->nfree];
-		if (!next_io(w, ls, r)) {
+		int n = next_io(w, ls, r);
+		if (n <= 0) { /* done, or held back by pacing (run_async waits once nothing is in flight) */
 			q->nfree++;
-			stop = 1;
+			stop = n == 0;
 			break;
 		}
 		r->start_ns = ticks_now();
@@ -493,8 +521,13 @@ static void run_async(struct io_worker *w, struct loop *ls)
 				break;
 			draining = rc;
 		}
-		if (!q.inflight)
+		if (!q.inflight) {
+			if (!draining && ls->pace.held) {
+				io_pace_wait(&ls->pace, w->job, ls->next_event);
+				continue;
+			}
 			break;
+		}
 		int n = w->ops->reap(w, 1, reap_max, q.done);
 		if (n < 0) {
 			set_error(w, -n, "%s: waiting for completions: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
@@ -515,6 +548,8 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		}
 		atomic_store_explicit(&w->live->ios, ios, memory_order_relaxed);
 		atomic_store_explicit(&w->live->bytes, bytes, memory_order_relaxed);
+		if (ls->pace.on && rate_min_failed(w, ls, t))
+			draining = 1;
 	}
 out:
 	free(q.freelist);
@@ -684,6 +719,7 @@ void *io_worker_main(void *arg)
 		goto out;
 
 	ls.random = io_job_random(job);
+	w->mixed_bs = io_job_mixed_bs(job);
 	ls.fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
 		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
 									: -1;
@@ -713,6 +749,7 @@ void *io_worker_main(void *arg)
 		ls.sec_cap = 0;
 
 	ls.t_start = ticks_now();
+	io_pace_init(&ls.pace, job, ls.t_start);
 	if (job->ramp_ns) {
 		ls.ramp_end = ls.t_start + ticks_from_ns(job->ramp_ns);
 		ls.mono_start = clock_now_ns();

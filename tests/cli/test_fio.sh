@@ -27,7 +27,7 @@ run_nm fio --no-save missing.fio
 expect_rc 2 "a missing job file exits 2"
 expect_err_has "missing.fio" "the message names the job file"
 
-printf '[a]\nsize=1m\nthinktime=10\n' >bad.fio
+printf '[a]\nsize=1m\nverify=crc32c\n' >bad.fio
 run_nm fio --no-save bad.fio
 expect_rc 2 "an unsupported option in a job file exits 2"
 expect_err_has "bad.fio:3" "the message names the file and line"
@@ -279,11 +279,13 @@ run_nm fio --no-save --output-format=json --name=off $J --verify=0 --rate=0 --ra
 expect_rc 0 "verify=0, rate=0, thinktime=0, bsrange=8k-8k and friends run"
 check "bsrange=8k-8k is bs=8k" test "$(json_get 'j["jobs"][0]["read"]["io_bytes"] // j["jobs"][0]["read"]["total_ios"]')" = 8192
 run_nm fio --no-save --parse-only --name=mix $J --bssplit=4k/50:64k/50
-expect_rc 2 "a real block-size mix exits 2"
-one_line_error "a real block-size mix is one line"
+expect_rc 0 "a block-size mix is taken (tests/cli/test_fio_features.sh checks what it does)"
+run_nm fio --no-save --parse-only --name=mix $J --bssplit=4k/60:8k/50:16k/:32k/
+expect_rc 2 "a block-size mix over 100 % exits 2"
+one_line_error "a block-size mix over 100 % is one line"
 expect_err_has "bssplit" "the message names bssplit"
-run_nm fio --no-save --parse-only --name=r $J --rate=10m
-expect_rc 2 "a real rate limit exits 2"
+run_nm fio --no-save --parse-only --name=r $J --rate=10m,bad
+expect_rc 2 "a bad rate exits 2"
 expect_err_has "rate" "the message names rate"
 
 # --- description=: terse's field after the disks, "desc" in JSON, a line in normal output --------

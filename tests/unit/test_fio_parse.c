@@ -241,9 +241,9 @@ TEST(fio_jobfile_errors_name_file_and_line)
 {
 	struct fio_plan p;
 	char err[512] = "";
-	CHECK(parse_text(&p, "[a]\nsize=1m\nrate=10m\n", err, sizeof err) < 0);
+	CHECK(parse_text(&p, "[a]\nsize=1m\nverify=md5\n", err, sizeof err) < 0);
 	CHECK_CONTAINS(err, "t.fio:3");
-	CHECK_CONTAINS(err, "rate");
+	CHECK_CONTAINS(err, "verify");
 	fio_plan_free(&p);
 
 	CHECK(parse_text(&p, "size=1m\n[a]\n", err, sizeof err) < 0);

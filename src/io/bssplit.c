@@ -1,0 +1,67 @@
+/* Block-size mixes, with fio's definitions:
+ *
+ *   bssplit=SIZE/PCT:...  each I/O of a direction is SIZE bytes with probability PCT %
+ *                         (entries by rising share; what the shares leave goes to the last);
+ *   bsrange=MIN-MAX       min + u * max bytes (u uniform in [0,1)), rounded down to a multiple
+ *                         of min and capped at max: the multiples of min, about evenly;
+ *   blockalign=N          random offsets are multiples of N (default: the smallest size).
+ *
+ * A random I/O of a mix goes anywhere in the region where it fits (no random map: fio's keeps
+ * one in units of the smallest size; nodemark's permutation needs one size).  Sequential I/O
+ * follows on from the previous one whatever its size. */
+#include "io/internal.h"
+
+int io_job_mixed_bs(const struct io_job *job)
+{
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (job->nbssplit[d] || job->bs_min[d] || job->blockalign[d])
+			return 1;
+	return 0;
+}
+
+uint64_t io_bs_smallest(const struct io_job *job, int dir)
+{
+	if (job->nbssplit[dir]) {
+		uint64_t m = job->bs[dir];
+		for (unsigned i = 0; i < job->nbssplit[dir]; i++)
+			if (job->bssplit[dir][i].bs < m)
+				m = job->bssplit[dir][i].bs;
+		return m;
+	}
+	return job->bs_min[dir] ? job->bs_min[dir] : job->bs[dir];
+}
+
+uint64_t io_bs_pick(struct io_worker *w, int dir)
+{
+	const struct io_job *job = w->job;
+	uint64_t max = job->bs[dir];
+	if (job->nbssplit[dir]) {
+		unsigned u = (unsigned)prng_below(&w->rng, 100), cum = 0, n = job->nbssplit[dir];
+		for (unsigned i = 0; i < n; i++) {
+			cum += job->bssplit[dir][i].pct;
+			if (u < cum)
+				return job->bssplit[dir][i].bs;
+		}
+		return job->bssplit[dir][n - 1].bs;
+	}
+	uint64_t min = job->bs_min[dir];
+	if (!min || min >= max)
+		return max;
+	uint64_t len = min + prng_below(&w->rng, max);
+	len -= len % min;
+	return len < max ? len : max;
+}
+
+uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random)
+{
+	if (!random)
+		return io_pick_offset(w, f, dir, bs, 0);
+	if (f->dist)
+		return io_dist_offset(w, f, dir, bs);
+	const struct io_job *job = w->job;
+	uint64_t align = job->blockalign[dir] ? job->blockalign[dir] : io_bs_smallest(job, dir);
+	if (f->region_len < bs)
+		return f->region_start;
+	uint64_t slots = (f->region_len - bs) / align + 1;
+	return f->region_start + prng_below(&w->rng, slots) * align;
+}

@@ -1,0 +1,126 @@
+/* Pacing, with fio's definitions (rate_process=linear):
+ *
+ *   rate / rate_iops   per direction and thread: the I/O that follows B bytes (N I/Os) issued
+ *                      since the start goes no earlier than B / rate (N / rate_iops) seconds
+ *                      after it; a direction ahead of its rate gives way to the other when that
+ *                      one is behind, else the thread waits, once what it has in flight is done;
+ *   rate_min           the job fails when a direction's rate over the last second (checked at
+ *                      completions, after 2 s) is under it;
+ *   thinktime          after every thinktime_blocks I/Os, once they have completed, a pause
+ *                      (the first thinktime_spin of it spinning on the CPU).
+ *
+ * All of it is off unless asked (p->on), so a job without it pays one branch per I/O. */
+#include "io/internal.h"
+#include "io/ticks.h"
+#include "util/error.h"
+
+#include <string.h>
+#include <time.h>
+
+void io_pace_init(struct io_pace *p, const struct io_job *job, uint64_t t0)
+{
+	memset(p, 0, sizeof *p);
+	p->t0 = t0;
+	p->check_at = t0 + ticks_from_ns(2000000000ull);
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (job->rate_bps[d] || job->rate_iops[d] || job->rate_min_bps[d] || job->rate_min_iops[d])
+			p->on = 1;
+	if (job->thinktime_ns)
+		p->on = 1;
+}
+
+/* ticks after t0 when direction d may issue again; 0 when it has no rate */
+static uint64_t rate_due(const struct io_pace *p, const struct io_job *job, int d)
+{
+	uint64_t ns = 0, n;
+	if (job->rate_bps[d])
+		ns = (uint64_t)((unsigned __int128)p->bytes[d] * 1000000000u / job->rate_bps[d]);
+	if (job->rate_iops[d] && (n = (uint64_t)((unsigned __int128)p->ios[d] * 1000000000u / job->rate_iops[d])) > ns)
+		ns = n;
+	return ns ? p->t0 + ticks_from_ns(ns) : 0;
+}
+
+int io_pace_hold(struct io_pace *p, const struct io_job *job, int *dir, uint64_t now)
+{
+	if (p->think_pending || now < p->think_end) {
+		p->held = 1;
+		p->due = p->think_end;
+		return 1;
+	}
+	int d = *dir, o = d ^ 1;
+	uint64_t due = rate_due(p, job, d);
+	if (due <= now)
+		return p->held = 0;
+	int mixed = (job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read > 0 && job->rwmix_read < 100;
+	if (mixed) {
+		uint64_t odue = rate_due(p, job, o);
+		if (odue <= now) {
+			*dir = o;
+			return p->held = 0;
+		}
+		due = odue < due ? odue : due;
+	}
+	p->held = 1;
+	p->due = due;
+	return 1;
+}
+
+void io_pace_issued(struct io_pace *p, const struct io_job *job, int dir, uint64_t bs)
+{
+	p->bytes[dir] += bs;
+	p->ios[dir]++;
+	if (job->thinktime_ns && ++p->since_think >= (job->thinktime_blocks ? job->thinktime_blocks : 1)) {
+		p->since_think = 0;
+		p->think_pending = 1;
+	}
+}
+
+void io_pace_wait(struct io_pace *p, const struct io_job *job, uint64_t limit)
+{
+	uint64_t now = ticks_now();
+	if (p->think_pending) { /* what was in flight is done: the pause starts now */
+		p->think_pending = 0;
+		p->spin_end = now + ticks_from_ns(job->thinktime_spin_ns < job->thinktime_ns ? job->thinktime_spin_ns
+												: job->thinktime_ns);
+		p->think_end = p->due = now + ticks_from_ns(job->thinktime_ns);
+	}
+	while (now < p->spin_end && now < limit)
+		now = ticks_now();
+	uint64_t until = p->due < limit ? p->due : limit;
+	if (until <= now)
+		return;
+	uint64_t ns = ticks_to_ns(until - now);
+	if (ns > 20000000) /* wake now and then: a stop or a status request is seen soon */
+		ns = 20000000;
+	struct timespec ts = { (time_t)(ns / 1000000000u), (long)(ns % 1000000000u) };
+	nanosleep(&ts, NULL);
+}
+
+int io_pace_check_min(struct io_pace *p, const struct io_job *job, const struct io_job_result *r, uint64_t now,
+		      char *err, size_t errlen)
+{
+	if (now < p->check_at)
+		return 0;
+	uint64_t spent_ns = ticks_to_ns(now - p->check_at) + 1000000000u;
+	int first = p->check_bytes[0] + p->check_bytes[1] + p->check_ios[0] + p->check_ios[1] == 0;
+	for (int d = 0; d < DIR_COUNT && !first; d++) {
+		const struct io_dir_result *dr = &r->dir[d];
+		if (!dr->ios)
+			continue;
+		uint64_t bps = (uint64_t)((unsigned __int128)(dr->bytes - p->check_bytes[d]) * 1000000000u / spent_ns);
+		uint64_t iops = (uint64_t)((unsigned __int128)(dr->ios - p->check_ios[d]) * 1000000000u / spent_ns);
+		const char *what = d == DIR_READ ? "read" : "write";
+		if (job->rate_min_bps[d] && bps < job->rate_min_bps[d])
+			return nm_errf(err, errlen, "%s: rate_min=%llu B/s not met, got %llu B/s", what,
+				       (unsigned long long)job->rate_min_bps[d], (unsigned long long)bps);
+		if (!job->rate_min_bps[d] && job->rate_min_iops[d] && iops < job->rate_min_iops[d])
+			return nm_errf(err, errlen, "%s: rate_iops_min=%llu not met, got %llu IOPS", what,
+				       (unsigned long long)job->rate_min_iops[d], (unsigned long long)iops);
+	}
+	for (int d = 0; d < DIR_COUNT; d++) {
+		p->check_bytes[d] = r->dir[d].bytes;
+		p->check_ios[d] = r->dir[d].ios;
+	}
+	p->check_at = now + ticks_from_ns(1000000000u);
+	return 0;
+}
