@@ -191,7 +191,7 @@ run_nm fio --no-save --output-format=json $P --rw=read --thinktime=50ms --runtim
 printf '%s\n' "$out" >sleep.json
 run_nm fio --no-save --output-format=json $P --rw=read --thinktime=50ms --thinktime_spin=50ms --runtime=1
 printf '%s\n' "$out" >p.json
-[ "$rc" -eq 0 ] && [ "$(jget p.json 'j["jobs"][0]["usr_cpu"] > 10 and j["jobs"][0]["usr_cpu"] > 3 * '"$(jget sleep.json 'j["jobs"][0]["usr_cpu"]')"' and r["total_ios"] <= 1000 // 50 + 1')" = True ] &&
+[ "$rc" -eq 0 ] && [ "$(jget p.json 'j["jobs"][0]["usr_cpu"] > 2 and j["jobs"][0]["usr_cpu"] > 3 * '"$(jget sleep.json 'j["jobs"][0]["usr_cpu"]')"' and r["total_ios"] <= 1000 // 50 + 1')" = True ] &&
     ok "thinktime_spin: the pause spins on the CPU (usr $(jget p.json 'j["jobs"][0]["usr_cpu"]') %, asleep $(jget sleep.json 'j["jobs"][0]["usr_cpu"]') %)" ||
     not_ok "thinktime_spin spins" "rc $rc: $(jget p.json 'j["jobs"][0]["usr_cpu"], r["total_ios"]' 2>&1) vs $(jget sleep.json 'j["jobs"][0]["usr_cpu"]')"
 run_nm fio --no-save --output-format=json $P --rw=read --rate=100k --rate_min=1m --runtime=4
