@@ -3,6 +3,7 @@
 #include "export/changes.h"
 #include "export/comparetab.h"
 #include "export/report.h"
+#include "suite/suite.h"
 #include "util/atomicfile.h"
 
 #include <math.h>
@@ -88,6 +89,80 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 	}
 	ct_free(&res);
 	return ncalls;
+}
+
+#define CONFIRM_ROUNDS 3
+#define CONFIRM_PER_ROUND 2
+#define CONFIRM_MAX 32
+
+/* The benches of rec with a call against base, each once, in rec's order. */
+static size_t suspected(const struct record *base, const struct record *rec, const struct bench **out, char *err,
+			size_t errlen)
+{
+	char na[128], nb[128];
+	input_names(base, rec, na, nb, sizeof na);
+	struct ct_input in[2] = { { base, na }, { rec, nb } };
+	struct ct_opts o = { 0 };
+	struct ct_result res = { 0 };
+	if (ct_build(in, 2, &o, &res, err, errlen) < 0)
+		return (size_t)-1;
+	struct call_list cl;
+	calls_build(in, 2, &o, &res, &cl);
+	size_t n = 0;
+	for (size_t i = 0; i < rec->nbenches && n < CONFIRM_MAX; i++) {
+		const struct bench *b = rec->benches[i];
+		int called = 0;
+		for (size_t k = 0; k < cl.n; k++)
+			called |= strcmp(cl.v[k].row, b->name) == 0 && verdict_is_call(cl.v[k].v.kind);
+		if (called && json_string_value(json_object_get(b->settings, "phase")))
+			out[n++] = b;
+	}
+	calls_free(&cl);
+	ct_free(&res);
+	return n;
+}
+
+int baseline_confirm(const struct suite_opts *so, const struct record *base, struct record *rec, char *err,
+		     size_t errlen)
+{
+	const struct bench *benches[CONFIRM_MAX];
+	size_t n = suspected(base, rec, benches, err, errlen);
+	if (n == (size_t)-1)
+		return -1;
+	if (!n)
+		return 0;
+	fprintf(stderr, "re-measuring %zu figure%s whose change may be real (%d rounds, in turns):", n, n == 1 ? "" : "s",
+		CONFIRM_ROUNDS);
+	for (size_t i = 0; i < n; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", benches[i]->name);
+	fprintf(stderr, "\n");
+	char *argv[] = { "run" };
+	struct record *again = record_new("run", 1, argv);
+	int st = suite_remeasure(so, benches, n, CONFIRM_ROUNDS, CONFIRM_PER_ROUND, again);
+	if (st) {
+		record_free(again);
+		snprintf(err, errlen, "the re-measure %s: the calls stand unconfirmed",
+			 st == 130 ? "was interrupted" : "failed");
+		return -1;
+	}
+	json_t *jb = json_object();
+	for (size_t i = 0; i < again->nbenches; i++) {
+		const struct bench *b = again->benches[i];
+		json_t *jm = json_object();
+		for (size_t m = 0; m < b->nmetrics; m++) {
+			json_t *v = json_array();
+			for (size_t k = 0; k < b->metrics[m]->nsamples; k++)
+				json_array_append_new(v, json_real(b->metrics[m]->samples[k]));
+			json_object_set_new(jm, b->metrics[m]->name, v);
+		}
+		json_object_set_new(jb, b->name, jm);
+	}
+	json_t *noise = json_object_get(again->extra, "noise");
+	json_object_set_new(rec->extra, "confirm",
+			    json_pack("{s:s, s:i, s:i, s:o, s:o}", "baseline", base->id, "rounds", CONFIRM_ROUNDS,
+				      "per_round", CONFIRM_PER_ROUND, "benches", jb, "noise", noise ? json_incref(noise) : json_object()));
+	record_free(again);
+	return (int)n;
 }
 
 int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,

@@ -37,7 +37,9 @@ const char cmd_run_usage[] =
 	"the previous run of this host and directory (or --baseline), benchstat-style, then the calls:\n"
 	"a change is called only when neither run was busy, both have 6 or more samples, p <= 0.05,\n"
 	"and it is larger than the figure's noise floor on this machine (from earlier runs); other\n"
-	"rows say \"not compared\" and why. Writes nodemark-report.html unless --no-report.\n"
+	"rows say \"not compared\" and why. A call is first checked: the figures with one are\n"
+	"measured again (3 rounds, in turns) and the call confirmed or withdrawn from the new samples.\n"
+	"Writes nodemark-report.html unless --no-report.\n"
 	"\n"
 	"Options:\n"
 	"  --quick             about 40 seconds on an idle machine (make run, CI)\n"
@@ -225,10 +227,9 @@ static double floor_from_history(void *arg, const char *bench, const char *metri
 	return history_floor(arg, bench, metric, default_pct, runs);
 }
 
-/* The baseline (the previous run of this host and directory, or --baseline), the comparison
- * with it, and the report. A missing baseline is no error; a named one that is missing is.
- * Returns the baseline (the caller frees it), or NULL. */
-static struct record *compare_and_report(const struct run_cmd *o, const struct record *rec, int *rc)
+/* The baseline: the previous run of this host and directory, or --baseline.  A missing
+ * baseline is no error; a named one that is missing is. */
+static struct record *find_baseline(const struct run_cmd *o, const struct record *rec, int *rc)
 {
 	char err[1024];
 	struct record *base = NULL;
@@ -242,6 +243,14 @@ static struct record *compare_and_report(const struct run_cmd *o, const struct r
 		if (o->baseline && *rc == 0)
 			*rc = NM_EXIT_FAILED;
 	}
+	return base;
+}
+
+/* The comparison with the baseline (its calls confirmed or withdrawn by baseline_confirm), and
+ * the report. */
+static void compare_and_report(const struct run_cmd *o, const struct record *rec, const struct record *base, int *rc)
+{
+	char err[1024];
 	if (base) {
 		char when[40] = "?";
 		time_t t = (time_t)(base->time_ms / 1000);
@@ -264,7 +273,6 @@ static struct record *compare_and_report(const struct run_cmd *o, const struct r
 			fprintf(stderr, "wrote nodemark-report.html\n");
 		}
 	}
-	return base;
 }
 
 /* --json: the record as show --json prints it (docs/schema.md: import reads it back), with the
@@ -345,12 +353,21 @@ int cmd_run(int argc, char **argv)
 		nm_error("interrupted before a phase finished: nothing to save");
 	if (rec->nbenches)
 		history_set_floors(&hist, rec);
+	struct record *base = rec->nbenches ? find_baseline(&o, rec, &rc) : NULL;
+	if (base && rc != NM_EXIT_INTERRUPTED && !cleanup_interrupted()) {
+		char err[1024];
+		if (baseline_confirm(&o.suite, base, rec, err, sizeof err) < 0)
+			nm_warn("%s", err);
+		if (cleanup_interrupted() && rc == 0)
+			rc = NM_EXIT_INTERRUPTED;
+	}
 	history_free(&hist);
 	if (saving && run_save(&o.ro, rec) < 0 && rc == 0)
 		rc = NM_EXIT_FAILED;
 	if (!o.ro.no_save && saving)
 		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o.suite.mode), o.absdir);
-	struct record *base = rec->nbenches ? compare_and_report(&o, rec, &rc) : NULL;
+	if (rec->nbenches)
+		compare_and_report(&o, rec, base, &rc);
 	if (json_fd >= 0) {
 		fflush(stdout);
 		dup2(json_fd, STDOUT_FILENO);

@@ -61,6 +61,53 @@ static double floor_for(const struct ct_input *a, const struct bench *ba, const 
 	return fb;
 }
 
+/* The samples `run` measured again for (bench, metric) of cur against this baseline
+ * (extra.confirm, cli/baseline.h), or NULL. */
+static json_t *remeasured(const struct ct_input *base, const struct ct_input *cur, const char *bench,
+			  const char *metric)
+{
+	json_t *cf = json_object_get(cur->r->extra, "confirm");
+	const char *against = json_string_value(json_object_get(cf, "baseline"));
+	if (!against || strcmp(against, base->r->id) != 0)
+		return NULL;
+	json_t *v = json_object_get(json_object_get(json_object_get(cf, "benches"), bench), metric);
+	return json_array_size(v) ? v : NULL;
+}
+
+/* A call that `run` re-measured: confirmed or withdrawn (stats/verdict.h, verdict_confirm), the
+ * same here as in `run`, since both decide from the saved samples. */
+static void recheck(struct call *c, const struct verdict_input *first_in, const struct ct_input *ia,
+		    const struct ct_input *ib, const struct bench *bb)
+{
+	json_t *v = verdict_is_call(c->v.kind) ? remeasured(ia, ib, bb->name, c->metric) : NULL;
+	if (!v)
+		return;
+	size_t n = json_array_size(v);
+	double *again = malloc(n * sizeof *again);
+	if (!again)
+		abort();
+	for (size_t i = 0; i < n; i++)
+		again[i] = json_number_value(json_array_get(v, i));
+	char busy[400];
+	const char *phase = bench_phase(bb);
+	json_t *noise = phase ? json_object_get(json_object_get(json_object_get(ib->r->extra, "confirm"), "noise"), phase)
+			      : NULL;
+	struct verdict_input in = *first_in;
+	in.cur = again;
+	in.ncur = n;
+	in.cur_busy = NULL;
+	in.short_why = NULL;
+	if (json_is_true(json_object_get(noise, "busy"))) {
+		const char *why = json_string_value(json_object_get(noise, "why"));
+		snprintf(busy, sizeof busy, "the re-measure ran on a busy machine (%s)", why ? why : "?");
+		in.cur_busy = busy;
+	}
+	struct verdict second, first = c->v;
+	verdict_decide(&in, &second);
+	verdict_confirm(&first, &second, &c->v);
+	free(again);
+}
+
 static void add_call(struct call_list *cl, const struct ct_table *t, size_t row, size_t col, const struct ct_input *ia,
 		     const struct ct_input *ib, const struct ct_cell *ca, const struct ct_cell *cb, double alpha)
 {
@@ -87,6 +134,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t row,
 	struct call *c = &cl->v[cl->n++];
 	*c = (struct call){ t->metric, t->unit, t->rows[row], bench_phase(bb), col, { 0 } };
 	verdict_decide(&vi, &c->v);
+	recheck(c, &vi, ia, ib, bb);
 }
 
 void calls_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, const struct ct_result *res,
@@ -181,8 +229,16 @@ static void write_block_header(FILE *f, const struct call_list *cl, size_t i)
 		else
 			same++;
 	}
-	fprintf(f, "%s (%s), %s vs %s: %zu called, %zu unchanged, %zu not compared\n", c->metric, c->unit,
+	size_t confirmed = 0, withdrawn = 0;
+	for (size_t k = i; k < cl->n && strcmp(cl->v[k].metric, c->metric) == 0 && cl->v[k].col == c->col; k++) {
+		confirmed += cl->v[k].v.recheck == VERDICT_CONFIRMED;
+		withdrawn += cl->v[k].v.recheck == VERDICT_WITHDRAWN;
+	}
+	fprintf(f, "%s (%s), %s vs %s: %zu called, %zu unchanged, %zu not compared", c->metric, c->unit,
 		cl->res->cols[c->col], cl->res->cols[0], called, same, nc);
+	if (confirmed || withdrawn)
+		fprintf(f, "; re-measured: %zu confirmed, %zu withdrawn", confirmed, withdrawn);
+	fputc('\n', f);
 }
 
 void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
@@ -209,7 +265,7 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 			block = i;
 			write_block_header(f, cl, i);
 		}
-		if (c->v.kind == VERDICT_UNCHANGED || shown_in_group(cl, block, i))
+		if ((c->v.kind == VERDICT_UNCHANGED && c->v.recheck != VERDICT_WITHDRAWN) || shown_in_group(cl, block, i))
 			continue;
 		size_t group = same_reason(cl, i);
 		if (group > 1) {
@@ -231,7 +287,7 @@ void calls_write_markdown(FILE *f, const struct call_list *cl)
 		VERDICT_MIN_SAMPLES, cl->res->alpha);
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct call *c = &cl->v[i];
-		if (c->v.kind != VERDICT_UNCHANGED)
+		if (c->v.kind != VERDICT_UNCHANGED || c->v.recheck == VERDICT_WITHDRAWN)
 			fprintf(f, "- `%s` %s, %s: %s\n", c->row, c->metric, cl->res->cols[c->col], c->v.why);
 	}
 }
@@ -294,6 +350,12 @@ json_t *calls_to_json(const struct call_list *cl)
 				     num_or_null(c->v.p), "n", (json_int_t)c->v.nbase, (json_int_t)c->v.ncur, "floor_pct",
 				     c->v.floor_pct, "floor_from", c->v.floor_runs >= VERDICT_HISTORY_MIN ? "history" : "default",
 				     "floor_runs", c->v.floor_runs, "why", c->v.why));
+		json_t *o = json_array_get(a, json_array_size(a) - 1);
+		if (c->v.recheck != VERDICT_NOT_RECHECKED)
+			json_object_set_new(o, "remeasure",
+					    json_pack("{s:s, s:s}", "result",
+						      c->v.recheck == VERDICT_CONFIRMED ? "confirmed" : "withdrawn",
+						      "first_call", verdict_kind_name(c->v.first_kind)));
 	}
 	return a;
 }

@@ -116,3 +116,23 @@ double verdict_interval_pct(const double *x, size_t n)
 		return INFINITY;
 	return 100 * fmax(s.hi / s.center - 1, 1 - s.lo / s.center);
 }
+
+void verdict_confirm(const struct verdict *first, const struct verdict *again, struct verdict *out)
+{
+	struct verdict f = *first;
+	*out = f;
+	out->first_kind = f.kind;
+	if (again->kind == f.kind) {
+		out->recheck = VERDICT_CONFIRMED;
+		snprintf(out->why, sizeof out->why, "%.380s; confirmed by a re-measure: %+.1f%% (p=%.3f n=%zu+%zu)", f.why,
+			 again->delta_pct, again->p, again->nbase, again->ncur);
+		return;
+	}
+	out->recheck = VERDICT_WITHDRAWN;
+	out->kind = again->kind == VERDICT_UNCHANGED ? VERDICT_UNCHANGED : VERDICT_NOT_COMPARED;
+	const char *w = again->why;
+	if (verdict_is_call(again->kind)) /* the other way: two measures that disagree */
+		w = "the re-measure called it the other way";
+	snprintf(out->why, sizeof out->why, "withdrawn after a re-measure: %.500s (the run's samples said %s %+.1f%%)", w,
+		 verdict_kind_name(f.kind), f.delta_pct);
+}

@@ -45,18 +45,34 @@ struct verdict_input {
 	const char *short_why;  /* why a side has few samples ("the time budget ran out"), or NULL */
 };
 
+/* What a re-measure made of a call (verdict_confirm). */
+enum verdict_recheck {
+	VERDICT_NOT_RECHECKED,
+	VERDICT_CONFIRMED,
+	VERDICT_WITHDRAWN,
+};
+
 struct verdict {
 	enum verdict_kind kind;
+	enum verdict_recheck recheck;
+	enum verdict_kind first_kind; /* the call before a re-measure withdrew it */
 	double delta_pct;       /* change of the median, percent; NAN when it cannot be computed */
 	double p;               /* the test's p-value; NAN when not run */
 	size_t nbase, ncur;
 	double floor_pct;
 	int floor_runs;
-	char why[320];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5% from 7 runs)",
+	char why[800];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5% from 7 runs)",
 				 * "... noise floor 20% by default)", "not compared: ..." */
 };
 
 void verdict_decide(const struct verdict_input *in, struct verdict *out);
+
+/* A call checked against a re-measure.  first: the call from the run's own samples; again: the
+ * same baseline samples against the samples measured again afterwards (same floor, the
+ * re-measure's own busy flags).  Confirmed when again is the same call (the figures stay
+ * first's); otherwise withdrawn: unchanged when again saw no change beyond noise, not compared
+ * when it could not tell (busy, too few samples) or called the other way.  The why names both. */
+void verdict_confirm(const struct verdict *first, const struct verdict *again, struct verdict *out);
 
 /* "5% from 7 runs" or "20% by default": where a floor comes from, for the why lines. */
 void verdict_floor_text(double floor_pct, int floor_runs, char *buf, size_t len);

@@ -16,7 +16,14 @@ struct suite_ctx {
 	uint64_t phase_start_ns;
 	double phase_expect_s;  /* the phase's estimated length, for the ETA */
 	double later_s;         /* the estimated length of the phases after this one */
+	/* a re-measure (suite_remeasure): only these benches, round_samples samples each */
+	const char *const *only_benches;
+	size_t nonly;
+	unsigned round_samples;
 };
+
+/* 1 when the phase should measure this bench (always, outside a re-measure). */
+int suite_wants_bench(const struct suite_ctx *c, const char *name);
 
 /* Redraw the progress line: "[2/5] hash: sha256 2 threads  40%  ETA 0:12". */
 void suite_progress(struct suite_ctx *c, double fraction, const char *fmt, ...)
@@ -70,6 +77,16 @@ struct suite_phase {
 	double expect_s[3];     /* estimated seconds per mode, for the ETA */
 	int (*run)(struct suite_ctx *c, char *err, size_t errlen);
 };
+
+/* The phase of that name, or NULL. */
+const struct suite_phase *suite_phase_find(const char *name);
+
+/* The /proc the noise monitor reads: NODEMARK_PROCROOT (tests give a quiet one), else NULL. */
+const char *suite_procroot(void);
+
+struct noise_figures;
+/* Save the figures in rec->extra.noise.<phase>, with a warning when they say busy. */
+void suite_record_noise(struct record *rec, const char *phase, const struct noise_figures *f);
 
 extern const struct suite_phase suite_phase_memory, suite_phase_hash, suite_phase_disk, suite_phase_pieces;
 

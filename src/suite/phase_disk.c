@@ -86,8 +86,8 @@ static int enough_passes(const struct disk_test *t, unsigned test_index, void *a
 	struct suite_sampler *smp = &a->smp[test_index];
 	if (t->npasses == 1) { /* the clock starts with the test's first measured pass */
 		suite_sampler_start(a->c, smp, t->name, budget_seconds(a->c));
-		smp->min = VERDICT_MIN_SAMPLES;
-		smp->max = a->loops;
+		smp->min = a->c->round_samples ? a->c->round_samples : VERDICT_MIN_SAMPLES;
+		smp->max = a->c->round_samples ? a->c->round_samples : a->loops;
 	}
 	double bw[64];
 	struct metric m = { .samples = bw, .nsamples = 0 };
@@ -173,6 +173,14 @@ static int disk_run(struct suite_ctx *c, char *err, size_t errlen)
 	struct disk_plan dp;
 	if (build_plan(&dp, c->workdir, profile, &z, err, errlen) < 0)
 		return 1;
+	unsigned kept = 0; /* a re-measure runs only its tests */
+	for (unsigned i = 0; i < dp.ntests; i++) {
+		if (suite_wants_bench(c, dp.tests[i].name))
+			dp.tests[kept++] = dp.tests[i];
+		else
+			disk_test_free(&dp.tests[i], disk_plan_ntargets(&dp));
+	}
+	dp.ntests = kept;
 	char what[64];
 	snprintf(what, sizeof what, "CrystalDiskMark %s set, %s", nvme ? "NVMe" : "default",
 		 units_bytes_iec(z.size, a, sizeof a));

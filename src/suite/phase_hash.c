@@ -43,6 +43,9 @@ static int hash_run(struct suite_ctx *c, char *err, size_t errlen)
 			};
 			struct hash_bench_result r;
 			char name[64];
+			snprintf(name, sizeof name, "hash/%s/%ut", hash_algo_name(plan.algo), plan.threads);
+			if (!suite_wants_bench(c, name))
+				continue;
 			suite_progress(c, (double)step / steps, "%s on %u thread%s", hash_algo_name(plan.algo),
 				       plan.threads, plan.threads == 1 ? "" : "s");
 			/* a first small pass sizes the measured ones (and warms up) */
@@ -52,7 +55,6 @@ static int hash_run(struct suite_ctx *c, char *err, size_t errlen)
 			}
 			double size = r.bytes_per_sec * pass_seconds(c);
 			plan.size = size < (8 << 20) ? 8 << 20 : size > (8ull << 30) ? 8ull << 30 : (uint64_t)size;
-			snprintf(name, sizeof name, "hash/%s/%ut", hash_algo_name(plan.algo), plan.threads);
 			struct bench *b = suite_bench(c, name);
 			bench_set(b, "algo", json_string(hash_algo_name(plan.algo)));
 			bench_set(b, "impl", json_string(hash_impl_name(plan.algo)));

@@ -69,15 +69,22 @@ static int memory_run(struct suite_ctx *c, char *err, size_t errlen)
 	if (c->opts->mode == SUITE_QUICK && per_thread > (64u << 20))
 		per_thread = 64u << 20;
 	snprintf(name, sizeof name, "memory/memcpy/%ut", threads);
-	struct bench *b = suite_bench(c, name);
-	bench_set(b, "buffer", json_integer((json_int_t)per_thread));
-	bench_set(b, "threads", json_integer(threads));
-	struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
-	suite_progress(c, 0, "memcpy %s x %u threads", units_bytes_iec(per_thread, a, sizeof a), threads);
-	struct mem_job job = { 0, per_thread, threads, NULL, 0, pass_ns };
-	int st = mem_sample(c, b, m, &job, err, errlen);
-	if (st)
-		return st;
+	struct bench *b;
+	struct metric *m;
+	struct mem_job job;
+	if (suite_wants_bench(c, name)) {
+		b = suite_bench(c, name);
+		bench_set(b, "buffer", json_integer((json_int_t)per_thread));
+		bench_set(b, "threads", json_integer(threads));
+		m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+		suite_progress(c, 0, "memcpy %s x %u threads", units_bytes_iec(per_thread, a, sizeof a), threads);
+		job = (struct mem_job){ 0, per_thread, threads, NULL, 0, pass_ns };
+		int st = mem_sample(c, b, m, &job, err, errlen);
+		if (st)
+			return st;
+	}
+	if (!suite_wants_bench(c, "memory/pagecache-read"))
+		return 0;
 
 	uint64_t file = c->opts->mode == SUITE_QUICK ? 64ull << 20 : c->opts->mode == SUITE_FULL ? 1ull << 30 : 256ull << 20;
 	uint64_t room = suite_free_bytes(c->workdir);

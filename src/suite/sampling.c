@@ -24,6 +24,8 @@ void suite_sampler_start(const struct suite_ctx *c, struct suite_sampler *s, con
 	enum suite_mode m = c->opts->mode;
 	s->min = m == SUITE_FULL ? 10 : VERDICT_MIN_SAMPLES;
 	s->max = m == SUITE_QUICK ? 10 : m == SUITE_FULL ? 30 : 20;
+	if (c->round_samples) /* a round of a re-measure: so many, the interval is judged later */
+		s->min = s->max = c->round_samples;
 	s->target_pct = floor_of(c, bench, &s->floor_runs) / 2;
 	s->budget_s = budget_s;
 	s->start_ns = clock_now_ns();

@@ -40,6 +40,24 @@ const char *const *suite_phase_names(void)
 	return names;
 }
 
+const struct suite_phase *suite_phase_find(const char *name)
+{
+	for (size_t i = 0; name && i < NPHASES; i++)
+		if (strcmp(phases[i]->name, name) == 0)
+			return phases[i];
+	return NULL;
+}
+
+int suite_wants_bench(const struct suite_ctx *c, const char *name)
+{
+	if (!c->only_benches)
+		return 1;
+	for (size_t i = 0; i < c->nonly; i++)
+		if (strcmp(c->only_benches[i], name) == 0)
+			return 1;
+	return 0;
+}
+
 const char *suite_mode_name(enum suite_mode m)
 {
 	return m == SUITE_QUICK ? "quick" : m == SUITE_FULL ? "full" : "default";
@@ -126,23 +144,49 @@ uint64_t suite_free_bytes(const char *dir)
 	return avail > keep ? avail - keep : 0;
 }
 
+const char *suite_procroot(void)
+{
+	const char *p = getenv("NODEMARK_PROCROOT");
+	return p && *p ? p : NULL;
+}
+
+void suite_record_noise(struct record *rec, const char *phase, const struct noise_figures *f)
+{
+	char why[200];
+	json_t *noise = json_object_get(rec->extra, "noise");
+	if (!noise) {
+		noise = json_object();
+		json_object_set_new(rec->extra, "noise", noise);
+	}
+	json_object_set_new(noise, phase, noise_to_json(f));
+	if (noise_is_busy(f, why, sizeof why)) {
+		progress_clear();
+		nm_warn("%s: the machine was busy (%s): its figures may be low", phase, why);
+	}
+}
+
 /* The noise figures of a phase go into extra.noise.<phase>; a busy machine is worth a warning. */
 static void record_noise(struct suite_ctx *c, struct noise_monitor *m)
 {
 	struct noise_figures f;
-	char why[200];
-	if (noise_stop(m, &f) < 0)
+	if (noise_stop(m, &f) == 0)
+		suite_record_noise(c->rec, c->phase, &f);
+}
+
+/* For tests of the re-measure: NODEMARK_TEST_TRANSIENT=BENCH=FACTOR scales the bytes_per_sec
+ * samples of BENCH in the run (not in a re-measure), as a slowdown that came and went would. */
+static void test_transient(struct record *rec)
+{
+	const char *spec = getenv("NODEMARK_TEST_TRANSIENT"), *eq = spec ? strrchr(spec, '=') : NULL;
+	if (!eq)
 		return;
-	json_t *noise = json_object_get(c->rec->extra, "noise");
-	if (!noise) {
-		noise = json_object();
-		json_object_set_new(c->rec->extra, "noise", noise);
-	}
-	json_object_set_new(noise, c->phase, noise_to_json(&f));
-	if (noise_is_busy(&f, why, sizeof why)) {
-		progress_clear();
-		nm_warn("%s: the machine was busy (%s): its figures may be low", c->phase, why);
-	}
+	char name[256];
+	snprintf(name, sizeof name, "%.*s", (int)(eq - spec), spec);
+	double factor = strtod(eq + 1, NULL);
+	struct bench *b = record_find_bench(rec, name);
+	struct metric *m = b ? bench_find_metric(b, "bytes_per_sec") : NULL;
+	for (size_t i = 0; m && factor > 0 && i < m->nsamples; i++)
+		m->samples[i] *= factor;
 }
 
 int suite_run(const struct suite_opts *o, struct record *rec)
@@ -176,7 +220,7 @@ int suite_run(const struct suite_opts *o, struct record *rec)
 		suite_progress(&c, 0, "%s", p->title);
 
 		struct noise_monitor m;
-		noise_start(&m, NULL, 1000);
+		noise_start(&m, suite_procroot(), 1000);
 		err[0] = '\0';
 		int st = p->run(&c, err, sizeof err);
 		record_noise(&c, &m);
@@ -199,6 +243,7 @@ int suite_run(const struct suite_opts *o, struct record *rec)
 			rc = NM_EXIT_FAILED;
 		}
 	}
+	test_transient(rec);
 	cleanup_now(workdir);
 	return rc;
 }

@@ -36,4 +36,14 @@ int suite_run(const struct suite_opts *o, struct record *rec);
 
 const char *suite_mode_name(enum suite_mode m);
 
+/* Re-measure some benches of a finished run to confirm a suspected change (docs/compare.md,
+ * "Re-measure"): `rounds` rounds, each giving every bench `per_round` more samples, the benches
+ * taking turns in the order given, so the new samples of one figure are spread over the whole
+ * re-measure instead of sharing one moment.  benches: of the run (their settings' "phase" says
+ * which phase measures them).  The samples go into `into` (a bench per name with the run's
+ * metric names), the noise of the whole re-measure into into->extra.noise.<phase> of each phase
+ * involved.  Returns 0, 1 failed, 130 interrupted. */
+int suite_remeasure(const struct suite_opts *o, const struct bench *const *benches, size_t n, unsigned rounds,
+		    unsigned per_round, struct record *into);
+
 #endif

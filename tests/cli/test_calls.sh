@@ -77,6 +77,32 @@ check "the report has a row per call, classed by its kind" \
 check "the report names a busy run's row as not compared, with why" \
     grep -q '<tr class="call-not-compared"><td>hash/blake3/1t</td><td>bytes_per_sec</td><td>busy.json</td><td>not compared</td><td>not compared: busy.json: the hash phase ran on a busy machine' "$d/r.html"
 
+# a call run re-measured: confirmed when the new samples make the same call against the same
+# baseline, withdrawn when they do not (the samples saved in extra.confirm, so compare decides
+# as run did)
+python3 - <<'PY'
+import json
+for name, scale, against in [("again_same", 0.8, "6b0e000000000001"), ("again_back", 1.0, "6b0e000000000001"),
+                             ("again_other", 1.0, "6b0e0000000000aa")]:
+    r = json.load(open("slow.json"))
+    r["id"] = {"again_same": "6b0e000000000021", "again_back": "6b0e000000000022", "again_other": "6b0e000000000023"}[name]
+    r["extra"]["confirm"] = {"baseline": against, "rounds": 3, "per_round": 2,
+                             "noise": {"hash": {"busy": False}},
+                             "benches": {"hash/blake3/1t": {"bytes_per_sec": [v * scale for v in [100e6, 100.4e6, 99.6e6, 100.1e6, 99.9e6, 100.2e6]]}}}
+    json.dump(r, open(name + ".json", "w"))
+PY
+run_nm compare base.json again_same.json
+expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10% by default\); confirmed by a re-measure: -20\.0% \(p=0\.002 n=6\+6\)$' \
+    "a call whose re-measure makes the same call is confirmed"
+expect_out_has "1 called, 1 unchanged, 1 not compared; re-measured: 1 confirmed, 0 withdrawn" "the counts say so"
+run_nm compare base.json again_back.json
+expect_out_matches '^  hash/blake3/1t +withdrawn after a re-measure: unchanged: [-+]0\.0% is not significant .*\(the run.s samples said regression -20\.0%\)$' \
+    "a call whose re-measure sees no change is withdrawn, shown with what the run's samples said"
+expect_out_has "0 called, 2 unchanged, 1 not compared; re-measured: 0 confirmed, 1 withdrawn" "the withdrawn call is counted"
+run_nm compare base.json again_other.json
+expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10% by default\)$' \
+    "a re-measure against another baseline does not touch this comparison's call"
+
 # rows of one phase not compared for one reason share a line, with the count
 python3 - <<'PY'
 import json
