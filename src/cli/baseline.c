@@ -3,7 +3,6 @@
 #include "export/changes.h"
 #include "export/comparetab.h"
 #include "export/report.h"
-#include "suite/suite.h"
 #include "util/atomicfile.h"
 
 #include <math.h>
@@ -122,8 +121,8 @@ static size_t suspected(const struct record *base, const struct record *rec, con
 	return n;
 }
 
-int baseline_confirm(const struct suite_opts *so, const struct record *base, struct record *rec, char *err,
-		     size_t errlen)
+int baseline_confirm(baseline_remeasure_fn remeasure, void *arg, const struct record *base, struct record *rec,
+		     char *err, size_t errlen)
 {
 	const struct bench *benches[CONFIRM_MAX];
 	size_t n = suspected(base, rec, benches, err, errlen);
@@ -138,7 +137,7 @@ int baseline_confirm(const struct suite_opts *so, const struct record *base, str
 	fprintf(stderr, "\n");
 	char *argv[] = { "run" };
 	struct record *again = record_new("run", 1, argv);
-	int st = suite_remeasure(so, benches, n, CONFIRM_ROUNDS, CONFIRM_PER_ROUND, again);
+	int st = remeasure(arg, benches, n, CONFIRM_ROUNDS, CONFIRM_PER_ROUND, again);
 	if (st) {
 		record_free(again);
 		snprintf(err, errlen, "the re-measure %s: the calls stand unconfirmed",

@@ -22,7 +22,9 @@ struct record *baseline_find(struct store *s, const struct record *rec, const ch
  * or -1 with a message. */
 int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen);
 
-struct suite_opts;
+/* How the command measures benches again (suite_remeasure behind it: cli/ knows no suite). */
+typedef int (*baseline_remeasure_fn)(void *arg, const struct bench *const *benches, size_t n, unsigned rounds,
+				     unsigned per_round, struct record *into);
 /* Before a call is made against base, confirm it (docs/compare.md, "Re-measure"): the benches
  * of rec with a call (any metric) are measured again, 3 rounds of 2 samples each, in turns,
  * and their samples saved in rec->extra.confirm = {"baseline": id, "rounds", "per_round",
@@ -30,8 +32,8 @@ struct suite_opts;
  * or withdraw themselves from these (export/calls.h) in run, compare and report alike.
  * Returns how many benches were measured again (0: no call to confirm), or -1 when the
  * re-measure failed or was interrupted (nothing saved: the calls stand unconfirmed). */
-int baseline_confirm(const struct suite_opts *so, const struct record *base, struct record *rec, char *err,
-		     size_t errlen);
+int baseline_confirm(baseline_remeasure_fn remeasure, void *arg, const struct record *base, struct record *rec,
+		     char *err, size_t errlen);
 
 /* The HTML report of rec (and base, when not NULL) into path. 0, or -1 with a message. */
 int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,

@@ -227,6 +227,12 @@ static double floor_from_history(void *arg, const char *bench, const char *metri
 	return history_floor(arg, bench, metric, default_pct, runs);
 }
 
+static int remeasure(void *arg, const struct bench *const *benches, size_t n, unsigned rounds, unsigned per_round,
+		     struct record *into)
+{
+	return suite_remeasure(arg, benches, n, rounds, per_round, into);
+}
+
 /* The baseline: the previous run of this host and directory, or --baseline.  A missing
  * baseline is no error; a named one that is missing is. */
 static struct record *find_baseline(const struct run_cmd *o, const struct record *rec, int *rc)
@@ -356,7 +362,7 @@ int cmd_run(int argc, char **argv)
 	struct record *base = rec->nbenches ? find_baseline(&o, rec, &rc) : NULL;
 	if (base && rc != NM_EXIT_INTERRUPTED && !cleanup_interrupted()) {
 		char err[1024];
-		if (baseline_confirm(&o.suite, base, rec, err, sizeof err) < 0)
+		if (baseline_confirm(remeasure, &o.suite, base, rec, err, sizeof err) < 0)
 			nm_warn("%s", err);
 		if (cleanup_interrupted() && rc == 0)
 			rc = NM_EXIT_INTERRUPTED;
