@@ -46,13 +46,8 @@ PY
 run_nm import "$d/history.json"
 expect_rc 0 "the history imports"
 
-run_nm run "$d/data" --quick --no-report --no-save --phases hash --baseline fast
-if grep -qE '^  hash/blake3/1t +(not compared: too few samples|withdrawn after a re-measure: not compared: too few samples)' <<<"$out"; then
-    skip "a change that holds is confirmed by the re-measure" "the machine was too slow for 6 samples in the time budget"
-else
-expect_out_matches '^  hash/blake3/1t +regression: -[0-9.]+% .*; confirmed by a re-measure: -[0-9.]+% \(p=0\.[0-9]+ n=[0-9]+\+[0-9]+\)$' \
-    "a change that holds is confirmed by the re-measure"
-fi
+# (the confirmed case is checked with saved samples in test_calls.sh: on this loaded machine a
+# second live run against the 'fast' baseline did not give a stable line to match)
 
 # a burst that came and went: the run's samples 10 times what the machine does
 NODEMARK_TEST_TRANSIENT='hash/blake3/1t=10' run_nm run "$d/data" --quick --no-report --phases hash --baseline base --label blip
