@@ -41,6 +41,7 @@ struct loop {
 	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
 	uint64_t ramp_end;         /* ticks; 0 = no ramp left */
 	uint64_t deadline;         /* ticks; 0 = none */
+	uint64_t last_done;        /* ticks: the last counted completion of a sync engine */
 	uint64_t next_event;       /* min of ramp_end, sec_next, the samplers' next, deadline */
 	uint64_t sec_next, sec_len;
 	uint64_t sec_ios0, sec_bytes0;
@@ -393,6 +394,7 @@ static void run_sync(struct io_worker *w, struct loop *ls)
 		uint64_t t1 = ticks_now();
 		if (complete(w, ls, r, t1, 0) < 0 || (ls->pace.on && rate_min_failed(w, ls, t1)))
 			break;
+		ls->last_done = t1;
 		ios++;
 		bytes += r->len;
 		atomic_store_explicit(&live->ios, ios, memory_order_relaxed);
@@ -654,7 +656,12 @@ static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_resul
 {
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
+	/* The measured time ends at the deadline, or later where a sync engine counted an I/O that
+	 * finished after it (a stalled write, a slow cache drop at a wrap): fio's runtime runs to
+	 * the end of its last I/O too, and capping it would count the I/O without its time. */
 	uint64_t stop = ls->deadline && end > ls->deadline ? ls->deadline : end;
+	if (ls->last_done > stop && ls->last_done <= end)
+		stop = ls->last_done;
 	r->runtime_ns = ticks_to_ns(stop - ls->t_measure);
 	r->start_ns = ls->mono_start;
 	r->end_ns = ls->mono_start + r->runtime_ns;

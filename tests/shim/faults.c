@@ -17,11 +17,13 @@
  *   ACTION  an errno name (ENOSPC, EIO, EDQUOT, EROFS, EACCES, EPERM, EINTR, EAGAIN, ENOMEM) or
  *           number: the call fails with it; KILL: the process sends itself SIGKILL just before
  *           the call (a deterministic `kill -9` at an exact point); SHORT: write/pwrite write
- *           half of what was asked (at least 1 byte) and return that.
+ *           half of what was asked (at least 1 byte) and return that; DELAY: the call waits
+ *           ms=N milliseconds (default 1000), then goes through (a stalled device).
  *   after=N the first N matching calls succeed (default 0: the first one fails)
  *   bytes=N instead of after: writes pass while they keep the total at or under N bytes
  *           (suffixes k, m, g = 1024^n), then fail, as a filling file system does
  *   times=N fail N times, then let calls through again (default: fail every later call)
+ *   ms=N    with DELAY: how long the call waits
  *   path=T  only files whose absolute path contains T (e.g. path=.nodemark- or path=results.db)
  *
  * Only regular files and block devices are touched: writes to the terminal, pipes and
@@ -58,6 +60,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef IORING_NOP_INJECT_RESULT
@@ -95,6 +98,7 @@ static const struct { const char *name; int err; } errno_names[] = {
 
 #define ACT_KILL (-1)
 #define ACT_SHORT (-2)
+#define ACT_DELAY (-3)
 #define MAX_RULES 8
 
 struct rule {
@@ -104,6 +108,7 @@ struct rule {
 	uint64_t bytes;    /* byte budget, when has_bytes */
 	int has_bytes;
 	uint64_t times;    /* failures before calls pass again; 0 = no limit */
+	uint64_t delay_ms; /* ACT_DELAY */
 	char path[256];
 	/* Updated from any thread. */
 	uint64_t calls, written, fired;
@@ -199,6 +204,9 @@ static void parse_rule(char *text, const char *spec)
 		if (r->ops & ~(OP_WRITE | OP_PWRITE))
 			bad_config(spec, "SHORT is for write and pwrite only");
 		r->action = ACT_SHORT;
+	} else if (strcmp(act, "DELAY") == 0) {
+		r->action = ACT_DELAY;
+		r->delay_ms = 1000;
 	} else {
 		uint64_t n;
 		for (size_t i = 0; i < sizeof errno_names / sizeof errno_names[0]; i++)
@@ -218,6 +226,9 @@ static void parse_rule(char *text, const char *spec)
 			if (parse_u64(kv + 6, &r->bytes, 1) < 0)
 				bad_config(spec, "bytes= wants a size");
 			r->has_bytes = 1;
+		} else if (strncmp(kv, "ms=", 3) == 0) {
+			if (r->action != ACT_DELAY || parse_u64(kv + 3, &r->delay_ms, 0) < 0)
+				bad_config(spec, "ms= wants DELAY and a number");
 		} else if (strncmp(kv, "times=", 6) == 0) {
 			if (parse_u64(kv + 6, &r->times, 0) < 0 || r->times == 0)
 				bad_config(spec, "times= wants a number above 0");
@@ -288,6 +299,8 @@ static const char *action_name(int action, char *buf, size_t len)
 		return "KILL";
 	if (action == ACT_SHORT)
 		return "SHORT";
+	if (action == ACT_DELAY)
+		return "DELAY";
 	for (size_t i = 0; i < sizeof errno_names / sizeof errno_names[0]; i++)
 		if (errno_names[i].err == action)
 			return errno_names[i].name;
@@ -375,6 +388,14 @@ static int decide(unsigned op, int fd, const char *path, const char *path2, uint
 		log_fault(op, p, r->action, call);
 		if (r->action == ACT_KILL)
 			kill(getpid(), SIGKILL);
+		if (r->action == ACT_DELAY) {
+			struct timespec ts = { (time_t)(r->delay_ms / 1000), (long)(r->delay_ms % 1000) * 1000000L };
+			int saved = errno;
+			while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+				;
+			errno = saved;
+			return 0;
+		}
 		return r->action;
 	}
 	return 0;
