@@ -198,19 +198,13 @@ static const char *parent_dir(const char *path, char *buf, size_t len)
 	return buf;
 }
 
-static int resolve_target(struct io_session *s, const struct io_job *job, struct io_target *t, char *err,
-			  size_t errlen)
+/* What the target is (a new file, a directory, a block device, an existing file) and whether
+ * the job may write to it. */
+static int classify_target(const struct io_job *job, struct io_target *t, struct stat *stp, char *err,
+			   size_t errlen)
 {
-	struct stat st;
-	char buf[4096];
+	struct stat st = { 0 };
 	int writes = io_job_writes(job);
-	t->numa_node = -1;
-	t->align = 512;
-	if (io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) {
-		t->kind = TARGET_NONE;
-		t->engine = job->engine;
-		return IO_OK;
-	}
 	if (stat(t->path, &st) < 0) {
 		if (errno == ENOENT && job->create_targets) {
 			t->kind = TARGET_FILE;
@@ -255,9 +249,17 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 		return nm_errf(err, errlen, "%s: not a directory, regular file or block device", t->path), IO_BAD_JOB;
 	}
 
+	*stp = st;
+	return IO_OK;
+}
+
+/* Whether memory backs the target (tmpfs, ramfs, brd, zram), and the NUMA node of its device. */
+static void find_backing(struct io_target *t, const struct stat *stp)
+{
+	char buf[4096];
 	if (t->kind == TARGET_BLOCK) {
 		/* The node lives on devtmpfs, whatever the device is: ask what the device is. */
-		t->memory_backed = target_blockdev_in_memory(st.st_rdev);
+		t->memory_backed = target_blockdev_in_memory(stp->st_rdev);
 	} else {
 		struct path_device pd;
 		t->fs_in_memory = target_fs_in_memory(t->created ? parent_dir(t->path, buf, sizeof buf) : t->path);
@@ -266,9 +268,13 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 			if (pd.numa_node >= 0)
 				t->numa_node = pd.numa_node;
 		}
-		t->memory_backed = t->fs_in_memory || (!t->created && target_blockdev_in_memory(st.st_dev));
+		t->memory_backed = t->fs_in_memory || (!t->created && target_blockdev_in_memory(stp->st_dev));
 	}
-	/* Threads go to the device's NUMA node when it is known and there is more than one. */
+}
+
+/* Threads go to the device's NUMA node when it is known and there is more than one. */
+static void place_on_numa(struct io_session *s, const struct io_job *job, struct io_target *t)
+{
 	if (job->numa_place && !job->cpus && t->numa_node >= 0 && access("/sys/devices/system/node/node1", F_OK) == 0) {
 		int cpus[MAX_CPUS];
 		int n = target_node_cpus(t->numa_node, cpus, MAX_CPUS);
@@ -278,6 +284,13 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 			add_note(s, "%s: threads placed on NUMA node %d", t->path, t->numa_node);
 		}
 	}
+}
+
+/* Room for the job: a directory's work directory and free space, a new file laid out, an
+ * existing file grown to the region asked for. */
+static int prepare_space(struct io_session *s, const struct io_job *job, struct io_target *t, char *err,
+			 size_t errlen)
+{
 	if (t->kind == TARGET_DIR) {
 		uint64_t need = file_len_for(job) * job->nrfiles * (job->shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
 		if (!file_len_for(job))
@@ -316,6 +329,25 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
 		return nm_errf(err, errlen, "%s: offset past the end of the device", t->path), IO_BAD_JOB;
 	}
 	return IO_OK;
+}
+
+static int resolve_target(struct io_session *s, const struct io_job *job, struct io_target *t, char *err,
+			  size_t errlen)
+{
+	struct stat st;
+	t->numa_node = -1;
+	t->align = 512;
+	if (io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) {
+		t->kind = TARGET_NONE;
+		t->engine = job->engine;
+		return IO_OK;
+	}
+	int rc = classify_target(job, t, &st, err, errlen);
+	if (rc != IO_OK)
+		return rc;
+	find_backing(t, &st);
+	place_on_numa(s, job, t);
+	return prepare_space(s, job, t, err, errlen);
 }
 
 /* auto: io_uring where the kernel does the waiting (O_DIRECT, devices). On buffered files the
