@@ -588,15 +588,10 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	return IO_OK;
 }
 
-int io_session_run(struct io_session *s, const struct io_job *job, struct io_job_result *results,
-		   io_progress_fn progress, void *progress_arg, char *err, size_t errlen)
+/* A job runs on a session's files only when it wants the files the session laid out, and
+ * writes only where the session may write; its files are opened here. */
+static int fit_job(struct io_session *s, const struct io_job *job, char *err, size_t errlen)
 {
-	if (job->numjobs <= 4096)
-		for (unsigned i = 0; i < job->numjobs; i++) {
-			io_result_init(&results[i]);
-			results[i].job = job;
-			results[i].job_index = i;
-		}
 	int st = io_job_check(job, err, errlen);
 	if (st != IO_OK)
 		return st;
@@ -615,6 +610,76 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 		if (st != IO_OK)
 			return st;
 	}
+	return IO_OK;
+}
+
+/* Wait for the started workers, every 100 ms passing on the progress (and a stop asked by
+ * it or by a signal). */
+static void wait_workers(struct io_session *s, const struct io_job *job, struct io_live *live, unsigned started,
+			 struct coord *co, io_progress_fn progress, void *progress_arg)
+{
+	uint64_t t0 = clock_now_ns();
+	uint64_t expected = job->runtime_ns ? job->ramp_ns + job->runtime_ns * job->loops : 0;
+	unsigned finished = 0;
+	while (finished < started) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000 * 1000;
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		if (sem_timedwait(&co->done, &ts) == 0) {
+			finished++;
+			continue;
+		}
+		if (cleanup_interrupted())
+			atomic_store(&s->ctl.stop, 1);
+		if (progress) {
+			struct io_progress p = { 0 };
+			for (unsigned i = 0; i < started; i++) {
+				p.ios += atomic_load_explicit(&live[i].ios, memory_order_relaxed);
+				p.bytes += atomic_load_explicit(&live[i].bytes, memory_order_relaxed);
+			}
+			p.elapsed_ns = clock_now_ns() - t0;
+			p.ramping = job->ramp_ns && p.elapsed_ns < job->ramp_ns;
+			p.expected_ns = expected;
+			if (!expected && job->size && p.bytes) {
+				double total = (double)job->size * job->loops * job->numjobs;
+				p.expected_ns = (uint64_t)((double)p.elapsed_ns * total / (double)p.bytes);
+			}
+			if (progress(&p, progress_arg))
+				atomic_store(&s->ctl.stop, 1); /* stopped on request: what ran is the result */
+		}
+	}
+}
+
+/* The run's status from its workers: the first error, a thread that did not start, a signal. */
+static int run_status(const struct io_worker *w, const struct io_job_result *results, unsigned n, unsigned started,
+		      char *err, size_t errlen)
+{
+	for (unsigned i = 0; i < n; i++)
+		if (w[i].status != IO_OK || results[i].error)
+			return nm_errf(err, errlen, "%s", results[i].errmsg[0] ? results[i].errmsg : w[i].err), IO_FAILED;
+	if (started < n)
+		return nm_errf(err, errlen, "cannot start thread %u of %u", started + 1, n), IO_FAILED;
+	if (cleanup_interrupted())
+		return nm_errf(err, errlen, "interrupted"), IO_INTERRUPTED;
+	return IO_OK;
+}
+
+int io_session_run(struct io_session *s, const struct io_job *job, struct io_job_result *results,
+		   io_progress_fn progress, void *progress_arg, char *err, size_t errlen)
+{
+	if (job->numjobs <= 4096)
+		for (unsigned i = 0; i < job->numjobs; i++) {
+			io_result_init(&results[i]);
+			results[i].job = job;
+			results[i].job_index = i;
+		}
+	int st = fit_job(s, job, err, errlen);
+	if (st != IO_OK)
+		return st;
 
 	unsigned n = job->numjobs;
 	struct io_worker *w = calloc(n, sizeof *w);
@@ -659,40 +724,7 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 	s->running = w;
 	s->nrunning = started;
 	pthread_mutex_unlock(&s->run_lock);
-	uint64_t t0 = clock_now_ns();
-	uint64_t expected = job->runtime_ns ? job->ramp_ns + job->runtime_ns * job->loops : 0;
-	unsigned finished = 0;
-	while (finished < started) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_nsec += 100 * 1000 * 1000;
-		if (ts.tv_nsec >= 1000000000) {
-			ts.tv_sec++;
-			ts.tv_nsec -= 1000000000;
-		}
-		if (sem_timedwait(&co.done, &ts) == 0) {
-			finished++;
-			continue;
-		}
-		if (cleanup_interrupted())
-			atomic_store(&s->ctl.stop, 1);
-		if (progress) {
-			struct io_progress p = { 0 };
-			for (unsigned i = 0; i < started; i++) {
-				p.ios += atomic_load_explicit(&live[i].ios, memory_order_relaxed);
-				p.bytes += atomic_load_explicit(&live[i].bytes, memory_order_relaxed);
-			}
-			p.elapsed_ns = clock_now_ns() - t0;
-			p.ramping = job->ramp_ns && p.elapsed_ns < job->ramp_ns;
-			p.expected_ns = expected;
-			if (!expected && job->size && p.bytes) {
-				double total = (double)job->size * job->loops * n;
-				p.expected_ns = (uint64_t)((double)p.elapsed_ns * total / (double)p.bytes);
-			}
-			if (progress(&p, progress_arg))
-				atomic_store(&s->ctl.stop, 1); /* stopped on request: what ran is the result */
-		}
-	}
+	wait_workers(s, job, live, started, &co, progress, progress_arg);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
 	pthread_mutex_lock(&s->run_lock); /* a snapshot in progress finishes first */
@@ -701,21 +733,7 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 	pthread_mutex_unlock(&s->run_lock);
 	pthread_barrier_destroy(&barrier);
 	sem_destroy(&co.done);
-	st = IO_OK;
-	for (unsigned i = 0; i < n; i++)
-		if (w[i].status != IO_OK || results[i].error) {
-			st = IO_FAILED;
-			nm_errf(err, errlen, "%s", results[i].errmsg[0] ? results[i].errmsg : w[i].err);
-			break;
-		}
-	if (st == IO_OK && started < n) {
-		st = IO_FAILED;
-		nm_errf(err, errlen, "cannot start thread %u of %u", started + 1, n);
-	}
-	if (st == IO_OK && cleanup_interrupted()) {
-		st = IO_INTERRUPTED;
-		nm_errf(err, errlen, "interrupted");
-	}
+	st = run_status(w, results, n, started, err, errlen);
 out:
 	if (w)
 		for (unsigned i = 0; i < n; i++) {
