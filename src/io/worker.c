@@ -695,17 +695,12 @@ static void finish(struct io_worker *w, struct loop *ls)
 	}
 }
 
-void *io_worker_main(void *arg)
+/* The thread's buffers, files, offset distribution and engine; a failure is kept in the result. */
+static int prepare_worker(struct io_worker *w)
 {
-	struct io_worker *w = arg;
 	const struct io_job *job = w->job;
-	struct loop ls;
-	int rc;
-
-	memset(&ls, 0, sizeof ls);
-	getrusage(RUSAGE_THREAD, &ls.ru_thread0);
 	pin(w);
-	rc = setup_buffers(w);
+	int rc = setup_buffers(w);
 	if (rc == 0)
 		rc = open_files(w);
 	if (rc == 0)
@@ -720,53 +715,71 @@ void *io_worker_main(void *arg)
 		w->res->error = -rc;
 		snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
 	}
+	return rc;
+}
+
+/* The loop's state before the first I/O: direction, pass size, sampling intervals, clocks. */
+static void init_loop(struct io_worker *w, struct loop *ls)
+{
+	const struct io_job *job = w->job;
+	ls->random = io_job_random(job);
+	w->mixed_bs = io_job_mixed_bs(job);
+	ls->fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
+		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
+									: -1;
+	if (ls->fixed_dir < 0 && job->rwmix_read == 100)
+		ls->fixed_dir = DIR_READ;
+	if (ls->fixed_dir < 0 && job->rwmix_read == 0)
+		ls->fixed_dir = DIR_WRITE;
+	ls->loops_left = job->loops;
+	/* A pass: size bytes, or the whole region of every file; time-based runs wrap to a new
+	 * pass until the deadline. */
+	ls->pass_size = job->size;
+	if (!ls->pass_size)
+		for (unsigned i = 0; i < w->nfiles; i++)
+			ls->pass_size += w->files[i].region_len;
+	if (!ls->pass_size)
+		ls->pass_size = UINT64_MAX;
+	ls->sec_len = ticks_from_ns(1000000000ull);
+	uint64_t bw_ns = job->sample_ns ? job->sample_ns : 500000000ull;
+	ls->bw.len = ticks_from_ns(bw_ns);
+	ls->iops.len = ticks_from_ns(job->iops_sample_ns ? job->iops_sample_ns : bw_ns);
+	ls->bw.bytes = 1;
+	ls->bw.next = ls->iops.next = UINT64_MAX;
+	ls->sec_cap = job->time_based ? job->runtime_ns / 1000000000ull + 2 : 64;
+	w->res->sec_iops = malloc(ls->sec_cap * sizeof(double));
+	w->res->sec_bw = malloc(ls->sec_cap * sizeof(double));
+	if (!w->res->sec_iops || !w->res->sec_bw)
+		ls->sec_cap = 0;
+
+	ls->t_start = ticks_now();
+	io_pace_init(&ls->pace, job, ls->t_start);
+	if (job->ramp_ns) {
+		ls->ramp_end = ls->t_start + ticks_from_ns(job->ramp_ns);
+		ls->mono_start = clock_now_ns();
+		getrusage(RUSAGE_THREAD, &ls->ru0);
+	} else {
+		start_measuring(w, ls, ls->t_start);
+	}
+	if (job->runtime_ns)
+		ls->deadline = ls->t_start + ticks_from_ns(job->ramp_ns + job->runtime_ns * job->loops);
+	next_event_update(ls);
+}
+
+void *io_worker_main(void *arg)
+{
+	struct io_worker *w = arg;
+	const struct io_job *job = w->job;
+	struct loop ls;
+
+	memset(&ls, 0, sizeof ls);
+	getrusage(RUSAGE_THREAD, &ls.ru_thread0);
+	int rc = prepare_worker(w);
 	/* Everyone waits for everyone, failed or not, so no thread is left at the barrier. */
 	pthread_barrier_wait(w->barrier);
 	if (rc < 0 || atomic_load(&w->ctl->stop))
 		goto out;
-
-	ls.random = io_job_random(job);
-	w->mixed_bs = io_job_mixed_bs(job);
-	ls.fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
-		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
-									: -1;
-	if (ls.fixed_dir < 0 && job->rwmix_read == 100)
-		ls.fixed_dir = DIR_READ;
-	if (ls.fixed_dir < 0 && job->rwmix_read == 0)
-		ls.fixed_dir = DIR_WRITE;
-	ls.loops_left = job->loops;
-	/* A pass: size bytes, or the whole region of every file; time-based runs wrap to a new
-	 * pass until the deadline. */
-	ls.pass_size = job->size;
-	if (!ls.pass_size)
-		for (unsigned i = 0; i < w->nfiles; i++)
-			ls.pass_size += w->files[i].region_len;
-	if (!ls.pass_size)
-		ls.pass_size = UINT64_MAX;
-	ls.sec_len = ticks_from_ns(1000000000ull);
-	uint64_t bw_ns = job->sample_ns ? job->sample_ns : 500000000ull;
-	ls.bw.len = ticks_from_ns(bw_ns);
-	ls.iops.len = ticks_from_ns(job->iops_sample_ns ? job->iops_sample_ns : bw_ns);
-	ls.bw.bytes = 1;
-	ls.bw.next = ls.iops.next = UINT64_MAX;
-	ls.sec_cap = job->time_based ? job->runtime_ns / 1000000000ull + 2 : 64;
-	w->res->sec_iops = malloc(ls.sec_cap * sizeof(double));
-	w->res->sec_bw = malloc(ls.sec_cap * sizeof(double));
-	if (!w->res->sec_iops || !w->res->sec_bw)
-		ls.sec_cap = 0;
-
-	ls.t_start = ticks_now();
-	io_pace_init(&ls.pace, job, ls.t_start);
-	if (job->ramp_ns) {
-		ls.ramp_end = ls.t_start + ticks_from_ns(job->ramp_ns);
-		ls.mono_start = clock_now_ns();
-		getrusage(RUSAGE_THREAD, &ls.ru0);
-	} else {
-		start_measuring(w, &ls, ls.t_start);
-	}
-	if (job->runtime_ns)
-		ls.deadline = ls.t_start + ticks_from_ns(job->ramp_ns + job->runtime_ns * job->loops);
-	next_event_update(&ls);
+	init_loop(w, &ls);
 
 	if ((w->ops->caps & IO_ENGINE_SYNC))
 		run_sync(w, &ls);
