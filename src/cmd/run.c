@@ -299,23 +299,46 @@ static void write_json(const struct run_cmd *o, const struct record *rec, const 
 	json_decref(j);
 }
 
+/* A wrong --baseline is a usage error: say so now, not after minutes of measuring. */
+static void check_baseline(struct run_cmd *o)
+{
+	char err[512], id[24];
+	struct store *s = store_open(o->ro.db, err, sizeof err);
+	if (!s || store_resolve(s, o->baseline, id, err, sizeof err) < 0) {
+		store_close(s);
+		run_opts_free(&o->ro);
+		nm_usage_fail("--baseline: %s", err);
+	}
+	store_close(s);
+}
+
+/* What the terminal shows once the phases are done: the inventory's summary, the tables, the
+ * noise notes, and what an interrupted run saves. */
+static void show_results(const struct record *rec, int rc, int saving)
+{
+	if (rec->inventory) {
+		char *sum = inventory_summary(rec->inventory);
+		printf("%s\n", sum);
+		free(sum);
+	}
+	print_tables(rec);
+	print_noise(rec);
+	printf("\n");
+	fflush(stdout);
+	if (rc == NM_EXIT_INTERRUPTED && saving)
+		nm_error("interrupted: saving what finished (%zu benchmark%s%s)", rec->nbenches,
+			 rec->nbenches == 1 ? "" : "s", rec->inventory ? " and the inventory" : "");
+	else if (rc == NM_EXIT_INTERRUPTED)
+		nm_error("interrupted before a phase finished: nothing to save");
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_cmd o;
 	memset(&o, 0, sizeof o);
 	parse_args(&o, argc, argv);
-
-	if (o.baseline) {
-		/* A wrong --baseline is a usage error: say so now, not after minutes of measuring. */
-		char err[512], id[24];
-		struct store *s = store_open(o.ro.db, err, sizeof err);
-		if (!s || store_resolve(s, o.baseline, id, err, sizeof err) < 0) {
-			store_close(s);
-			run_opts_free(&o.ro);
-			nm_usage_fail("--baseline: %s", err);
-		}
-		store_close(s);
-	}
+	if (o.baseline)
+		check_baseline(&o);
 
 	/* JSON on stdout: everything else run prints (tables, the comparison, the suite's lines)
 	 * goes to stderr meanwhile, as time --json does, so stdout is the JSON alone. */
@@ -339,24 +362,10 @@ int cmd_run(int argc, char **argv)
 	o.suite.floor_pct = floor_from_history;
 	o.suite.floor_arg = &hist;
 	int rc = suite_run(&o.suite, rec);
-
-	if (rec->inventory) {
-		char *sum = inventory_summary(rec->inventory);
-		printf("%s\n", sum);
-		free(sum);
-	}
-	print_tables(rec);
-	print_noise(rec);
-	printf("\n");
-	fflush(stdout);
 	/* A finished inventory phase is worth keeping on its own (info --diff reads it), also
 	 * when a signal cut the run short before any benchmark finished. */
 	int saving = rec->nbenches || rec->inventory;
-	if (rc == NM_EXIT_INTERRUPTED && saving)
-		nm_error("interrupted: saving what finished (%zu benchmark%s%s)", rec->nbenches,
-			 rec->nbenches == 1 ? "" : "s", rec->inventory ? " and the inventory" : "");
-	else if (rc == NM_EXIT_INTERRUPTED)
-		nm_error("interrupted before a phase finished: nothing to save");
+	show_results(rec, rc, saving);
 	if (rec->nbenches)
 		history_set_floors(&hist, rec);
 	struct record *base = rec->nbenches ? find_baseline(&o, rec, &rc) : NULL;
