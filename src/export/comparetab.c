@@ -153,7 +153,9 @@ static const char *utest_advice(struct ct_result *res, double alpha)
 	return pool(res, "need > 9 samples to detect a difference at alpha level %g", alpha);
 }
 
-static void summarize(struct ct_result *res, struct ct_table *t, double confidence)
+/* Each cell's median and interval, and beside the baseline column the U test, with benchstat's
+ * warnings. */
+static void summarize_cells(struct ct_result *res, struct ct_table *t, double confidence)
 {
 	size_t nc = res->ncols;
 	for (size_t r = 0; r < t->nrows; r++)
@@ -185,7 +187,12 @@ static void summarize(struct ct_result *res, struct ct_table *t, double confiden
 					add_warn(cell->warn, &cell->nwarn, utest_advice(res, res->alpha));
 			}
 		}
+}
 
+/* Per column the geomean of the medians and of the ratios to the baseline column. */
+static void summarize_columns(struct ct_result *res, struct ct_table *t)
+{
+	size_t nc = res->ncols;
 	t->sums = calloc(nc, sizeof *t->sums);
 	if (!t->sums)
 		abort();
@@ -238,6 +245,12 @@ static void summarize(struct ct_result *res, struct ct_table *t, double confiden
 	}
 	free(centers);
 	free(ratios);
+}
+
+static void summarize(struct ct_result *res, struct ct_table *t, double confidence)
+{
+	summarize_cells(res, t, confidence);
+	summarize_columns(res, t);
 }
 
 /* A last row "total" (after the geomean is taken, so it is not part of it): per column the
