@@ -210,6 +210,98 @@ void ct_write_text(FILE *out, const struct ct_result *res)
 	free(buf);
 }
 
+/* Per column the widths of its parts (center, pct, warn, delta, p/n, delta warning) and of
+ * the whole group, w[c][6]: wide enough for the column's head and the unit line. */
+static void column_widths(const struct ct_result *res, const struct cellstr *cs, size_t nr, size_t lines,
+			  const char *title, size_t (*w)[7])
+{
+	size_t nc = res->ncols;
+	for (size_t c = 0; c < nc; c++) {
+		for (size_t r = 0; r < lines; r++) {
+			const struct cellstr *s = &cs[(r < nr ? r : nr) * nc + c];
+			size_t v[6] = { width(s->center), width(s->pct), width(s->warn), width(s->delta),
+					width(s->pn) + (*s->pn ? 2 : 0), width(s->dwarn) };
+			for (int k = 0; k < 6; k++)
+				if (v[k] > w[c][k])
+					w[c][k] = v[k];
+		}
+		size_t g = w[c][0] + 3 + w[c][1] + (w[c][2] ? 1 + w[c][2] : 0);
+		if (c > 0 && width(title) > g) {
+			/* the unit heads the values and "vs base" the deltas: widen the values */
+			w[c][0] += width(title) - g;
+			g = width(title);
+		}
+		if (c > 0)
+			g += 2 + w[c][3] + 1 + w[c][4] + (w[c][5] ? 1 + w[c][5] : 0);
+		size_t head = width(res->cols[c]);
+		size_t unit = width(title) + (c > 0 ? 2 + width("vs base") : 0);
+		if (head > g)
+			g = head;
+		if (unit > g)
+			g = unit;
+		w[c][6] = g;
+	}
+}
+
+/* The two head lines: the columns' names, then the unit over the values and "vs base". */
+static void write_heads(FILE *f, const struct ct_result *res, const char *title, size_t w0, size_t (*w)[7])
+{
+	size_t nc = res->ncols;
+	pad(f, w0);
+	for (size_t c = 0; c < nc; c++) {
+		fputs(" │ ", f);
+		put_center(f, res->cols[c], w[c][6]);
+	}
+	fputs(" │\n", f);
+	pad(f, w0);
+	for (size_t c = 0; c < nc; c++) {
+		fputs(" │ ", f);
+		if (c == 0) {
+			put_center(f, title, w[c][6]);
+		} else {
+			size_t left = w[c][0] + 3 + w[c][1] + (w[c][2] ? 1 + w[c][2] : 0);
+			put_center(f, title, left);
+			fputs("  ", f);
+			put_left(f, "vs base", w[c][6] > left + 2 ? w[c][6] - left - 2 : 0);
+		}
+	}
+	fputs(" │\n", f);
+}
+
+/* One cell of a row: value ± pct and warning; beside the baseline, delta (p=, n=) and its warning. */
+static void write_cell(FILE *f, const struct cellstr *s, size_t c, int gm, const size_t *wc)
+{
+	size_t used = 0;
+	fputs("   ", f);
+	if (s->present) {
+		put_right(f, s->center, wc[0]);
+		fputs(gm || !*s->pct ? "   " : " ± ", f);
+		put_right(f, s->pct, wc[1]);
+		used = wc[0] + 3 + wc[1];
+		if (wc[2]) {
+			fputc(' ', f);
+			put_left(f, s->warn, wc[2]);
+			used += 1 + wc[2];
+		}
+		if (c > 0) {
+			char pn[64] = "";
+			fputs("  ", f);
+			put_right(f, s->delta, wc[3]);
+			fputc(' ', f);
+			if (*s->pn)
+				snprintf(pn, sizeof pn, "(%s)", s->pn);
+			put_left(f, pn, wc[4]);
+			used += 2 + wc[3] + 1 + wc[4];
+			if (wc[5]) {
+				fputc(' ', f);
+				put_left(f, s->dwarn, wc[5]);
+				used += 1 + wc[5];
+			}
+		}
+	}
+	pad(f, wc[6] > used ? wc[6] - used : 0);
+}
+
 static void text_tables(FILE *f, const struct ct_result *res)
 {
 	struct notes nt = { .n = 0 };
@@ -229,91 +321,18 @@ static void text_tables(FILE *f, const struct ct_result *res)
 		for (size_t r = 0; r < nr; r++)
 			if (width(t->rows[r]) > w0)
 				w0 = width(t->rows[r]);
-		/* per column: center, pct, warn, delta, pn, dwarn widths, and the group width */
 		size_t (*w)[7] = calloc(nc, sizeof *w);
 		if (!w)
 			abort();
-		for (size_t c = 0; c < nc; c++) {
-			for (size_t r = 0; r < lines; r++) {
-				const struct cellstr *s = &cs[(r < nr ? r : nr) * nc + c];
-				size_t v[6] = { width(s->center), width(s->pct), width(s->warn), width(s->delta),
-						width(s->pn) + (*s->pn ? 2 : 0), width(s->dwarn) };
-				for (int k = 0; k < 6; k++)
-					if (v[k] > w[c][k])
-						w[c][k] = v[k];
-			}
-			size_t g = w[c][0] + 3 + w[c][1] + (w[c][2] ? 1 + w[c][2] : 0);
-			if (c > 0 && width(title) > g) {
-				/* the unit heads the values and "vs base" the deltas: widen the values */
-				w[c][0] += width(title) - g;
-				g = width(title);
-			}
-			if (c > 0)
-				g += 2 + w[c][3] + 1 + w[c][4] + (w[c][5] ? 1 + w[c][5] : 0);
-			size_t head = width(res->cols[c]);
-			size_t unit = width(title) + (c > 0 ? 2 + width("vs base") : 0);
-			if (head > g)
-				g = head;
-			if (unit > g)
-				g = unit;
-			w[c][6] = g;
-		}
+		column_widths(res, cs, nr, lines, title, w);
 		if (ti > 0)
 			fputc('\n', f);
-		pad(f, w0);
-		for (size_t c = 0; c < nc; c++) {
-			fputs(" │ ", f);
-			put_center(f, res->cols[c], w[c][6]);
-		}
-		fputs(" │\n", f);
-		pad(f, w0);
-		for (size_t c = 0; c < nc; c++) {
-			fputs(" │ ", f);
-			if (c == 0) {
-				put_center(f, title, w[c][6]);
-			} else {
-				size_t left = w[c][0] + 3 + w[c][1] + (w[c][2] ? 1 + w[c][2] : 0);
-				put_center(f, title, left);
-				fputs("  ", f);
-				put_left(f, "vs base", w[c][6] > left + 2 ? w[c][6] - left - 2 : 0);
-			}
-		}
-		fputs(" │\n", f);
+		write_heads(f, res, title, w0, w);
 		for (size_t r = 0; r < lines; r++) {
 			int gm = r == nr;
 			put_left(f, gm ? "geomean" : t->rows[r], w0);
-			for (size_t c = 0; c < nc; c++) {
-				const struct cellstr *s = &cs[r * nc + c];
-				size_t used = 0;
-				fputs("   ", f);
-				if (s->present) {
-					put_right(f, s->center, w[c][0]);
-					fputs(gm || !*s->pct ? "   " : " ± ", f);
-					put_right(f, s->pct, w[c][1]);
-					used = w[c][0] + 3 + w[c][1];
-					if (w[c][2]) {
-						fputc(' ', f);
-						put_left(f, s->warn, w[c][2]);
-						used += 1 + w[c][2];
-					}
-					if (c > 0) {
-						char pn[64] = "";
-						fputs("  ", f);
-						put_right(f, s->delta, w[c][3]);
-						fputc(' ', f);
-						if (*s->pn)
-							snprintf(pn, sizeof pn, "(%s)", s->pn);
-						put_left(f, pn, w[c][4]);
-						used += 2 + w[c][3] + 1 + w[c][4];
-						if (w[c][5]) {
-							fputc(' ', f);
-							put_left(f, s->dwarn, w[c][5]);
-							used += 1 + w[c][5];
-						}
-					}
-				}
-				pad(f, w[c][6] > used ? w[c][6] - used : 0);
-			}
+			for (size_t c = 0; c < nc; c++)
+				write_cell(f, &cs[r * nc + c], c, gm, w[c]);
 			fputs("\n", f);
 		}
 		free(w);
