@@ -306,6 +306,47 @@ static void common_config(struct ct_result *res, const struct ct_input *in, size
 	}
 }
 
+/* The table of a metric and unit (made on first sight; tbs grows beside out->tables), with the
+ * kind of figure it holds: a table of mixed kinds gets no geomean. */
+static size_t table_for(struct ct_result *out, struct table_builder **tbs, const struct metric *mt, const char *kind)
+{
+	size_t t;
+	for (t = 0; t < out->ntables; t++)
+		if (strcmp(out->tables[t]->metric, mt->name) == 0 && strcmp(out->tables[t]->unit, mt->unit) == 0)
+			break;
+	if (t == out->ntables) {
+		out->tables = xrealloc(out->tables, (t + 1) * sizeof *out->tables);
+		*tbs = xrealloc(*tbs, (t + 1) * sizeof **tbs);
+		out->tables[t] = calloc(1, sizeof **out->tables);
+		if (!out->tables[t])
+			abort();
+		out->tables[t]->metric = xstrdup(mt->name);
+		out->tables[t]->unit = xstrdup(mt->unit);
+		out->tables[t]->direction = mt->direction;
+		(*tbs)[t] = (struct table_builder){ out->tables[t], 0 };
+		out->ntables++;
+	}
+	if (!out->tables[t]->kind)
+		out->tables[t]->kind = xstrdup(kind);
+	else if (strcmp(out->tables[t]->kind, kind) != 0)
+		out->tables[t]->mixed_kinds = 1;
+	return t;
+}
+
+/* A cell whose samples were all NaN holds nothing: drop it. */
+static void drop_empty_cells(struct ct_result *out)
+{
+	for (size_t t = 0; t < out->ntables; t++)
+		for (size_t i = 0; i < out->tables[t]->nrows * out->ncols; i++) {
+			struct ct_cell *c = out->tables[t]->cells[i];
+			if (c && c->n == 0) {
+				free(c->v);
+				free(c);
+				out->tables[t]->cells[i] = NULL;
+			}
+		}
+}
+
 int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, struct ct_result *out, char *err,
 	     size_t errlen)
 {
@@ -340,32 +381,12 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			key_value(&in[i], b, row_key, row, sizeof row);
 			for (size_t m = 0; m < b->nmetrics; m++) {
 				const struct metric *mt = b->metrics[m];
-				size_t t;
 				if (!metric_wanted(o, mt->name))
 					continue;
-				for (t = 0; t < out->ntables; t++)
-					if (strcmp(out->tables[t]->metric, mt->name) == 0 &&
-					    strcmp(out->tables[t]->unit, mt->unit) == 0)
-						break;
-				if (t == out->ntables) {
-					out->tables = xrealloc(out->tables, (t + 1) * sizeof *out->tables);
-					tbs = xrealloc(tbs, (t + 1) * sizeof *tbs);
-					out->tables[t] = calloc(1, sizeof **out->tables);
-					if (!out->tables[t])
-						abort();
-					out->tables[t]->metric = xstrdup(mt->name);
-					out->tables[t]->unit = xstrdup(mt->unit);
-					out->tables[t]->direction = mt->direction;
-					tbs[t] = (struct table_builder){ out->tables[t], 0 };
-					out->ntables++;
-				}
 				const char *kind = json_string_value(json_object_get(b->settings, "phase"));
 				if (!kind)
 					kind = in[i].r->command ? in[i].r->command : "";
-				if (!out->tables[t]->kind)
-					out->tables[t]->kind = xstrdup(kind);
-				else if (strcmp(out->tables[t]->kind, kind) != 0)
-					out->tables[t]->mixed_kinds = 1;
+				size_t t = table_for(out, &tbs, mt, kind);
 				struct ct_cell *c = cell_for(&tbs[t], out->ncols, row, col);
 				c->kind = kind;
 				for (size_t s = 0; s < mt->nsamples; s++)
@@ -375,16 +396,7 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 		}
 	}
 	free(tbs);
-	/* A cell whose samples were all NaN holds nothing: drop it. */
-	for (size_t t = 0; t < out->ntables; t++)
-		for (size_t i = 0; i < out->tables[t]->nrows * out->ncols; i++) {
-			struct ct_cell *c = out->tables[t]->cells[i];
-			if (c && c->n == 0) {
-				free(c->v);
-				free(c);
-				out->tables[t]->cells[i] = NULL;
-			}
-		}
+	drop_empty_cells(out);
 	if (out->ntables == 0 && o->nmetrics) {
 		ct_free(out);
 		return nm_errf(err, errlen, "no metric matches --metric %s%s", o->metrics[0],
