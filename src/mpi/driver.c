@@ -304,28 +304,30 @@ static double own_rate(const struct wire *x, int bytes)
 	return dur > 0 ? (bytes ? x->bytes : x->ops) / dur : 0;
 }
 
-static void print_tables(struct driver *d, const struct record *rec)
+static size_t count_hosts(const struct driver *d)
 {
-	int n = d->comm.size;
-	struct rank_interval *iv = calloc((size_t)n, sizeof *iv);
-	char a[32], f[32], s[32], q[32], t[32];
 	size_t nhosts = 0;
-	for (int r = 0; r < n; r++) {
+	for (int r = 0; r < d->comm.size; r++) {
 		int first = 1;
 		for (int k = 0; k < r; k++)
 			if (strcmp(d->comm.hosts[k], d->comm.hosts[r]) == 0)
 				first = 0;
 		nhosts += first;
 	}
-	printf("%s on %d rank%s, %zu host%s%s\n", d->w->name, n, n == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s",
-	       !d->ctx.dir ? "" : d->ctx.shared_file ? ", one shared file" : ", a directory per rank");
-	int w = 5, cw = 14;
+	return nhosts;
+}
+
+/* Per phase (and repetition): the aggregate rate, the first-done rate, the time, the slowest
+ * and the fastest rank. */
+static void print_phase_table(struct driver *d, struct rank_interval *iv)
+{
+	int n = d->comm.size;
+	char a[32], f[32], s[32], q[32], t[32];
+	int w = 5;
 	for (size_t i = 0; i < d->nlog; i++) {
 		int len = (int)strlen(d->log[i].name) + (d->repeat > 1 ? 4 : 0);
 		if (len > w)
 			w = len;
-		if ((int)strlen(d->log[i].name) > cw)
-			cw = (int)strlen(d->log[i].name);
 	}
 	printf("%-*s %-12s %-12s %-8s %-28s %s\n", w, "phase", "aggregate", "first done", "time", "slowest rank",
 	       "fastest rank");
@@ -351,14 +353,17 @@ static void print_tables(struct driver *d, const struct record *rec)
 		       rate_text(bytes ? ag.first_done_rate : 0, ag.first_done_rate, f, sizeof f),
 		       units_duration((uint64_t)((ag.latest_end - ag.earliest_start) * 1e9), t, sizeof t), sl, fa);
 	}
+}
 
-	/* per rank: its own rate in each phase of the last repetition */
-	size_t first = d->nlog - d->nlog / d->repeat;
+/* Per rank: its own rate in each phase of the last repetition. */
+static void print_rank_table(struct driver *d, size_t first, int cw)
+{
+	char a[32];
 	printf("\n%-6s %-20s", "rank", "host");
 	for (size_t i = first; i < d->nlog; i++)
 		printf(" %-*s", cw, d->log[i].name);
 	printf("\n");
-	for (int r = 0; r < n; r++) {
+	for (int r = 0; r < d->comm.size; r++) {
 		printf("%-6d %-20s", r, d->comm.hosts[r]);
 		for (size_t i = first; i < d->nlog; i++) {
 			const struct wire *x = &d->log[i].ranks[r];
@@ -366,34 +371,57 @@ static void print_tables(struct driver *d, const struct record *rec)
 		}
 		printf("\n");
 	}
-	if (nhosts > 1) {
-		printf("\n%-27s", "host (aggregate)");
-		for (size_t i = first; i < d->nlog; i++)
-			printf(" %-*s", cw, d->log[i].name);
-		printf("\n");
-		for (int r = 0; r < n; r++) {
-			int seen = 0;
-			for (int k = 0; k < r; k++)
-				seen |= strcmp(d->comm.hosts[k], d->comm.hosts[r]) == 0;
-			if (seen)
-				continue;
-			printf("%-27s", d->comm.hosts[r]);
-			for (size_t i = first; i < d->nlog; i++) {
-				unsigned m = 0;
-				int bytes = d->log[i].ranks[r].bytes > 0;
-				for (int k = 0; k < n; k++) {
-					if (strcmp(d->comm.hosts[k], d->comm.hosts[r]) != 0)
-						continue;
-					const struct wire *x = &d->log[i].ranks[k];
-					iv[m++] = (struct rank_interval){ bytes ? x->bytes : x->ops, x->start_s, x->end_s };
-				}
-				struct rank_aggregate ag;
-				ranks_aggregate(iv, m, &ag);
-				printf(" %-*s", cw, rate_text(bytes ? ag.rate : 0, ag.rate, a, sizeof a));
+}
+
+/* Per host: the aggregate of its ranks in each phase of the last repetition. */
+static void print_host_table(struct driver *d, struct rank_interval *iv, size_t first, int cw)
+{
+	int n = d->comm.size;
+	char a[32];
+	printf("\n%-27s", "host (aggregate)");
+	for (size_t i = first; i < d->nlog; i++)
+		printf(" %-*s", cw, d->log[i].name);
+	printf("\n");
+	for (int r = 0; r < n; r++) {
+		int seen = 0;
+		for (int k = 0; k < r; k++)
+			seen |= strcmp(d->comm.hosts[k], d->comm.hosts[r]) == 0;
+		if (seen)
+			continue;
+		printf("%-27s", d->comm.hosts[r]);
+		for (size_t i = first; i < d->nlog; i++) {
+			unsigned m = 0;
+			int bytes = d->log[i].ranks[r].bytes > 0;
+			for (int k = 0; k < n; k++) {
+				if (strcmp(d->comm.hosts[k], d->comm.hosts[r]) != 0)
+					continue;
+				const struct wire *x = &d->log[i].ranks[k];
+				iv[m++] = (struct rank_interval){ bytes ? x->bytes : x->ops, x->start_s, x->end_s };
 			}
-			printf("\n");
+			struct rank_aggregate ag;
+			ranks_aggregate(iv, m, &ag);
+			printf(" %-*s", cw, rate_text(bytes ? ag.rate : 0, ag.rate, a, sizeof a));
 		}
+		printf("\n");
 	}
+}
+
+static void print_tables(struct driver *d, const struct record *rec)
+{
+	int n = d->comm.size;
+	struct rank_interval *iv = calloc((size_t)n, sizeof *iv);
+	size_t nhosts = count_hosts(d);
+	printf("%s on %d rank%s, %zu host%s%s\n", d->w->name, n, n == 1 ? "" : "s", nhosts, nhosts == 1 ? "" : "s",
+	       !d->ctx.dir ? "" : d->ctx.shared_file ? ", one shared file" : ", a directory per rank");
+	int cw = 14;
+	for (size_t i = 0; i < d->nlog; i++)
+		if ((int)strlen(d->log[i].name) > cw)
+			cw = (int)strlen(d->log[i].name);
+	print_phase_table(d, iv);
+	size_t first = d->nlog - d->nlog / d->repeat;
+	print_rank_table(d, first, cw);
+	if (nhosts > 1)
+		print_host_table(d, iv, first, cw);
 	(void)rec;
 	free(iv);
 }
