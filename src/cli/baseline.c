@@ -94,19 +94,31 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 #define CONFIRM_PER_ROUND 2
 #define CONFIRM_MAX 32
 
+/* The table and the calls of base against rec, as compare makes them; the inputs' names live in
+ * the caller's names[2] (in[] points at them). */
+static int build_calls(const struct record *base, const struct record *rec, char (*names)[128], struct ct_input *in,
+		       struct ct_result *res, struct call_list *cl, char *err, size_t errlen)
+{
+	input_names(base, rec, names[0], names[1], sizeof names[0]);
+	in[0] = (struct ct_input){ base, names[0] };
+	in[1] = (struct ct_input){ rec, names[1] };
+	struct ct_opts o = { 0 };
+	if (ct_build(in, 2, &o, res, err, errlen) < 0)
+		return -1;
+	calls_build(in, 2, &o, res, cl);
+	return 0;
+}
+
 /* The benches of rec with a call against base, each once, in rec's order. */
 static size_t suspected(const struct record *base, const struct record *rec, const struct bench **out, char *err,
 			size_t errlen)
 {
-	char na[128], nb[128];
-	input_names(base, rec, na, nb, sizeof na);
-	struct ct_input in[2] = { { base, na }, { rec, nb } };
-	struct ct_opts o = { 0 };
+	char names[2][128];
+	struct ct_input in[2];
 	struct ct_result res = { 0 };
-	if (ct_build(in, 2, &o, &res, err, errlen) < 0)
-		return (size_t)-1;
 	struct call_list cl;
-	calls_build(in, 2, &o, &res, &cl);
+	if (build_calls(base, rec, names, in, &res, &cl, err, errlen) < 0)
+		return (size_t)-1;
 	size_t n = 0;
 	for (size_t i = 0; i < rec->nbenches && n < CONFIRM_MAX; i++) {
 		const struct bench *b = rec->benches[i];
@@ -200,15 +212,12 @@ int baseline_report(const char *path, const struct record *rec, const struct rec
 
 json_t *baseline_calls_json(const struct record *base, const struct record *rec, char *err, size_t errlen)
 {
-	char na[128], nb[128];
-	input_names(base, rec, na, nb, sizeof na);
-	struct ct_input in[2] = { { base, na }, { rec, nb } };
-	struct ct_opts o = { 0 };
+	char names[2][128];
+	struct ct_input in[2];
 	struct ct_result res = { 0 };
 	struct call_list cl;
-	if (ct_build(in, 2, &o, &res, err, errlen) < 0)
+	if (build_calls(base, rec, names, in, &res, &cl, err, errlen) < 0)
 		return NULL;
-	calls_build(in, 2, &o, &res, &cl);
 	json_t *j = calls_to_json(&cl);
 	calls_free(&cl);
 	ct_free(&res);
