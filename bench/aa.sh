@@ -4,14 +4,16 @@
 #
 #   bench/aa.sh [PAIRS] [EXPERIMENTS]     (default 10 pairs; experiments: aa,busy,ab)
 #   PHASES=memory,hash bench/aa.sh 3 aa   (the phases of the A/A runs; default all)
-#   KEEP=DIR bench/aa.sh ...               (keep each run's output as DIR/<experiment>-<label>.txt)
+#   KEEP=DIR bench/aa.sh ...               (keep each run's output as DIR/<experiment>-<label>.txt,
+#                                           and each experiment's store as DIR/<experiment>.db)
 #
 #   aa    two runs back to back, nothing changed: every call is a false call
 #         (goal: at most 1 in 10 pairs, over all metrics, on a quiet machine)
 #   busy  the same, with a CPU hog (one `yes` per CPU) and an I/O hog (dd writing with O_DIRECT)
 #         started by this script during the second run: goal 0 calls, and every row that
 #         benchstat calls significant says why it was not compared
-#   ab    the hash phase, the second run pinned to one CPU with taskset: the */Nt figures lose
+#   ab    the hash phase, the second run pinned to one CPU with taskset (in a directory of its
+#         own, so that each configuration's history is its own A/A spread): the */Nt figures lose
 #         their other threads (the injected slowdown is the baseline's 1t / Nt - 1), the 1t
 #         figures are the control.  Goal: >= 9 in 10 pairs call every Nt figure a regression
 #         with a size within 10 points of the injected one, and no 1t figure.
@@ -36,9 +38,12 @@ echo "nodemark $($nm --version 2>/dev/null | head -1); pairs: $pairs; phases (aa
 
 # run_one LABEL PHASES [PREFIX...]: one quick run into the experiment's store; prints its id
 run_one() {
-    local label=$1 ph=$2
+    local label=$1 ph=$2 dir=$tmp/dir
     shift 2
-    "$@" "$nm" run "$tmp/dir" --quick --no-report --phases "$ph" --label "$label" >"$tmp/out.txt" 2>"$tmp/err.txt" ||
+    # ab: the pinned runs are another configuration, with a history of their own (a directory's
+    # history is its A/A spread; B's runs mixed into A's would widen A's floor by the slowdown)
+    [ "$exp" = ab ] && [ "${label#b}" != "$label" ] && dir=$tmp/dirB
+    "$@" "$nm" run "$dir" --quick --no-report --phases "$ph" --label "$label" >"$tmp/out.txt" 2>"$tmp/err.txt" ||
         { echo "bench/aa.sh: run failed: $(tail -3 "$tmp/err.txt")" >&2; return 1; }
     [ -n "${KEEP:-}" ] && cat "$tmp/err.txt" "$tmp/out.txt" >"$KEEP/$exp-$label.txt"
     sed -n 's/^saved run \([0-9a-f]*\).*/\1/p' "$tmp/out.txt" "$tmp/err.txt" | head -1
@@ -96,7 +101,7 @@ PY
 }
 
 for exp in ${experiments//,/ }; do
-    rm -rf "$tmp/dir" && mkdir "$tmp/dir"
+    rm -rf "$tmp/dir" "$tmp/dirB" && mkdir "$tmp/dir" "$tmp/dirB"
     export NODEMARK_DB=$tmp/$exp.db
     passed=0 total_calls=0 done_pairs=0
     for i in $(seq "$pairs"); do
@@ -124,5 +129,6 @@ for exp in ${experiments//,/ }; do
         total_calls=$((total_calls + n))
     done
     echo "$exp: $passed of $done_pairs pairs pass; $total_calls calls in all"
+    [ -n "${KEEP:-}" ] && cp "$tmp/$exp.db" "$KEEP/$exp.db"
 done
 echo "after: $(uptime)"

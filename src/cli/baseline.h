@@ -18,7 +18,7 @@ struct record *baseline_find(struct store *s, const struct record *rec, const ch
 
 /* The comparison of the throughput figures (bytes_per_sec), then the calls (export/calls.h):
  * one line per change called or not compared, with why ("  RND4K Q1T1 read  regression: -12.0%
- * (p=0.002 n=6+6, noise floor 20% by default)", "not compared: ...busy...").  Returns the number of calls,
+ * (p=0.002 n=6+6, noise floor 25% by default)", "not compared: ...busy...").  Returns the number of calls,
  * or -1 with a message. */
 int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen);
 

@@ -52,7 +52,7 @@ static double floor_for(const struct ct_input *a, const struct bench *ba, const 
 	double fb = history_saved_floor(b->r, bb->name, metric, &rb);
 	*runs = 0;
 	if (isnan(fa) && isnan(fb))
-		return history_default_floor_pct(bb);
+		return history_default_floor_for(metric);
 	if (isnan(fb) || (!isnan(fa) && fa >= fb)) {
 		*runs = isnan(fa) ? 0 : ra;
 		return fa;

@@ -12,16 +12,15 @@ static const char *bench_phase(const struct bench *b)
 	return json_string_value(json_object_get(b->settings, "phase"));
 }
 
-double history_default_floor_for(const char *phase, const char *bench)
+/* A tail (p99, p99.9) or a CPU cost per I/O: both swing far more between runs than a median. */
+static int is_tail_or_cpu(const char *metric)
 {
-	if (!phase && bench) /* a bench of `nodemark hash` or of the suite named like one */
-		phase = strncmp(bench, "hash/", 5) == 0 ? "hash" : strncmp(bench, "memory/", 7) == 0 ? "memory" : NULL;
-	return phase && (strcmp(phase, "memory") == 0 || strcmp(phase, "hash") == 0) ? 10.0 : 20.0;
+	return metric && (strstr(metric, "_p9") || strncmp(metric, "cpu_", 4) == 0);
 }
 
-double history_default_floor_pct(const struct bench *b)
+double history_default_floor_for(const char *metric)
 {
-	return b ? history_default_floor_for(bench_phase(b), b->name) : history_default_floor_for(NULL, NULL);
+	return is_tail_or_cpu(metric) ? HISTORY_DEFAULT_TAIL_PCT : HISTORY_DEFAULT_PCT;
 }
 
 static const char *extra_run(const struct record *r, const char *key)
@@ -98,7 +97,7 @@ void history_set_floors(const struct history *h, struct record *rec)
 		json_t *jb = json_object();
 		for (size_t m = 0; m < b->nmetrics; m++) {
 			int runs;
-			double pct = history_floor(h, b->name, b->metrics[m]->name, history_default_floor_pct(b), &runs);
+			double pct = history_floor(h, b->name, b->metrics[m]->name, history_default_floor_for(b->metrics[m]->name), &runs);
 			json_object_set_new(jb, b->metrics[m]->name,
 					    json_pack("{s:f, s:i, s:s}", "pct", pct, "runs", runs, "source",
 						      runs >= VERDICT_HISTORY_MIN ? "history" : "default"));

@@ -14,11 +14,14 @@
 
 struct store; /* results/store.h: only the drivers (cmd/, cli/) open one */
 
-/* The documented default floor in percent until there is history: 10% for memory and hashing
- * (CPU-bound), 20% for what goes through the filesystem (disk, pieces, and anything else). */
-double history_default_floor_pct(const struct bench *b);
-/* The same for a bench not made yet: its phase (NULL: guessed from the name, "hash/..."). */
-double history_default_floor_for(const char *phase, const char *bench);
+/* The documented default floor until there is history (a factor either way, in percent; see
+ * stats/verdict.h): 25% for a throughput or a mean, 60% for a tail latency or a CPU cost per
+ * I/O.  Chosen from A/A pairs of `run --quick` on a shared 2-vCPU VM (BENCHMARKS.md), where a
+ * minute-to-minute drift of 15-25% in a median and of 50% in a p99 came with no other load
+ * seen; a quiet machine's own history soon replaces them. */
+#define HISTORY_DEFAULT_PCT 25.0
+#define HISTORY_DEFAULT_TAIL_PCT 60.0
+double history_default_floor_for(const char *metric);
 
 /* How many earlier runs a floor needs (VERDICT_HISTORY_MIN) and looks at, at most. */
 #define HISTORY_MAX_RUNS 20

@@ -42,6 +42,15 @@ static double median_of(const double *x, size_t n)
 	return summary_median(x, n, 0.95, &s) < 0 ? NAN : s.center;
 }
 
+/* How far apart two medians are, as a factor either way, in percent: 100 MB/s to 50 MB/s and
+ * 1 ms to 2 ms are both 100%, so a throughput and the latency of the same slowdown meet the
+ * same floor (a drop of -50% next to a rise of +100% would not). */
+static double change_factor_pct(double base, double cur)
+{
+	double r = cur / base;
+	return (r >= 1 ? r - 1 : 1 / r - 1) * 100;
+}
+
 void verdict_decide(const struct verdict_input *in, struct verdict *out)
 {
 	double alpha = in->alpha > 0 ? in->alpha : 0.05;
@@ -82,7 +91,7 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 	}
 	char floor[48];
 	verdict_floor_text(in->floor_pct, in->floor_runs, floor, sizeof floor);
-	if (fabs(out->delta_pct) <= in->floor_pct) {
+	if (change_factor_pct(mb, mc) <= in->floor_pct) {
 		snprintf(out->why, sizeof out->why, "unchanged: %+.1f%% is within the noise floor (%s)",
 			 out->delta_pct, floor);
 		return;
@@ -102,10 +111,10 @@ double verdict_floor_from_history(const double *medians, size_t k, double defaul
 		lo = fmin(lo, medians[i]);
 		hi = fmax(hi, medians[i]);
 	}
-	double mid = median_of(medians, k);
-	if (!(mid > 0) || !(lo > 0))
+	if (!(lo > 0))
 		return default_pct;
-	double pct = 2 * (hi - lo) / mid * 100;
+	/* twice the spread of the medians as a factor: (hi/lo)^2 - 1 */
+	double pct = ((hi / lo) * (hi / lo) - 1) * 100;
 	return pct > VERDICT_FLOOR_MIN_PCT ? pct : VERDICT_FLOOR_MIN_PCT;
 }
 

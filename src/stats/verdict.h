@@ -37,7 +37,8 @@ struct verdict_input {
 	size_t nbase, ncur;
 	int direction;          /* 1 higher is better, -1 lower, 0 neither */
 	double alpha;           /* 0: 0.05 */
-	double floor_pct;       /* the noise floor: |change of the median| in percent that noise reaches */
+	double floor_pct;       /* the noise floor: the change of the median, as a factor either way
+				 * (max(new/old, old/new) - 1, in percent), that noise reaches */
 	int floor_runs;         /* the earlier runs it comes from; < VERDICT_HISTORY_MIN: the default */
 	const char *base_busy;  /* why the baseline's figures are suspect ("the baseline's hash phase
 				 * ran on a busy machine (...)"), NULL when they are not */
@@ -62,7 +63,7 @@ struct verdict {
 	double floor_pct;
 	int floor_runs;
 	char why[800];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5% from 7 runs)",
-				 * "... noise floor 20% by default)", "not compared: ..." */
+				 * "... noise floor 25% by default)", "not compared: ..." */
 };
 
 void verdict_decide(const struct verdict_input *in, struct verdict *out);
@@ -74,7 +75,7 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out);
  * when it could not tell (busy, too few samples) or called the other way.  The why names both. */
 void verdict_confirm(const struct verdict *first, const struct verdict *again, struct verdict *out);
 
-/* "5% from 7 runs" or "20% by default": where a floor comes from, for the why lines. */
+/* "5% from 7 runs" or "25% by default": where a floor comes from, for the why lines. */
 void verdict_floor_text(double floor_pct, int floor_runs, char *buf, size_t len);
 
 /* "regression", "improvement", "changed", "unchanged", "not compared" */
@@ -83,7 +84,7 @@ const char *verdict_kind_name(enum verdict_kind k);
 int verdict_is_call(enum verdict_kind k);
 
 /* The noise floor in percent from the medians of k earlier runs of the same benchmark:
- * default_pct while k < VERDICT_HISTORY_MIN; then twice their range relative to their median
+ * default_pct while k < VERDICT_HISTORY_MIN; then twice their spread as a factor, (hi/lo)^2 - 1
  * (a new pair's difference stays inside it unless something changed), at least
  * VERDICT_FLOOR_MIN_PCT.  medians is not modified. */
 double verdict_floor_from_history(const double *medians, size_t k, double default_pct);

@@ -11,7 +11,7 @@
 /* The figure's floor: its history through the command's callback, else the phase's default. */
 static double floor_of(const struct suite_ctx *c, const char *bench, int *runs)
 {
-	double def = history_default_floor_for(c->phase, bench);
+	double def = history_default_floor_for("bytes_per_sec");
 	*runs = 0;
 	if (!bench || !c->opts->floor_pct)
 		return def;
@@ -91,7 +91,7 @@ void suite_sampler_save(struct suite_ctx *c, const struct bench *b, const struct
 		char have[24] = "∞";
 		if (isfinite(pct))
 			snprintf(have, sizeof have, "%.0f%%", pct);
-		suite_note(c, "%s: the time budget (%.1f s) ran out after %zu samples (interval ± %s, wanted %.0f%%)",
+		suite_note(c, "%s: the time budget (%.1f s) ran out after %zu samples (interval ± %s, wanted %.3g%%)",
 			   b->name, s->budget_s, m->nsamples, have, s->target_pct);
 	}
 }

@@ -29,23 +29,23 @@ def record(rid, label, scale, disk_scale, noise_hash, floor=None, sampling=None)
 def save(name, r):
     json.dump(r, open(f"{d}/{name}.json", "w"))
 save("base", record("6b0e000000000001", "base", 1.0, 1.0, quiet))
-# hash -20% (a call), disk -5% (significant, inside the 20% default floor), pieces 4 samples
-save("slow", record("6b0e000000000002", "slow", 0.8, 0.95, quiet,
+# hash -30% (a call), disk -5% (significant, inside the 25% default floor), pieces 4 samples
+save("slow", record("6b0e000000000002", "slow", 0.7, 0.95, quiet,
                     sampling={"pieces/files/blake3/sync/write": {"samples": 4, "stopped": "budget"}}))
-save("busy", record("6b0e000000000003", "busy", 0.8, 0.95, busy))
-save("floor", record("6b0e000000000004", "floor", 0.8, 0.95, quiet,
-                     floor={"hash/blake3/1t": {"bytes_per_sec": {"pct": 30.0, "runs": 6}}}))
+save("busy", record("6b0e000000000003", "busy", 0.7, 0.95, busy))
+save("floor", record("6b0e000000000004", "floor", 0.7, 0.95, quiet,
+                     floor={"hash/blake3/1t": {"bytes_per_sec": {"pct": 50.0, "runs": 6}}}))
 PY
 cd "$d" || exit 1
 
 run_nm compare base.json slow.json
 expect_rc 0 "compare of two runs exits 0"
-expect_out_matches 'hash/blake3/1t +.*-20\.00% \(p=0\.002 n=6\)' "benchstat's row is unchanged above the calls"
-expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10% by default\)' \
-    "a -20% change, quiet runs, 6+6 samples, over the 10% hash floor is called a regression"
+expect_out_matches 'hash/blake3/1t +.*-30\.00% \(p=0\.002 n=6\)' "benchstat's row is unchanged above the calls"
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\)' \
+    "a -30% change (a factor of 1.43), quiet runs, 6+6 samples, over the 25% default floor is called a regression"
 if grep -q '^  SEQ1M Q8T1 read' <<<"$out"; then
-    not_ok "a significant -5% inside the 20% disk floor is not called" "$out"
-else ok "a significant -5% inside the 20% disk floor is not called"; fi
+    not_ok "a significant -5% inside the 25% default floor is not called" "$out"
+else ok "a significant -5% inside the 25% default floor is not called"; fi
 expect_out_has "not compared: too few samples (4+4; a call needs 6 each: the time budget ran out (slow.json))" \
     "4 samples are too few, and the time budget that cut them short is named"
 expect_out_has "bytes_per_sec (B/s), slow.json vs base.json: 1 called, 1 unchanged, 1 not compared" "the counts are given"
@@ -54,19 +54,19 @@ run_nm compare base.json busy.json
 expect_out_has "hash/blake3/1t                 not compared: busy.json: the hash phase ran on a busy machine (other processes used 93% of the CPUs)" \
     "a busy phase is not compared, and the reason says which run and why"
 if grep -q "regression" <<<"$out"; then not_ok "nothing is called against a busy run" "$out"; else ok "nothing is called against a busy run"; fi
-expect_out_matches 'hash/blake3/1t +.*-20\.00% \(p=0\.002 n=6\)' "benchstat's numbers stay available for the busy run"
+expect_out_matches 'hash/blake3/1t +.*-30\.00% \(p=0\.002 n=6\)' "benchstat's numbers stay available for the busy run"
 
 run_nm compare base.json floor.json
-expect_out_has "floor.json vs base.json: 0 called, 2 unchanged, 1 not compared" "the noise floor saved with a run (30%) keeps -20% from being called"
+expect_out_has "floor.json vs base.json: 0 called, 2 unchanged, 1 not compared" "the noise floor saved with a run (50%) keeps -30% (a factor of 1.43) from being called"
 run_nm compare base.json floor.json --format json
 res=$(json_get '[(c["name"], c["call"], c["floor_from"], c["floor_runs"], c["why"]) for c in j["calls"] if c["name"] != "pieces/files/blake3/sync/write"]' 2>&1)
-if [ "$res" = "[('hash/blake3/1t', 'unchanged', 'history', 6, 'unchanged: -20.0% is within the noise floor (30% from 6 runs)'), ('SEQ1M Q8T1 read', 'unchanged', 'default', 0, 'unchanged: -5.0% is within the noise floor (20% by default)')]" ]; then
+if [ "$res" = "[('hash/blake3/1t', 'unchanged', 'history', 6, 'unchanged: -30.0% is within the noise floor (50% from 6 runs)'), ('SEQ1M Q8T1 read', 'unchanged', 'default', 0, 'unchanged: -5.0% is within the noise floor (25% by default)')]" ]; then
     ok "each call says whether its floor came from history (and how many runs) or is the default"
 else not_ok "each call says whether its floor came from history (and how many runs) or is the default" "$res"; fi
 
 run_nm compare base.json slow.json busy.json --format json
 res=$(json_get '[(c["name"], c["column"], c["call"], c["n"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
-if [ "$res" = "[('hash/blake3/1t', 'slow.json', 'regression', [6, 6], 10), ('hash/blake3/1t', 'busy.json', 'not compared', [6, 6], 10)]" ]; then
+if [ "$res" = "[('hash/blake3/1t', 'slow.json', 'regression', [6, 6], 25), ('hash/blake3/1t', 'busy.json', 'not compared', [6, 6], 25)]" ]; then
     ok "--format json has the calls with column, kind, counts and floor"
 else not_ok "--format json has the calls with column, kind, counts and floor" "$res"; fi
 
@@ -82,7 +82,7 @@ check "the report names a busy run's row as not compared, with why" \
 # as run did)
 python3 - <<'PY'
 import json
-for name, scale, against in [("again_same", 0.8, "6b0e000000000001"), ("again_back", 1.0, "6b0e000000000001"),
+for name, scale, against in [("again_same", 0.7, "6b0e000000000001"), ("again_back", 1.0, "6b0e000000000001"),
                              ("again_other", 1.0, "6b0e0000000000aa")]:
     r = json.load(open("slow.json"))
     r["id"] = {"again_same": "6b0e000000000021", "again_back": "6b0e000000000022", "again_other": "6b0e000000000023"}[name]
@@ -92,15 +92,15 @@ for name, scale, against in [("again_same", 0.8, "6b0e000000000001"), ("again_ba
     json.dump(r, open(name + ".json", "w"))
 PY
 run_nm compare base.json again_same.json
-expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10% by default\); confirmed by a re-measure: -20\.0% \(p=0\.002 n=6\+6\)$' \
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\); confirmed by a re-measure: -30\.0% \(p=0\.002 n=6\+6\)$' \
     "a call whose re-measure makes the same call is confirmed"
 expect_out_has "1 called, 1 unchanged, 1 not compared; re-measured: 1 confirmed, 0 withdrawn" "the counts say so"
 run_nm compare base.json again_back.json
-expect_out_matches '^  hash/blake3/1t +withdrawn after a re-measure: unchanged: [-+]0\.0% is not significant .*\(the run.s samples said regression -20\.0%\)$' \
+expect_out_matches '^  hash/blake3/1t +withdrawn after a re-measure: unchanged: [-+]0\.0% is not significant .*\(the run.s samples said regression -30\.0%\)$' \
     "a call whose re-measure sees no change is withdrawn, shown with what the run's samples said"
 expect_out_has "0 called, 2 unchanged, 1 not compared; re-measured: 0 confirmed, 1 withdrawn" "the withdrawn call is counted"
 run_nm compare base.json again_other.json
-expect_out_matches '^  hash/blake3/1t +regression: -20\.0% \(p=0\.002 n=6\+6, noise floor 10% by default\)$' \
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\)$' \
     "a re-measure against another baseline does not touch this comparison's call"
 
 # rows of one phase not compared for one reason share a line, with the count

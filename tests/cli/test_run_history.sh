@@ -12,7 +12,7 @@ import json, sys, time
 d, host, data = sys.argv[1:4]
 now = int(time.time() * 1000)
 recs = []
-# five quiet runs: hash/blake3/1t medians 100, 101, 99, 100, 100 MB/s: floor 2 x 2/100 = 4%
+# five quiet runs: hash/blake3/1t medians 100, 101, 99, 100, 100 MB/s: floor (101/99)^2 - 1 = 4.1%
 for i, med in enumerate([100e6, 101e6, 99e6, 100e6, 100e6]):
     recs.append({"format": "nodemark-record", "format_version": 1, "id": "6b0e00000000%04x" % i,
                  "time_ms": now - 3600000 + i, "host": host, "version": "0.1.0", "command": "run",
@@ -33,14 +33,15 @@ expect_rc 0 "run with history exits 0"
 id=$(sed -n 's/^run \([0-9a-f]*\) (quick mode.*/\1/p' <<<"$out")
 run_nm export "$id"
 res=$(json_get '(
-  j["extra"]["noise_floor"]["hash/blake3/1t"]["bytes_per_sec"],
-  {k: j["extra"]["sampling"]["hash/blake3/1t"][k] for k in ("target_pct", "target_from", "floor_runs")},
+  {k: round(v, 1) if k == "pct" else v for k, v in j["extra"]["noise_floor"]["hash/blake3/1t"]["bytes_per_sec"].items()},
+  {k: round(j["extra"]["sampling"]["hash/blake3/1t"][k], 1) if k == "target_pct" else j["extra"]["sampling"]["hash/blake3/1t"][k]
+   for k in ("target_pct", "target_from", "floor_runs")},
   j["extra"]["noise_floor"]["hash/sha256/1t"]["bytes_per_sec"]["source"],
   {k: j["extra"]["sampling"]["hash/sha256/1t"][k] for k in ("target_pct", "target_from", "floor_runs")})' 2>&1)
-want="({'pct': 4.0, 'runs': 5, 'source': 'history'}, {'target_pct': 2.0, 'target_from': 'history', 'floor_runs': 5}, 'default', {'target_pct': 5.0, 'target_from': 'default', 'floor_runs': 0})"
+want="({'pct': 4.1, 'runs': 5, 'source': 'history'}, {'target_pct': 2.0, 'target_from': 'history', 'floor_runs': 5}, 'default', {'target_pct': 12.5, 'target_from': 'default', 'floor_runs': 0})"
 if [ "$res" = "$want" ]; then
-    ok "a figure with 5 earlier quiet runs takes its floor (4%) and sampling target (2%) from them; one without keeps the default"
-else not_ok "a figure with 5 earlier quiet runs takes its floor (4%) and sampling target (2%) from them; one without keeps the default" "$res"; fi
+    ok "a figure with 5 earlier quiet runs takes its floor (4.1%) and sampling target (2%) from them; one without keeps the default"
+else not_ok "a figure with 5 earlier quiet runs takes its floor (4.1%) and sampling target (2%) from them; one without keeps the default" "$res"; fi
 
 run_nm compare h4 now --format json
 res=$(json_get '[(c["floor_from"], c["floor_runs"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)

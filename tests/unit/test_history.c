@@ -52,7 +52,7 @@ TEST(history_floor_comes_from_earlier_quiet_runs_of_the_same_directory_and_mode)
 	int runs = -1;
 	double pct = history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs);
 	CHECK_EQ_INT(runs, 5);
-	CHECK_NEAR(pct, 2 * (101.0 - 99.0) / 100.0 * 100, 1e-9);
+	CHECK_NEAR(pct, (101.0 / 99 * 101 / 99 - 1) * 100, 1e-9);
 	json_t *saved = json_object_get(json_object_get(json_object_get(rec->extra, "noise_floor"), "hash/blake3/1t"),
 					"bytes_per_sec");
 	CHECK_EQ_STR(json_string_value(json_object_get(saved, "source")), "history");
@@ -64,21 +64,19 @@ TEST(history_floor_comes_from_earlier_quiet_runs_of_the_same_directory_and_mode)
 	CHECK(history_noise_floors(s, rec, err, sizeof err) == 0);
 	pct = history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs);
 	CHECK_EQ_INT(runs, 1);
-	CHECK_NEAR(pct, history_default_floor_pct(rec->benches[0]), 0);
-	CHECK_NEAR(pct, 10, 0);
+	CHECK_NEAR(pct, history_default_floor_for("bytes_per_sec"), 0);
+	CHECK_NEAR(pct, HISTORY_DEFAULT_PCT, 0);
 	record_free(rec);
 	store_close(s);
 	unlink(path);
 }
 
-TEST(history_default_floor_is_tighter_for_cpu_bound_phases)
+TEST(history_default_floor_is_wider_for_tails_and_cpu_costs)
 {
-	char *argv[] = { "run" };
-	struct record *r = record_new("run", 1, argv);
-	struct bench *disk = record_add_bench(r, "SEQ1M Q8T1 read"), *mem = record_add_bench(r, "memory/memcpy/2t");
-	bench_set(disk, "phase", json_string("disk"));
-	CHECK_NEAR(history_default_floor_pct(disk), 20, 0);
-	CHECK_NEAR(history_default_floor_pct(mem), 10, 0);     /* by name when there is no phase */
-	CHECK_NEAR(history_default_floor_pct(NULL), 20, 0);
-	record_free(r);
+	CHECK_NEAR(history_default_floor_for("bytes_per_sec"), HISTORY_DEFAULT_PCT, 0);
+	CHECK_NEAR(history_default_floor_for("lat_mean_ns"), HISTORY_DEFAULT_PCT, 0);
+	CHECK_NEAR(history_default_floor_for("lat_p99_ns"), HISTORY_DEFAULT_TAIL_PCT, 0);
+	CHECK_NEAR(history_default_floor_for("cpu_ns_per_io"), HISTORY_DEFAULT_TAIL_PCT, 0);
+	CHECK_NEAR(history_default_floor_for(NULL), HISTORY_DEFAULT_PCT, 0);
+	CHECK(HISTORY_DEFAULT_TAIL_PCT > HISTORY_DEFAULT_PCT);
 }

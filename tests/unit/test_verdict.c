@@ -97,11 +97,33 @@ TEST(verdict_floor_from_history_needs_enough_runs)
 {
 	static const double m[] = { 100, 102, 98, 101, 99 };
 	CHECK_NEAR(verdict_floor_from_history(m, 4, 10), 10, 0);     /* too few: the default */
-	CHECK_NEAR(verdict_floor_from_history(m, 5, 10), 8, 1e-9);   /* 2 x (102-98)/100 */
+	CHECK_NEAR(verdict_floor_from_history(m, 5, 10), (102.0 / 98 * 102 / 98 - 1) * 100, 1e-9); /* 8.3% */
 	static const double flat[] = { 100, 100, 100, 100, 100 };
 	CHECK_NEAR(verdict_floor_from_history(flat, 5, 10), VERDICT_FLOOR_MIN_PCT, 0);
 	static const double noisy[] = { 100, 140, 70, 100, 110 };
-	CHECK_NEAR(verdict_floor_from_history(noisy, 5, 10), 140, 1e-9); /* noisier than the default */
+	CHECK_NEAR(verdict_floor_from_history(noisy, 5, 10), 300, 1e-9); /* (140/70)^2 - 1: noisier than the default */
+}
+
+TEST(verdict_floor_is_a_factor_either_way)
+{
+	/* one slowdown by half: throughput -50%, latency +100%; both are a factor of 2, so both meet
+	 * a 60% floor the same way (as percent changes, only the latency's would) */
+	static const double mbs[] = { 100, 101, 99, 100.5, 99.5, 100.2 }, half[] = { 50, 50.5, 49.5, 50.2, 49.8, 50.1 };
+	static const double ms[] = { 1, 1.01, 0.99, 1.005, 0.995, 1.002 }, twice[] = { 2, 2.02, 1.98, 2.01, 1.99, 2.004 };
+	struct verdict v = decide(mbs, 6, half, 6, 60, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+	CHECK_NEAR(v.delta_pct, -50, 0.5); /* shown as benchstat shows it */
+	struct verdict_input in = { .base = ms, .cur = twice, .nbase = 6, .ncur = 6, .direction = -1, .alpha = 0.05,
+				    .floor_pct = 60 };
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+	CHECK_NEAR(v.delta_pct, 100, 1);
+	/* and both stay inside a floor of a factor above 2 */
+	v = decide(mbs, 6, half, 6, 110, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	in.floor_pct = 110;
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
 }
 
 TEST(verdict_interval_pct_is_benchstats_range)
