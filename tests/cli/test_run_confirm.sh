@@ -46,8 +46,22 @@ PY
 run_nm import "$d/history.json"
 expect_rc 0 "the history imports"
 
-# (the confirmed case is checked with saved samples in test_calls.sh: on this loaded machine a
-# second live run against the 'fast' baseline did not give a stable line to match)
+# a slowdown that lasts: against a baseline 1000 times faster, every figure with enough samples
+# is called, and the re-measure makes the same call (which figures have enough samples depends
+# on the machine's speed, so the lines are checked for each call made, not by name)
+run_nm run "$d/data" --quick --no-report --phases hash --baseline fast --label slow
+expect_rc 0 "a run with a lasting slowdown exits 0"
+ncalls=$(grep -cE '^  hash/[a-z0-9]+/[0-9]+t +regression: ' <<<"$out")
+if [ "$ncalls" -eq 0 ]; then
+    skip "a lasting slowdown is confirmed" "no figure had 6 samples in the time budget on this machine"
+else
+    nconf=$(grep -cE '^  hash/[a-z0-9]+/[0-9]+t +regression: -99\.9% .*; confirmed by a re-measure: -99\.9% \(p=' <<<"$out")
+    if [ "$nconf" -eq "$ncalls" ]; then ok "each of the $ncalls calls of a lasting slowdown is confirmed by the re-measure"
+    else not_ok "each of the $ncalls calls of a lasting slowdown is confirmed by the re-measure" "$out"; fi
+    expect_out_matches "this run [0-9a-f]{8} slow vs baseline [0-9a-f]{8} fast: $ncalls called, .*re-measured: $ncalls confirmed, 0 withdrawn" \
+        "the counts say every call was confirmed and none withdrawn"
+    if grep -q "withdrawn after a re-measure" <<<"$out"; then not_ok "nothing is withdrawn" "$out"; else ok "nothing is withdrawn"; fi
+fi
 
 # a burst that came and went: the run's samples 10 times what the machine does
 NODEMARK_TEST_TRANSIENT='hash/blake3/1t=10' run_nm run "$d/data" --quick --no-report --phases hash --baseline base --label blip
