@@ -46,13 +46,21 @@ static const struct ct_input *column_input(const struct ct_input *in, size_t nin
 static double floor_for(const struct ct_input *a, const struct bench *ba, const struct ct_input *b,
 			const struct bench *bb, const char *metric, int *runs)
 {
-	/* the larger of the two saved floors: symmetric, and the cautious one */
+	/* The older run's saved floor: its history holds only runs before it, so a change that came
+	 * between the two runs (and the runs since, which share it) cannot widen the floor it is
+	 * judged by.  Runs of the same moment (or one without a floor): the larger, the cautious
+	 * one.  Either way the choice is symmetric in a and b. */
 	int ra = 0, rb = 0;
 	double fa = history_saved_floor(a->r, ba->name, metric, &ra);
 	double fb = history_saved_floor(b->r, bb->name, metric, &rb);
 	*runs = 0;
 	if (isnan(fa) && isnan(fb))
 		return history_default_floor_for(metric);
+	if (!isnan(fa) && !isnan(fb) && a->r->time_ms != b->r->time_ms) {
+		int a_older = a->r->time_ms < b->r->time_ms;
+		*runs = a_older ? ra : rb;
+		return a_older ? fa : fb;
+	}
 	if (isnan(fb) || (!isnan(fa) && fa >= fb)) {
 		*runs = isnan(fa) ? 0 : ra;
 		return fa;

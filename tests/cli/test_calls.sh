@@ -64,6 +64,23 @@ if [ "$res" = "[('hash/blake3/1t', 'unchanged', 'history', 6, 'unchanged: -30.0%
     ok "each call says whether its floor came from history (and how many runs) or is the default"
 else not_ok "each call says whether its floor came from history (and how many runs) or is the default" "$res"; fi
 
+# a change that came between two runs widens the floors of the runs after it (their history holds
+# it); the older run's floor, from the runs before it, is the one the change is judged by
+python3 - <<'PY'
+import json
+for name, src, t, pct in [("before", "base.json", 1796119242862 - 86400000, 20.0), ("after", "slow.json", 1796119242862, 400.0)]:
+    r = json.load(open(src))
+    r["time_ms"] = t
+    r["extra"]["noise_floor"] = {"hash/blake3/1t": {"bytes_per_sec": {"pct": pct, "runs": 8}}}
+    json.dump(r, open(name + ".json", "w"))
+PY
+run_nm compare before.json after.json
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 20% from 8 runs\)' \
+    "a change is judged by the older run's floor, not by the newer one's that its own history widened"
+run_nm compare after.json before.json
+expect_out_matches '^  hash/blake3/1t +improvement: \+42\.9% \(p=0\.002 n=6\+6, noise floor 20% from 8 runs\)' \
+    "the other way round the same floor is used"
+
 run_nm compare base.json slow.json busy.json --format json
 res=$(json_get '[(c["name"], c["column"], c["call"], c["n"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
 if [ "$res" = "[('hash/blake3/1t', 'slow.json', 'regression', [6, 6], 25), ('hash/blake3/1t', 'busy.json', 'not compared', [6, 6], 25)]" ]; then
