@@ -5,6 +5,13 @@
 #include <string.h>
 #include <strings.h>
 
+/* An entry that is an option (not the rest, a note or a heading). */
+static int is_option(const struct cli_option *o)
+{
+	return o->kind != CLI_KIND_REST && o->kind != CLI_KIND_NOTE && o->kind != CLI_KIND_SECTION &&
+	       o->kind != CLI_KIND_END;
+}
+
 /* The table as util/opt.h specs: option i (and its alias) gets id i + 1; notes and the rest
  * are no options. */
 static struct opt_spec *specs_of(const struct cli_option *opts)
@@ -17,7 +24,7 @@ static struct opt_spec *specs_of(const struct cli_option *opts)
 		abort();
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (opts[i].kind == CLI_KIND_REST || opts[i].kind == CLI_KIND_NOTE)
+		if (!is_option(&opts[i]))
 			continue;
 		enum opt_has_arg has_arg = opts[i].kind == CLI_KIND_FLAG ? OPT_NOARG
 					   : opts[i].optional_value      ? OPT_OPTARG
@@ -85,7 +92,7 @@ static void store_list(const struct cli_option *o, const struct opt_iter *it)
 	((const char **)o->value)[(*o->count)++] = it->arg;
 }
 
-static void store_value(const struct cli_option *o, const struct opt_iter *it)
+static void store_value(const struct cli_option *o, struct opt_iter *it)
 {
 	switch (o->kind) {
 	case CLI_KIND_FLAG:
@@ -94,6 +101,9 @@ static void store_value(const struct cli_option *o, const struct opt_iter *it)
 	case CLI_KIND_STRING:
 		if (!*it->arg)
 			opt_bad_value(it, o->bad ? o->bad : "empty value");
+		*(const char **)o->value = it->arg;
+		break;
+	case CLI_KIND_TEXT:
 		*(const char **)o->value = it->arg;
 		break;
 	case CLI_KIND_SIZE:
@@ -122,8 +132,12 @@ static void store_value(const struct cli_option *o, const struct opt_iter *it)
 	case CLI_KIND_CALL:
 		o->call(it, o->value);
 		break;
+	case CLI_KIND_WORDS:
+		o->words(it, o->value);
+		break;
 	case CLI_KIND_REST:
 	case CLI_KIND_NOTE:
+	case CLI_KIND_SECTION:
 	case CLI_KIND_END:
 		break;
 	}
@@ -169,21 +183,70 @@ void cli_parse(const char *cmd, int argc, char **argv, const struct cli_option *
 	parsing = NULL;
 }
 
+/* The entry of a Go flag typed as name[len], or NULL. */
+static const struct cli_option *go_flag(const struct cli_option *opts, const char *name, size_t len)
+{
+	for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++)
+		if (is_option(o) && strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+			return o;
+	return NULL;
+}
+
+int cli_parse_go_flags(int argc, char **argv, const struct cli_option *opts)
+{
+	int i = 1;
+	for (; i < argc; i++) {
+		const char *a = argv[i];
+		if (a[0] != '-' || !a[1])
+			break;
+		if (strcmp(a, "--") == 0)
+			return i + 1;
+		a += a[1] == '-' ? 2 : 1;
+		const char *eq = strchr(a, '=');
+		size_t len = eq ? (size_t)(eq - a) : strlen(a);
+		if ((len == 1 && a[0] == 'h') || (len == 4 && strncmp(a, "help", 4) == 0))
+			return -1;
+		const struct cli_option *o = go_flag(opts, a, len);
+		if (!o)
+			nm_usage_fail("flag provided but not defined: -%.*s", (int)(len < 64 ? len : 64), a);
+		struct opt_iter it;
+		opt_init(&it, argc, argv);
+		snprintf(it.namebuf, sizeof it.namebuf, "-%s", o->name);
+		it.name = it.namebuf;
+		if (o->kind == CLI_KIND_FLAG && eq)
+			nm_usage_fail("flag takes no value: -%s", o->name);
+		if (o->kind != CLI_KIND_FLAG) {
+			if (!eq && i + 1 >= argc)
+				nm_usage_fail("flag needs an argument: -%s", o->name);
+			it.arg = eq ? eq + 1 : argv[++i];
+		}
+		it.i = i + 1;
+		store_value(o, &it);
+		i = it.i - 1; /* a WORDS flag may have taken more */
+	}
+	return i;
+}
+
 /* --- help ------------------------------------------------------------------------------- */
 
 enum { HELP_COLUMN = 22 }; /* where the help text starts, after "  " and the option */
 
-void cli_options_print(FILE *out, const struct cli_option *opts)
+/* go: every name with one dash, as Go's flags are written. */
+static void options_print(FILE *out, const struct cli_option *opts, int go)
 {
 	for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++) {
 		if (o->kind == CLI_KIND_REST || !o->help)
 			continue;
+		if (o->kind == CLI_KIND_SECTION) {
+			fprintf(out, "%s\n", o->help);
+			continue;
+		}
 		char left[128];
 		if (o->kind == CLI_KIND_NOTE)
 			snprintf(left, sizeof left, "%s", o->name);
 		else
 			snprintf(left, sizeof left, "%s%s%s%s%s%s", o->alias ? "-" : "", o->alias ? o->alias : "",
-				 o->alias ? ", " : "", strlen(o->name) == 1 ? "-" : "--", o->name,
+				 o->alias ? ", " : "", go || strlen(o->name) == 1 ? "-" : "--", o->name,
 				 !o->arg || o->arg[0] == '[' ? "" : " ");
 		if (o->kind != CLI_KIND_NOTE && o->arg)
 			snprintf(left + strlen(left), sizeof left - strlen(left), "%s", o->arg);
@@ -197,10 +260,20 @@ void cli_options_print(FILE *out, const struct cli_option *opts)
 	}
 }
 
+void cli_options_print(FILE *out, const struct cli_option *opts)
+{
+	options_print(out, opts, 0);
+}
+
+void cli_go_flags_print(FILE *out, const struct cli_option *opts)
+{
+	options_print(out, opts, 1);
+}
+
 void cli_help_print(FILE *out, const struct cli_help *h)
 {
 	fputs(h->usage, out);
-	cli_options_print(out, h->options);
+	options_print(out, h->options, h->go_flags);
 	if (h->rest)
 		fputs(h->rest, out);
 }

@@ -26,6 +26,7 @@ enum cli_kind {
 	CLI_KIND_END,
 	CLI_KIND_FLAG,     /* int *: set to .set (1 for CLI_FLAG) */
 	CLI_KIND_STRING,   /* const char **: the value, which may not be empty */
+	CLI_KIND_TEXT,     /* const char **: the value, empty or not (a shell command, a filter) */
 	CLI_KIND_SIZE,     /* uint64_t *: "4k", "1MiB", in [min, max] */
 	CLI_KIND_DURATION, /* uint64_t *: nanoseconds, a bare number is seconds; in [min, max] */
 	CLI_KIND_COUNT,    /* uint64_t *: a whole number in [min, max] */
@@ -34,8 +35,11 @@ enum cli_kind {
 	CLI_KIND_LIST,     /* const char **, room for .max: each use adds its value (repeatable) */
 	CLI_KIND_OUTPUT,   /* const char **: a file to write later, its directory checked now */
 	CLI_KIND_CALL,     /* call(it, value): for values with a shape of their own */
+	CLI_KIND_WORDS,    /* words(it, value): a CALL that may take the words after its value
+			    * too, advancing it->i (hyperfine's -P NAME MIN MAX) */
 	CLI_KIND_REST,     /* char ***: the words after "--" (a command to run); not an option */
 	CLI_KIND_NOTE,     /* a line of help that is no option of the table ("-h, --help") */
+	CLI_KIND_SECTION,  /* a heading of help between groups of options ("Hooks:") */
 };
 
 /* The names CLI_KIND_ENUM accepts, ended by { NULL }. */
@@ -54,6 +58,7 @@ struct cli_option {
 	int optional_value; /* CALL: --name alone or --name=VALUE (it->arg NULL when alone) */
 	const struct cli_choice *choices;                     /* ENUM */
 	void (*call)(const struct opt_iter *it, void *value); /* CALL; exits 2 on a bad value */
+	void (*words)(struct opt_iter *it, void *value);      /* WORDS; the same */
 	unsigned *count;    /* LIST: how many values it holds */
 	int *seen;          /* optional: set to 1 when the option is given */
 	/* The message for a value refused: STRING (or OUTPUT) empty, SIZE/DURATION below min,
@@ -69,6 +74,7 @@ struct cli_option {
 #define CLI_FLAG(n, p, ...) { .name = (n), .kind = CLI_KIND_FLAG, .value = (p), .set = 1, __VA_ARGS__ }
 #define CLI_SET(n, p, v, ...) { .name = (n), .kind = CLI_KIND_FLAG, .value = (p), .set = (v), __VA_ARGS__ }
 #define CLI_STRING(n, p, ...) { .name = (n), .kind = CLI_KIND_STRING, .value = (p), __VA_ARGS__ }
+#define CLI_TEXT(n, p, ...) { .name = (n), .kind = CLI_KIND_TEXT, .value = (p), __VA_ARGS__ }
 #define CLI_SIZE(n, p, ...) { .name = (n), .kind = CLI_KIND_SIZE, .value = (p), __VA_ARGS__ }
 #define CLI_DURATION(n, p, ...) { .name = (n), .kind = CLI_KIND_DURATION, .value = (p), __VA_ARGS__ }
 #define CLI_COUNT(n, p, lo, hi, ...)                                                                  \
@@ -80,8 +86,10 @@ struct cli_option {
 	{ .name = (n), .kind = CLI_KIND_LIST, .value = (p), .count = (cnt), .max = (room), __VA_ARGS__ }
 #define CLI_OUTPUT(n, p, ...) { .name = (n), .kind = CLI_KIND_OUTPUT, .value = (p), __VA_ARGS__ }
 #define CLI_CALL(n, fn, p, ...) { .name = (n), .kind = CLI_KIND_CALL, .value = (p), .call = (fn), __VA_ARGS__ }
+#define CLI_WORDS(n, fn, p, ...) { .name = (n), .kind = CLI_KIND_WORDS, .value = (p), .words = (fn), __VA_ARGS__ }
 #define CLI_REST(p) { .kind = CLI_KIND_REST, .value = (p) }
 #define CLI_NOTE(left, h) { .name = (left), .kind = CLI_KIND_NOTE, .help = (h) }
+#define CLI_SECTION(title) { .kind = CLI_KIND_SECTION, .help = (title) }
 #define CLI_END { .kind = CLI_KIND_END }
 
 /* Each positional word goes to positional(word, ctx), in order; with positional NULL a word is
@@ -92,16 +100,26 @@ struct cli_option {
 void cli_parse(const char *cmd, int argc, char **argv, const struct cli_option *opts,
 	       void (*positional)(const char *word, void *ctx), void *ctx);
 
+/* The same table read with Go's flag syntax, for a command that speaks it (benchstat): one
+ * dash or two before a whole name (-alpha 0.01, --alpha=0.01), flags end at the first word
+ * that is none or after "--".  Errors are Go's ("flag provided but not defined: -x", "flag
+ * needs an argument: -alpha"), one line, exit 2.  Returns the index of the first word after
+ * the flags, or -1 when they ask for help (-h, -help). */
+int cli_parse_go_flags(int argc, char **argv, const struct cli_option *opts);
+
 /* The Options part of a command's help: a line per option, "  --name ARG" then its help from
- * the 23rd column (further lines of it indented as far). */
+ * the 23rd column (further lines of it indented as far); a section's title on its own line. */
 void cli_options_print(FILE *out, const struct cli_option *opts);
+/* The same with Go's spelling, "  -name ARG" (cli_parse_go_flags). */
+void cli_go_flags_print(FILE *out, const struct cli_option *opts);
 
 /* A command's help written from its table: usage (up to and with "Options:\n"), the options,
- * then the rest (examples). */
+ * then the rest (examples).  go_flags: the options as cli_go_flags_print writes them. */
 struct cli_help {
 	const char *usage;
 	const struct cli_option *options;
 	const char *rest;
+	int go_flags;
 };
 void cli_help_print(FILE *out, const struct cli_help *h);
 char *cli_help_text(const struct cli_help *h); /* the same, malloc'd */

@@ -174,7 +174,7 @@ TEST(cli_help_is_written_from_the_table)
 		CLI_NOTE("-h, --help", "this text"),
 		CLI_END,
 	};
-	const struct cli_help h = { "usage: cmd\n\nOptions:\n", opts, "\nExample:\n  cmd --size 1m\n" };
+	const struct cli_help h = { "usage: cmd\n\nOptions:\n", opts, "\nExample:\n  cmd --size 1m\n", 0 };
 	char *text = cli_help_text(&h);
 	CHECK_EQ_STR(text, "usage: cmd\n\nOptions:\n"
 			   "  --size SIZE         bytes per piece\n"
@@ -195,4 +195,133 @@ TEST(cli_alias_is_the_same_option)
 	CHECK_EQ_STR(out, "a.txt");
 	parse(opts, "--output=b.txt");
 	CHECK_EQ_STR(out, "b.txt");
+}
+
+/* A value that takes the next words too, as hyperfine's -P NAME MIN MAX does. */
+static void name_and_range(struct opt_iter *it, void *value)
+{
+	const char **v = value;
+	v[0] = it->arg;
+	for (int k = 1; k < 3; k++) {
+		if (it->i >= it->argc)
+			opt_bad_value(it, "expected NAME MIN MAX");
+		v[k] = it->argv[it->i++];
+	}
+}
+
+TEST(cli_words_and_text_take_what_a_string_does_not)
+{
+	const char *scan[3] = { NULL, NULL, NULL }, *setup = "x", *name = NULL;
+	int flag = 0;
+	const struct cli_option opts[] = {
+		CLI_WORDS("scan", name_and_range, scan, .alias = "P"),
+		CLI_TEXT("setup", &setup),
+		CLI_STRING("name", &name),
+		CLI_FLAG("tee", &flag),
+		CLI_END,
+	};
+	char msg[256];
+	parse(opts, "-P n 1 8 --tee --setup=");
+	CHECK_EQ_STR(scan[0], "n");
+	CHECK_EQ_STR(scan[1], "1");
+	CHECK_EQ_STR(scan[2], "8");
+	CHECK_EQ_INT(flag, 1); /* parsing goes on after the words taken */
+	CHECK_EQ_STR(setup, ""); /* an empty command is a command */
+	CHECK_EQ_INT(parse_in_child(opts, "--scan n 1", msg, sizeof msg), 2);
+	CHECK_CONTAINS(msg, "--scan: expected NAME MIN MAX");
+	CHECK_EQ_INT(parse_in_child(opts, "--name=", msg, sizeof msg), 2);
+	CHECK_CONTAINS(msg, "--name: empty value");
+}
+
+TEST(cli_sections_head_groups_of_options_in_the_help)
+{
+	int f = 0;
+	const struct cli_option opts[] = {
+		CLI_SECTION("Runs:"),
+		CLI_FLAG("tee", &f, CLI_HELP(NULL, "copy the output")),
+		CLI_SECTION("Hooks:"),
+		CLI_FLAG("N", &f, CLI_HELP(NULL, "no shell")),
+		CLI_END,
+	};
+	const struct cli_help h = { "usage: cmd\n", opts, NULL, 0 };
+	char *text = cli_help_text(&h);
+	CHECK_EQ_STR(text, "usage: cmd\nRuns:\n  --tee               copy the output\nHooks:\n"
+			   "  -N                  no shell\n");
+	free(text);
+	parse(opts, "-N"); /* a section is no option: the table still parses */
+	CHECK_EQ_INT(f, 1);
+}
+
+static const char *go_table, *go_filter;
+static double go_alpha;
+
+static void go_prob(const struct opt_iter *it, void *value)
+{
+	char *end;
+	*(double *)value = strtod(it->arg, &end);
+	if (*end)
+		opt_bad_value(it, "expected a number");
+}
+
+static const struct cli_option go_opts[] = {
+	CLI_TEXT("table", &go_table, CLI_HELP("PROJ", "tables by PROJ")),
+	CLI_TEXT("filter", &go_filter, CLI_HELP("QUERY", "only these")),
+	CLI_CALL("alpha", go_prob, &go_alpha, CLI_HELP("A", "significance level")),
+	CLI_END,
+};
+
+/* cli_parse_go_flags in a child: its exit status, and stderr in msg (the index on stdout). */
+static int go_in_child(const char *line, char *msg, size_t len)
+{
+	int p[2];
+	if (pipe(p) < 0)
+		return -1;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		char **argv;
+		int argc = words(line, &argv);
+		dup2(p[1], 2);
+		cli_parse_go_flags(argc, argv, go_opts);
+		_exit(0);
+	}
+	close(p[1]);
+	ssize_t n = read(p[0], msg, len - 1);
+	msg[n > 0 ? n : 0] = '\0';
+	close(p[0]);
+	int status;
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(cli_go_flags_read_benchstat_command_lines)
+{
+	char **argv, msg[256];
+	int argc = words("-table .name --alpha=0.01 -filter '' old.txt -alpha 0.5", &argv);
+	int first = cli_parse_go_flags(argc, argv, go_opts);
+	CHECK_EQ_STR(go_table, ".name");
+	CHECK(go_alpha == 0.01);       /* flags end at the first input: the last -alpha is a file */
+	CHECK_EQ_STR(go_filter, "''");
+	CHECK_EQ_INT(first, 6);
+	CHECK_EQ_STR(argv[first], "old.txt");
+	argc = words("-alpha 0.2 -- -x.txt", &argv);
+	first = cli_parse_go_flags(argc, argv, go_opts);
+	CHECK_EQ_INT(first, 4);
+	CHECK_EQ_STR(argv[first], "-x.txt");
+	argc = words("-table x -help", &argv);
+	CHECK_EQ_INT(cli_parse_go_flags(argc, argv, go_opts), -1);
+	CHECK_EQ_INT(go_in_child("-tabel x a.txt", msg, sizeof msg), 2);
+	CHECK_CONTAINS(msg, "flag provided but not defined: -tabel");
+	CHECK_EQ_INT(go_in_child("a.txt -alpha", msg, sizeof msg), 0); /* after an input: a file */
+	CHECK_EQ_INT(go_in_child("-alpha", msg, sizeof msg), 2);
+	CHECK_CONTAINS(msg, "flag needs an argument: -alpha");
+	CHECK_EQ_INT(go_in_child("--alpha=x", msg, sizeof msg), 2);
+	CHECK_CONTAINS(msg, "-alpha: expected a number");
+	const struct cli_help h = { "usage: cmd [flags] inputs...\n", go_opts, NULL, .go_flags = 1 };
+	char *text = cli_help_text(&h);
+	CHECK_EQ_STR(text, "usage: cmd [flags] inputs...\n"
+			   "  -table PROJ         tables by PROJ\n"
+			   "  -filter QUERY       only these\n"
+			   "  -alpha A            significance level\n");
+	free(text);
 }
