@@ -20,11 +20,11 @@
 	X(compare, TABLE, "compare runs with benchstat's statistics")                                  \
 	X(benchstat, TEXT, "benchstat's command line and tables for Go benchmark text")                \
 	X(report, TABLE, "write an HTML or Markdown report of runs")                                   \
-	X(runs, TEXT, "list the saved runs")                                                           \
-	X(show, TEXT, "show one saved run")                                                            \
-	X(export, TEXT, "export saved runs as JSON records")                                           \
-	X(import, TEXT, "import JSON records (from other machines)")                                   \
-	X(rm, TEXT, "delete saved runs")                                                               \
+	X(runs, TABLE, "list the saved runs")                                                           \
+	X(show, TABLE, "show one saved run")                                                            \
+	X(export, TABLE, "export saved runs as JSON records")                                           \
+	X(import, TABLE, "import JSON records (from other machines)")                                   \
+	X(rm, TABLE, "delete saved runs")                                                               \
 
 struct cli_help;
 #define DECLARE_HELP_TEXT(name) extern const char cmd_##name##_usage[];

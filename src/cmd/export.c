@@ -11,28 +11,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_export_usage[] =
-	"usage: nodemark export [options] RUN...\n"
-	"\n"
-	"Write saved runs as JSON records (docs/schema.md), one object per run, one after another;\n"
-	"`nodemark import` reads them back, here or on another machine.  RUN is an id, a unique id\n"
-	"prefix, a label (the newest run with it) or \"last\".\n"
-	"\n"
-	"Options:\n"
-	"  --all               every run in the store (oldest first)\n"
-	"  --format json       the format (json, the only one)\n"
-	"  -o, --output FILE   write to FILE (atomically) instead of stdout\n"
-	DB_OPT_USAGE
-	"\n"
-	"Example:\n"
-	"  nodemark export last base -o node1.json     # then on another machine: nodemark import node1.json\n";
-
 /* --format: JSON is the one format export writes (import reads it back). */
 static void check_format(const struct opt_iter *it, void *unused)
 {
 	if (strcmp(it->arg, "json") != 0)
 		opt_bad_value(it, "expected json");
 }
+
+static const char *db, *output = "-";
+static int all;
+
+static const struct cli_option options[] = {
+	CLI_FLAG("all", &all, CLI_HELP(NULL, "every run in the store (oldest first)")),
+	CLI_CALL("format", check_format, NULL, CLI_HELP("json", "the format (json, the only one)")),
+	CLI_OUTPUT("output", &output, .alias = "o", CLI_HELP("FILE", "write to FILE (atomically) instead of stdout")),
+	CLI_DB_OPTION(&db),
+	CLI_END,
+};
+
+const struct cli_help cmd_export_help = {
+	.usage = "usage: nodemark export [options] RUN...\n"
+		 "\n"
+		 "Write saved runs as JSON records (docs/schema.md), one object per run, one after another;\n"
+		 "`nodemark import` reads them back, here or on another machine.  RUN is an id, a unique id\n"
+		 "prefix, a label (the newest run with it) or \"last\".\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Example:\n"
+		"  nodemark export last base -o node1.json     # then on another machine: nodemark import node1.json\n",
+};
 
 /* Each record as JSON, one after another (nodemark import reads them back). */
 struct records_out {
@@ -54,20 +63,11 @@ static int write_records(FILE *fp, void *ctx)
 
 int cmd_export(int argc, char **argv)
 {
-	const char *db = NULL, *output = "-";
 	struct cli_words words;
-	int all = 0, rc = NM_EXIT_USAGE;
+	int rc = NM_EXIT_USAGE;
 	char err[512];
-	const struct cli_option opts[] = {
-		CLI_FLAG("all", &all),
-		CLI_CALL("format", check_format, NULL),
-		CLI_OUTPUT("o", &output),
-		CLI_OUTPUT("output", &output),
-		CLI_STRING("db", &db),
-		CLI_END,
-	};
 	cli_words_init(&words, argc);
-	cli_parse("export", argc, argv, opts, cli_collect_word, &words);
+	cli_parse("export", argc, argv, options, cli_collect_word, &words);
 	const char **names = words.v;
 	size_t nnames = words.n;
 	if (!nnames && !all) {

@@ -9,28 +9,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-const char cmd_import_usage[] =
-	"usage: nodemark import [options] FILE...\n"
-	"\n"
-	"Add the runs in JSON record files (as `nodemark export` writes them: one record after\n"
-	"another, an array of records, or one record; docs/schema.md) to the results store.  Every\n"
-	"record of every file is checked before anything is written; a bad one names the file and\n"
-	"the field, exits 2 and imports nothing.  Runs already stored (same id) are skipped.\n"
-	"FILE \"-\" reads standard input.\n"
-	"\n"
-	"Options:\n"
-	DB_OPT_USAGE
-	"\n"
-	"Example:\n"
-	"  nodemark import node1.json node2.json && nodemark runs --command disk\n";
+static const char *db;
+
+static const struct cli_option options[] = { CLI_DB_OPTION(&db), CLI_END };
+
+const struct cli_help cmd_import_help = {
+	.usage = "usage: nodemark import [options] FILE...\n"
+		 "\n"
+		 "Add the runs in JSON record files (as `nodemark export` writes them: one record after\n"
+		 "another, an array of records, or one record; docs/schema.md) to the results store.  Every\n"
+		 "record of every file is checked before anything is written; a bad one names the file and\n"
+		 "the field, exits 2 and imports nothing.  Runs already stored (same id) are skipped.\n"
+		 "FILE \"-\" reads standard input.\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Example:\n"
+		"  nodemark import node1.json node2.json && nodemark runs --command disk\n",
+};
 
 int cmd_import(int argc, char **argv)
 {
-	const char *db = NULL;
 	struct cli_words words;
-	const struct cli_option opts[] = { CLI_STRING("db", &db), CLI_END };
 	cli_words_init(&words, argc);
-	cli_parse("import", argc, argv, opts, cli_collect_word, &words);
+	cli_parse("import", argc, argv, options, cli_collect_word, &words);
 	const char **files = words.v;
 	size_t nfiles = words.n, nrecs = 0, added = 0, skipped = 0;
 	struct record **recs = NULL;

@@ -9,26 +9,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_rm_usage[] =
-	"usage: nodemark rm [options] RUN...\n"
-	"\n"
-	"Delete saved runs, each with everything recorded under it.  Every RUN (an id, a unique id\n"
-	"prefix, a label: the newest run with it, or \"last\") must name a stored run, or nothing\n"
-	"is deleted.\n"
-	"\n"
-	"Options:\n"
-	DB_OPT_USAGE
-	"\n"
-	"Example:\n"
-	"  nodemark rm 65f1a2b3 trial-3\n";
+static const char *db;
+
+static const struct cli_option options[] = { CLI_DB_OPTION(&db), CLI_END };
+
+const struct cli_help cmd_rm_help = {
+	.usage = "usage: nodemark rm [options] RUN...\n"
+		 "\n"
+		 "Delete saved runs, each with everything recorded under it.  Every RUN (an id, a unique id\n"
+		 "prefix, a label: the newest run with it, or \"last\") must name a stored run, or nothing\n"
+		 "is deleted.\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Example:\n"
+		"  nodemark rm 65f1a2b3 trial-3\n",
+};
 
 int cmd_rm(int argc, char **argv)
 {
-	const char *db = NULL;
 	struct cli_words words;
-	const struct cli_option opts[] = { CLI_STRING("db", &db), CLI_END };
 	cli_words_init(&words, argc);
-	cli_parse("rm", argc, argv, opts, cli_collect_word, &words);
+	cli_parse("rm", argc, argv, options, cli_collect_word, &words);
 	const char **names = words.v;
 	size_t n = words.n;
 	char (*ids)[24] = calloc((size_t)argc + 1, sizeof *ids);

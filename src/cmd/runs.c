@@ -13,24 +13,6 @@
 #include <string.h>
 #include <time.h>
 
-const char cmd_runs_usage[] =
-	"usage: nodemark runs [options]\n"
-	"\n"
-	"List the runs in the results store, newest first: id, start time (UTC), host, command,\n"
-	"label, tags and the number of benchmarks.\n"
-	"\n"
-	"Options:\n"
-	"  --host NAME         only runs from this host\n"
-	"  --label TEXT        only runs with this label\n"
-	"  --tag KEY[=VALUE]   only runs with this tag (and value); repeatable, all must match\n"
-	"  --command NAME      only runs of this command (disk, fio, hash, pieces, time, track, run)\n"
-	"  --limit N           at most N runs\n"
-	"  --json              print a JSON array of {id, time_ms, host, command, label, tags,\n"
-	"                      cmdline, benches}\n"
-	DB_OPT_USAGE
-	"\n"
-	"Example:\n"
-	"  nodemark runs --host node1 --tag fs=xfs --limit 10\n";
 
 /* --tag KEY or KEY=VALUE: the filter keeps the copy (freed by cmd_runs). */
 static void add_tag(const struct opt_iter *it, void *value)
@@ -48,6 +30,38 @@ static void add_tag(const struct opt_iter *it, void *value)
 	f->tag_keys[f->ntags] = k;
 	f->tag_values[f->ntags++] = eq ? eq + 1 : NULL;
 }
+
+static struct store_filter filter;
+static const char *db;
+static uint64_t limit;
+static int json;
+
+static const struct cli_option options[] = {
+	CLI_STRING("host", &filter.host, CLI_HELP("NAME", "only runs from this host")),
+	CLI_STRING("label", &filter.label, CLI_HELP("TEXT", "only runs with this label")),
+	CLI_CALL("tag", add_tag, &filter,
+		 CLI_HELP("KEY[=VALUE]", "only runs with this tag (and value); repeatable, all must match")),
+	CLI_STRING("command", &filter.command,
+		   CLI_HELP("NAME", "only runs of this command (disk, fio, hash, pieces, time, track, run)")),
+	CLI_COUNT("limit", &limit, 1, 1000000000, CLI_HELP("N", "at most N runs")),
+	CLI_FLAG("json", &json, CLI_HELP(NULL, "print a JSON array of {id, time_ms, host, command, label, tags,\n"
+					      "cmdline, benches}")),
+	CLI_DB_OPTION(&db),
+	CLI_END,
+};
+
+const struct cli_help cmd_runs_help = {
+	.usage = "usage: nodemark runs [options]\n"
+		 "\n"
+		 "List the runs in the results store, newest first: id, start time (UTC), host, command,\n"
+		 "label, tags and the number of benchmarks.\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Example:\n"
+		"  nodemark runs --host node1 --tag fs=xfs --limit 10\n",
+};
 
 static void print_table(const struct run_summary *v, size_t n)
 {
@@ -96,30 +110,18 @@ static void print_json(const struct run_summary *v, size_t n)
 
 int cmd_runs(int argc, char **argv)
 {
-	struct store_filter f = { 0 };
+	struct store_filter *f = &filter;
 	char err[256];
-	const char *db = NULL;
-	uint64_t limit = 0;
-	int json = 0, rc = NM_EXIT_OK;
-	const struct cli_option opts[] = {
-		CLI_STRING("host", &f.host),
-		CLI_STRING("label", &f.label),
-		CLI_CALL("tag", add_tag, &f),
-		CLI_STRING("command", &f.command),
-		CLI_COUNT("limit", &limit, 1, 1000000000),
-		CLI_FLAG("json", &json),
-		CLI_STRING("db", &db),
-		CLI_END,
-	};
-	cli_parse("runs", argc, argv, opts, NULL, NULL);
-	f.limit = (size_t)limit;
+	int rc = NM_EXIT_OK;
+	cli_parse("runs", argc, argv, options, NULL, NULL);
+	f->limit = (size_t)limit;
 
 	struct store *s = storecmd_open(db);
 	struct run_summary *v = NULL;
 	size_t n = 0;
 	if (!s) {
 		rc = NM_EXIT_USAGE;
-	} else if (store_list(s, &f, &v, &n, err, sizeof err) < 0) {
+	} else if (store_list(s, f, &v, &n, err, sizeof err) < 0) {
 		nm_error("%s", err);
 		rc = NM_EXIT_USAGE;
 	} else if (json) {
@@ -129,7 +131,7 @@ int cmd_runs(int argc, char **argv)
 	}
 	run_summaries_free(v, n);
 	store_close(s);
-	for (size_t i = 0; i < f.ntags; i++)
-		free((char *)f.tag_keys[i]);
+	for (size_t i = 0; i < f->ntags; i++)
+		free((char *)f->tag_keys[i]);
 	return rc;
 }

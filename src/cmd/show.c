@@ -16,20 +16,29 @@
 #include <stdlib.h>
 #include <time.h>
 
-const char cmd_show_usage[] =
-	"usage: nodemark show [options] RUN\n"
-	"\n"
-	"Show one saved run: when, where and how it ran, the machine, and per benchmark its settings\n"
-	"and each metric's median with its 95% confidence interval (as benchstat computes it) and\n"
-	"the number of samples.  RUN is an id, a unique id prefix, a label (the newest run with it)\n"
-	"or \"last\".\n"
-	"\n"
-	"Options:\n"
-	"  --json              print the run's JSON record (the export format, docs/schema.md)\n"
-	DB_OPT_USAGE
-	"\n"
-	"Example:\n"
-	"  nodemark show last\n";
+static const char *db;
+static int json;
+
+static const struct cli_option options[] = {
+	CLI_FLAG("json", &json, CLI_HELP(NULL, "print the run's JSON record (the export format, docs/schema.md)")),
+	CLI_DB_OPTION(&db),
+	CLI_END,
+};
+
+const struct cli_help cmd_show_help = {
+	.usage = "usage: nodemark show [options] RUN\n"
+		 "\n"
+		 "Show one saved run: when, where and how it ran, the machine, and per benchmark its settings\n"
+		 "and each metric's median with its 95% confidence interval (as benchstat computes it) and\n"
+		 "the number of samples.  RUN is an id, a unique id prefix, a label (the newest run with it)\n"
+		 "or \"last\".\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Example:\n"
+		"  nodemark show last\n",
+};
 
 /* The one run to show. */
 static void take_name(const char *word, void *name)
@@ -109,10 +118,8 @@ static void print_run(const struct record *r)
 
 int cmd_show(int argc, char **argv)
 {
-	const char *db = NULL, *name = NULL;
-	int json = 0;
-	const struct cli_option opts[] = { CLI_FLAG("json", &json), CLI_STRING("db", &db), CLI_END };
-	cli_parse("show", argc, argv, opts, take_name, &name);
+	const char *name = NULL;
+	cli_parse("show", argc, argv, options, take_name, &name);
 	if (!name)
 		nm_usage_fail("which run? expected an id, id prefix, label or \"last\"");
 

@@ -43,3 +43,19 @@ for c in run info disk fio hash pieces time track compare report runs show expor
         not_ok "help $c prints its usage cleanly" "rc=$rc: $(grep -F '%%' <<<"$out" | head -2)"
     fi
 done
+
+
+# Helps written from option tables keep every option: hyperfine's for time (long and short
+# names), benchstat's flags with one dash, run's and the store commands' own.
+help_lists() { # CMD WHAT NAME...
+    local cmd=$1 what=$2 h missing=""
+    shift 2
+    h=$("$NM" help "$cmd" 2>&1)
+    for o in "$@"; do grep -qE -- "(^|[ ,])$o([ =,[]|$)" <<<"$h" || missing="$missing $o"; done
+    if [ -z "$missing" ]; then ok "help $cmd lists $what"; else not_ok "help $cmd lists $what" "missing:$missing"; fi
+}
+help_lists runs "its filters" --host --label --tag --command --limit --json --db
+help_lists show "its options" --json --db
+help_lists export "its options" --all --format -o --output --db
+help_lists import "its options" --db
+help_lists rm "its options" --db
