@@ -15,7 +15,7 @@
 	X(fio, TEXT, "run fio command lines and job files, with fio's output formats")                 \
 	X(hash, TABLE, "measure hashing throughput (BLAKE3, SHA-256)")                                 \
 	X(pieces, TABLE, "measure a storage-node piece store (write, hash, fsync, rename)")            \
-	X(time, TEXT, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
+	X(time, TABLE, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
 	X(track, TABLE, "follow a long job's progress from its output or log")                         \
 	X(compare, TABLE, "compare runs with benchstat's statistics")                                  \
 	X(benchstat, TEXT, "benchstat's command line and tables for Go benchmark text")                \

@@ -1,5 +1,6 @@
 /* nodemark time: time commands repeatedly, as hyperfine does, with the kernel's accounting. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/output.h"
 #include "cli/run_opts.h"
 #include "cmd/time_args.h"
@@ -12,61 +13,29 @@
 #include <string.h>
 #include <unistd.h>
 
-const char cmd_time_usage[] =
-	"usage: nodemark time [options] 'CMD ARGS' ['CMD2 ARGS' ...]\n"
-	"       nodemark time [options] -- CMD [ARGS...]\n"
-	"\n"
-	"Runs each command repeatedly and reports its wall time (mean ± σ, median, min … max), user and\n"
-	"system time, peak memory, page faults, context switches, storage I/O and, where readable, CPU\n"
-	"energy; several commands are compared (relative speed, Mann-Whitney U significance).\n"
-	"hyperfine's command lines work unchanged.  Quoted commands run with sh -c (or --shell), and\n"
-	"the shell's own start-up cost is measured and subtracted; with -N, or after --, the command\n"
-	"runs directly, without a shell.\n"
-	"\n"
-	"Runs:\n"
-	"  -r, --runs N          exactly N runs of each command\n"
-	"  -m, --min-runs N      at least N runs (default 10); the count is automatic: about 3 s of runs\n"
-	"  -M, --max-runs N      at most N runs (default: no limit)\n"
-	"      --min-benchmarking-time S   the automatic count aims at S seconds (default 3)\n"
-	"  -w, --warmup N        N unmeasured runs of each command first (default 0)\n"
-	"      --interleave      run the commands in turn (A B A B ...) so slow drift hits all alike\n"
-	"      --timeout DUR     kill a run after DUR (e.g. 30s, 5m); a killed run is a failed run\n"
-	"  -i, --ignore-failure[=CODES]  keep timing commands that exit non-zero (or only these codes)\n"
-	"  -N, --shell SHELL     no shell (-N, --shell=none), or another shell (--shell zsh)\n"
-	"      --output WHERE    null (default), pipe, inherit, or a FILE for the commands' output\n"
-	"      --show-output     the same as --output inherit\n"
-	"      --input WHERE     null (default) or a FILE to read as the commands' input\n"
-	"      --reference CMD   time CMD first and compare the others with it (--reference-name NAME)\n"
-	"Hooks (shell commands, not timed; a failing hook stops everything):\n"
-	"  -s, --setup CMD       once before the runs of each command\n"
-	"  -p, --prepare CMD     before every run (warmups included); once, or once per command\n"
-	"  -C, --conclude CMD    after every run; once, or once per command\n"
-	"  -c, --cleanup CMD     once after the runs of each command\n"
-	"Parameters (substituted for {NAME} in commands, names and hooks; several give every combination):\n"
-	"  -P, --parameter-scan NAME MIN MAX   each number from MIN to MAX (-D, --parameter-step-size DELTA)\n"
-	"  -L, --parameter-list NAME a,b,c     each listed value\n"
-	"      --scan NAME=lo:hi[:step], --param NAME=a,b,c   the same, repeatable\n"
-	"Naming and output:\n"
-	"  -n, --command-name NAME  name the next command (repeatable, in order; may use {NAME})\n"
-	"      --suite NAME      group this run with the other steps of a pipeline (tag suite=NAME)\n"
-	"  -u, --time-unit UNIT  second, millisecond or microsecond for the report and tables\n"
-	"      --sort METHOD     auto (summary by time, tables by command), command, mean-time\n"
-	"      --style TYPE      auto, basic, full, nocolor, color, or none (no report)\n"
-	"      --json            hyperfine's JSON on stdout (the report goes to stderr)\n"
-	"      --export-json FILE      hyperfine's JSON (plus memory, faults, I/O); - for stdout\n"
-	"      --export-csv FILE       hyperfine's CSV\n"
-	"      --export-markdown FILE, --export-asciidoc FILE, --export-orgmode FILE  hyperfine's tables\n"
-	RUN_OPT_USAGE
-	"\n"
-	"The report goes to stdout (to stderr when an export goes to stdout).  On a terminal a progress\n"
-	"line (run, elapsed, ETA) is drawn on stderr; NODEMARK_NO_PROGRESS=1 turns it off.\n"
-	"\n"
-	"Examples:\n"
-	"  nodemark time -- make -j8\n"
-	"  nodemark time --warmup 1 'gzip -k -f big.tar' 'zstd -k -f big.tar'\n"
-	"  nodemark time -N 'sleep 0.1' 'sleep 0.2'\n"
-	"  nodemark time --prepare 'make clean' -P threads 1 8 'make -j {threads}'\n"
-	"  nodemark time --suite gatk --name bwa -- bwa mem ref.fa reads.fq\n";
+const struct cli_help cmd_time_help = {
+	.usage = "usage: nodemark time [options] 'CMD ARGS' ['CMD2 ARGS' ...]\n"
+		 "       nodemark time [options] -- CMD [ARGS...]\n"
+		 "\n"
+		 "Runs each command repeatedly and reports its wall time (mean ± σ, median, min … max), user and\n"
+		 "system time, peak memory, page faults, context switches, storage I/O and, where readable, CPU\n"
+		 "energy; several commands are compared (relative speed, Mann-Whitney U significance).\n"
+		 "hyperfine's command lines work unchanged.  Quoted commands run with sh -c (or --shell), and\n"
+		 "the shell's own start-up cost is measured and subtracted; with -N, or after --, the command\n"
+		 "runs directly, without a shell.\n"
+		 "\n",
+	.options = time_options,
+	.rest = "\n"
+		"The report goes to stdout (to stderr when an export goes to stdout).  On a terminal a progress\n"
+		"line (run, elapsed, ETA) is drawn on stderr; NODEMARK_NO_PROGRESS=1 turns it off.\n"
+		"\n"
+		"Examples:\n"
+		"  nodemark time -- make -j8\n"
+		"  nodemark time --warmup 1 'gzip -k -f big.tar' 'zstd -k -f big.tar'\n"
+		"  nodemark time -N 'sleep 0.1' 'sleep 0.2'\n"
+		"  nodemark time --prepare 'make clean' -P threads 1 8 'make -j {threads}'\n"
+		"  nodemark time --suite gatk --name bwa -- bwa mem ref.fa reads.fq\n",
+};
 
 /* Measured runs in the record (warmups are not samples). */
 static size_t finished_runs(const struct record *r)
@@ -114,7 +83,7 @@ static int to_stdout(const char *path)
 
 int cmd_time(int argc, char **argv)
 {
-	static struct time_args a;
+	struct time_args *a;
 	char err[1024], cwd[4096];
 	spawner_start(); /* now, while nodemark is small: the commands start from its copy */
 	int rc = time_args_parse(&a, argc, argv);
@@ -122,24 +91,24 @@ int cmd_time(int argc, char **argv)
 	FILE *devnull = NULL;
 	if (rc)
 		goto out;
-	if (a.json)
-		a.export_json = "-";
+	if (a->json)
+		a->export_json = "-";
 	r = record_new("time", argc, argv);
-	if (a.plan.suite)
-		record_set_tag(r, "suite", a.plan.suite);
+	if (a->plan.suite)
+		record_set_tag(r, "suite", a->plan.suite);
 	if (getcwd(cwd, sizeof cwd)) /* where it ran: relative paths in the commands mean this */
 		json_object_set_new(r->extra, "cwd", json_string(cwd));
-	int export_to_stdout = to_stdout(a.export_json) || to_stdout(a.export_csv) || to_stdout(a.export_md) ||
-			       to_stdout(a.export_adoc) || to_stdout(a.export_org);
+	int export_to_stdout = to_stdout(a->export_json) || to_stdout(a->export_csv) || to_stdout(a->export_md) ||
+			       to_stdout(a->export_adoc) || to_stdout(a->export_org);
 	struct report rep = { export_to_stdout ? stderr : stdout, r };
-	if (a.style_none && (devnull = fopen("/dev/null", "w")))
+	if (a->style_none && (devnull = fopen("/dev/null", "w")))
 		rep.out = devnull;
-	rc = time_plan_run(&a.plan, r, on_done, &rep, err, sizeof err);
-	if (rc == NM_EXIT_INTERRUPTED && finished_runs(r) && !a.ro.no_save) {
+	rc = time_plan_run(&a->plan, r, on_done, &rep, err, sizeof err);
+	if (rc == NM_EXIT_INTERRUPTED && finished_runs(r) && !a->ro.no_save) {
 		/* Ctrl-C: keep what was measured, as every benchmarking command does. */
 		nm_error("interrupted: saving the %zu runs that finished", finished_runs(r));
-		run_opts_apply(&a.ro, r, NULL);
-		run_save(&a.ro, r);
+		run_opts_apply(&a->ro, r, NULL);
+		run_save(&a->ro, r);
 		goto out;
 	}
 	if (rc) {
@@ -147,23 +116,23 @@ int cmd_time(int argc, char **argv)
 		goto out;
 	}
 	time_print_summary(rep.out, r);
-	if ((a.export_json && write_export(a.export_json, export_hyperfine_json, r) < 0) ||
-	    (a.export_csv && write_export(a.export_csv, export_hyperfine_csv, r) < 0) ||
-	    (a.export_md && write_export(a.export_md, export_hyperfine_markdown, r) < 0) ||
-	    (a.export_adoc && write_export(a.export_adoc, export_hyperfine_asciidoc, r) < 0) ||
-	    (a.export_org && write_export(a.export_org, export_hyperfine_orgmode, r) < 0)) {
+	if ((a->export_json && write_export(a->export_json, export_hyperfine_json, r) < 0) ||
+	    (a->export_csv && write_export(a->export_csv, export_hyperfine_csv, r) < 0) ||
+	    (a->export_md && write_export(a->export_md, export_hyperfine_markdown, r) < 0) ||
+	    (a->export_adoc && write_export(a->export_adoc, export_hyperfine_asciidoc, r) < 0) ||
+	    (a->export_org && write_export(a->export_org, export_hyperfine_orgmode, r) < 0)) {
 		rc = NM_EXIT_FAILED;
 		goto out;
 	}
-	if (!a.ro.no_save) { /* the inventory is only for the saved record */
-		run_opts_apply(&a.ro, r, NULL);
-		if (run_save(&a.ro, r) < 0)
+	if (!a->ro.no_save) { /* the inventory is only for the saved record */
+		run_opts_apply(&a->ro, r, NULL);
+		if (run_save(&a->ro, r) < 0)
 			rc = NM_EXIT_FAILED;
 	}
 out:
 	if (devnull)
 		fclose(devnull);
 	record_free(r);
-	time_args_free(&a);
+	time_args_free(a);
 	return rc;
 }

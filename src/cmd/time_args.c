@@ -1,6 +1,5 @@
 #include "cmd/time_args.h"
 #include "util/error.h"
-#include "util/opt.h"
 #include "util/parse.h"
 #include "util/shellwords.h"
 #include "util/strbuf.h"
@@ -13,46 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-enum {
-	OPT_RUNS = 1, OPT_MIN_RUNS, OPT_MAX_RUNS, OPT_WARMUP, OPT_INTERLEAVE, OPT_TIMEOUT, OPT_IGNORE_FAILURE,
-	OPT_SHOW_OUTPUT, OPT_SETUP, OPT_PREPARE, OPT_CONCLUDE, OPT_CLEANUP, OPT_PARAM, OPT_SCAN, OPT_PARAM_HF,
-	OPT_SCAN_HF, OPT_STEP,
-	OPT_NAME, OPT_SUITE, OPT_SHELL, OPT_NO_SHELL, OPT_OUTPUT, OPT_INPUT, OPT_TIME_UNIT, OPT_SORT, OPT_STYLE,
-	OPT_REFERENCE, OPT_REFERENCE_NAME, OPT_MIN_TIME, OPT_JSON, OPT_DEBUG,
-	OPT_EXPORT_JSON, OPT_EXPORT_CSV, OPT_EXPORT_MD, OPT_EXPORT_ADOC, OPT_EXPORT_ORG,
-};
-
-static const struct opt_spec specs[] = {
-	{ "runs", OPT_ARG, OPT_RUNS }, { "r", OPT_ARG, OPT_RUNS },
-	{ "min-runs", OPT_ARG, OPT_MIN_RUNS }, { "m", OPT_ARG, OPT_MIN_RUNS },
-	{ "max-runs", OPT_ARG, OPT_MAX_RUNS }, { "M", OPT_ARG, OPT_MAX_RUNS },
-	{ "warmup", OPT_ARG, OPT_WARMUP }, { "w", OPT_ARG, OPT_WARMUP },
-	{ "interleave", OPT_NOARG, OPT_INTERLEAVE },
-	{ "timeout", OPT_ARG, OPT_TIMEOUT },
-	{ "ignore-failure", OPT_OPTARG, OPT_IGNORE_FAILURE }, { "i", OPT_NOARG, OPT_IGNORE_FAILURE },
-	{ "show-output", OPT_NOARG, OPT_SHOW_OUTPUT },
-	{ "setup", OPT_ARG, OPT_SETUP }, { "s", OPT_ARG, OPT_SETUP },
-	{ "prepare", OPT_ARG, OPT_PREPARE }, { "p", OPT_ARG, OPT_PREPARE },
-	{ "conclude", OPT_ARG, OPT_CONCLUDE }, { "C", OPT_ARG, OPT_CONCLUDE },
-	{ "cleanup", OPT_ARG, OPT_CLEANUP }, { "c", OPT_ARG, OPT_CLEANUP },
-	{ "param", OPT_ARG, OPT_PARAM }, { "parameter-list", OPT_ARG, OPT_PARAM_HF }, { "L", OPT_ARG, OPT_PARAM_HF },
-	{ "scan", OPT_ARG, OPT_SCAN }, { "parameter-scan", OPT_ARG, OPT_SCAN_HF }, { "P", OPT_ARG, OPT_SCAN_HF },
-	{ "parameter-step-size", OPT_ARG, OPT_STEP }, { "D", OPT_ARG, OPT_STEP },
-	{ "name", OPT_ARG, OPT_NAME }, { "command-name", OPT_ARG, OPT_NAME }, { "n", OPT_ARG, OPT_NAME },
-	{ "suite", OPT_ARG, OPT_SUITE },
-	{ "shell", OPT_ARG, OPT_SHELL }, { "S", OPT_ARG, OPT_SHELL }, { "N", OPT_NOARG, OPT_NO_SHELL },
-	{ "output", OPT_ARG, OPT_OUTPUT }, { "input", OPT_ARG, OPT_INPUT },
-	{ "time-unit", OPT_ARG, OPT_TIME_UNIT }, { "u", OPT_ARG, OPT_TIME_UNIT },
-	{ "sort", OPT_ARG, OPT_SORT }, { "style", OPT_ARG, OPT_STYLE },
-	{ "reference", OPT_ARG, OPT_REFERENCE }, { "reference-name", OPT_ARG, OPT_REFERENCE_NAME },
-	{ "min-benchmarking-time", OPT_ARG, OPT_MIN_TIME },
-	{ "json", OPT_NOARG, OPT_JSON }, { "debug-mode", OPT_NOARG, OPT_DEBUG },
-	{ "export-json", OPT_ARG, OPT_EXPORT_JSON }, { "export-csv", OPT_ARG, OPT_EXPORT_CSV },
-	{ "export-markdown", OPT_ARG, OPT_EXPORT_MD }, { "export-asciidoc", OPT_ARG, OPT_EXPORT_ADOC },
-	{ "export-orgmode", OPT_ARG, OPT_EXPORT_ORG },
-	RUN_OPT_SPECS,
-	{ 0 },
-};
+/* The one command line of the process: the option table points at it. */
+static struct time_args parsed;
 
 /* The next word of a multi-value option (hyperfine's -P NAME MIN MAX, -L NAME VALUES). */
 static const char *next_value(struct opt_iter *it, const char *what)
@@ -62,40 +23,23 @@ static const char *next_value(struct opt_iter *it, const char *what)
 	return it->argv[it->i++];
 }
 
-static int choice(const struct opt_iter *it, const char *const *names, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(it->arg, names[i]) == 0)
-			return (int)i;
-	char msg[256] = "expected one of:";
-	for (size_t i = 0; i < n; i++)
-		snprintf(msg + strlen(msg), sizeof msg - strlen(msg), " %s", names[i]);
-	opt_bad_value(it, msg);
-}
-
 /* -i, --ignore-failure: every non-zero exit; --ignore-failure=1,2: just those codes. */
-static void ignore_failure(struct time_args *a, const struct opt_iter *it)
+static void ignore_failure(const struct opt_iter *it, void *plan)
 {
+	struct time_plan *p = plan;
 	if (!it->arg || strcmp(it->arg, "all-non-zero") == 0) {
-		a->plan.ignore_failure = 1;
+		p->ignore_failure = 1;
 		return;
 	}
-	a->plan.ignore_failure = 2;
-	for (const char *p = it->arg; *p;) {
+	p->ignore_failure = 2;
+	for (const char *s = it->arg; *s;) {
 		char *end;
-		long v = strtol(p, &end, 10);
-		if (end == p || (*end && *end != ',') || a->plan.nignore_codes == 64)
+		long v = strtol(s, &end, 10);
+		if (end == s || (*end && *end != ',') || p->nignore_codes == 64)
 			opt_bad_value(it, "expected all-non-zero or exit codes like 1,2");
-		a->plan.ignore_codes[a->plan.nignore_codes++] = (int)v;
-		p = *end ? end + 1 : end;
+		p->ignore_codes[p->nignore_codes++] = (int)v;
+		s = *end ? end + 1 : end;
 	}
-}
-
-static void add_hook(const char **list, size_t *n, const struct opt_iter *it)
-{
-	if (*n == TIME_MAX_CMDS)
-		nm_usage_fail("%s: at most %d", it->name, TIME_MAX_CMDS);
-	list[(*n)++] = it->arg;
 }
 
 /* hyperfine's spelling (-L NAME VALUES, -P NAME MIN MAX) when hf and the first word has no '=';
@@ -124,90 +68,139 @@ static void param_option(struct time_args *a, struct opt_iter *it, int scan, int
 		opt_bad_value(it, err);
 }
 
-static void hyperfine_option(struct time_args *a, int id, struct opt_iter *it)
+static void take_parameter_scan(struct opt_iter *it, void *a)
 {
-	static const char *units[] = { "second", "millisecond", "microsecond" };
-	static const char *sorts[] = { "auto", "command", "mean-time" };
-	static const char *styles[] = { "auto", "basic", "full", "nocolor", "color", "none" };
-	switch (id) {
-	case OPT_STEP: a->scan_step = it->arg; break;
-	case OPT_SHELL: a->shell = it->arg; a->no_shell = strcmp(it->arg, "none") == 0; break;
-	case OPT_NO_SHELL: a->no_shell = 1; break;
-	case OPT_OUTPUT: a->output = it->arg; break;
-	case OPT_INPUT: a->input = it->arg; break;
-	case OPT_TIME_UNIT: a->unit = (enum hf_unit)(choice(it, units, 3) + 1); break;
-	case OPT_SORT: a->sort = (enum hf_sort)choice(it, sorts, 3); break;
-	case OPT_STYLE: a->style_none = choice(it, styles, 6) == 5; break;
-	case OPT_REFERENCE: a->reference = it->arg; break;
-	case OPT_REFERENCE_NAME: a->reference_name = it->arg; break;
-	case OPT_MIN_TIME: {
-		char *end;
-		a->plan.auto_seconds = strtod(it->arg, &end);
-		if (*end || !(a->plan.auto_seconds > 0))
-			opt_bad_value(it, "expected seconds above 0, like 3 or 0.5");
-		break;
-	}
-	case OPT_JSON: a->json = 1; break;
-	case OPT_DEBUG: nm_usage_fail("--debug-mode: not supported (nodemark always runs the commands)");
-	case OPT_EXPORT_JSON: a->export_json = opt_output_file(it); break;
-	case OPT_EXPORT_CSV: a->export_csv = opt_output_file(it); break;
-	case OPT_EXPORT_MD: a->export_md = opt_output_file(it); break;
-	case OPT_EXPORT_ADOC: a->export_adoc = opt_output_file(it); break;
-	case OPT_EXPORT_ORG: a->export_org = opt_output_file(it); break;
-	}
+	param_option(a, it, 1, 1);
 }
 
-static void one_option(struct time_args *a, int id, struct opt_iter *it)
+static void take_parameter_list(struct opt_iter *it, void *a)
 {
-	char err[256];
-	switch (id) {
-	case OPT_RUNS: a->plan.runs = opt_count(it, 1, 1000000000ull); break;
-	case OPT_MIN_RUNS: a->plan.min_runs = opt_count(it, 1, 1000000000ull); break;
-	case OPT_MAX_RUNS: a->plan.max_runs = opt_count(it, 1, 1000000000ull); break;
-	case OPT_WARMUP: a->plan.warmup = opt_count(it, 0, 1000000000ull); break;
-	case OPT_INTERLEAVE: a->plan.interleave = 1; break;
-	case OPT_IGNORE_FAILURE: ignore_failure(a, it); break;
-	case OPT_SHOW_OUTPUT: a->plan.show_output = 1; break;
-	case OPT_TIMEOUT:
-		if (parse_duration(it->arg, 1000000000ull, &a->plan.timeout_ns, err, sizeof err) < 0)
-			opt_bad_value(it, err);
-		if (a->plan.timeout_ns == 0)
-			opt_bad_value(it, "expected a duration above 0, like 30s or 5m");
-		break;
-	case OPT_SETUP: a->setup = it->arg; break;
-	case OPT_PREPARE: add_hook(a->prepares, &a->nprepares, it); break;
-	case OPT_CONCLUDE: add_hook(a->concludes, &a->nconcludes, it); break;
-	case OPT_CLEANUP: a->cleanup = it->arg; break;
-	case OPT_PARAM: param_option(a, it, 0, 0); break;
-	case OPT_SCAN: param_option(a, it, 1, 0); break;
-	case OPT_PARAM_HF: param_option(a, it, 0, 1); break;
-	case OPT_SCAN_HF: param_option(a, it, 1, 1); break;
-	case OPT_NAME: add_hook(a->names, &a->nnames, it); break;
-	case OPT_SUITE:
-		if (!*it->arg)
-			opt_bad_value(it, "empty value: expected a suite name");
-		a->plan.suite = it->arg;
-		break;
-	case OPT_POSITIONAL:
-		if (!*it->arg)
-			nm_usage_fail("an empty command");
-		if (a->nshell == TIME_MAX_CMDS)
-			nm_usage_fail("at most %d commands", TIME_MAX_CMDS);
-		a->shell_cmds[a->nshell++] = it->arg;
-		break;
-	case OPT_DASHDASH:
-		if (it->i >= it->argc)
-			nm_usage_fail("--: expected a command after it");
-		a->direct = it->argv + it->i;
-		it->i = it->argc;
-		break;
-	default: hyperfine_option(a, id, it); break;
-	}
+	param_option(a, it, 0, 1);
 }
+
+static void take_scan(struct opt_iter *it, void *a)
+{
+	param_option(a, it, 1, 0);
+}
+
+static void take_param(struct opt_iter *it, void *a)
+{
+	param_option(a, it, 0, 0);
+}
+
+/* --shell SHELL: its words are resolved after parsing; "none" is -N. */
+static void take_shell(const struct opt_iter *it, void *args)
+{
+	struct time_args *a = args;
+	a->shell = it->arg;
+	a->no_shell = strcmp(it->arg, "none") == 0;
+}
+
+static void min_time(const struct opt_iter *it, void *seconds)
+{
+	char *end;
+	double s = strtod(it->arg, &end);
+	if (*end || !(s > 0))
+		opt_bad_value(it, "expected seconds above 0, like 3 or 0.5");
+	*(double *)seconds = s;
+}
+
+/* A quoted command: run with the shell (or split with -N). */
+static void add_command(const char *word, void *args)
+{
+	struct time_args *a = args;
+	if (!*word)
+		nm_usage_fail("an empty command");
+	if (a->nshell == TIME_MAX_CMDS)
+		nm_usage_fail("at most %d commands", TIME_MAX_CMDS);
+	a->shell_cmds[a->nshell++] = word;
+}
+
+static const struct cli_choice units[] = {
+	{ "second", HF_UNIT_SECOND }, { "millisecond", HF_UNIT_MILLI }, { "microsecond", HF_UNIT_MICRO }, { NULL, 0 },
+};
+static const struct cli_choice sorts[] = {
+	{ "auto", HF_SORT_AUTO }, { "command", HF_SORT_COMMAND }, { "mean-time", HF_SORT_MEAN }, { NULL, 0 },
+};
+static const struct cli_choice styles[] = { /* the value is "no report" */
+	{ "auto", 0 }, { "basic", 0 }, { "full", 0 }, { "nocolor", 0 }, { "color", 0 }, { "none", 1 }, { NULL, 0 },
+};
+
+#define MAX_COUNT 1000000000ull
+
+const struct cli_option time_options[] = {
+	CLI_SECTION("Runs:"),
+	CLI_COUNT("runs", &parsed.plan.runs, 1, MAX_COUNT, .alias = "r", CLI_HELP("N", "exactly N runs of each command")),
+	CLI_COUNT("min-runs", &parsed.plan.min_runs, 1, MAX_COUNT, .alias = "m",
+		  CLI_HELP("N", "at least N runs (default 10); the count is automatic: about 3 s of runs")),
+	CLI_COUNT("max-runs", &parsed.plan.max_runs, 1, MAX_COUNT, .alias = "M",
+		  CLI_HELP("N", "at most N runs (default: no limit)")),
+	CLI_CALL("min-benchmarking-time", min_time, &parsed.plan.auto_seconds,
+		 CLI_HELP("S", "the automatic count aims at S seconds (default 3)")),
+	CLI_COUNT("warmup", &parsed.plan.warmup, 0, MAX_COUNT, .alias = "w",
+		  CLI_HELP("N", "N unmeasured runs of each command first (default 0)")),
+	CLI_FLAG("interleave", &parsed.plan.interleave,
+		 CLI_HELP(NULL, "run the commands in turn (A B A B ...) so slow drift hits all alike")),
+	CLI_DURATION("timeout", &parsed.plan.timeout_ns, .min = 1, .bad = "expected a duration above 0, like 30s or 5m",
+		     CLI_HELP("DUR", "kill a run after DUR (e.g. 30s, 5m); a killed run is a failed run")),
+	CLI_CALL("ignore-failure", ignore_failure, &parsed.plan, .alias = "i", .optional_value = 1,
+		 CLI_HELP("[=CODES]", "keep timing commands that exit non-zero (or only these codes)")),
+	CLI_CALL("shell", take_shell, &parsed, .alias = "S",
+		 CLI_HELP("SHELL", "run the commands with another shell (--shell zsh); none: no shell")),
+	CLI_FLAG("N", &parsed.no_shell, CLI_HELP(NULL, "no shell: the words of each command run directly")),
+	CLI_STRING("output", &parsed.output,
+		   CLI_HELP("WHERE", "null (default), pipe, inherit, or a FILE for the commands' output")),
+	CLI_FLAG("show-output", &parsed.plan.show_output, CLI_HELP(NULL, "the same as --output inherit")),
+	CLI_STRING("input", &parsed.input, CLI_HELP("WHERE", "null (default) or a FILE to read as the commands' input")),
+	CLI_TEXT("reference", &parsed.reference, CLI_HELP("CMD", "time CMD first and compare the others with it")),
+	CLI_TEXT("reference-name", &parsed.reference_name, CLI_HELP("NAME", "the name of the --reference command")),
+	CLI_SECTION("Hooks (shell commands, not timed; a failing hook stops everything):"),
+	CLI_TEXT("setup", &parsed.setup, .alias = "s", CLI_HELP("CMD", "once before the runs of each command")),
+	CLI_LIST("prepare", parsed.prepares, &parsed.nprepares, TIME_MAX_CMDS, .alias = "p",
+		 CLI_HELP("CMD", "before every run (warmups included); once, or once per command")),
+	CLI_LIST("conclude", parsed.concludes, &parsed.nconcludes, TIME_MAX_CMDS, .alias = "C",
+		 CLI_HELP("CMD", "after every run; once, or once per command")),
+	CLI_TEXT("cleanup", &parsed.cleanup, .alias = "c", CLI_HELP("CMD", "once after the runs of each command")),
+	CLI_SECTION("Parameters (substituted for {NAME} in commands, names and hooks; several give every combination):"),
+	CLI_WORDS("parameter-scan", take_parameter_scan, &parsed, .alias = "P",
+		  CLI_HELP("NAME MIN MAX", "each number from MIN to MAX")),
+	CLI_TEXT("parameter-step-size", &parsed.scan_step, .alias = "D",
+		 CLI_HELP("DELTA", "the step of -P's numbers (default 1)")),
+	CLI_WORDS("parameter-list", take_parameter_list, &parsed, .alias = "L",
+		  CLI_HELP("NAME a,b,c", "each listed value")),
+	CLI_WORDS("scan", take_scan, &parsed, CLI_HELP("NAME=lo:hi[:step]", "the same as -P, repeatable")),
+	CLI_WORDS("param", take_param, &parsed, CLI_HELP("NAME=a,b,c", "the same as -L, repeatable")),
+	CLI_SECTION("Naming and output:"),
+	CLI_LIST("command-name", parsed.names, &parsed.nnames, TIME_MAX_CMDS, .alias = "n",
+		 CLI_HELP("NAME", "name the next command (repeatable, in order; may use {NAME})")),
+	CLI_LIST("name", parsed.names, &parsed.nnames, TIME_MAX_CMDS, CLI_HELP("NAME", "the same as --command-name")),
+	CLI_STRING("suite", &parsed.plan.suite, .bad = "empty value: expected a suite name",
+		   CLI_HELP("NAME", "group this run with the other steps of a pipeline (tag suite=NAME)")),
+	CLI_ENUM("time-unit", &parsed.unit, units, .alias = "u",
+		 CLI_HELP("UNIT", "second, millisecond or microsecond for the report and tables")),
+	CLI_ENUM("sort", &parsed.sort, sorts,
+		 CLI_HELP("METHOD", "auto (summary by time, tables by command), command, mean-time")),
+	CLI_ENUM("style", &parsed.style_none, styles,
+		 CLI_HELP("TYPE", "auto, basic, full, nocolor, color, or none (no report)")),
+	CLI_FLAG("json", &parsed.json, CLI_HELP(NULL, "hyperfine's JSON on stdout (the report goes to stderr)")),
+	CLI_OUTPUT("export-json", &parsed.export_json,
+		   CLI_HELP("FILE", "hyperfine's JSON (plus memory, faults, I/O); - for stdout")),
+	CLI_OUTPUT("export-csv", &parsed.export_csv, CLI_HELP("FILE", "hyperfine's CSV")),
+	CLI_OUTPUT("export-markdown", &parsed.export_md, CLI_HELP("FILE", "hyperfine's Markdown table")),
+	CLI_OUTPUT("export-asciidoc", &parsed.export_adoc, CLI_HELP("FILE", "hyperfine's AsciiDoc table")),
+	CLI_OUTPUT("export-orgmode", &parsed.export_org, CLI_HELP("FILE", "hyperfine's Org-mode table")),
+	CLI_FLAG("debug-mode", &parsed.debug_mode,
+		 CLI_HELP(NULL, "hyperfine's dry run: refused (nodemark always runs the commands)")),
+	CLI_RUN_OPTIONS(&parsed.ro),
+	CLI_REST(&parsed.direct),
+	CLI_END,
+};
 
 static void check_args(struct time_args *a)
 {
 	char err[256], spec[512];
+	if (a->debug_mode)
+		nm_usage_fail("--debug-mode: not supported (nodemark always runs the commands)");
 	if (a->scan_name) {
 		snprintf(spec, sizeof spec, "%s=%s:%s%s%s", a->scan_name, a->scan_lo, a->scan_hi, a->scan_step ? ":" : "",
 			 a->scan_step ? a->scan_step : "");
@@ -222,7 +215,7 @@ static void check_args(struct time_args *a)
 		nm_usage_fail("no command to time (e.g. nodemark time -- sleep 1, or nodemark time 'cmd one' 'cmd two')");
 	size_t ncmds = (a->direct ? 1 : a->nshell) + (a->reference != NULL);
 	if (a->nnames > ncmds)
-		nm_usage_fail("--command-name: %zu names for %zu command%s", a->nnames, ncmds, ncmds == 1 ? "" : "s");
+		nm_usage_fail("--command-name: %u names for %zu command%s", a->nnames, ncmds, ncmds == 1 ? "" : "s");
 	const size_t counts[] = { a->nprepares, a->nconcludes };
 	for (int k = 0; k < 2; k++)
 		if (counts[k] > 1 && counts[k] != ncmds)
@@ -417,14 +410,10 @@ static int resolve_shell(struct time_args *a)
 	return 0;
 }
 
-int time_args_parse(struct time_args *a, int argc, char **argv)
+int time_args_parse(struct time_args **out, int argc, char **argv)
 {
-	struct opt_iter it;
-	memset(a, 0, sizeof *a);
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;)
-		if (!run_opts_handle(&a->ro, id, &it))
-			one_option(a, id, &it);
+	struct time_args *a = *out = &parsed;
+	cli_parse("time", argc, argv, time_options, add_command, a);
 	check_args(a);
 	a->plan.iteration_env = 1;
 	hyperfine_set_style(a->unit, a->sort, a->reference != NULL);

@@ -5,6 +5,7 @@
 #ifndef NM_CMD_TIME_ARGS_H
 #define NM_CMD_TIME_ARGS_H
 
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "export/hyperfine.h"
 #include "proc/params.h"
@@ -20,10 +21,10 @@ struct time_args {
 	size_t nshell;
 	char **direct;          /* argv after --, or NULL */
 	const char *names[TIME_MAX_CMDS];
-	size_t nnames;
+	unsigned nnames;
 	const char *setup, *cleanup;
 	const char *prepares[TIME_MAX_CMDS], *concludes[TIME_MAX_CMDS];
-	size_t nprepares, nconcludes;
+	unsigned nprepares, nconcludes;
 	const char *scan_name, *scan_lo, *scan_hi, *scan_step; /* hyperfine's -P and -D */
 	const char *shell;      /* --shell; "none" or -N: no shell */
 	int no_shell;
@@ -33,12 +34,18 @@ struct time_args {
 	enum hf_sort sort;
 	int style_none;         /* --style none: no report */
 	int json;               /* --json: hyperfine's JSON on stdout */
+	int debug_mode;         /* --debug-mode: hyperfine's dry run, refused */
 	const char *export_json, *export_csv, *export_md, *export_adoc, *export_org;
 };
 
-/* Parses argv (exits 2 on bad usage) and builds the plan: every command with every parameter
- * combination.  Returns 0, or NM_EXIT_USAGE after printing why (a command not found). */
-int time_args_parse(struct time_args *a, int argc, char **argv);
+/* The options, a table (cli/options.h) that points at the process's one struct time_args;
+ * `nodemark time --help` is written from it. */
+extern const struct cli_option time_options[];
+
+/* Parses argv into that struct, *a (exits 2 on bad usage), and builds the plan: every command
+ * with every parameter combination.  Returns 0, or NM_EXIT_USAGE after printing why (a
+ * command not found). */
+int time_args_parse(struct time_args **a, int argc, char **argv);
 void time_args_free(struct time_args *a);
 
 #endif

@@ -54,8 +54,18 @@ help_lists() { # CMD WHAT NAME...
     for o in "$@"; do grep -qE -- "(^|[ ,])$o([ =,[]|$)" <<<"$h" || missing="$missing $o"; done
     if [ -z "$missing" ]; then ok "help $cmd lists $what"; else not_ok "help $cmd lists $what" "missing:$missing"; fi
 }
+help_lists time "hyperfine's options" --runs -r --min-runs -m --max-runs -M --warmup -w --min-benchmarking-time \
+    --prepare -p --conclude -C --setup -s --cleanup -c --parameter-scan -P --parameter-step-size -D \
+    --parameter-list -L --shell -S -N --ignore-failure -i --style --sort --time-unit -u --export-asciidoc \
+    --export-csv --export-json --export-markdown --export-orgmode --show-output --output --input \
+    --command-name -n --reference --reference-name
+help_lists time "nodemark's own options" --interleave --timeout --scan --param --suite --json --name \
+    --tag --label --no-save --db
 help_lists runs "its filters" --host --label --tag --command --limit --json --db
 help_lists show "its options" --json --db
 help_lists export "its options" --all --format -o --output --db
 help_lists import "its options" --db
 help_lists rm "its options" --db
+run_nm time --help
+expect_out_has "Hooks (shell commands, not timed" "time's help keeps its groups of options"
+
