@@ -9,7 +9,7 @@
 #define NM_CMD_CMD_H
 
 #define COMMANDS(X)                                                                             \
-	X(run, TEXT, "benchmark the whole machine in one command (the baseline)")                      \
+	X(run, TABLE, "benchmark the whole machine in one command (the baseline)")                      \
 	X(info, TABLE, "describe the machine, down to the disk stack under a directory")               \
 	X(disk, TABLE, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)")    \
 	X(fio, TEXT, "run fio command lines and job files, with fio's output formats")                 \

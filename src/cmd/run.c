@@ -1,5 +1,6 @@
 /* nodemark run: the whole-machine baseline in one command (the suite is in suite/). */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/run_opts.h"
 #include "inventory/inventory.h"
 #include "results/history.h"
@@ -23,66 +24,22 @@
 #include <time.h>
 #include <unistd.h>
 
-const char cmd_run_usage[] =
-	"usage: nodemark run [DIR] [options]\n"
-	"\n"
-	"Benchmark the machine and the filesystem holding DIR (default: the current directory) in\n"
-	"one suite: the inventory, memory and page-cache bandwidth, BLAKE3 and SHA-256 hashing, the\n"
-	"CrystalDiskMark set suited to the device (the NVMe set on NVMe, the default set otherwise)\n"
-	"and the piece store (BLAKE3 and SHA-256, with and without fsync). Each phase is watched for\n"
-	"noise (CPU steal, other processes' load, dirty page cache): a busy machine is named, and the\n"
-	"figures are saved with the run. Sizes shrink to fit the free space, and you are told.\n"
-	"\n"
-	"At the end: the machine in one line, a table per phase, the run id, and the comparison with\n"
-	"the previous run of this host and directory (or --baseline), benchstat-style, then the calls:\n"
-	"a change is called only when neither run was busy, both have 6 or more samples, p <= 0.05,\n"
-	"and it is larger than the figure's noise floor on this machine (from earlier runs); other\n"
-	"rows say \"not compared\" and why. A call is first checked: the figures with one are\n"
-	"measured again (3 rounds, in turns) and the call confirmed or withdrawn from the new samples.\n"
-	"Writes nodemark-report.html unless --no-report.\n"
-	"\n"
-	"Options:\n"
-	"  --quick             about 40 seconds on an idle machine (make run, CI)\n"
-	"  --full              CrystalDiskMark's full sizes and durations (1 GiB, 5 x 5 s passes)\n"
-	"                      (default: about 2 minutes)\n"
-	"  --phases LIST       only these phases: inventory,memory,hash,disk,pieces\n"
-	"  --baseline RUN      compare with this saved run (id, id prefix, label or \"last\")\n"
-	"  --no-report         do not write nodemark-report.html\n"
-	"  --json[=FILE]       the run as JSON on stdout (the tables go to stderr) or into FILE:\n"
-	"                      the saved record (as show --json), the baseline and the calls\n"
-	RUN_OPT_USAGE
-	"\n"
-	"Exit status: 0 the suite ran, 1 a phase failed (the others ran and were saved),\n"
-	"2 bad usage, 130 interrupted (the finished phases are saved, temporary files removed).\n"
-	"\n"
-	"Examples:\n"
-	"  nodemark run --quick\n"
-	"  nodemark run /mnt/data --label new-nvme --tag fs=xfs\n";
-
-enum { O_QUICK = 1, O_FULL, O_PHASES, O_BASELINE, O_NO_REPORT, O_JSON };
-
-static const struct opt_spec specs[] = {
-	{ "quick", OPT_NOARG, O_QUICK },       { "full", OPT_NOARG, O_FULL },
-	{ "phases", OPT_ARG, O_PHASES },       { "baseline", OPT_ARG, O_BASELINE },
-	{ "no-report", OPT_NOARG, O_NO_REPORT }, { "json", OPT_OPTARG, O_JSON }, RUN_OPT_SPECS,
-	{ 0 },
-};
-
 struct run_cmd {
 	struct suite_opts suite;
 	struct run_opts ro;
 	const char *dir, *baseline;
 	const char *json;       /* --json: "-" for stdout, or the file */
-	int no_report;
+	int no_report, quick, full;
 	char absdir[PATH_MAX];
 };
 
-static void check_phases(const char *list)
+/* --phases LIST: each a phase of the suite. */
+static void check_phases(const struct opt_iter *it, void *only)
 {
-	char *copy = strdup(list), *save = NULL;
+	if (!*it->arg)
+		opt_bad_value(it, "empty value: expected a list like memory,hash");
+	char *copy = strdup(it->arg), *save = NULL;
 	const char *const *names = suite_phase_names();
-	if (!*list)
-		nm_usage_fail("--phases: empty value: expected a list like memory,hash");
 	for (char *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
 		int found = 0;
 		for (size_t i = 0; names[i]; i++)
@@ -91,52 +48,80 @@ static void check_phases(const char *list)
 			char bad[64];
 			snprintf(bad, sizeof bad, "%s", w);
 			free(copy);
-			nm_usage_fail("--phases: \"%s\": expected some of inventory, memory, hash, disk, pieces", bad);
+			nm_usage_fail("%s: \"%s\": expected some of inventory, memory, hash, disk, pieces", it->name, bad);
 		}
 	}
 	free(copy);
+	*(const char **)only = it->arg;
+}
+
+/* --json alone: stdout; --json=FILE: that file, its directory checked now. */
+static void json_to(const struct opt_iter *it, void *json)
+{
+	*(const char **)json = it->arg ? opt_output_file(it) : "-";
+}
+
+static struct run_cmd opts;
+
+static const struct cli_option options[] = {
+	CLI_FLAG("quick", &opts.quick, CLI_HELP(NULL, "about 40 seconds on an idle machine (make run, CI)")),
+	CLI_FLAG("full", &opts.full, CLI_HELP(NULL, "CrystalDiskMark's full sizes and durations (1 GiB, 5 x 5 s passes)\n"
+						   "(default: about 2 minutes)")),
+	CLI_CALL("phases", check_phases, &opts.suite.only,
+		 CLI_HELP("LIST", "only these phases: inventory,memory,hash,disk,pieces")),
+	CLI_STRING("baseline", &opts.baseline, .bad = "empty value: expected a run id, label or \"last\"",
+		   CLI_HELP("RUN", "compare with this saved run (id, id prefix, label or \"last\")")),
+	CLI_FLAG("no-report", &opts.no_report, CLI_HELP(NULL, "do not write nodemark-report.html")),
+	CLI_CALL("json", json_to, &opts.json, .optional_value = 1,
+		 CLI_HELP("[=FILE]", "the run as JSON on stdout (the tables go to stderr) or into FILE:\n"
+				     "the saved record (as show --json), the baseline and the calls")),
+	CLI_RUN_OPTIONS(&opts.ro),
+	CLI_END,
+};
+
+const struct cli_help cmd_run_help = {
+	.usage = "usage: nodemark run [DIR] [options]\n"
+		 "\n"
+		 "Benchmark the machine and the filesystem holding DIR (default: the current directory) in\n"
+		 "one suite: the inventory, memory and page-cache bandwidth, BLAKE3 and SHA-256 hashing, the\n"
+		 "CrystalDiskMark set suited to the device (the NVMe set on NVMe, the default set otherwise)\n"
+		 "and the piece store (BLAKE3 and SHA-256, with and without fsync). Each phase is watched for\n"
+		 "noise (CPU steal, other processes' load, dirty page cache): a busy machine is named, and the\n"
+		 "figures are saved with the run. Sizes shrink to fit the free space, and you are told.\n"
+		 "\n"
+		 "At the end: the machine in one line, a table per phase, the run id, and the comparison with\n"
+		 "the previous run of this host and directory (or --baseline), benchstat-style, then the calls:\n"
+		 "a change is called only when neither run was busy, both have 6 or more samples, p <= 0.05,\n"
+		 "and it is larger than the figure's noise floor on this machine (from earlier runs); other\n"
+		 "rows say \"not compared\" and why. A call is first checked: the figures with one are\n"
+		 "measured again (3 rounds, in turns) and the call confirmed or withdrawn from the new samples.\n"
+		 "Writes nodemark-report.html unless --no-report.\n"
+		 "\n"
+		 "Options:\n",
+	.options = options,
+	.rest = "\n"
+		"Exit status: 0 the suite ran, 1 a phase failed (the others ran and were saved),\n"
+		"2 bad usage, 130 interrupted (the finished phases are saved, temporary files removed).\n"
+		"\n"
+		"Examples:\n"
+		"  nodemark run --quick\n"
+		"  nodemark run /mnt/data --label new-nvme --tag fs=xfs\n",
+};
+
+static void take_dir(const char *word, void *cmd)
+{
+	struct run_cmd *o = cmd;
+	if (o->dir)
+		nm_usage_fail("unexpected argument \"%s\": one directory at most", word);
+	o->dir = word;
 }
 
 static void parse_args(struct run_cmd *o, int argc, char **argv)
 {
-	struct opt_iter it;
-	int quick = 0, full = 0;
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		if (run_opts_handle(&o->ro, id, &it))
-			continue;
-		switch (id) {
-		case O_QUICK:
-			quick = 1;
-			break;
-		case O_FULL:
-			full = 1;
-			break;
-		case O_PHASES:
-			check_phases(it.arg);
-			o->suite.only = it.arg;
-			break;
-		case O_BASELINE:
-			if (!*it.arg)
-				nm_usage_fail("--baseline: empty value: expected a run id, label or \"last\"");
-			o->baseline = it.arg;
-			break;
-		case O_NO_REPORT:
-			o->no_report = 1;
-			break;
-		case O_JSON:
-			o->json = it.arg ? opt_output_file(&it) : "-";
-			break;
-		case OPT_POSITIONAL:
-			if (o->dir)
-				nm_usage_fail("unexpected argument \"%s\": one directory at most", it.arg);
-			o->dir = it.arg;
-			break;
-		}
-	}
-	if (quick && full)
+	cli_parse("run", argc, argv, options, take_dir, o);
+	if (o->quick && o->full)
 		nm_usage_fail("--quick and --full: choose one");
-	o->suite.mode = quick ? SUITE_QUICK : full ? SUITE_FULL : SUITE_DEFAULT;
+	o->suite.mode = o->quick ? SUITE_QUICK : o->full ? SUITE_FULL : SUITE_DEFAULT;
 	if (!o->dir)
 		o->dir = ".";
 	struct stat st;
@@ -334,64 +319,63 @@ static void show_results(const struct record *rec, int rc, int saving)
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_cmd o;
-	memset(&o, 0, sizeof o);
-	parse_args(&o, argc, argv);
-	if (o.baseline)
-		check_baseline(&o);
+	struct run_cmd *o = &opts;
+	parse_args(o, argc, argv);
+	if (o->baseline)
+		check_baseline(o);
 
 	/* JSON on stdout: everything else run prints (tables, the comparison, the suite's lines)
 	 * goes to stderr meanwhile, as time --json does, so stdout is the JSON alone. */
 	int json_fd = -1;
-	if (o.json && strcmp(o.json, "-") == 0) {
+	if (o->json && strcmp(o->json, "-") == 0) {
 		fflush(stdout);
 		if ((json_fd = dup(STDOUT_FILENO)) < 0 || dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
 			nm_error("--json: standard output: %s", strerror(errno));
-			run_opts_free(&o.ro);
+			run_opts_free(&o->ro);
 			return NM_EXIT_FAILED;
 		}
 	}
 	struct record *rec = record_new("run", argc, argv);
-	if (o.ro.label)
-		record_set_label(rec, o.ro.label);
-	for (unsigned i = 0; i < o.ro.ntags; i++)
-		record_set_tag(rec, o.ro.tag_keys[i], o.ro.tag_values[i]);
+	if (o->ro.label)
+		record_set_label(rec, o->ro.label);
+	for (unsigned i = 0; i < o->ro.ntags; i++)
+		record_set_tag(rec, o->ro.tag_keys[i], o->ro.tag_values[i]);
 
 	struct history hist = { .n = 0 };
-	load_history(&o, rec, &hist);
-	o.suite.floor_pct = floor_from_history;
-	o.suite.floor_arg = &hist;
-	int rc = suite_run(&o.suite, rec);
+	load_history(o, rec, &hist);
+	o->suite.floor_pct = floor_from_history;
+	o->suite.floor_arg = &hist;
+	int rc = suite_run(&o->suite, rec);
 	/* A finished inventory phase is worth keeping on its own (info --diff reads it), also
 	 * when a signal cut the run short before any benchmark finished. */
 	int saving = rec->nbenches || rec->inventory;
 	show_results(rec, rc, saving);
 	if (rec->nbenches)
 		history_set_floors(&hist, rec);
-	struct record *base = rec->nbenches ? find_baseline(&o, rec, &rc) : NULL;
+	struct record *base = rec->nbenches ? find_baseline(o, rec, &rc) : NULL;
 	if (base && rc != NM_EXIT_INTERRUPTED && !cleanup_interrupted()) {
 		char err[1024];
-		if (baseline_confirm(remeasure, &o.suite, base, rec, err, sizeof err) < 0)
+		if (baseline_confirm(remeasure, &o->suite, base, rec, err, sizeof err) < 0)
 			nm_warn("%s", err);
 		if (cleanup_interrupted() && rc == 0)
 			rc = NM_EXIT_INTERRUPTED;
 	}
 	history_free(&hist);
-	if (saving && run_save(&o.ro, rec) < 0 && rc == 0)
+	if (saving && run_save(&o->ro, rec) < 0 && rc == 0)
 		rc = NM_EXIT_FAILED;
-	if (!o.ro.no_save && saving)
-		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o.suite.mode), o.absdir);
+	if (!o->ro.no_save && saving)
+		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o->suite.mode), o->absdir);
 	if (rec->nbenches)
-		compare_and_report(&o, rec, base, &rc);
+		compare_and_report(o, rec, base, &rc);
 	if (json_fd >= 0) {
 		fflush(stdout);
 		dup2(json_fd, STDOUT_FILENO);
 		close(json_fd);
 	}
-	if (o.json)
-		write_json(&o, rec, base, &rc);
+	if (o->json)
+		write_json(o, rec, base, &rc);
 	record_free(base);
 	record_free(rec);
-	run_opts_free(&o.ro);
+	run_opts_free(&o->ro);
 	return rc;
 }

@@ -61,6 +61,7 @@ help_lists time "hyperfine's options" --runs -r --min-runs -m --max-runs -M --wa
     --command-name -n --reference --reference-name
 help_lists time "nodemark's own options" --interleave --timeout --scan --param --suite --json --name \
     --tag --label --no-save --db
+help_lists run "its options" --quick --full --phases --baseline --no-report --json --tag --label --no-save --db
 help_lists runs "its filters" --host --label --tag --command --limit --json --db
 help_lists show "its options" --json --db
 help_lists export "its options" --all --format -o --output --db
