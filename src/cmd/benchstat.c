@@ -1,5 +1,6 @@
 /* nodemark benchstat: benchstat's command line, tables and formats over Go benchmark text. */
 #include "cmd/cmd.h"
+#include "cli/options.h"
 #include "cli/store_open.h"
 #include "export/benchtab.h"
 #include "results/benchfmt.h"
@@ -10,93 +11,65 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char cmd_benchstat_usage[] =
-	"usage: nodemark benchstat [flags] inputs...\n"
-	"\n"
-	"benchstat's statistical summaries and A/B comparisons of Go benchmarks, with benchstat's\n"
-	"flags and output: a row per benchmark, a column per input file, the median and its 95%\n"
-	"confidence interval in each cell, and for every column after the first the change against\n"
-	"the first with a Mann-Whitney U test (\"~\" when it is likely noise).  An input is a file\n"
-	"of `go test -bench` output, \"-\" for stdin, or LABEL=FILE to name its column.\n"
-	"\n"
-	"Flags (one dash or two; a flag's value as the next word or after \"=\"):\n"
-	"  -table PROJ     split results into tables by PROJ (default .config)\n"
-	"  -row PROJ       rows by PROJ (default .fullname)\n"
-	"  -col PROJ       columns by PROJ (default .file)\n"
-	"  -ignore KEYS    ignore variations in KEYS\n"
-	"  -filter QUERY   use only benchmarks matching QUERY (default *)\n"
-	"  -alpha A        consider a change significant if p < A (default 0.05)\n"
-	"  -confidence L   confidence level for ranges (default 0.95)\n"
-	"  -format F       text (default) or csv (warnings go to stderr)\n"
-	"\n"
-	"Keys: .name (base name), .fullname, /KEY (a KEY=value part of the name, /gomaxprocs the -N\n"
-	"suffix), .file (the input's label), .unit (filters only), .config (every configuration key\n"
-	"not used elsewhere), or any configuration key (goos, note, ...).  A projection is KEY[@ORDER]\n"
-	"separated by commas, ORDER first (default), alpha, num or (v1 v2 ...).  A query combines\n"
-	"KEY:VALUE, KEY:/regexp/, KEY:(a OR b), -x, x AND y (or x y), x OR y, (...) and *.\n"
-	"A key that no result has is an error.\n"
-	"\n"
-	"Examples:\n"
-	"  nodemark benchstat old.txt new.txt\n"
-	"  nodemark benchstat -col note results.txt\n"
-	"  nodemark benchstat -filter '/align:0' -row /size -col /poly crc.txt\n"
-	"  nodemark benchstat -format csv base=old.txt tip=new.txt\n";
-
 struct flags {
 	const char *table, *row, *col, *ignore, *filter, *format;
 	double alpha, confidence;
 };
 
-static double prob_flag(const char *name, const char *v)
+/* -alpha, -confidence: a probability, with benchstat's messages. */
+static void prob_flag(const struct opt_iter *it, void *value)
 {
 	char *end;
-	double x = strtod(v, &end);
-	if (!*v || *end)
-		nm_usage_fail("-%s: \"%s\": expected a number", name, v);
+	double x = strtod(it->arg, &end);
+	if (!*it->arg || *end)
+		nm_usage_fail("%s: \"%s\": expected a number", it->name, it->arg);
 	if (!(x >= 0 && x <= 1))
-		nm_usage_fail("-%s must be in range [0, 1]", name);
-	return x;
+		nm_usage_fail("%s must be in range [0, 1]", it->name);
+	*(double *)value = x;
 }
 
-/* Go's flag syntax: -f v, -f=v, --f v; flags end at the first input or at "--". */
-static int parse_flags(int argc, char **argv, struct flags *fl)
-{
-	static const char *names[] = { "table", "row", "col", "ignore", "filter", "format", "alpha", "confidence" };
-	int i = 1;
-	for (; i < argc; i++) {
-		const char *a = argv[i];
-		if (a[0] != '-' || !a[1])
-			break;
-		if (strcmp(a, "--") == 0)
-			return i + 1;
-		a += a[1] == '-' ? 2 : 1;
-		if (strcmp(a, "h") == 0 || strcmp(a, "help") == 0) {
-			fputs(cmd_benchstat_usage, stdout);
-			exit(0);
-		}
-		const char *eq = strchr(a, '='), *val;
-		size_t len = eq ? (size_t)(eq - a) : strlen(a), k;
-		for (k = 0; k < sizeof names / sizeof *names; k++)
-			if (strlen(names[k]) == len && strncmp(a, names[k], len) == 0)
-				break;
-		if (k == sizeof names / sizeof *names)
-			nm_usage_fail("flag provided but not defined: -%.*s", (int)len, a);
-		if (eq)
-			val = eq + 1;
-		else if (i + 1 < argc)
-			val = argv[++i];
-		else
-			nm_usage_fail("flag needs an argument: -%s", names[k]);
-		const char **slots[] = { &fl->table, &fl->row, &fl->col, &fl->ignore, &fl->filter, &fl->format };
-		if (k < 6)
-			*slots[k] = val;
-		else if (k == 6)
-			fl->alpha = prob_flag("alpha", val);
-		else
-			fl->confidence = prob_flag("confidence", val);
-	}
-	return i;
-}
+static struct flags fl;
+
+/* benchstat's flags, as it spells them (one dash: Go's flag package). */
+static const struct cli_option flags[] = {
+	CLI_TEXT("table", &fl.table, CLI_HELP("PROJ", "split results into tables by PROJ (default .config)")),
+	CLI_TEXT("row", &fl.row, CLI_HELP("PROJ", "rows by PROJ (default .fullname)")),
+	CLI_TEXT("col", &fl.col, CLI_HELP("PROJ", "columns by PROJ (default .file)")),
+	CLI_TEXT("ignore", &fl.ignore, CLI_HELP("KEYS", "ignore variations in KEYS")),
+	CLI_TEXT("filter", &fl.filter, CLI_HELP("QUERY", "use only benchmarks matching QUERY (default *)")),
+	CLI_CALL("alpha", prob_flag, &fl.alpha, CLI_HELP("A", "consider a change significant if p < A (default 0.05)")),
+	CLI_CALL("confidence", prob_flag, &fl.confidence, CLI_HELP("L", "confidence level for ranges (default 0.95)")),
+	CLI_TEXT("format", &fl.format, CLI_HELP("F", "text (default) or csv (warnings go to stderr)")),
+	CLI_NOTE("-h, -help", "this help"),
+	CLI_END,
+};
+
+const struct cli_help cmd_benchstat_help = {
+	.usage = "usage: nodemark benchstat [flags] inputs...\n"
+		 "\n"
+		 "benchstat's statistical summaries and A/B comparisons of Go benchmarks, with benchstat's\n"
+		 "flags and output: a row per benchmark, a column per input file, the median and its 95%\n"
+		 "confidence interval in each cell, and for every column after the first the change against\n"
+		 "the first with a Mann-Whitney U test (\"~\" when it is likely noise).  An input is a file\n"
+		 "of `go test -bench` output, \"-\" for stdin, or LABEL=FILE to name its column.\n"
+		 "\n"
+		 "Flags (one dash or two; a flag's value as the next word or after \"=\"):\n",
+	.options = flags,
+	.rest = "\n"
+		"Keys: .name (base name), .fullname, /KEY (a KEY=value part of the name, /gomaxprocs the -N\n"
+		"suffix), .file (the input's label), .unit (filters only), .config (every configuration key\n"
+		"not used elsewhere), or any configuration key (goos, note, ...).  A projection is KEY[@ORDER]\n"
+		"separated by commas, ORDER first (default), alpha, num or (v1 v2 ...).  A query combines\n"
+		"KEY:VALUE, KEY:/regexp/, KEY:(a OR b), -x, x AND y (or x y), x OR y, (...) and *.\n"
+		"A key that no result has is an error.\n"
+		"\n"
+		"Examples:\n"
+		"  nodemark benchstat old.txt new.txt\n"
+		"  nodemark benchstat -col note results.txt\n"
+		"  nodemark benchstat -filter '/align:0' -row /size -col /poly crc.txt\n"
+		"  nodemark benchstat -format csv base=old.txt tip=new.txt\n",
+	.go_flags = 1,
+};
 
 static void print_error(void *arg, const char *msg)
 {
@@ -142,8 +115,12 @@ static struct bp_projection *projection(struct bp_parser *p, const char *flag, c
 
 int cmd_benchstat(int argc, char **argv)
 {
-	struct flags fl = { ".config", ".fullname", ".file", "", "*", "text", 0.05, 0.95 };
-	int first = parse_flags(argc, argv, &fl);
+	fl = (struct flags){ ".config", ".fullname", ".file", "", "*", "text", 0.05, 0.95 };
+	int first = cli_parse_go_flags(argc, argv, flags);
+	if (first < 0) { /* -help, which main does not answer (-h and --help it does) */
+		cli_help_print(stdout, &cmd_benchstat_help);
+		return NM_EXIT_OK;
+	}
 	if (first >= argc)
 		nm_usage_fail("what to compare? expected Go benchmark files (see nodemark benchstat -h)");
 	if (strcmp(fl.format, "text") != 0 && strcmp(fl.format, "csv") != 0)

@@ -18,7 +18,7 @@
 	X(time, TABLE, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
 	X(track, TABLE, "follow a long job's progress from its output or log")                         \
 	X(compare, TABLE, "compare runs with benchstat's statistics")                                  \
-	X(benchstat, TEXT, "benchstat's command line and tables for Go benchmark text")                \
+	X(benchstat, TABLE, "benchstat's command line and tables for Go benchmark text")                \
 	X(report, TABLE, "write an HTML or Markdown report of runs")                                   \
 	X(runs, TABLE, "list the saved runs")                                                           \
 	X(show, TABLE, "show one saved run")                                                            \

@@ -44,7 +44,6 @@ for c in run info disk fio hash pieces time track compare report runs show expor
     fi
 done
 
-
 # Helps written from option tables keep every option: hyperfine's for time (long and short
 # names), benchstat's flags with one dash, run's and the store commands' own.
 help_lists() { # CMD WHAT NAME...
@@ -61,6 +60,7 @@ help_lists time "hyperfine's options" --runs -r --min-runs -m --max-runs -M --wa
     --command-name -n --reference --reference-name
 help_lists time "nodemark's own options" --interleave --timeout --scan --param --suite --json --name \
     --tag --label --no-save --db
+help_lists benchstat "benchstat's flags" -table -row -col -ignore -filter -alpha -confidence -format
 help_lists run "its options" --quick --full --phases --baseline --no-report --json --tag --label --no-save --db
 help_lists runs "its filters" --host --label --tag --command --limit --json --db
 help_lists show "its options" --json --db
@@ -69,4 +69,3 @@ help_lists import "its options" --db
 help_lists rm "its options" --db
 run_nm time --help
 expect_out_has "Hooks (shell commands, not timed" "time's help keeps its groups of options"
-
