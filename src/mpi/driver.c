@@ -20,29 +20,6 @@
 #include <string.h>
 #include <unistd.h>
 
-enum {
-	MPI_OPT_SHARED = 2000,
-	MPI_OPT_STONEWALL,
-	MPI_OPT_REPEAT,
-	MPI_OPT_JSON,
-};
-
-static const struct opt_spec driver_specs[] = {
-	{ "shared-file", OPT_NOARG, MPI_OPT_SHARED },
-	{ "stonewall", OPT_NOARG, MPI_OPT_STONEWALL },
-	{ "repeat", OPT_ARG, MPI_OPT_REPEAT },
-	{ "json", OPT_NOARG, MPI_OPT_JSON },
-	RUN_OPT_SPECS,
-};
-
-#define DRIVER_USAGE                                                                           \
-	"MPI options (nodemark-mpi; every rank runs the workload, rank 0 reports):\n"          \
-	"  --shared-file       one file for all ranks, split by rank (default: DIR/rank-<r>)\n" \
-	"  --stonewall         stop every rank as soon as the first one is done\n"             \
-	"  --repeat N          run the phases N times (samples for compare; default 1)\n"       \
-	"  --json              print the saved record as JSON on stdout instead of tables\n"   \
-	RUN_OPT_USAGE
-
 /* What travels from each rank to rank 0 after a phase. */
 struct wire {
 	double bytes, ops, start_s, end_s;
@@ -67,6 +44,46 @@ struct driver {
 	char *owned_dir;
 };
 
+/* The process's one driver (a command runs once): the option table points at it. */
+static struct driver drv;
+
+static const struct cli_option driver_options[] = {
+	CLI_FLAG("shared-file", &drv.ctx.shared_file,
+		 CLI_HELP(NULL, "one file for all ranks, split by rank (default: DIR/rank-<r>)")),
+	CLI_FLAG("stonewall", &drv.ctx.stonewall, CLI_HELP(NULL, "stop every rank as soon as the first one is done")),
+	CLI_UINT("repeat", &drv.repeat, 1, 1000, CLI_HELP("N", "run the phases N times (samples for compare; default 1)")),
+	CLI_FLAG("json", &drv.json, CLI_HELP(NULL, "print the saved record as JSON on stdout instead of tables")),
+	CLI_RUN_OPTIONS(&drv.ro),
+	CLI_END,
+};
+
+/* A workload's help, then the driver's options. */
+static void print_help(const struct workload *w)
+{
+	fputs(w->usage, stdout);
+	cli_options_print(stdout, w->options);
+	if (w->usage_rest)
+		fputs(w->usage_rest, stdout);
+	fputs("MPI options (nodemark-mpi; every rank runs the workload, rank 0 reports):\n", stdout);
+	cli_options_print(stdout, driver_options);
+}
+
+/* The workload's options and the driver's in one table (malloc'd). */
+static struct cli_option *merged_options(const struct workload *w)
+{
+	size_t nw = 0, nd = 0;
+	while (w->options[nw].kind != CLI_KIND_END)
+		nw++;
+	while (driver_options[nd].kind != CLI_KIND_END)
+		nd++;
+	struct cli_option *all = calloc(nw + nd + 1, sizeof *all);
+	if (!all)
+		abort();
+	memcpy(all, w->options, nw * sizeof *all);
+	memcpy(all + nw, driver_options, (nd + 1) * sizeof *all); /* with its CLI_END */
+	return all;
+}
+
 static const struct workload *find_workload(const char *name)
 {
 	if (strcmp(name, "disk") == 0)
@@ -81,14 +98,6 @@ static const struct workload *find_workload(const char *name)
 /* Only rank 0 speaks: on the others a usage error exits 2 just the same, silently. */
 static void parse(struct driver *d, int argc, char **argv)
 {
-	size_t nw = 0;
-	while (d->w->specs[nw].name)
-		nw++;
-	size_t nd = sizeof driver_specs / sizeof driver_specs[0];
-	struct opt_spec *specs = calloc(nw + nd + 1, sizeof *specs);
-	memcpy(specs, d->w->specs, nw * sizeof *specs);
-	memcpy(specs + nw, driver_specs, nd * sizeof *specs);
-
 	int saved_stderr = -1;
 	if (d->comm.rank != 0) {
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -100,39 +109,15 @@ static void parse(struct driver *d, int argc, char **argv)
 	}
 	d->st = d->w->create();
 	d->repeat = 1;
-	struct opt_iter it;
-	opt_init(&it, argc, argv);
-	for (int id; (id = opt_next(&it, specs)) != OPT_END;) {
-		uint64_t v;
-		if (run_opts_handle(&d->ro, id, &it))
-			continue;
-		switch (id) {
-		case MPI_OPT_SHARED:
-			d->ctx.shared_file = 1;
-			break;
-		case MPI_OPT_STONEWALL:
-			d->ctx.stonewall = 1;
-			break;
-		case MPI_OPT_REPEAT:
-			v = opt_count(&it, 1, 1000);
-			d->repeat = (unsigned)v;
-			break;
-		case MPI_OPT_JSON:
-			d->json = 1;
-			break;
-		case OPT_DASHDASH:
-			break;
-		default:
-			d->w->option(d->st, id, &it);
-		}
-	}
+	struct cli_option *options = merged_options(d->w);
+	cli_parse(d->w->name, argc, argv, options, d->w->positional, d->st);
+	free(options);
 	d->w->check(d->st, &d->ctx);
 	if (d->ctx.dir) /* ours: the workload's state goes before the record is made */
 		d->ctx.dir = d->owned_dir = strdup(d->ctx.dir);
 	if (d->ctx.stonewall && !d->w->can_stonewall)
 		nm_usage_fail("--stonewall: %s runs a fixed amount of work on each rank; use it with disk",
 			      d->w->name);
-	free(specs);
 	if (saved_stderr >= 0) {
 		dup2(saved_stderr, 2);
 		close(saved_stderr);
@@ -499,34 +484,33 @@ out:;
 
 int mpi_main(const char *name, int (*fn)(int, char **), const char *usage, int argc, char **argv)
 {
-	struct driver d;
+	struct driver *d = &drv;
 	int rc;
 
-	memset(&d, 0, sizeof d);
-	d.w = find_workload(name);
-	comm_init(&d.comm, &argc, &argv);
+	memset(d, 0, sizeof *d);
+	d->w = find_workload(name);
+	comm_init(&d->comm, &argc, &argv);
 	if (cli_asks_for_help(argc, argv)) {
-		if (d.comm.rank == 0) {
-			fputs(d.w ? d.w->usage : usage, stdout);
-			if (d.w)
-				fputs(DRIVER_USAGE, stdout);
-		}
-		comm_finalize(&d.comm);
+		if (d->comm.rank == 0 && d->w)
+			print_help(d->w);
+		else if (d->comm.rank == 0)
+			fputs(usage, stdout);
+		comm_finalize(&d->comm);
 		return NM_EXIT_OK;
 	}
 	cleanup_init();
-	if (!d.w) {
+	if (!d->w) {
 		/* not a parallel workload: rank 0 runs it, the others have nothing to do */
-		rc = d.comm.rank == 0 ? fn(argc, argv) : NM_EXIT_OK;
-		comm_finalize(&d.comm);
+		rc = d->comm.rank == 0 ? fn(argc, argv) : NM_EXIT_OK;
+		comm_finalize(&d->comm);
 		return rc;
 	}
-	rc = drive(&d, argc, argv);
-	for (size_t i = 0; i < d.nlog; i++)
-		free(d.log[i].ranks);
-	free(d.log);
-	free(d.owned_dir);
-	run_opts_free(&d.ro);
-	comm_finalize(&d.comm);
+	rc = drive(d, argc, argv);
+	for (size_t i = 0; i < d->nlog; i++)
+		free(d->log[i].ranks);
+	free(d->log);
+	free(d->owned_dir);
+	run_opts_free(&d->ro);
+	comm_finalize(&d->comm);
 	return rc;
 }

@@ -19,17 +19,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { D_RW = 1, D_BS, D_SIZE, D_IODEPTH, D_NUMJOBS, D_RUNTIME, D_DIRECT, D_BUFFERED, D_ENGINE };
-
-static const struct opt_spec disk_specs[] = {
-	{ "rw", OPT_ARG, D_RW },           { "bs", OPT_ARG, D_BS },
-	{ "size", OPT_ARG, D_SIZE },       { "iodepth", OPT_ARG, D_IODEPTH },
-	{ "jobs", OPT_ARG, D_NUMJOBS },    { "numjobs", OPT_ARG, D_NUMJOBS }, /* fio's name, kept */
-	{ "runtime", OPT_ARG, D_RUNTIME },
-	{ "direct", OPT_NOARG, D_DIRECT }, { "buffered", OPT_NOARG, D_BUFFERED },
-	{ "engine", OPT_ARG, D_ENGINE },   { 0 },
-};
-
 #define MAX_PHASES 8
 
 struct disk_state {
@@ -43,9 +32,13 @@ struct disk_state {
 	struct io_session *session;
 };
 
+/* The process's one disk workload (a command runs once): the option table points at it. */
+static struct disk_state disk;
+
 static void *disk_create(void)
 {
-	struct disk_state *s = calloc(1, sizeof *s);
+	struct disk_state *s = &disk;
+	memset(s, 0, sizeof *s);
 	io_job_init(&s->job);
 	s->rw[0] = IO_WRITE;
 	s->rw[1] = IO_READ;
@@ -56,71 +49,72 @@ static void *disk_create(void)
 	return s;
 }
 
-static void disk_option(void *st, int id, const struct opt_iter *it)
+/* --rw LIST: a phase per entry. */
+static void parse_rw(const struct opt_iter *it, void *state)
 {
-	struct disk_state *s = st;
+	struct disk_state *s = state;
 	char err[256], **v;
-	uint64_t n;
-	switch (id) {
-	case D_RW: {
-		int cnt = split_list(it->arg, ',', &v, err, sizeof err);
-		if (cnt < 0)
-			opt_bad_value(it, err);
-		if (cnt > MAX_PHASES) {
-			free_strv(v);
-			opt_bad_value(it, "at most 8 phases");
-		}
-		s->nrw = 0;
-		for (int i = 0; i < cnt; i++) {
-			if (io_rw_parse(v[i], &s->rw[s->nrw++]) < 0) {
-				snprintf(err, sizeof err, "\"%s\": expected read, write, randread, randwrite, rw or randrw",
-					 v[i]);
-				free_strv(v);
-				opt_bad_value(it, err);
-			}
-		}
+	int cnt = split_list(it->arg, ',', &v, err, sizeof err);
+	if (cnt < 0)
+		opt_bad_value(it, err);
+	if (cnt > MAX_PHASES) {
 		free_strv(v);
-		break;
+		opt_bad_value(it, "at most 8 phases");
 	}
-	case D_BS:
-	case D_SIZE:
-		n = opt_size(it);
-		if (!n)
-			opt_bad_value(it, "must be above 0");
-		if (id == D_BS)
-			s->job.bs[DIR_READ] = s->job.bs[DIR_WRITE] = n;
-		else
-			s->job.size = n;
-		break;
-	case D_IODEPTH:
-	case D_NUMJOBS:
-		n = opt_count(it, 1, id == D_IODEPTH ? 4096 : 1024);
-		*(id == D_IODEPTH ? &s->job.iodepth : &s->job.numjobs) = (unsigned)n;
-		break;
-	case D_RUNTIME:
-		n = opt_duration(it);
-		if (!n)
-			opt_bad_value(it, "must be above 0");
-		s->job.runtime_ns = n;
-		s->job.time_based = 1;
-		break;
-	case D_DIRECT:
-		s->job.direct = DIRECT_ON;
-		break;
-	case D_BUFFERED:
-		s->job.direct = DIRECT_OFF;
-		break;
-	case D_ENGINE:
-		if (io_engine_parse(it->arg, &s->job.engine) < 0)
-			opt_bad_value(it, io_engine_expected());
-		break;
-	case OPT_POSITIONAL:
-		if (s->target[0])
-			nm_usage_fail("unexpected argument \"%s\": one directory", it->arg);
-		snprintf(s->target, sizeof s->target, "%s", it->arg);
-		break;
+	s->nrw = 0;
+	for (int i = 0; i < cnt; i++) {
+		if (io_rw_parse(v[i], &s->rw[s->nrw++]) < 0) {
+			snprintf(err, sizeof err, "\"%s\": expected read, write, randread, randwrite, rw or randrw", v[i]);
+			free_strv(v);
+			opt_bad_value(it, err);
+		}
 	}
+	free_strv(v);
 }
+
+/* --bs: both directions. */
+static void parse_bs(const struct opt_iter *it, void *job)
+{
+	struct io_job *j = job;
+	uint64_t n = opt_size(it);
+	if (!n)
+		opt_bad_value(it, "must be above 0");
+	j->bs[DIR_READ] = j->bs[DIR_WRITE] = n;
+}
+
+static void parse_engine(const struct opt_iter *it, void *engine)
+{
+	if (io_engine_parse(it->arg, engine) < 0)
+		opt_bad_value(it, io_engine_expected());
+}
+
+static void disk_positional(const char *word, void *state)
+{
+	struct disk_state *s = state;
+	if (s->target[0])
+		nm_usage_fail("unexpected argument \"%s\": one directory", word);
+	snprintf(s->target, sizeof s->target, "%s", word);
+}
+
+/* nodemark disk's names for the same settings. */
+static const struct cli_option disk_options[] = {
+	CLI_CALL("rw", parse_rw, &disk,
+		 CLI_HELP("LIST", "phases: write, read, randwrite, randread, rw, randrw (default write,read)")),
+	CLI_CALL("bs", parse_bs, &disk.job, CLI_HELP("SIZE", "block size (default 1MiB)")),
+	CLI_SIZE("size", &disk.job.size, .min = 1, CLI_HELP("SIZE", "bytes per rank and thread (default 64MiB)")),
+	CLI_UINT("iodepth", &disk.job.iodepth, 1, 4096, CLI_HELP("N", "I/Os in flight per thread (default 4)")),
+	CLI_UINT("jobs", &disk.job.numjobs, 1, 1024,
+		 CLI_HELP("N", "threads per rank (default 1), as nodemark disk's --jobs")),
+	CLI_UINT("numjobs", &disk.job.numjobs, 1, 1024, CLI_HELP("N", "the same as --jobs (fio's name)")),
+	CLI_DURATION("runtime", &disk.job.runtime_ns, .min = 1, .seen = &disk.job.time_based,
+		     CLI_HELP("DUR", "run each phase this long instead of --size once")),
+	CLI_SET("direct", &disk.job.direct, DIRECT_ON,
+		CLI_HELP(NULL, "O_DIRECT, or fail (default: O_DIRECT where it works)")),
+	CLI_SET("buffered", &disk.job.direct, DIRECT_OFF, CLI_HELP(NULL, "never O_DIRECT")),
+	CLI_CALL("engine", parse_engine, &disk.job.engine,
+		 CLI_HELP("NAME", "auto, uring, psync, mmap, null (default auto)")),
+	CLI_END,
+};
 
 static void disk_check(void *st, struct work_ctx *ctx)
 {
@@ -251,7 +245,6 @@ static void disk_finish(void *st, struct work_ctx *ctx)
 		cleanup_now(s->target);
 	if (s->workdir[0])
 		cleanup_now(s->workdir);
-	free(s);
 }
 
 const struct workload work_disk = {
@@ -263,20 +256,11 @@ const struct workload work_disk = {
 		 "file with --shared-file, one phase per --rw. The aggregate is the total bytes over\n"
 		 "(latest end - earliest start), as IOR computes it.\n"
 		 "\n"
-		 "Options:\n"
-		 "  --rw LIST           phases: write, read, randwrite, randread, rw, randrw (default write,read)\n"
-		 "  --bs SIZE           block size (default 1MiB)\n"
-		 "  --size SIZE         bytes per rank and thread (default 64MiB)\n"
-		 "  --iodepth N         I/Os in flight per thread (default 4)\n"
-		 "  --jobs N            threads per rank (default 1), as nodemark disk's --jobs\n"
-		 "                      (--numjobs, fio's name, is the same)\n"
-		 "  --runtime DUR       run each phase this long instead of --size once\n"
-		 "  --direct            O_DIRECT, or fail; --buffered: never (default: O_DIRECT where it works)\n"
-		 "  --engine NAME       auto, uring, psync, mmap, null (default auto)\n"
-		 "With --stonewall every rank stops within about 0.1 s of the first rank being done.\n",
-	.specs = disk_specs,
+		 "Options:\n",
+	.options = disk_options,
+	.usage_rest = "With --stonewall every rank stops within about 0.1 s of the first rank being done.\n",
 	.create = disk_create,
-	.option = disk_option,
+	.positional = disk_positional,
 	.check = disk_check,
 	.prepare_shared = disk_prepare_shared,
 	.prepare = disk_prepare,

@@ -9,13 +9,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
-
-enum { H_ALGO = 1, H_SIZE, H_BLOCK, H_THREADS };
-
-static const struct opt_spec hash_specs[] = {
-	{ "algo", OPT_ARG, H_ALGO }, { "size", OPT_ARG, H_SIZE }, { "block", OPT_ARG, H_BLOCK },
-	{ "threads", OPT_ARG, H_THREADS }, { 0 },
-};
+#include <string.h>
 
 struct hash_state {
 	enum hash_algo algos[8];
@@ -23,9 +17,13 @@ struct hash_state {
 	uint64_t size, block;
 };
 
+/* The process's one hash workload (a command runs once): the option table points at it. */
+static struct hash_state hash;
+
 static void *hash_create(void)
 {
-	struct hash_state *s = calloc(1, sizeof *s);
+	struct hash_state *s = &hash;
+	memset(s, 0, sizeof *s);
 	s->algos[0] = HASH_BLAKE3;
 	s->algos[1] = HASH_SHA256;
 	s->nalgos = 2;
@@ -35,48 +33,43 @@ static void *hash_create(void)
 	return s;
 }
 
-static void hash_option(void *st, int id, const struct opt_iter *it)
+/* --algo LIST: a phase per hash. */
+static void parse_algos(const struct opt_iter *it, void *state)
 {
-	struct hash_state *s = st;
+	struct hash_state *s = state;
 	char err[256], **v;
-	uint64_t n;
-	switch (id) {
-	case H_ALGO: {
-		int cnt = split_list(it->arg, ',', &v, err, sizeof err);
-		if (cnt < 0)
-			opt_bad_value(it, err);
-		if (cnt > 8) {
-			free_strv(v);
-			opt_bad_value(it, "at most 8 hashes");
-		}
-		s->nalgos = 0;
-		for (int i = 0; i < cnt; i++) {
-			if (hash_algo_parse(v[i], &s->algos[s->nalgos++]) < 0) {
-				snprintf(err, sizeof err, "\"%s\": expected blake3, sha256 or none", v[i]);
-				free_strv(v);
-				opt_bad_value(it, err);
-			}
-		}
+	int cnt = split_list(it->arg, ',', &v, err, sizeof err);
+	if (cnt < 0)
+		opt_bad_value(it, err);
+	if (cnt > 8) {
 		free_strv(v);
-		break;
+		opt_bad_value(it, "at most 8 hashes");
 	}
-	case H_SIZE:
-	case H_BLOCK:
-		n = opt_size(it);
-		if (!n)
-			opt_bad_value(it, "must be above 0");
-		if (id == H_BLOCK && n > (1ull << 30))
-			opt_bad_value(it, "at most 1GiB");
-		*(id == H_SIZE ? &s->size : &s->block) = n;
-		break;
-	case H_THREADS:
-		n = opt_count(it, 1, 1024);
-		s->threads = (unsigned)n;
-		break;
-	case OPT_POSITIONAL:
-		nm_usage_fail("unexpected argument \"%s\" (see 'nodemark-mpi hash --help')", it->arg);
+	s->nalgos = 0;
+	for (int i = 0; i < cnt; i++) {
+		if (hash_algo_parse(v[i], &s->algos[s->nalgos++]) < 0) {
+			snprintf(err, sizeof err, "\"%s\": expected blake3, sha256 or none", v[i]);
+			free_strv(v);
+			opt_bad_value(it, err);
+		}
 	}
+	free_strv(v);
 }
+
+static void hash_positional(const char *word, void *state)
+{
+	nm_usage_fail("unexpected argument \"%s\" (see 'nodemark-mpi hash --help')", word);
+}
+
+/* nodemark hash's names; --threads is one count here (a rank's threads), not a list. */
+static const struct cli_option hash_options[] = {
+	CLI_CALL("algo", parse_algos, &hash, CLI_HELP("LIST", "blake3, sha256, none (default blake3,sha256)")),
+	CLI_SIZE("size", &hash.size, .min = 1, CLI_HELP("SIZE", "bytes per rank (default 256MiB)")),
+	CLI_SIZE("block", &hash.block, .min = 1, .max = 1ull << 30,
+		 CLI_HELP("SIZE", "bytes per update call (default 256KiB)")),
+	CLI_UINT("threads", &hash.threads, 1, 1024, CLI_HELP("N", "threads per rank (default 1)")),
+	CLI_END,
+};
 
 static void hash_check(void *st, struct work_ctx *ctx)
 {
@@ -123,7 +116,6 @@ static json_t *hash_settings(void *st)
 
 static void hash_finish(void *st, struct work_ctx *ctx)
 {
-	free(st);
 }
 
 const struct workload work_hash = {
@@ -133,14 +125,10 @@ const struct workload work_hash = {
 		 "Every rank hashes --size bytes of random data in --block updates on --threads threads,\n"
 		 "one phase per hash; the aggregate is the total bytes over the slowest rank's end.\n"
 		 "\n"
-		 "Options:\n"
-		 "  --algo LIST         blake3, sha256, none (default blake3,sha256)\n"
-		 "  --size SIZE         bytes per rank (default 256MiB)\n"
-		 "  --block SIZE        bytes per update call (default 256KiB)\n"
-		 "  --threads N         threads per rank (default 1)\n",
-	.specs = hash_specs,
+		 "Options:\n",
+	.options = hash_options,
 	.create = hash_create,
-	.option = hash_option,
+	.positional = hash_positional,
 	.check = hash_check,
 	.prepare = hash_prepare,
 	.nphases = hash_nphases,

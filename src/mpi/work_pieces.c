@@ -11,14 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { P_COUNT = 1, P_SIZE, P_BLOCK, P_HASH, P_SYNC, P_BACKEND, P_WORKERS };
-
-static const struct opt_spec pieces_specs[] = {
-	{ "count", OPT_ARG, P_COUNT }, { "size", OPT_ARG, P_SIZE },       { "block", OPT_ARG, P_BLOCK },
-	{ "hash", OPT_ARG, P_HASH },   { "sync", OPT_ARG, P_SYNC },       { "backend", OPT_ARG, P_BACKEND },
-	{ "workers", OPT_ARG, P_WORKERS }, { 0 },
-};
-
 #define MAX_LIST 4
 
 struct pieces_state {
@@ -33,9 +25,13 @@ struct pieces_state {
 	int made_target;
 };
 
+/* The process's one pieces workload (a command runs once): the option table points at it. */
+static struct pieces_state pieces;
+
 static void *pieces_create(void)
 {
-	struct pieces_state *s = calloc(1, sizeof *s);
+	struct pieces_state *s = &pieces;
+	memset(s, 0, sizeof *s);
 	s->plan.backend = PIECES_FILES;
 	s->plan.count = 100;
 	s->plan.size = PIECES_DEFAULT_SIZE;
@@ -62,61 +58,67 @@ static int parse_sync(const char *w, enum pieces_sync *out)
 	return 0;
 }
 
-static void pieces_option(void *st, int id, const struct opt_iter *it)
+/* --hash LIST or --sync LIST (hashes: 1): a phase per hash and sync mode. */
+static void parse_list(const struct opt_iter *it, struct pieces_state *s, int hashes)
 {
-	struct pieces_state *s = st;
 	char err[256], **v;
-	uint64_t n;
-	int cnt;
-	switch (id) {
-	case P_COUNT:
-	case P_WORKERS:
-		n = opt_count(it, 1, id == P_COUNT ? 100000000 : 1024);
-		if (id == P_COUNT)
-			s->plan.count = n;
-		else
-			s->plan.workers = (unsigned)n;
-		break;
-	case P_SIZE:
-	case P_BLOCK:
-		n = opt_size(it);
-		if (!n)
-			opt_bad_value(it, "must be above 0");
-		*(id == P_SIZE ? &s->plan.size : &s->plan.block) = n;
-		break;
-	case P_HASH:
-	case P_SYNC:
-		cnt = split_list(it->arg, ',', &v, err, sizeof err);
-		if (cnt < 0)
-			opt_bad_value(it, err);
-		if (cnt > MAX_LIST) {
-			free_strv(v);
-			opt_bad_value(it, "at most 4 items");
-		}
-		for (int i = 0; i < cnt; i++) {
-			int bad = id == P_HASH ? hash_algo_parse(v[i], &s->hashes[i]) < 0
-					       : parse_sync(v[i], &s->syncs[i]) < 0;
-			if (bad) {
-				snprintf(err, sizeof err, "\"%s\": expected %s", v[i],
-					 id == P_HASH ? "blake3, sha256 or none" : "nosync, sync or syncdata");
-				free_strv(v);
-				opt_bad_value(it, err);
-			}
-		}
-		*(id == P_HASH ? &s->nhashes : &s->nsyncs) = (unsigned)cnt;
+	int cnt = split_list(it->arg, ',', &v, err, sizeof err);
+	if (cnt < 0)
+		opt_bad_value(it, err);
+	if (cnt > MAX_LIST) {
 		free_strv(v);
-		break;
-	case P_BACKEND:
-		if (pieces_backend_parse(it->arg, &s->plan.backend) < 0)
-			opt_bad_value(it, "expected files or log");
-		break;
-	case OPT_POSITIONAL:
-		if (s->dir[0])
-			nm_usage_fail("unexpected argument \"%s\": one directory", it->arg);
-		snprintf(s->dir, sizeof s->dir, "%s", it->arg);
-		break;
+		opt_bad_value(it, "at most 4 items");
 	}
+	for (int i = 0; i < cnt; i++) {
+		int bad = hashes ? hash_algo_parse(v[i], &s->hashes[i]) < 0 : parse_sync(v[i], &s->syncs[i]) < 0;
+		if (bad) {
+			snprintf(err, sizeof err, "\"%s\": expected %s", v[i],
+				 hashes ? "blake3, sha256 or none" : "nosync, sync or syncdata");
+			free_strv(v);
+			opt_bad_value(it, err);
+		}
+	}
+	*(hashes ? &s->nhashes : &s->nsyncs) = (unsigned)cnt;
+	free_strv(v);
 }
+
+static void parse_hashes(const struct opt_iter *it, void *state)
+{
+	parse_list(it, state, 1);
+}
+
+static void parse_syncs(const struct opt_iter *it, void *state)
+{
+	parse_list(it, state, 0);
+}
+
+static void parse_backend(const struct opt_iter *it, void *backend)
+{
+	if (pieces_backend_parse(it->arg, backend) < 0)
+		opt_bad_value(it, "expected files or log");
+}
+
+static void pieces_positional(const char *word, void *state)
+{
+	struct pieces_state *s = state;
+	if (s->dir[0])
+		nm_usage_fail("unexpected argument \"%s\": one directory", word);
+	snprintf(s->dir, sizeof s->dir, "%s", word);
+}
+
+/* nodemark pieces's names; --hash and --sync take lists here, a phase each. */
+static const struct cli_option pieces_options[] = {
+	CLI_COUNT("count", &pieces.plan.count, 1, 100000000, CLI_HELP("N", "pieces per rank (default 100)")),
+	CLI_SIZE("size", &pieces.plan.size, .min = 1, CLI_HELP("SIZE", "bytes per piece (default 2314240)")),
+	CLI_SIZE("block", &pieces.plan.block, .min = 1,
+		 CLI_HELP("SIZE", "bytes per write and hash update (default 256KiB)")),
+	CLI_CALL("hash", parse_hashes, &pieces, CLI_HELP("LIST", "blake3, sha256, none (default blake3)")),
+	CLI_CALL("sync", parse_syncs, &pieces, CLI_HELP("LIST", "nosync, sync, syncdata (default nosync)")),
+	CLI_CALL("backend", parse_backend, &pieces.plan.backend,
+		 CLI_HELP("files|log", "the store layout (default files)")),
+	CLI_UINT("workers", &pieces.plan.workers, 1, 1024, CLI_HELP("N", "writer threads per rank (default 1)")),
+	CLI_END,
+};
 
 static void pieces_check(void *st, struct work_ctx *ctx)
 {
@@ -182,7 +184,6 @@ static void pieces_finish(void *st, struct work_ctx *ctx)
 	struct pieces_state *s = st;
 	if (s->made_target)
 		cleanup_now(s->target);
-	free(s);
 }
 
 const struct workload work_pieces = {
@@ -193,17 +194,10 @@ const struct workload work_pieces = {
 		 "removed), one phase per hash and sync mode. The aggregate is the total bytes over\n"
 		 "(latest end - earliest start), as IOR computes it; pieces/s too.\n"
 		 "\n"
-		 "Options:\n"
-		 "  --count N           pieces per rank (default 100)\n"
-		 "  --size SIZE         bytes per piece (default 2314240)\n"
-		 "  --block SIZE        bytes per write and hash update (default 256KiB)\n"
-		 "  --hash LIST         blake3, sha256, none (default blake3)\n"
-		 "  --sync LIST         nosync, sync, syncdata (default nosync)\n"
-		 "  --backend files|log the store layout (default files)\n"
-		 "  --workers N         writer threads per rank (default 1)\n",
-	.specs = pieces_specs,
+		 "Options:\n",
+	.options = pieces_options,
 	.create = pieces_create,
-	.option = pieces_option,
+	.positional = pieces_positional,
 	.check = pieces_check,
 	.prepare = pieces_prepare,
 	.nphases = pieces_nphases,

@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "util/opt.h"
+#include "cli/options.h"
 
 struct work_ctx {
 	int rank, size;
@@ -32,13 +32,16 @@ struct work_phase {
 
 struct workload {
 	const char *name;
-	const char *usage;
-	/* Options: the driver merges specs (ids below 1000) with its own and calls option() for
-	 * each of them and for every positional word; check() sees the whole command line parsed
-	 * (it sets ctx->dir).  Both exit 2 on bad input. */
-	const struct opt_spec *specs;
+	/* The help: usage (up to "Options:\n"), the options, then usage_rest (may be NULL). */
+	const char *usage, *usage_rest;
+	/* Options: a table (cli/options.h) that points at the workload's one state (a command runs
+	 * once per process), with nodemark's names for the same settings; the driver parses it
+	 * with its own.  create() sets the defaults and returns that state; every word that is no
+	 * option goes to positional(word, state); check() sees the whole command line parsed (it
+	 * sets ctx->dir).  All three exit 2 on bad input. */
+	const struct cli_option *options;
 	void *(*create)(void);
-	void (*option)(void *st, int id, const struct opt_iter *it);
+	void (*positional)(const char *word, void *st);
 	void (*check)(void *st, struct work_ctx *ctx);
 	/* Only rank 0: make what all ranks share (the shared file's directory). 0 or -1 + err. */
 	int (*prepare_shared)(void *st, struct work_ctx *ctx, char *err, size_t errlen);
@@ -48,7 +51,7 @@ struct workload {
 	void (*run)(void *st, struct work_ctx *ctx, unsigned phase, struct work_phase *out);
 	/* The settings that define the workload, for the record (new reference). */
 	json_t *(*settings)(void *st);
-	/* Remove what prepare made and free the state (every rank, also after a failure). */
+	/* Remove what prepare made (every rank, also after a failure). */
 	void (*finish)(void *st, struct work_ctx *ctx);
 	int can_stonewall;
 };

@@ -59,6 +59,20 @@ out=$o
 expect_rc 0 "nodemark-mpi alone runs as one rank"
 check_aggregate "alone: one rank's result and its aggregate" 1
 
+# The help is written from the same tables the parser reads: every workload option it lists is
+# the plain command's option of the same name (--numjobs, fio's name for --jobs, aside), and the
+# driver's own follow.
+for w in disk pieces hash; do
+    mhelp=$("$MPI" "$w" --help 2>&1)
+    phelp=$("$NM" "$w" --help 2>&1)
+    names=$(sed -n '/^Options:/,/^MPI options/p' <<<"$mhelp" | grep -oE '^  (-[a-zA-Z], )?--[a-z-]+' | sed 's/.*--//' | grep -vx numjobs)
+    missing=""
+    for o in $names; do grep -qE -- "--$o([ =[]|$)" <<<"$phelp" || missing="$missing --$o"; done
+    if [ -n "$names" ] && [ -z "$missing" ]; then ok "nodemark-mpi $w takes nodemark $w's option names"; else not_ok "nodemark-mpi $w takes nodemark $w's option names" "not in nodemark $w --help:$missing (listed: $names)"; fi
+    grep -q -- "--repeat N" <<<"$mhelp" && grep -q -- "--no-save" <<<"$mhelp" && ok "nodemark-mpi $w --help lists the MPI and run options" ||
+        not_ok "nodemark-mpi $w --help lists the MPI and run options" "$mhelp"
+done
+
 run_mpi 2 hash --algo blake3 --size 0
 expect_rc 2 "a bad value is a usage error on every rank"
 n=$(grep -c 'nodemark: hash: --size' <<<"$err")
