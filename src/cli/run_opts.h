@@ -7,7 +7,9 @@
 #include "cli/options.h"
 #include "util/opt.h"
 
-/* Option ids from 1000 up, so commands can mix these into their own tables. */
+/* The same options for a command line that is no option table of ours (nodemark fio reads
+ * fio's own): ids from 1000 up, its usage lines and run_opts_handle.  Every other command
+ * takes them as rows of its table: CLI_RUN_OPTIONS below. */
 enum {
 	RUN_OPT_TAG = 1000,
 	RUN_OPT_LABEL,
@@ -19,14 +21,14 @@ enum {
 	{ "tag", OPT_ARG, RUN_OPT_TAG }, { "label", OPT_ARG, RUN_OPT_LABEL },            \
 	{ "no-save", OPT_NOARG, RUN_OPT_NO_SAVE }, { "db", OPT_ARG, RUN_OPT_DB }
 
-/* The help of these options, in both forms: lines for a TEXT help, rows of an option table. */
+/* The help of these options, in both forms: lines for fio's help, rows of an option table. */
 #define RUN_OPT_TAG_HELP "tag the saved run (repeatable), e.g. --tag fs=xfs"
 #define RUN_OPT_LABEL_HELP "name the saved run, so it can be named later"
 #define RUN_OPT_NO_SAVE_HELP "do not save the run in the results store"
 #define DB_OPT_HELP_1 "the results store (default $NODEMARK_DB or"
 #define DB_OPT_HELP_2 "$XDG_DATA_HOME/nodemark/results.db)"
 
-/* --db, shared by every command that reads or writes the store. */
+/* --db, as a line of fio's help. */
 #define DB_OPT_USAGE                                                                         \
 	"  --db FILE           " DB_OPT_HELP_1 "\n"                                              \
 	"                      " DB_OPT_HELP_2 "\n"
