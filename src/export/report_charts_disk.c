@@ -164,11 +164,7 @@ void chart_disk_panel(FILE *f, const struct ct_input *in, size_t nin)
 					     .label = decade_label };
 	fputs("<h2>Disk</h2>\n", f);
 	chart_open(f, "cdm", W, H, "Disk, CrystalDiskMark view: MB/s and IOPS per test (median of passes)");
-	const char *names[MAX_RUNS];
-	for (size_t r = 0; r < p.nruns; r++)
-		names[r] = p.runs[r]->name;
-	if (p.nruns > 1)
-		chart_legend(f, names, p.nruns, 26);
+	chart_legend_runs(f, p.runs, p.nruns, 26);
 	for (int d = 0; d < 2; d++) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
 			(ax[d].from + ax[d].to) / 2, top - 8, d ? "Write" : "Read");

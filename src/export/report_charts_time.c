@@ -149,11 +149,7 @@ void chart_time_boxes(FILE *f, const struct ct_input *in, size_t nin)
 	time_axis(&x, &a);
 	fputs("<h2>Commands timed</h2>\n", f);
 	chart_open(f, "time-boxes", W, H, "Wall time per command: a box per run (quartiles, median), samples as dots");
-	const char *names[MAX_RUNS];
-	for (size_t r = 0; r < x.nruns; r++)
-		names[r] = x.runs[r]->name;
-	if (x.nruns > 1)
-		chart_legend(f, names, x.nruns, 24);
+	chart_legend_runs(f, x.runs, x.nruns, 24);
 	chart_draw_axis(f, &a);
 	for (size_t k = 0; k < x.nrows; k++) {
 		int y = top + (int)k * row_h;

@@ -1,9 +1,11 @@
 /* The shared pieces of the report's charts (report_svg.h). */
 #include "export/report_svg.h"
+#include "export/comparetab.h"
 #include "util/units.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const palette[] = { "#3b6fb6", "#e07b39", "#3a9a5b", "#c03b4a", "#8160b0",
@@ -59,6 +61,19 @@ void chart_legend(FILE *f, const char *const *names, size_t n, int y)
 		x += 24 + 7 * (int)strlen(names[i]);
 	}
 	fputc('\n', f);
+}
+
+void chart_legend_runs(FILE *f, const struct ct_input *const *runs, size_t n, int y)
+{
+	if (n < 2)
+		return;
+	const char **names = calloc(n, sizeof *names);
+	if (!names)
+		abort();
+	for (size_t r = 0; r < n; r++)
+		names[r] = runs[r]->name;
+	chart_legend(f, names, n, y);
+	free(names);
 }
 
 void chart_legend_html(FILE *f, const char *const *names, size_t n)

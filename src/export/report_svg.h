@@ -18,6 +18,10 @@ void chart_open(FILE *f, const char *cls, int W, int H, const char *title);
 void chart_axis_label(FILE *f, int x, int y, int vertical, const char *text);
 /* A colour square and name per entry, in a row from (10, y). */
 void chart_legend(FILE *f, const char *const *names, size_t n, int y);
+/* The legend of a chart that compares runs: each run's name in its colour, from (10, y);
+ * nothing for one run (there is nothing to tell apart). */
+struct ct_input;
+void chart_legend_runs(FILE *f, const struct ct_input *const *runs, size_t n, int y);
 /* The same legend as a line of HTML under a chart. */
 void chart_legend_html(FILE *f, const char *const *names, size_t n);
 
