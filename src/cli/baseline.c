@@ -49,14 +49,16 @@ static void input_names(const struct record *base, const struct record *rec, cha
 	snprintf(b, len, "this run %.8s%s%s", rec->id, rec->label ? " " : "", rec->label ? rec->label : "");
 }
 
+static int build_calls(const struct record *base, const struct record *rec, char (*names)[128], struct ct_input *in,
+		       struct ct_result *res, struct call_list *cl, char *err, size_t errlen);
+
 int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen)
 {
-	char na[128], nb[128];
-	input_names(base, rec, na, nb, sizeof na);
-	struct ct_input in[2] = { { base, na }, { rec, nb } };
-	struct ct_opts o = { 0 };
+	char names[2][128];
+	struct ct_input in[2];
 	struct ct_result res = { 0 };
-	if (ct_build(in, 2, &o, &res, err, errlen) < 0)
+	struct call_list cl;
+	if (build_calls(base, rec, names, in, &res, &cl, err, errlen) < 0)
 		return -1;
 
 	/* the throughput table only: the other metrics are in the report */
@@ -72,20 +74,18 @@ int baseline_compare(FILE *out, const struct record *base, const struct record *
 		res.ntables = 1;
 		ct_write_text(out, &res);
 		res.ntables = ntables;
-		changes_write_text(out, base, na, rec, nb);
+		changes_write_text(out, base, names[0], rec, names[1]);
 
 		/* nodemark's calls, the same as compare and report make about these two runs */
-		struct call_list cl;
 		size_t same, not_compared, called;
-		calls_build(in, 2, &o, &res, &cl);
 		calls_write_text(out, &cl, "bytes_per_sec");
 		calls_count(&cl, "bytes_per_sec", &called, &same, &not_compared);
 		ncalls = (int)called;
-		calls_free(&cl);
 	} else {
 		fprintf(out, "no throughput figure in common with the baseline\n");
-		changes_write_text(out, base, na, rec, nb);
+		changes_write_text(out, base, names[0], rec, names[1]);
 	}
+	calls_free(&cl);
 	ct_free(&res);
 	return ncalls;
 }
