@@ -141,7 +141,16 @@ enum io_engine_caps {
 	IO_ENGINE_SYNC = 1 << 0,      /* queue() completes the I/O; submit/reap are not called */
 	IO_ENGINE_NO_DIRECT = 1 << 1, /* cannot do O_DIRECT (mmap: the page cache is the point) */
 	IO_ENGINE_DISKLESS = 1 << 2,  /* no target and no files: the harness alone (null) */
+	IO_ENGINE_NO_OPEN = 1 << 3,   /* the worker opens no file: the engine works on the paths
+	                               * (filestat, filedelete); O_DIRECT does not apply */
+	IO_ENGINE_NO_LAYOUT = 1 << 4, /* the files are not laid out first: the engine makes them
+	                               * (filecreate); they are still removed at the end */
+	IO_ENGINE_NO_DATA = 1 << 5,   /* I/Os move no bytes (cpuio, exec: fio's FIO_NOIO) */
 };
+
+/* What queue() of a synchronous engine returns when the I/O is done and the job has nothing
+ * more to do (the peer closed the connection): the worker books it and stops. */
+#define IO_QUEUE_LAST 2
 
 /* An engine: one file (io/uring.c, ...) defines one of these, and one line of the table in
  * io/engines.c (with its enum io_engine_kind) makes it known everywhere: names, parsing,
@@ -152,6 +161,9 @@ struct io_engine_ops {
 	unsigned caps;              /* enum io_engine_caps */
 	/* Whether it works on this system (io_uring may be disabled); NULL: always. */
 	int (*available)(void);
+	/* The job's engine options make sense (before anything runs); NULL: nothing to check.
+	 * Returns 0, or -1 with a one-line message in err. */
+	int (*check)(const struct io_job *job, char *err, size_t errlen);
 	/* Set up per-thread state (a ring, registered files and buffers, mappings).
 	 * Returns 0, or -errno with a message in the worker's error buffer. */
 	int (*setup)(struct io_worker *w);

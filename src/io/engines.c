@@ -12,6 +12,14 @@ static const struct io_engine_ops *const engines[] = {
 	[ENGINE_PSYNC] = &io_psync_ops,
 	[ENGINE_MMAP] = &io_mmap_ops,
 	[ENGINE_NULL] = &io_null_ops,
+	[ENGINE_FILECREATE] = &io_filecreate_ops,
+	[ENGINE_FILESTAT] = &io_filestat_ops,
+	[ENGINE_FILEDELETE] = &io_filedelete_ops,
+	[ENGINE_FTRUNCATE] = &io_ftruncate_ops,
+	[ENGINE_FALLOC] = &io_falloc_ops,
+	[ENGINE_CPUIO] = &io_cpuio_ops,
+	[ENGINE_EXEC] = &io_exec_ops,
+	[ENGINE_NET] = &io_net_ops,
 };
 
 #define NENGINES (sizeof engines / sizeof engines[0])
@@ -73,7 +81,7 @@ int io_engine_parse(const char *s, enum io_engine_kind *out)
 	return -1;
 }
 
-static char choices[256], expected[280];
+static char choices[512], expected[540];
 
 static void build_choices(void)
 {

@@ -160,6 +160,9 @@ struct io_worker {
 	const struct io_job *job;
 	const struct io_engine_ops *ops;
 	void *engine_data;
+	uint64_t deadline;          /* ticks, 0: none (the loop's), for engines that wait on a peer */
+	uint64_t pause_ns;          /* set by queue(): rest this long before the next I/O, outside
+	                             * its latency (fio's think time as cpuio and exec set it) */
 	struct io_target *target;
 	unsigned index;             /* thread number within the job */
 	struct io_file *files;
@@ -202,10 +205,16 @@ static inline int io_job_random(const struct io_job *job)
 	return job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW;
 }
 
+/* Whether a worker waiting on something outside (a peer, a program) should give up: the
+ * run was stopped, interrupted, or is past its deadline. */
+int io_worker_stopping(const struct io_worker *w);
+
 /* Run one worker to completion (the thread body). */
 void *io_worker_main(void *arg);
 
 extern const struct io_engine_ops io_null_ops, io_psync_ops, io_mmap_ops, io_uring_ops;
+extern const struct io_engine_ops io_filecreate_ops, io_filestat_ops, io_filedelete_ops, io_ftruncate_ops, io_falloc_ops,
+	io_cpuio_ops, io_exec_ops, io_net_ops;
 
 /* The offset of a non-uniform random I/O (io/distrib.c). */
 uint64_t io_dist_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs);

@@ -21,6 +21,9 @@ void io_job_init(struct io_job *job)
 	job->direct = DIRECT_AUTO;
 	job->fixedbufs = 1;         /* cheaper per I/O; the device sees the same requests */
 	job->registerfiles = 1;
+	job->eng.grace_time_s = 1;  /* fio's defaults for its engines' options */
+	job->eng.std_redirect = 1;
+	job->eng.ttl = 1;
 }
 
 static const char *const rw_names[] = {
@@ -111,6 +114,9 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 		return nm_errf(err, errlen, "the %s engine cannot do O_DIRECT", io_engine_name(job->engine)), IO_BAD_JOB;
 	if (job->time_based && !job->runtime_ns)
 		return nm_errf(err, errlen, "time-based without a runtime"), IO_BAD_JOB;
+	const struct io_engine_ops *ops = io_engine_ops(job->engine);
+	if (ops && ops->check && ops->check(job, err, errlen) < 0)
+		return IO_BAD_JOB;
 	if ((caps & IO_ENGINE_DISKLESS) && !job->size && !job->time_based && !job->runtime_ns)
 		return nm_errf(err, errlen, "the %s engine needs a size or a runtime", io_engine_name(job->engine)),
 		       IO_BAD_JOB;

@@ -28,6 +28,41 @@ enum io_engine_kind {
 	ENGINE_PSYNC,
 	ENGINE_MMAP,
 	ENGINE_NULL,
+	ENGINE_FILECREATE, /* fio's file-operation engines: each I/O is a create, stat or unlink */
+	ENGINE_FILESTAT,
+	ENGINE_FILEDELETE,
+	ENGINE_FTRUNCATE,  /* each write is an ftruncate to its offset */
+	ENGINE_FALLOC,     /* each I/O is a fallocate of its range */
+	ENGINE_CPUIO,      /* burns CPU, moves no data */
+	ENGINE_EXEC,       /* runs a program for the runtime, moves no data */
+	ENGINE_NET,        /* TCP or UDP: writes send, reads receive */
+};
+
+enum io_stat_type { STAT_STAT = 0, STAT_LSTAT, STAT_STATX };
+enum io_net_proto { NET_TCP = 0, NET_UDP, NET_UNIX, NET_TCPV6, NET_UDPV6 };
+
+/* What the engines that are not block I/O need (fio's engine options); 0 is fio's default
+ * unless said. */
+struct io_engine_opts {
+	/* cpuio */
+	unsigned cpuload;           /* percent of a CPU each thread burns; required */
+	unsigned cpuchunk_us;       /* one burn; 0: 50000 (fio's cpuchunks) */
+	int cpumode_qsort;          /* 0: spin (fio's noop); 1: sort an array (qsort) */
+	int exit_on_io_done;        /* stop once the jobs that do I/O are done */
+	/* exec */
+	const char *program, *arguments; /* arguments: %r the runtime in s, %n the job's name */
+	int grace_time_s;           /* SIGTERM, then this long before SIGKILL; fio's default 1 */
+	int std_redirect;           /* 1 (fio's default): NAME.stdout and NAME.stderr in the cwd */
+	/* filestat */
+	enum io_stat_type stat_type;
+	/* net */
+	const char *hostname;       /* peer (or multicast group); a path for protocol unix */
+	unsigned port;
+	enum io_net_proto proto;
+	int listen, pingpong, nodelay;
+	unsigned ttl;               /* multicast; fio's default 1 */
+	const char *interface;      /* multicast: the interface's address */
+	unsigned window_size, mss;
 };
 
 enum io_direct {
@@ -123,6 +158,7 @@ struct io_job {
 	enum io_engine_kind engine;
 	enum io_direct direct;
 	int fixedbufs, registerfiles, sqpoll, hipri;
+	struct io_engine_opts eng;  /* options of the engines that are not block I/O */
 	unsigned buf_offset;        /* the first I/O buffer starts this many bytes past a page
 	                             * boundary (fio's iomem_align); 0: page aligned */
 	enum io_buffer_fill fill;

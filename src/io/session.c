@@ -174,7 +174,9 @@ static int ensure_files(struct io_session *s, const struct io_job *job, struct i
 		struct laid_file *lf = find_laid(s, path);
 		if (lf && lf->size >= len)
 			continue;
-		int st = lay_out(path, lf ? lf->size : 0, len, !lf, err, errlen);
+		/* an engine that makes its files (filecreate) gets their names only */
+		int st = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
+			 : lay_out(path, lf ? lf->size : 0, len, !lf, err, errlen);
 		if (st != IO_OK)
 			return st;
 		if (lf)
@@ -308,7 +310,8 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
 			/* ours from here on: removed at the end, and on a signal (unlike fio, which keeps it) */
 			cleanup_add(t->path);
-			int st2 = lay_out(t->path, 0, need, 1, err, errlen);
+			int st2 = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
+				  : lay_out(t->path, 0, need, 1, err, errlen);
 			if (st2 != IO_OK)
 				return st2 == IO_FAILED ? IO_BAD_JOB : st2;
 			t->dev_size = need;
@@ -370,6 +373,10 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	if (t->kind == TARGET_NONE)
 		return IO_OK;
 	t->direct = 0;
+	if (io_engine_caps(job->engine) & IO_ENGINE_NO_OPEN) {
+		t->engine = job->engine; /* nothing is opened: O_DIRECT does not apply */
+		return IO_OK;
+	}
 	int can_direct = !(io_engine_caps(job->engine) & IO_ENGINE_NO_DIRECT);
 	if (job->direct == DIRECT_AUTO && t->fs_in_memory && can_direct) {
 		/* tmpfs takes O_DIRECT since Linux 6.6, but there is no device to go direct to:
@@ -564,7 +571,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 			f->path = lf->path;
 			f->size = lf->size;
 		} else if (t->kind == TARGET_NONE) {
-			f->path = "null";
+			f->path = w->ops->name; /* for messages: "net: read of ..." */
 			f->size = job->offset + (job->size ? job->size : (uint64_t)job->bs[0] * 1024);
 		} else {
 			f->path = t->path;

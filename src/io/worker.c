@@ -7,6 +7,7 @@
 #include "io/internal.h"
 #include "io/ticks.h"
 #include "util/clock.h"
+#include "util/cleanup.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 /* Running min/max/mean/variance of one rate (Welford), for fio's bw and iops lines. */
@@ -324,6 +326,10 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 		return 0;
 	struct io_dir_result *d = &w->res->dir[r->dir];
 	d->ios++;
+	if (__builtin_expect(w->ops->caps & IO_ENGINE_NO_DATA, 0)) { /* an op, not bytes */
+		hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
+		return 0;
+	}
 	d->bytes += (uint64_t)r->res;
 	if ((uint64_t)r->res != r->len)
 		d->short_ios++;
@@ -371,6 +377,21 @@ static void sync_files(struct io_worker *w, struct loop *ls)
 	ls->need_sync = 0;
 }
 
+/* The rest an engine asked for after its I/O, in steps of at most 50 ms to see a stop or the
+ * deadline (what runs past it is not measured). Returns 1 when the loop should stop. */
+static __attribute__((noinline)) int engine_pause(struct io_worker *w, struct loop *ls)
+{
+	uint64_t end = ticks_now() + ticks_from_ns(w->pause_ns), now;
+	int stop;
+	w->pause_ns = 0;
+	while (!(stop = tick(w, ls, now = ticks_now())) && now < end) {
+		uint64_t ns = ticks_to_ns(end - now);
+		struct timespec ts = { 0, (long)(ns < 50000000ull ? ns : 50000000ull) };
+		nanosleep(&ts, NULL);
+	}
+	return stop;
+}
+
 static void run_sync(struct io_worker *w, struct loop *ls)
 {
 	struct io_req *r = &w->reqs[0];
@@ -390,8 +411,10 @@ static void run_sync(struct io_worker *w, struct loop *ls)
 			break;
 		uint64_t t0 = ticks_now();
 		r->start_ns = r->issue_ns = t0;
-		ops->queue(w, r);
+		int last = ops->queue(w, r) == IO_QUEUE_LAST;
 		uint64_t t1 = ticks_now();
+		if (last && r->res <= 0) /* the peer closed before this one: nothing to book */
+			break;
 		if (complete(w, ls, r, t1, 0) < 0 || (ls->pace.on && rate_min_failed(w, ls, t1)))
 			break;
 		ls->last_done = t1;
@@ -404,7 +427,9 @@ static void run_sync(struct io_worker *w, struct loop *ls)
 			if (w->status != IO_OK)
 				break;
 		}
-		if (tick(w, ls, t1))
+		if (last || tick(w, ls, t1))
+			break;
+		if (__builtin_expect(w->pause_ns != 0, 0) && engine_pause(w, ls))
 			break;
 	}
 	if (ls->measuring) {
@@ -568,6 +593,9 @@ static int open_files(struct io_worker *w)
 		return 0;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
+		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
+		if ((w->ops->caps & IO_ENGINE_NO_OPEN))
+			continue; /* the engine works on the path */
 		f->fd = open(f->path, flags);
 		if (f->fd < 0) {
 			int e = errno;
@@ -763,7 +791,14 @@ static void init_loop(struct io_worker *w, struct loop *ls)
 	}
 	if (job->runtime_ns)
 		ls->deadline = ls->t_start + ticks_from_ns(job->ramp_ns + job->runtime_ns * job->loops);
+	w->deadline = ls->deadline;
 	next_event_update(ls);
+}
+
+int io_worker_stopping(const struct io_worker *w)
+{
+	return atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) || cleanup_interrupted() ||
+	       (w->deadline && ticks_now() >= w->deadline);
 }
 
 void *io_worker_main(void *arg)
@@ -786,7 +821,8 @@ void *io_worker_main(void *arg)
 	else
 		run_async(w, &ls);
 
-	if (w->status == IO_OK && job->end_fsync && io_job_writes(job) && !(w->ops->caps & IO_ENGINE_DISKLESS))
+	if (w->status == IO_OK && job->end_fsync && io_job_writes(job) &&
+	    !(w->ops->caps & (IO_ENGINE_DISKLESS | IO_ENGINE_NO_OPEN)))
 		sync_files(w, &ls);
 	finish(w, &ls);
 out:

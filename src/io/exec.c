@@ -1,0 +1,191 @@
+/* fio's exec engine: each thread runs program= with arguments= (split at spaces; %r becomes
+ * the runtime in seconds, %n the job's name) at its first I/O, then checks on it every 50 ms
+ * (fio's think time) until the runtime is over; then the program gets SIGTERM, grace_time
+ * seconds to exit, and SIGKILL.  Without a runtime the job ends when the program exits.
+ * With std_redirect=1 (fio's default) its output goes to NAME.stdout and NAME.stderr in the
+ * current directory, where fio puts them: the user asked for them, so they stay; a program
+ * that cannot be started then leaves its reason there and the job runs on, as fio's does
+ * (without std_redirect it is the job's error).  No data moves (IO_ENGINE_NO_DATA). */
+#include "io/internal.h"
+#include "io/ticks.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define CHECK_EVERY_NS 50000000ull /* fio's 50 ms between looks at the program */
+
+struct exec_state {
+	pid_t pid;                 /* 0: not started; -1: exited and reaped */
+};
+
+static int exec_check(const struct io_job *job, char *err, size_t errlen)
+{
+	if (!job->eng.program || !*job->eng.program)
+		return snprintf(err, errlen, "the exec engine needs program="), -1;
+	return 0;
+}
+
+static int exec_setup(struct io_worker *w)
+{
+	struct exec_state *st = calloc(1, sizeof *st);
+	if (!st)
+		return -ENOMEM;
+	w->engine_data = st;
+	return 0;
+}
+
+/* s with every %r and %n replaced; malloc'd. */
+static char *expand(const struct io_job *job, const char *s)
+{
+	char runtime[24];
+	snprintf(runtime, sizeof runtime, "%llu", (unsigned long long)(job->runtime_ns / 1000000000ull));
+	size_t cap = strlen(s) * (sizeof runtime + sizeof job->name) + 1, n = 0;
+	char *out = malloc(cap);
+	if (!out)
+		return NULL;
+	for (const char *p = s; *p; p++) {
+		const char *with = NULL;
+		if (p[0] == '%' && p[1] == 'r')
+			with = runtime;
+		else if (p[0] == '%' && p[1] == 'n')
+			with = job->name;
+		if (with) {
+			n += (size_t)snprintf(out + n, cap - n, "%s", with);
+			p++;
+		} else {
+			out[n++] = *p;
+		}
+	}
+	out[n] = 0;
+	return out;
+}
+
+/* "program arguments" split at spaces into argv (pointing into line, which is cut). */
+static char **split_args(char *line)
+{
+	size_t cap = strlen(line) / 2 + 2, n = 0;
+	char **argv = calloc(cap, sizeof *argv);
+	if (!argv)
+		return NULL;
+	char *save = NULL;
+	for (char *tok = strtok_r(line, " ", &save); tok && n + 1 < cap; tok = strtok_r(NULL, " ", &save))
+		argv[n++] = tok;
+	return argv;
+}
+
+/* A program that cannot be started leaves what a shell would: empty NAME.stdout and the
+ * reason in NAME.stderr (fio's job runs on with nothing in them). 0, or -1 when even those
+ * cannot be written. */
+static int note_failure(const struct io_job *job, const char *program, int err)
+{
+	char out[96], errf[96];
+	snprintf(out, sizeof out, "%s.stdout", job->name);
+	snprintf(errf, sizeof errf, "%s.stderr", job->name);
+	int fo = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+	int fe = open(errf, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+	int ok = fo >= 0 && fe >= 0 && dprintf(fe, "%s: cannot run: %s\n", program, strerror(err)) > 0;
+	if (fo >= 0)
+		close(fo);
+	if (fe >= 0)
+		close(fe);
+	return ok ? 0 : -1;
+}
+
+static int start_program(struct io_worker *w, struct exec_state *st)
+{
+	const struct io_engine_opts *o = &w->job->eng;
+	char *args = o->arguments ? expand(w->job, o->arguments) : strdup("");
+	char *line = NULL;
+	if (!args || asprintf(&line, "%s %s", o->program, args) < 0) {
+		free(args);
+		return -ENOMEM;
+	}
+	free(args);
+	char **argv = split_args(line);
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	if (o->std_redirect) {
+		char out[96], errf[96];
+		snprintf(out, sizeof out, "%s.stdout", w->job->name);
+		snprintf(errf, sizeof errf, "%s.stderr", w->job->name);
+		posix_spawn_file_actions_addopen(&fa, 1, out, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		posix_spawn_file_actions_addopen(&fa, 2, errf, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+	}
+	int rc = argv && argv[0] ? posix_spawnp(&st->pid, argv[0], &fa, NULL, argv, environ) : EINVAL;
+	posix_spawn_file_actions_destroy(&fa);
+	free(argv);
+	free(line);
+	if (rc == 0)
+		return 0;
+	if (o->std_redirect && note_failure(w->job, o->program, rc) == 0) {
+		st->pid = -1; /* as fio's: the job runs on, the reason is in NAME.stderr */
+		return 0;
+	}
+	snprintf(w->err, sizeof w->err, "%s: cannot run: %s", o->program, strerror(rc));
+	return -rc;
+}
+
+/* Whether the program has exited (and reap it). */
+static int program_gone(struct exec_state *st)
+{
+	int status;
+	if (st->pid > 0 && waitpid(st->pid, &status, WNOHANG) == st->pid)
+		st->pid = -1;
+	return st->pid < 0;
+}
+
+static int exec_queue(struct io_worker *w, struct io_req *r)
+{
+	struct exec_state *st = w->engine_data;
+	r->res = r->len;
+	if (st->pid == 0) {
+		int rc = start_program(w, st);
+		if (rc < 0) {
+			r->res = rc;
+			return 1;
+		}
+	} else if (program_gone(st) && !w->job->runtime_ns) {
+		return IO_QUEUE_LAST;
+	}
+	w->pause_ns = CHECK_EVERY_NS;
+	return 1;
+}
+
+/* SIGTERM, grace_time seconds to go, then SIGKILL; the child is always reaped. */
+static void exec_cleanup(struct io_worker *w)
+{
+	struct exec_state *st = w->engine_data;
+	if (st && st->pid > 0 && !program_gone(st)) {
+		kill(st->pid, SIGTERM);
+		uint64_t end = ticks_now() + ticks_from_ns((uint64_t)w->job->eng.grace_time_s * 1000000000ull);
+		while (!program_gone(st) && ticks_now() < end) {
+			struct timespec ts = { 0, 10000000 };
+			nanosleep(&ts, NULL);
+		}
+		if (st->pid > 0) {
+			kill(st->pid, SIGKILL);
+			waitpid(st->pid, NULL, 0);
+		}
+	}
+	free(st);
+	w->engine_data = NULL;
+}
+
+const struct io_engine_ops io_exec_ops = {
+	.name = "exec",
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_NO_DATA,
+	.check = exec_check,
+	.setup = exec_setup,
+	.queue = exec_queue,
+	.cleanup = exec_cleanup,
+};
