@@ -109,7 +109,7 @@ def compare(fj, nj):
     if fs != ns:
         return [f"jobs/groups: fio {fs[:6]}{'...' if len(fs) > 6 else ''}, nodemark {ns[:6]}"]
     for a, b in zip(fj["jobs"], nj["jobs"]):
-        if a["job options"] != b["job options"]:
+        if a.get("job options") != b.get("job options"):
             diffs.append(f"{a['jobname']}: job options differ")
         missing = set(a) - set(b)
         if missing:

@@ -88,7 +88,7 @@ def main():
     lines += ["", "## Options that stop the run (exit 2)", "",
               "Named on stderr in one line, e.g. `nodemark: fio: --exitall: not supported by nodemark fio: every",
               "job runs to its end`. First those nodemark's table names, then every other option of fio's",
-              "options.c (the options of fio's other engines -- net, rdma, http, sg, ... -- go with their",
+              "options.c (the options of fio's other engines -- rdma, http, sg, ... -- go with their",
               "engine, which is refused).", ""]
     refused = [(f"`{n}`", x) for n, t, s, d, al, x in table if s == "refused"]
     seen = set(known)

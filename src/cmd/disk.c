@@ -102,7 +102,9 @@ static const struct cli_option options[] = {
 	CLI_CALL("engine", parse_engine, &JOB->engine,
 		 CLI_HELP("NAME", "auto (default), uring, psync, mmap, null. auto picks per target:\n"
 				  "uring for O_DIRECT and block devices; buffered files (and tmpfs,\n"
-				  "always buffered): psync at --iodepth 1, uring deeper")),
+				  "always buffered): psync at --iodepth 1, uring deeper. fio's\n"
+				  "filecreate, filestat, filedelete, ftruncate, falloc; cpuio, exec, net\n"
+				  "(their options are fio's: see nodemark fio)")),
 	CLI_SET("direct", &JOB->direct, DIRECT_ON,
 		CLI_HELP(NULL, "require O_DIRECT (default: O_DIRECT where the filesystem allows it,\n"
 			       "else buffered with a note)")),

@@ -36,8 +36,10 @@ const char cmd_fio_usage[] =
 	"  --cmdhelp[=OPTION]       every job option (or one): type, fio's default, whether\n"
 	"                           nodemark supports, ignores (with a warning) or refuses it\n"
 	"                           and what it maps to; the same table the parser uses\n"
+	"  --enghelp[=ENGINE]       the engines (or one engine's options)\n"
 	"  ioengine: io_uring, libaio and posixaio run on nodemark's uring engine; psync, sync,\n"
-	"  pvsync, pvsync2 and vsync on psync; mmap and null on the same; unset = psync (fio's)\n"
+	"  pvsync, pvsync2 and vsync on psync; mmap, null, filecreate, filestat, filedelete,\n"
+	"  ftruncate, falloc, cpuio, exec and net on the same; unset = psync (fio's)\n"
 	"  An option nodemark does not implement stops the run (exit 2); one that only touches\n"
 	"  fio's bookkeeping is named in a warning. The lists: docs/fio-compat.md.\n"
 	"\n"
@@ -138,6 +140,8 @@ int cmd_fio(int argc, char **argv)
 		fio_plan_free(&c.plan);
 		free(c.fio_argv);
 		run_opts_free(&c.ro);
+		if (bad && strncmp(name, FIO_ENGHELP_PREFIX, strlen(FIO_ENGHELP_PREFIX)) == 0)
+			nm_usage_fail("--enghelp: %s: not an engine nodemark runs", name + strlen(FIO_ENGHELP_PREFIX));
 		if (bad)
 			nm_usage_fail("--cmdhelp: %s: not a fio option nodemark knows", name);
 		return NM_EXIT_OK;

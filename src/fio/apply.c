@@ -282,8 +282,26 @@ static const struct { const char *fio; enum io_engine_kind kind; } engine_map[] 
 	{ "io_uring", ENGINE_URING }, { "libaio", ENGINE_URING }, { "posixaio", ENGINE_URING },
 	{ "psync", ENGINE_PSYNC },    { "sync", ENGINE_PSYNC },   { "pvsync", ENGINE_PSYNC },
 	{ "pvsync2", ENGINE_PSYNC },  { "vsync", ENGINE_PSYNC },  { "mmap", ENGINE_MMAP },
-	{ "null", ENGINE_NULL },
+	{ "null", ENGINE_NULL },      { "filecreate", ENGINE_FILECREATE }, { "filestat", ENGINE_FILESTAT },
+	{ "filedelete", ENGINE_FILEDELETE }, { "ftruncate", ENGINE_FTRUNCATE }, { "falloc", ENGINE_FALLOC }, { "cpuio", ENGINE_CPUIO },
+	{ "exec", ENGINE_EXEC },      { "net", ENGINE_NET },
 };
+
+/* --enghelp: fio's engine names nodemark runs, one a line under fio's heading; with an
+ * engine, 0 when it is one of them (out NULL: just the check), else -1. */
+int fio_engine_help(FILE *out, const char *engine)
+{
+	if (engine) {
+		for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
+			if (strcmp(engine_map[i].fio, engine) == 0)
+				return 0;
+		return -1;
+	}
+	fprintf(out, "Available IO engines:\n");
+	for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
+		fprintf(out, "\t%s\n", engine_map[i].fio);
+	return 0;
+}
 
 APPLY(ioengine)
 {
@@ -297,8 +315,11 @@ APPLY(ioengine)
 			j->ioengine = xstrdup(v);
 			return 0;
 		}
-	return nm_errf(err, errlen, "\"%s\": not supported (io_uring, libaio, posixaio, psync, sync, "
-			"pvsync, pvsync2, vsync, mmap and null are)", fio_q(v, qb, sizeof qb));
+	char list[512] = "";
+	for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
+			 i ? (i + 1 < sizeof engine_map / sizeof engine_map[0] ? ", " : " and ") : "", engine_map[i].fio);
+	return nm_errf(err, errlen, "\"%s\": not supported (%s are)", fio_q(v, qb, sizeof qb), list);
 }
 
 APPLY(cpus_allowed)

@@ -47,7 +47,7 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 					       "random_generator-seed" };
 	static const char *const refused[] = { "server", "client", "daemonize", "remote-config",
 					       "bandwidth-log", "latency-log", "showcmd",
-					       "enghelp", "append-terse", "inflate-log", "trigger-file",
+					       "append-terse", "inflate-log", "trigger-file",
 					       "trigger-timeout", "trigger", "trigger-remote", "aux-path",
 					       "idle-prof", "crctest", "cpuclock-test", "exitall_on_error",
 					       "merge-blktrace-file", "version" };
@@ -85,9 +85,11 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 			return nm_errf(err, errlen, "--status-interval: 0: expected a time like 1, 10s, 500ms");
 		return 1;
 	}
-	if (!strcmp(key, "cmdhelp")) {
+	if (!strcmp(key, "cmdhelp") || !strcmp(key, "enghelp")) { /* a table is printed, nothing runs */
+		int eng = key[0] == 'e';
 		free(p->cmdhelp);
-		p->cmdhelp = xstrdup(val && *val ? val : "all");
+		if (asprintf(&p->cmdhelp, "%s%s", eng ? FIO_ENGHELP_PREFIX : "", val && *val ? val : eng ? "" : "all") < 0)
+			abort();
 		return 1;
 	}
 	if (!strcmp(key, "parse-only")) {

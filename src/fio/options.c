@@ -42,7 +42,8 @@ const struct fio_option fio_options[] = {
 	SUP("direct", NULL, FIO_T_BOOL, "0", direct, "io_job.direct"),
 	SUP("buffered", NULL, FIO_T_BOOL, "1", buffered, "io_job.direct = !N"),
 	SUP("ioengine", NULL, FIO_T_STR, "psync", ioengine,
-	    "io_job.engine: io_uring, libaio, posixaio -> uring; psync, sync, pvsync, pvsync2, vsync -> psync; mmap; null"),
+	    "io_job.engine: io_uring, libaio, posixaio -> uring; psync, sync, pvsync, pvsync2, vsync -> psync; mmap; null; "
+	    "filecreate, filestat, filedelete, ftruncate, falloc, cpuio, exec, net"),
 	SUP("fixedbufs", NULL, FIO_T_BOOL, "0", fixedbufs, "io_job.fixedbufs"),
 	SUP("registerfiles", NULL, FIO_T_BOOL, "0", registerfiles, "io_job.registerfiles"),
 	SUP("sqthread_poll", NULL, FIO_T_BOOL, "0", sqthread_poll, "io_job.sqpoll"),
@@ -132,6 +133,33 @@ const struct fio_option fio_options[] = {
 	SUP("dedupe_percentage", NULL, FIO_T_INT, "0", percentage_off, "0 only: dedupable buffers are not implemented"),
 	{ "io_submit_mode", NULL, FIO_T_STR, "inline", FIO_OPT_IGNORED, fio_apply_io_submit_mode,
 	  "nodemark submits from the job's own threads" },
+	/* the options of fio's engines that are not block I/O (apply_engine.c) */
+	SUP("openfiles", "open_files", FIO_T_INT, NULL, openfiles,
+	    "checked: the file-operation engines open one file at a time, the others all of a thread's"),
+	SUP("create_on_open", NULL, FIO_T_BOOL, "0", create_on_open,
+	    "checked: filecreate creates at the I/O; other engines' files are laid out before the run"),
+	SUP("stat_type", NULL, FIO_T_STR, "stat", stat_type, "filestat: io_job.eng.stat_type (stat, lstat or statx)"),
+	SUP("cpuload", NULL, FIO_T_INT, NULL, cpuload, "cpuio: io_job.eng.cpuload (percent of a CPU per thread)"),
+	SUP("cpuchunks", NULL, FIO_T_INT, "50000", cpuchunks, "cpuio: io_job.eng.cpuchunk_us (microseconds per burn)"),
+	SUP("cpumode", NULL, FIO_T_STR, "noop", cpumode, "cpuio: io_job.eng.cpumode_qsort (noop spins, qsort sorts)"),
+	SUP("exit_on_io_done", NULL, FIO_T_BOOL, "0", exit_on_io_done,
+	    "cpuio: io_job.eng.exit_on_io_done (stops when the jobs doing I/O are done)"),
+	SUP("program", NULL, FIO_T_STR, NULL, program, "exec: io_job.eng.program"),
+	SUP("arguments", NULL, FIO_T_STR, NULL, arguments,
+	    "exec: io_job.eng.arguments (%r: the runtime in seconds, %n: the job's name)"),
+	SUP("grace_time", NULL, FIO_T_INT, "1", grace_time, "exec: io_job.eng.grace_time_s (SIGTERM to SIGKILL)"),
+	SUP("std_redirect", NULL, FIO_T_BOOL, "1", std_redirect,
+	    "exec: io_job.eng.std_redirect (NAME.stdout, NAME.stderr in the current directory)"),
+	SUP("hostname", NULL, FIO_T_STR, NULL, hostname, "net: io_job.eng.hostname (the peer, a multicast group, a socket path)"),
+	SUP("port", NULL, FIO_T_INT, NULL, port, "net: io_job.eng.port"),
+	SUP("protocol", "proto", FIO_T_STR, "tcp", protocol, "net: io_job.eng.proto (tcp, udp, unix, tcpv6, udpv6)"),
+	SUP("listen", NULL, FIO_T_BOOL, "0", listen, "net: io_job.eng.listen (wait for the peer)"),
+	SUP("pingpong", NULL, FIO_T_BOOL, "0", pingpong, "net: io_job.eng.pingpong (each message answered)"),
+	SUP("nodelay", NULL, FIO_T_BOOL, "0", nodelay, "net: io_job.eng.nodelay (TCP_NODELAY)"),
+	SUP("ttl", NULL, FIO_T_INT, "1", ttl, "net: io_job.eng.ttl (multicast)"),
+	SUP("interface", NULL, FIO_T_STR, NULL, interface, "net: io_job.eng.interface (multicast: the interface's address)"),
+	SUP("window_size", NULL, FIO_T_INT, NULL, window_size, "net: io_job.eng.window_size (socket buffers)"),
+	SUP("mss", NULL, FIO_T_INT, NULL, mss, "net: io_job.eng.mss (TCP_MAXSEG)"),
 	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
 	REF("numa_cpu_nodes", FIO_T_STR, "NUMA placement options are not implemented"),
 	REF("numa_mem_policy", FIO_T_STR, "NUMA placement options are not implemented"),
@@ -209,6 +237,24 @@ static void help_one(FILE *out, const struct fio_option *o)
 
 int fio_option_help(FILE *out, const char *name)
 {
+	size_t pl = strlen(FIO_ENGHELP_PREFIX);
+	if (name && strncmp(name, FIO_ENGHELP_PREFIX, pl) == 0) {
+		const char *engine = name + pl;
+		if (!*engine)
+			return fio_engine_help(out, NULL);
+		if (fio_engine_help(NULL, engine) < 0)
+			return -1;
+		size_t n = strlen(engine);
+		int any = 0;
+		for (size_t i = 0; i < fio_noptions; i++)
+			if (strncmp(fio_options[i].text, engine, n) == 0 && fio_options[i].text[n] == ':') {
+				help_one(out, &fio_options[i]);
+				any = 1;
+			}
+		if (!any)
+			fprintf(out, "%s: no engine options\n", engine);
+		return 0;
+	}
 	if (name && *name && strcmp(name, "all") != 0) {
 		const struct fio_option *o = fio_option_find(name);
 		if (!o)

@@ -44,6 +44,12 @@ int fio_option_value_check(const struct fio_option *d, const char *v, char *err,
 /* --cmdhelp: every option (name NULL or "all"), or one. Returns 0, -1 when name is unknown. */
 int fio_option_help(FILE *out, const char *name);
 
+/* --enghelp[=ENGINE] is kept in fio_plan.cmdhelp behind this prefix: nothing runs, and
+ * fio_option_help prints fio's engine names (from the engine map, apply.c), or the options of
+ * one engine (those of the table whose text starts "ENGINE: "). */
+#define FIO_ENGHELP_PREFIX "enghelp:"
+int fio_engine_help(FILE *out, const char *engine);
+
 /* A value must follow (a bare name is refused); booleans and ignored options may stand alone. */
 static inline int fio_option_needs_value(const struct fio_option *o)
 {
@@ -125,5 +131,27 @@ FIO_APPLY(random_distribution);
 FIO_APPLY(io_submit_mode);
 FIO_APPLY(io_size);
 FIO_APPLY(sync);
+/* engine options (apply_engine.c) */
+FIO_APPLY(cpuload);
+FIO_APPLY(cpuchunks);
+FIO_APPLY(cpumode);
+FIO_APPLY(exit_on_io_done);
+FIO_APPLY(program);
+FIO_APPLY(arguments);
+FIO_APPLY(grace_time);
+FIO_APPLY(std_redirect);
+FIO_APPLY(stat_type);
+FIO_APPLY(hostname);
+FIO_APPLY(port);
+FIO_APPLY(protocol);
+FIO_APPLY(listen);
+FIO_APPLY(pingpong);
+FIO_APPLY(nodelay);
+FIO_APPLY(ttl);
+FIO_APPLY(interface);
+FIO_APPLY(window_size);
+FIO_APPLY(mss);
+FIO_APPLY(openfiles);
+FIO_APPLY(create_on_open);
 
 #endif

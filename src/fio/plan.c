@@ -77,6 +77,9 @@ static void job_defaults(struct fio_job *j)
 	io->fill = FILL_RANDOM;
 	io->randrepeat = 1;
 	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
+	io->eng.grace_time_s = 1;   /* fio's engine options' defaults */
+	io->eng.std_redirect = 1;
+	io->eng.ttl = 1;
 	j->kb_base = 1024;
 	j->unit_base = 8;
 	j->disk_util = 1;
@@ -136,6 +139,10 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 			j->io.filesize = j->io.size / j->io.nrfiles;
 		j->io.size = j->io_size;
 	}
+	/* fio cuts a size= beyond the job's files (nrfiles x filesize) to them */
+	uint64_t files_total = (uint64_t)j->io.nrfiles * j->io.filesize;
+	if (!j->io_size && j->dir_targets && j->io.filesize && j->io.size > files_total)
+		j->io.size = files_total;
 	/* fio's runtime bounds the whole job, whatever loops says; the engine's bounds each loop
 	 * (its deadline is runtime x loops).  time_based repeats until the runtime anyway. */
 	if (j->io.time_based)

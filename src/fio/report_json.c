@@ -242,7 +242,8 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	if (e->io)
 		wall += e->io->ramp_ns + e->io->startdelay_ns;
 	kv_u64(w, "elapsed", (wall + 999999999) / 1000000000);
-	options(w, "job options", e->opts, e->nopts);
+	if (e->nopts) /* fio leaves the key out for a job with no options of its own */
+		options(w, "job options", e->opts, e->nopts);
 	dir_obj(w, "read", e, DIR_READ, &g, plus);
 	dir_obj(w, "write", e, DIR_WRITE, &g, plus);
 	trim_obj(w);

@@ -2,6 +2,7 @@
  * terse version 3 (one ';'-separated line per entry). */
 #include "fio/report_figures.h"
 #include "fio/report.h"
+#include "io/engine.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -39,10 +40,11 @@ void fio_write_normal_header(FILE *f, const struct fio_report *r)
 		const struct fio_report_entry *e = &r->entries[i];
 		const struct io_job *io = e->io;
 		threads += e->nthreads;
-		fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %" PRIu64 "B-%" PRIu64 "B, (W) %" PRIu64 "B-%" PRIu64
-			   "B, (T) %" PRIu64 "B-%" PRIu64 "B, ioengine=%s, iodepth=%u\n",
-			e->name, e->groupid, rw_name(io->rw), io->bs[DIR_READ], io->bs[DIR_READ], io->bs[DIR_WRITE],
-			io->bs[DIR_WRITE], io->bs[DIR_READ], io->bs[DIR_READ], e->ioengine, io->iodepth);
+		if (!(io_engine_caps(io->engine) & IO_ENGINE_NO_DATA)) /* fio has no line for cpuio, exec */
+			fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %" PRIu64 "B-%" PRIu64 "B, (W) %" PRIu64 "B-%" PRIu64
+				   "B, (T) %" PRIu64 "B-%" PRIu64 "B, ioengine=%s, iodepth=%u\n",
+				e->name, e->groupid, rw_name(io->rw), io->bs[DIR_READ], io->bs[DIR_READ], io->bs[DIR_WRITE],
+				io->bs[DIR_WRITE], io->bs[DIR_READ], io->bs[DIR_READ], e->ioengine, io->iodepth);
 		if (e->nthreads > 1) /* fio's mark for a job's clones (numjobs) */
 			fputs("...\n", f);
 	}

@@ -88,7 +88,9 @@ static void status_reports(struct fio_sched *s, FILE *out, const struct fio_repo
 	}
 }
 
-/* fio's disk_util: the disks under every job's files, over the whole run. */
+/* fio's disk_util: the disks under every job's files, over the whole run. fio counts its
+ * filecreate engine as diskless too (no disk_util), whose files are not laid out. */
+#define DISKLESS_FOR_FIO (IO_ENGINE_DISKLESS | IO_ENGINE_NO_LAYOUT)
 static struct disk_activity *watch_disks(const struct fio_plan *p)
 {
 	struct disk_activity *disks = calloc(1, sizeof *disks);
@@ -96,7 +98,7 @@ static struct disk_activity *watch_disks(const struct fio_plan *p)
 		abort();
 	disk_activity_init(disks, NULL);
 	for (size_t i = 0; i < p->njobs; i++)
-		if (p->jobs[i].disk_util && p->jobs[i].io.engine != ENGINE_NULL)
+		if (p->jobs[i].disk_util && !(io_engine_caps(p->jobs[i].io.engine) & DISKLESS_FOR_FIO))
 			for (unsigned t = 0; t < p->jobs[i].io.ntargets; t++)
 				disk_activity_watch_path(disks, p->jobs[i].io.targets[t]);
 	disk_activity_begin(disks);

@@ -64,6 +64,23 @@ static int start_delay(uint64_t ns)
 	return cleanup_interrupted() ? -1 : 0;
 }
 
+/* cpuio's exit_on_io_done: the job stops once no job that does I/O is running or waiting
+ * (fio's engines that move data; cpuio and exec do not). Polled by the session ~10 times a
+ * second. */
+static int io_jobs_done(const struct io_progress *prog, void *arg)
+{
+	(void)prog;
+	struct fio_runner *r = arg;
+	struct fio_sched *s = r->sched;
+	int pending = 0;
+	pthread_mutex_lock(&s->lock);
+	for (size_t k = 0; k < s->plan->njobs; k++)
+		if (!s->done[k] && !(io_engine_caps(s->plan->jobs[k].io.engine) & IO_ENGINE_NO_DATA))
+			pending = 1;
+	pthread_mutex_unlock(&s->lock);
+	return !pending;
+}
+
 static void *run_one(void *arg)
 {
 	struct fio_runner *r = arg;
@@ -75,7 +92,8 @@ static void *run_one(void *arg)
 	if (start_delay(s->plan->jobs[r->idx].io.startdelay_ns) < 0)
 		r->status = IO_INTERRUPTED;
 	else
-		r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res, NULL, NULL, r->err,
+		r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res,
+					   s->plan->jobs[r->idx].io.eng.exit_on_io_done ? io_jobs_done : NULL, r, r->err,
 					   sizeof r->err);
 	pthread_mutex_lock(&s->lock);
 	s->done[r->idx] = 1;

@@ -170,7 +170,7 @@ int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nal
 		int all_named = 1;
 		for (unsigned t = 0; t < j->io.ntargets && rc == 0; t++) {
 			const char *path = j->io.targets[t];
-			int c = j->io.engine == ENGINE_NULL ? 0 : check_one(j, path, allow, nallow, err, errlen);
+			int c = (io_engine_caps(j->io.engine) & IO_ENGINE_DISKLESS) ? 0 : check_one(j, path, allow, nallow, err, errlen);
 			if (c < 0)
 				rc = -1;
 			else if (c == 1)

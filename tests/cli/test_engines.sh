@@ -8,10 +8,12 @@ one_line_error "an unknown engine: one line"
 list=$(sed -n 's/.*--engine: expected \(.*\)$/\1/p' <<<"$err" | sed 's/ or /, /; s/,/ /g')
 [ -n "$list" ] && ok "the error lists the engines ($list)" || not_ok "the error lists the engines" "$err"
 disk_help=$("$NM" disk --help 2>&1)
+# the --engine entry: its line and the indented lines that continue it
+engine_help=$(awk '/--engine NAME/ {p = 1; print; next} p && /^ *--/ {p = 0} p' <<<"$disk_help" | tr '\n' ' ')
 docs=${TESTS_DIR:?}/../docs/disk.md
 for e in $list; do
-    grep -q -- "--engine NAME.*\b$e\b" <<<"$disk_help" && ok "disk --help names engine $e" ||
-        not_ok "disk --help names engine $e" "$(grep -- --engine <<<"$disk_help")"
+    grep -q -- "--engine NAME.*\b$e\b" <<<"$engine_help" && ok "disk --help names engine $e" ||
+        not_ok "disk --help names engine $e" "$engine_help"
     [ "$e" = auto ] && continue
     grep -q "^| \`$e\` |" "$docs" && ok "docs/disk.md has a row for engine $e" ||
         not_ok "docs/disk.md has a row for engine $e"

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# fio's engines that are not block I/O, under `nodemark fio`: filecreate, filestat, filedelete,
+# ftruncate, cpuio, exec and net. Each is checked by what it did (the system calls strace saw,
+# the files and the program's marks it left, the bytes that crossed the socket), never by
+# timings, and a small job of each kind against real fio's JSON structure.
+. "$(dirname "$0")/lib.sh"
+d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioeng.XXXXXX")
+trap 'rm -rf "$d"' EXIT
+mkdir "$d/t"
+jget() { printf '%s' "$out" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)" 2>/dev/null; }
+traced() { strace -f -qq -o "$d/st" -e trace="$1" "$NM" "${@:2}" >"$d/out" 2>"$d/err"; rc=$?; out=$(cat "$d/out"); err=$(cat "$d/err"); }
+left() { find "$d/t" -mindepth 1 | head -3; }
+
+# --- filecreate: one create per file, nothing laid out first, nothing left ------------------
+fc=(fio --no-save --output-format=json --name=fc --ioengine=filecreate --directory="$d/t" --nrfiles=6
+    --filesize=4k --create_on_open=1 --openfiles=1)
+traced openat,pwrite64 "${fc[@]}"
+expect_rc 0 "filecreate runs"
+creates=$(grep -c 'openat(.*/fc\.0\.[0-9]*", O_RDWR|O_CREAT' "$d/st")
+writes=$(grep -c 'pwrite64' "$d/st")
+[ "$creates" = 6 ] && [ "$writes" = 0 ] && ok "filecreate: each of the 6 files created once, none laid out" ||
+    not_ok "filecreate: each of the 6 files created once, none laid out" "creates $creates, pwrites $writes"
+[ "$(jget 'j["jobs"][0]["read"]["total_ios"], j["jobs"][0]["read"]["clat_ns"]["N"]')" = "6 6" ] &&
+    ok "filecreate: 6 I/Os, each with its latency" || not_ok "filecreate: 6 I/Os with latencies" "$(jget 'j["jobs"][0]["read"]')"
+[ -z "$(left)" ] && ok "filecreate: the created files are removed" || not_ok "filecreate: files removed" "$(left)"
+
+# --- filestat and filedelete: laid out, then one stat / unlink per file ---------------------
+traced stat,lstat,newfstatat,statx fio --no-save --output-format=json --name=fs --ioengine=filestat \
+    --directory="$d/t" --nrfiles=5 --filesize=4k
+n=$(grep -c '/fs\.0\.[0-4]"' "$d/st")
+[ "$rc" = 0 ] && [ "$n" = 5 ] && [ "$(jget 'j["jobs"][0]["read"]["total_ios"]')" = 5 ] &&
+    ok "filestat: one stat per file, one I/O each" || not_ok "filestat: one stat per file" "rc $rc, stats $n: $(grep fs\\.0 "$d/st" | head -3)"
+traced statx fio --no-save --output-format=json --name=fx --ioengine=filestat --stat_type=statx \
+    --directory="$d/t" --nrfiles=3 --filesize=4k
+[ "$(grep -c 'statx(.*/fx\.0\.[0-2]"' "$d/st")" = 3 ] && ok "filestat: stat_type=statx calls statx" ||
+    not_ok "filestat: stat_type=statx calls statx" "$(grep fx "$d/st" | head -3)"
+traced unlink,unlinkat fio --no-save --output-format=json --name=fd --ioengine=filedelete \
+    --directory="$d/t" --nrfiles=4 --filesize=4k --unlink=0
+ok_unlinks=$(grep -c 'unlink.*/fd\.0\.[0-3]") = 0' "$d/st")
+[ "$rc" = 0 ] && [ "$ok_unlinks" = 4 ] && [ "$(jget 'j["jobs"][0]["read"]["total_ios"]')" = 4 ] &&
+    ok "filedelete: each file unlinked once, as the I/O" || not_ok "filedelete: each file unlinked once" "rc $rc, $ok_unlinks: ${err:0:300}"
+[ -z "$(left)" ] && ok "file engines: nothing left in the directory" || not_ok "file engines: nothing left" "$(left)"
+
+# --- ftruncate: each write truncates to its offset ---------------------------------------------
+head -c 65536 /dev/urandom >"$d/tr"
+traced ftruncate fio --no-save --output-format=json --name=tr --ioengine=ftruncate --filename="$d/tr" \
+    --allow-write="$d/tr" --rw=write --bs=4k --size=64k
+offs=$(grep -o 'ftruncate([0-9]*, [0-9]*)' "$d/st" | sed 's/.*, //; s/)//' | tr '\n' ' ')
+want=$(seq 0 4096 61440 | tr '\n' ' ')
+[ "$rc" = 0 ] && [ "$offs" = "$want" ] && ok "ftruncate: 16 writes, each an ftruncate to its offset" ||
+    not_ok "ftruncate: each write an ftruncate to its offset" "rc $rc, offsets '$offs' ${err:0:200}"
+[ "$(stat -c %s "$d/tr")" = 61440 ] && ok "ftruncate: the file ends at the last write's offset" ||
+    not_ok "ftruncate: the file ends at the last write's offset" "size $(stat -c %s "$d/tr")"
+run_nm fio --no-save --name=tr --ioengine=ftruncate --filename="$d/tr" --rw=read --size=64k
+expect_rc 2 "ftruncate: a reading job is refused before it runs"
+one_line_error "ftruncate: reads refused in one line"
+
+# --- cpuio: bursts and rests, no data ------------------------------------------------------
+run_nm fio --no-save --output-format=json --name=cpu --ioengine=cpuio --cpuload=50 --cpuchunks=20000 \
+    --time_based --runtime=1
+ios=$(jget 'j["jobs"][0]["read"]["total_ios"]')
+[ "$rc" = 0 ] && [ "$(jget 'j["jobs"][0]["read"]["io_bytes"]')" = 0 ] && [ "${ios:-0}" -ge 2 ] && [ "${ios:-99}" -le 50 ] &&
+    ok "cpuio: bursts of 20 ms with rests (at most runtime/burst of them), no bytes" ||
+    not_ok "cpuio: bursts with rests, no bytes" "rc $rc, ios '$ios' ${err:0:200}"
+run_nm fio --no-save --output-format=json --name=cq --ioengine=cpuio --cpuload=100 --cpumode=qsort --time_based --runtime=1
+[ "$rc" = 0 ] && [ "$(jget 'j["jobs"][0]["read"]["total_ios"] >= 1')" = True ] && ok "cpuio: cpumode=qsort sorts" ||
+    not_ok "cpuio: cpumode=qsort sorts" "rc $rc ${err:0:200}"
+run_nm fio --no-save --name=cpu --ioengine=cpuio --runtime=1
+expect_rc 2 "cpuio without cpuload= is refused"
+one_line_error "cpuio without cpuload: one line"
+
+# --- exec: the program runs once per thread, with %r and %n; killed after grace_time -------
+cat >"$d/prog" <<EOF
+#!/bin/sh
+echo "\$1 \$2" >>"$d/marks"
+echo "to stdout"
+echo "to stderr" >&2
+EOF
+cat >"$d/stubborn" <<EOF
+#!/bin/sh
+trap '' TERM
+echo \$\$ >"$d/pid"
+while :; do sleep 1; done
+EOF
+chmod +x "$d/prog" "$d/stubborn"
+mkdir "$d/cwd"
+(cd "$d/cwd" && run_nm fio --no-save --output-format=json --name=ex --ioengine=exec --program="$d/prog" \
+    --arguments="%r %n" --numjobs=3 --time_based --runtime=1
+ echo "$rc" >"$d/rc")
+[ "$(cat "$d/rc")" = 0 ] && [ "$(grep -c '^1 ex$' "$d/marks" 2>/dev/null)" = 3 ] &&
+    ok "exec: the program ran once per thread, %r and %n expanded" ||
+    not_ok "exec: the program ran once per thread" "rc $(cat "$d/rc"), marks: $(cat "$d/marks" 2>/dev/null | head -4)"
+[ "$(cat "$d/cwd/ex.stdout" 2>/dev/null)" = "to stdout" ] && [ "$(cat "$d/cwd/ex.stderr" 2>/dev/null)" = "to stderr" ] &&
+    ok "exec: std_redirect puts the output in NAME.stdout and NAME.stderr" ||
+    not_ok "exec: std_redirect output files" "$(ls "$d/cwd")"
+run_nm fio --no-save --output-format=json --name=st --ioengine=exec --program="$d/stubborn" --grace_time=0 \
+    --std_redirect=0 --time_based --runtime=1
+pid=$(cat "$d/pid" 2>/dev/null)
+[ "$rc" = 0 ] && [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null && ok "exec: a program that ignores SIGTERM is killed at the end" ||
+    not_ok "exec: a program that ignores SIGTERM is killed" "rc $rc, pid '$pid' ${err:0:200}"
+[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+
+# --- net: TCP and UDP over loopback ---------------------------------------------------------
+port=$((20000 + $$ % 20000))
+cat >"$d/net.fio" <<EOF
+[global]
+ioengine=net
+port=$port
+bs=4k
+size=1m
+runtime=20
+[receiver]
+listen
+rw=read
+[sender]
+hostname=127.0.0.1
+startdelay=1
+rw=write
+EOF
+run_nm fio --no-save --output-format=json "$d/net.fio"
+[ "$rc" = 0 ] && [ "$(jget 'j["jobs"][0]["read"]["io_bytes"], j["jobs"][1]["write"]["io_bytes"]')" = "1048576 1048576" ] &&
+    ok "net tcp: 1 MiB sent and the same received" || not_ok "net tcp: 1 MiB both ways" "rc $rc: $(jget '[(x["read"]["io_bytes"], x["write"]["io_bytes"]) for x in j["jobs"]]') ${err:0:300}"
+sed -i "s/^port=.*/port=$((port + 1))/; s/^\[global\]/[global]\npingpong=1\nnodelay=1/" "$d/net.fio"
+run_nm fio --no-save --output-format=json "$d/net.fio"
+[ "$rc" = 0 ] && [ "$(jget 'j["jobs"][0]["read"]["total_ios"] == j["jobs"][1]["write"]["total_ios"] == 256')" = True ] &&
+    ok "net tcp pingpong: every message answered" || not_ok "net tcp pingpong" "rc $rc ${err:0:300}"
+sed -i "s/^port=.*/port=$((port + 2))/; s/^listen$//; s/^pingpong=1$/protocol=udp/; s/^bs=4k/bs=1k/; s/^size=1m/size=256k/" "$d/net.fio"
+run_nm fio --no-save --output-format=json "$d/net.fio"
+got=$(jget 'j["jobs"][0]["read"]["io_bytes"], j["jobs"][1]["write"]["io_bytes"]')
+set -- $got
+# datagrams the reader's buffer had no room for are lost (as with fio): it gets at most what
+# was sent, and ends at the writer's close message, long before the runtime
+rt=$(jget 'j["jobs"][0]["job_runtime"]')
+[ "$rc" = 0 ] && [ "${2:-0}" = 262144 ] && [ "${1:-0}" -gt 0 ] && [ "${1:-0}" -le 262144 ] && [ "${rt:-20000}" -lt 15000 ] &&
+    ok "net udp: 256 KiB sent, the reader ends at the writer's close" || not_ok "net udp" "rc $rc, '$got', runtime $rt ms ${err:0:300}"
+run_nm fio --no-save --name=n --ioengine=net --rw=write --size=1m
+expect_rc 2 "net without port= is refused"
+one_line_error "net without port: one line"
+
+# --- the structure fio gives the same jobs ---------------------------------------------------
+if command -v fio >/dev/null; then
+    for job in "--name=fs --ioengine=filestat --nrfiles=4 --filesize=4k" \
+               "--name=cpu --ioengine=cpuio --cpuload=50 --time_based --runtime=1" \
+               "--name=fc --ioengine=filecreate --nrfiles=4 --filesize=4k"; do
+        rm -rf "$d/f" && mkdir "$d/f"
+        # shellcheck disable=SC2086
+        fio --output-format=json --directory="$d/f" $job 2>/dev/null | sed -n '/^{/,$p' >"$d/fio.json" # after its notes
+        rm -rf "$d/f" && mkdir "$d/f"
+        # shellcheck disable=SC2086
+        run_nm fio --no-save --output-format=json --directory="$d/f" $job
+        printf '%s\n' "$out" >"$d/nm.json"
+        mode=--sizes
+        case $job in *time_based*) mode=--loose ;; esac
+        if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" "$d/fio.json" "$d/nm.json" $mode 2>&1); then
+            ok "${job%% *}: the JSON structure fio gives (${job#* })"
+        else
+            not_ok "${job%% *}: the JSON structure fio gives" "$why"
+        fi
+    done
+else
+    not_ok "fio is installed (scripts/deps.sh installs it)"
+fi
