@@ -8,7 +8,12 @@ d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioeng.XXXXXX")
 trap 'rm -rf "$d"' EXIT
 mkdir "$d/t"
 jget() { printf '%s' "$out" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)" 2>/dev/null; }
-traced() { strace -f -qq -o "$d/st" -e trace="$1" "$NM" "${@:2}" >"$d/out" 2>"$d/err"; rc=$?; out=$(cat "$d/out"); err=$(cat "$d/err"); }
+# traced SYSCALLS ARGS...: nodemark under strace (LeakSanitizer cannot run under ptrace)
+traced() {
+    ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 strace -f -qq -o "$d/st" -e trace="$1" "$NM" "${@:2}" >"$d/out" 2>"$d/err"
+    rc=$?
+    out=$(cat "$d/out") err=$(cat "$d/err")
+}
 left() { find "$d/t" -mindepth 1 | head -3; }
 
 # --- filecreate: one create per file, nothing laid out first, nothing left ------------------
@@ -136,6 +141,17 @@ rt=$(jget 'j["jobs"][0]["job_runtime"]')
 run_nm fio --no-save --name=n --ioengine=net --rw=write --size=1m
 expect_rc 2 "net without port= is refused"
 one_line_error "net without port: one line"
+
+# --- --enghelp: every engine fio's ioengine= takes ---------------------------------------------
+run_nm fio --name=x --ioengine=no_such_engine
+engines=$(sed -n 's/.*not supported (\(.*\) are)$/\1/p' <<<"$err" | sed 's/ and /, /; s/,//g')
+run_nm fio --enghelp
+missing=$(for e in $engines; do grep -qx "	$e" <<<"$out" || echo "$e"; done)
+[ "$rc" = 0 ] && [ -n "$engines" ] && [ -z "$missing" ] && ok "--enghelp lists every engine ioengine= takes" ||
+    not_ok "--enghelp lists every engine ioengine= takes" "rc $rc, missing: $missing; engines: $engines"
+run_nm fio --enghelp=net
+[ "$rc" = 0 ] && grep -q "^port " <<<"$out" && grep -q "^pingpong " <<<"$out" && ! grep -q "^cpuload" <<<"$out" &&
+    ok "--enghelp=net: the net engine's options, no others" || not_ok "--enghelp=net" "rc $rc: ${out:0:300}"
 
 # --- the structure fio gives the same jobs ---------------------------------------------------
 if command -v fio >/dev/null; then
