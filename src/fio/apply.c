@@ -48,7 +48,14 @@ APPLY(rw)
 		if (modes[i].rw == IO_RANDREAD || modes[i].rw == IO_RANDWRITE || modes[i].rw == IO_RANDRW)
 			return nm_errf(err, errlen, "\"%s\": ':N' on a random mode is not supported",
 				       fio_q(v, qb, sizeof qb));
-		return fio_size(j, colon + 1, &j->io.rw_seq_skip, err, errlen);
+		int back = colon[1] == '-';
+		uint64_t skip;
+		if (fio_size(j, colon + 1 + back, &skip, err, errlen) < 0)
+			return -1;
+		if (skip > INT64_MAX)
+			return nm_errf(err, errlen, "\"%s\": the offset is too large", fio_q(v, qb, sizeof qb));
+		j->io.rw_seq_skip = back ? -(int64_t)skip : (int64_t)skip;
+		return 0;
 	}
 	if (strncmp(v, "trim", 4) == 0 || strncmp(v, "randtrim", 8) == 0 || strncmp(v, "trimwrite", 9) == 0)
 		return nm_errf(err, errlen, "\"%s\": trim is not supported", fio_q(v, qb, sizeof qb));

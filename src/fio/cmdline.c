@@ -49,7 +49,7 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 					       "bandwidth-log", "latency-log", "showcmd",
 					       "append-terse", "inflate-log", "trigger-file",
 					       "trigger-timeout", "trigger", "trigger-remote", "aux-path",
-					       "idle-prof", "crctest", "cpuclock-test", "exitall_on_error",
+					       "idle-prof", "crctest", "cpuclock-test",
 					       "merge-blktrace-file", "version" };
 	char qb[64];
 	if (!strcmp(key, "output")) {
@@ -72,9 +72,10 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 		return 1;
 	}
 	if (!strcmp(key, "terse-version")) {
-		if (!val || strcmp(val, "3") != 0)
-			return nm_errf(err, errlen, "--terse-version: \"%s\": only version 3 is supported",
+		if (!val || strlen(val) != 1 || val[0] < '2' || val[0] > '5') /* fio's own range */
+			return nm_errf(err, errlen, "--terse-version: \"%s\": expected 2, 3, 4 or 5",
 				       fio_q(val, qb, sizeof qb));
+		p->terse_version = val[0] - '0';
 		return 1;
 	}
 	if (!strcmp(key, "status-interval")) {
@@ -139,6 +140,7 @@ static int job_option(struct fio_plan *p, struct fio_job **cur, const char *key,
 		      size_t errlen)
 {
 	if (strcmp(key, "name") != 0) {
+		key = fio_option_find(key)->name; /* fio's own name for it, as fio shows it */
 		if (*cur)
 			fio_optlist_append(&(*cur)->opts, key, val);
 		else
@@ -224,9 +226,14 @@ int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t 
 		nm_errf(err, errlen, "job files are not allowed here");
 		goto out;
 	}
-	for (size_t f = 0; f < nfiles; f++)
+	for (size_t f = 0; f < nfiles; f++) {
+		size_t first = p->njobs;
 		if (fio_parse_jobfile(p, files[f], err, errlen) < 0)
 			goto out;
+		/* as fio: a stonewall between job files (the job's own stonewall= still wins) */
+		if (f && first < p->njobs)
+			p->jobs[first].stonewall = 1;
+	}
 	rc = fio_plan_finish(p, err, errlen);
 out:
 	free(files);

@@ -202,15 +202,16 @@ static int parse_line(struct ini_state *st, char *line, const char *name, unsign
 		return nm_errf(err, errlen, "%s:%u: %s: needs a value", name, lineno, d->name);
 	if (fio_option_value_check(d, val, msg, sizeof msg) < 0)
 		return nm_errf(err, errlen, "%s:%u: %s: %s", name, lineno, s, msg);
+	/* kept under fio's own name for the option, as fio shows it ("ba" for blockalign=) */
 	if (st->cur) {
-		if (!strcmp(s, "name")) {
+		if (!strcmp(d->name, "name")) {
 			free(st->cur->name);
 			st->cur->name = xstrdup(val);
 		}
-		fio_optlist_append(&st->cur->opts, s, val);
+		fio_optlist_append(&st->cur->opts, d->name, val);
 	} else {
-		fio_optlist_set(&st->file_globals, s, val);
-		fio_optlist_set(&p->globals, s, val);
+		fio_optlist_set(&st->file_globals, d->name, val);
+		fio_optlist_set(&p->globals, d->name, val);
 	}
 	return 0;
 }

@@ -153,5 +153,10 @@ FIO_APPLY(window_size);
 FIO_APPLY(mss);
 FIO_APPLY(openfiles);
 FIO_APPLY(create_on_open);
+FIO_APPLY(exitall);
+FIO_APPLY(exit_what);
+FIO_APPLY(exitall_on_error);
+FIO_APPLY(number_ios);
+FIO_APPLY(file_service_type);
 
 #endif

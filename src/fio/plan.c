@@ -134,6 +134,12 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 			*c = '_';
 	if (fio_job_targets(j, err, errlen) < 0)
 		return -1;
+	/* fio's filename=a:b: every thread works on every file, size= shared among them */
+	if (j->filename && !j->dir_targets && j->io.ntargets > 1) {
+		j->io.all_targets = 1;
+		if (!j->io.filesize && j->io.size)
+			j->io.filesize = j->io.size / j->io.ntargets;
+	}
 	if (j->io_size) { /* the engine's size is the I/O amount; fio's size stays the region */
 		if (!j->io.filesize && j->io.size)
 			j->io.filesize = j->io.size / j->io.nrfiles;
@@ -145,8 +151,10 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		j->io.size = files_total;
 	/* fio's runtime bounds the whole job, whatever loops says; the engine's bounds each loop
 	 * (its deadline is runtime x loops).  time_based repeats until the runtime anyway. */
-	if (j->io.time_based)
+	if (j->io.time_based) {
 		j->io.loops = 1;
+		j->io.number_ios = 0; /* fio's number_ios does not end a time_based job */
+	}
 	else if (j->io.runtime_ns && j->io.loops > 1)
 		j->io.runtime_ns = (j->io.runtime_ns + j->io.loops - 1) / j->io.loops;
 	/* fio does whole blocks only: the size rounds down to a multiple of the block size */

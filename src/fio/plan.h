@@ -35,6 +35,9 @@ struct fio_job {
 	int stonewall, new_group, group_reporting;
 	int disk_util;                  /* report the activity of the disks under the files (default 1) */
 	char *wait_for;                 /* the name of an earlier job, or NULL */
+	int exitall;                    /* fio's exitall: any job's end then stops others */
+	int exitall_on_error;           /* this job's failure stops others */
+	enum fio_exit_what { FIO_EXIT_GROUP = 0, FIO_EXIT_STONEWALL, FIO_EXIT_ALL } exit_what;
 	int slat_percentiles, clat_percentiles, lat_percentiles;
 	unsigned kb_base;               /* 1024 or 1000: how sizes are read and printed */
 	unsigned unit_base;             /* 8: bytes (default), 1: bits */
@@ -62,6 +65,7 @@ struct fio_plan {
 	size_t njobs, cap;
 	unsigned formats;               /* enum fio_format bits; 0 means normal */
 	char *output;                   /* --output FILE, or NULL for stdout */
+	int terse_version;              /* --terse-version: 2 to 5; 0 not given (3) */
 	uint64_t status_interval_ns;    /* --status-interval: a full report this often; 0 none */
 	int parse_only, readonly;
 	char *cmdhelp;                  /* --cmdhelp[=OPTION]: "all" or one option; nothing runs */

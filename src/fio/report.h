@@ -1,4 +1,4 @@
-/* fio's output formats -- normal text, terse (version 3), json and json+ -- written from
+/* fio's output formats -- normal text, terse (versions 2 to 5), json and json+ -- written from
  * nodemark's I/O results, so scripts and people used to fio read them unchanged.
  *
  * The front end (fio/run.c) fills a fio_report: one entry per fio "thread_stat", i.e. one per
@@ -43,6 +43,7 @@ struct fio_report {
 	int64_t time_ms;                /* when the run started, Unix ms */
 	long pid;
 	const struct disk_activity *disks; /* "disk_util": NULL or none watched, omitted */
+	int terse_version;              /* 2 to 5; 0: 3, fio's default */
 };
 
 /* fio's default percentile list, used when the job has none. */
@@ -55,7 +56,7 @@ void fio_write_normal(FILE *f, const struct fio_report *r);
 /* fio's lines printed before a run starts ("a: (g=0): rw=read, bs=(R) ...", "Starting N threads"):
  * one entry per job, nthreads = its numjobs; results are not read. */
 void fio_write_normal_header(FILE *f, const struct fio_report *r);
-/* One line per entry, fio's terse version 3. */
+/* One line per entry, fio's terse format (r->terse_version). */
 void fio_write_terse(FILE *f, const struct fio_report *r);
 
 /* fio's num2str for people: at most maxlen digits (the '.' counts), prefix by 1000 or 1024.

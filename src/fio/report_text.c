@@ -285,7 +285,7 @@ void fio_write_normal(FILE *f, const struct fio_report *r)
 		disk_lines(f, r->disks);
 }
 
-/* --- terse version 3 ---------------------------------------------------------------------- */
+/* --- terse versions 2 to 5 ---------------------------------------------------------------------- */
 
 /* fio appends every device's figures to each terse line: 9 fields, and 9 more ("slaves" and
  * the averaged aggr figures) for a stacked device. */
@@ -316,11 +316,15 @@ static void terse_lat(FILE *f, const struct hist *h)
 		hist_stddev(h) / 1000.0);
 }
 
-static void terse_dir(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g)
+/* One direction's fields; d == DIR_COUNT is fio's trim, which nodemark never does (zeros).
+ * Version 5 adds the bw samples and the iops statistics. */
+static void terse_dir(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g, int ver)
 {
-	const struct io_dir_result *dr = &e->res.dir[d];
-	struct fio_dir_figures fig;
-	fio_dir_figures(&e->res, d, &fig);
+	static const struct io_dir_result none;
+	const struct io_dir_result *dr = d < DIR_COUNT ? &e->res.dir[d] : &none;
+	struct fio_dir_figures fig = { 0 };
+	if (d < DIR_COUNT)
+		fio_dir_figures(&e->res, d, &fig);
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, dr->bytes / 1024, fig.bw_kib, (uint64_t)fig.iops,
 		fig.runtime_ms);
 	terse_lat(f, &dr->slat);
@@ -340,10 +344,19 @@ static void terse_dir(FILE *f, const struct fio_report_entry *e, int d, const st
 		fputs(";0%=0", f);
 	terse_lat(f, &dr->lat);
 	double mean_kib = dr->bw_mean / 1024.0;
-	double agg = dr->bw_samples && g->agg_bw[d] ? mean_kib * 100.0 / ((double)g->agg_bw[d] / 1024.0) : 0;
+	uint64_t agg_bw = d < DIR_COUNT ? g->agg_bw[d] : 0;
+	double agg = dr->bw_samples && agg_bw ? mean_kib * 100.0 / ((double)agg_bw / 1024.0) : 0;
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", dr->bw_samples ? dr->bw_min / 1024 : 0,
 		dr->bw_samples ? dr->bw_max / 1024 : 0, agg, dr->bw_samples ? mean_kib : 0,
 		dr->bw_samples ? dr->bw_dev / 1024.0 : 0);
+	if (ver == 5) {
+		fprintf(f, ";%" PRIu64, dr->bw_samples);
+		if (dr->iops_samples)
+			fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f;%f;%" PRIu64, dr->iops_min, dr->iops_max, dr->iops_mean,
+				dr->iops_dev, dr->iops_samples);
+		else
+			fputs(";0;0;0.000000;0.000000;0", f);
+	}
 }
 
 void fio_write_terse(FILE *f, const struct fio_report *r)
@@ -353,9 +366,15 @@ void fio_write_terse(FILE *f, const struct fio_report *r)
 		const struct io_job_result *res = &e->res;
 		struct fio_group_figures g;
 		fio_group_figures(r, e->groupid, &g);
-		fprintf(f, "3;%s;%s;%d;%d", r->version, e->name, e->groupid, res->error);
-		terse_dir(f, e, DIR_READ, &g);
-		terse_dir(f, e, DIR_WRITE, &g);
+		int ver = r->terse_version ? r->terse_version : 3;
+		if (ver == 2)
+			fprintf(f, "2;%s;%d;%d", e->name, e->groupid, res->error);
+		else
+			fprintf(f, "%d;%s;%s;%d;%d", ver, r->version, e->name, e->groupid, res->error);
+		terse_dir(f, e, DIR_READ, &g, ver);
+		terse_dir(f, e, DIR_WRITE, &g, ver);
+		if (ver != 3) /* 2, 4 and 5 have fio's trim figures too */
+			terse_dir(f, e, DIR_COUNT, &g, ver);
 		double usr = e->job_runtime_ns ? (double)res->usr_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
 		double sys = e->job_runtime_ns ? (double)res->sys_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
 		fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, usr, sys,
@@ -372,10 +391,10 @@ void fio_write_terse(FILE *f, const struct fio_report *r)
 			fprintf(f, ";%3.2f%%", us[k]);
 		for (int k = 0; k < 12; k++)
 			fprintf(f, ";%3.2f%%", ms[k]);
-		if (r->disks)
+		if (r->disks && ver >= 3)
 			terse_disks(f, r->disks);
-		if (e->description && *e->description) /* fio's field after the disks */
-			fprintf(f, ";%s", e->description);
+		if (e->description && *e->description) /* fio's field after the disks (2: on a line of its own) */
+			fprintf(f, "%s;%s", ver == 2 ? "\n" : "", e->description);
 		fputc('\n', f);
 	}
 }

@@ -161,7 +161,7 @@ int fio_run_plan(const struct fio_plan *p, int argc, char **argv, struct record 
 		return NM_EXIT_FAILED;
 	}
 	struct fio_report rep = { .version = "nodemark-" NODEMARK_VERSION, .globals = p->globals.kv,
-				  .nglobals = p->globals.n, .pid = (long)getpid() };
+				  .nglobals = p->globals.n, .pid = (long)getpid(), .terse_version = p->terse_version };
 	struct timeval tv;
 	gettimeofday(&tv, NULL);
 	rep.time_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;

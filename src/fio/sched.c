@@ -2,6 +2,7 @@
  * run side by side and the status reports can look at it from another thread. */
 #include "fio/sched.h"
 #include "util/cleanup.h"
+#include "util/clock.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -13,8 +14,11 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 	s->plan = p;
 	s->runs = calloc(p->njobs ? p->njobs : 1, sizeof *s->runs);
 	s->done = calloc(p->njobs ? p->njobs : 1, 1);
-	if (!s->runs || !s->done)
+	s->terminate = calloc(p->njobs ? p->njobs : 1, 1);
+	if (!s->runs || !s->done || !s->terminate)
 		abort();
+	for (size_t i = 0; i < p->njobs; i++)
+		s->exitall |= p->jobs[i].exitall;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	for (size_t i = 0; i < p->njobs; i++) {
@@ -26,6 +30,8 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 		r->res = calloc(p->jobs[i].io.numjobs, sizeof *r->res);
 		if (!r->res)
 			abort();
+		for (unsigned t = 0; t < p->jobs[i].io.numjobs; t++) /* a job that never runs reports zeros */
+			io_result_init(&r->res[t]);
 		r->session = io_session_open(&p->jobs[i].io, &st, err, sizeof err);
 		if (!r->session) {
 			nm_error("job '%s': %s", p->jobs[i].name, err);
@@ -37,80 +43,148 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 	return NM_EXIT_OK;
 }
 
-/* stonewall: every earlier job; wait_for: that one.  Called under the lock. */
-static int ready(const struct fio_sched *s, size_t i)
+/* exitall: the end of job i stops the jobs its exit_what names (fio's cascade follows: each
+ * stopped job's end stops those its own exit_what names).  Called under the lock. */
+static void terminate_after(struct fio_sched *s, size_t i)
 {
 	const struct fio_plan *p = s->plan;
 	const struct fio_job *j = &p->jobs[i];
-	for (size_t k = 0; k < i; k++) {
-		if (s->done[k])
-			continue;
-		if (j->stonewall || (j->wait_for && strcmp(p->jobs[k].name, j->wait_for) == 0))
-			return 0;
+	if (!(s->exitall || (j->exitall_on_error && s->runs[i].status != IO_OK)))
+		return;
+	for (size_t k = 0; k < p->njobs; k++) {
+		int stop = j->exit_what == FIO_EXIT_ALL ||
+			   (j->exit_what == FIO_EXIT_GROUP && p->jobs[k].io.group == j->io.group) ||
+			   (j->exit_what == FIO_EXIT_STONEWALL && s->runs[k].started);
+		if (stop)
+			s->terminate[k] = 1;
 	}
-	return 1;
-}
-
-/* fio's startdelay: the job starts that long after it could (the engine does not wait). */
-static int start_delay(uint64_t ns)
-{
-	const uint64_t step = 50000000ull; /* poll for Ctrl-C this often */
-	while (ns && !cleanup_interrupted()) {
-		uint64_t t = ns < step ? ns : step;
-		struct timespec ts = { (time_t)(t / 1000000000ull), (long)(t % 1000000000ull) };
-		nanosleep(&ts, NULL);
-		ns -= t;
-	}
-	return cleanup_interrupted() ? -1 : 0;
 }
 
 /* cpuio's exit_on_io_done: the job stops once no job that does I/O is running or waiting
- * (fio's engines that move data; cpuio and exec do not). Polled by the session ~10 times a
- * second. */
-static int io_jobs_done(const struct io_progress *prog, void *arg)
+ * (fio's engines that move data; cpuio and exec do not).  Called under the lock. */
+static int io_jobs_done(const struct fio_sched *s)
 {
-	(void)prog;
-	struct fio_runner *r = arg;
-	struct fio_sched *s = r->sched;
-	int pending = 0;
-	pthread_mutex_lock(&s->lock);
 	for (size_t k = 0; k < s->plan->njobs; k++)
 		if (!s->done[k] && !(io_engine_caps(s->plan->jobs[k].io.engine) & IO_ENGINE_NO_DATA))
-			pending = 1;
+			return 0;
+	return 1;
+}
+
+/* The engine's progress callback (~10 times a second): nonzero stops the job as if it had
+ * reached its end -- exitall stopped it, or exit_on_io_done and no I/O job is left. */
+static int stop_requested(const struct io_progress *pr, void *arg)
+{
+	struct fio_runner *r = arg;
+	struct fio_sched *s = r->sched;
+	(void)pr;
+	pthread_mutex_lock(&s->lock);
+	int stop = s->terminate[r->idx] || (s->plan->jobs[r->idx].io.eng.exit_on_io_done && io_jobs_done(s));
 	pthread_mutex_unlock(&s->lock);
-	return !pending;
+	return stop;
 }
 
 static void *run_one(void *arg)
 {
 	struct fio_runner *r = arg;
 	struct fio_sched *s = r->sched;
-	pthread_mutex_lock(&s->lock);
-	while (!ready(s, r->idx))
-		pthread_cond_wait(&s->cond, &s->lock);
-	pthread_mutex_unlock(&s->lock);
-	if (start_delay(s->plan->jobs[r->idx].io.startdelay_ns) < 0)
-		r->status = IO_INTERRUPTED;
-	else
-		r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res,
-					   s->plan->jobs[r->idx].io.eng.exit_on_io_done ? io_jobs_done : NULL, r, r->err,
-					   sizeof r->err);
+	r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res, stop_requested, r, r->err,
+				   sizeof r->err);
 	pthread_mutex_lock(&s->lock);
 	s->done[r->idx] = 1;
+	terminate_after(s, r->idx);
 	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return NULL;
+}
+
+static int any_running(const struct fio_sched *s)
+{
+	for (size_t k = 0; k < s->plan->njobs; k++)
+		if (s->runs[k].started && !s->done[k])
+			return 1;
+	return 0;
+}
+
+static int waitee_done(const struct fio_sched *s, const struct fio_job *j)
+{
+	for (size_t k = 0; k < s->plan->njobs; k++)
+		if (&s->plan->jobs[k] != j && strcmp(s->plan->jobs[k].name, j->wait_for) == 0 && !s->done[k])
+			return 0;
+	return 1;
+}
+
+/* One pass over the jobs not started yet, in order, as fio's: returns 1 when some are left
+ * waiting (*wake_ns: the earliest startdelay among them, 0 none).  Called under the lock. */
+static int start_ready(struct fio_sched *s, uint64_t now, uint64_t *wake_ns)
+{
+	const struct fio_plan *p = s->plan;
+	int waiting = 0;
+	*wake_ns = 0;
+	for (size_t i = 0; i < p->njobs; i++) {
+		struct fio_runner *r = &s->runs[i];
+		const struct fio_job *j = &p->jobs[i];
+		if (r->started || s->done[i])
+			continue;
+		if (s->terminate[i] || cleanup_interrupted()) { /* stopped before it began: never runs */
+			r->status = s->terminate[i] ? IO_OK : IO_INTERRUPTED;
+			s->done[i] = 1;
+			pthread_cond_broadcast(&s->cond);
+			continue;
+		}
+		waiting = 1;
+		uint64_t at = s->genesis_ns + j->io.startdelay_ns;
+		if (j->io.startdelay_ns && now < at) {
+			if (!*wake_ns || at < *wake_ns)
+				*wake_ns = at;
+			continue;
+		}
+		if (j->stonewall && any_running(s))
+			break; /* nothing after it starts before it */
+		if (j->wait_for && !waitee_done(s, j))
+			continue;
+		if (pthread_create(&r->tid, NULL, run_one, r) != 0) {
+			nm_error("cannot start a thread for job '%s'", j->name);
+			abort();
+		}
+		r->started = 1;
+	}
+	return waiting;
+}
+
+static void *starter(void *arg)
+{
+	struct fio_sched *s = arg;
+	pthread_mutex_lock(&s->lock);
+	for (;;) {
+		uint64_t now = clock_now_ns(), wake;
+		if (!start_ready(s, now, &wake))
+			break;
+		/* woken by a job's end; at the next startdelay; every 100 ms for Ctrl-C */
+		uint64_t wait_ns = 100000000ull;
+		now = clock_now_ns();
+		if (wake && wake > now && wake - now < wait_ns)
+			wait_ns = wake - now;
+		else if (wake && wake <= now)
+			continue;
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		uint64_t ns = (uint64_t)ts.tv_nsec + wait_ns;
+		ts.tv_sec += (time_t)(ns / 1000000000ull);
+		ts.tv_nsec = (long)(ns % 1000000000ull);
+		pthread_cond_timedwait(&s->cond, &s->lock, &ts);
+	}
 	pthread_mutex_unlock(&s->lock);
 	return NULL;
 }
 
 void fio_sched_start(struct fio_sched *s)
 {
-	for (size_t i = 0; i < s->plan->njobs; i++) {
-		if (pthread_create(&s->runs[i].tid, NULL, run_one, &s->runs[i]) != 0) {
-			nm_error("cannot start a thread for job '%s'", s->plan->jobs[i].name);
-			abort();
-		}
-		s->runs[i].started = 1;
+	s->genesis_ns = clock_now_ns();
+	if (pthread_create(&s->starter, NULL, starter, s) != 0) {
+		nm_error("cannot start the job starter thread");
+		abort();
 	}
+	s->starter_started = 1;
 }
 
 int fio_sched_wait(struct fio_sched *s, const struct timespec *deadline)
@@ -139,6 +213,9 @@ int fio_sched_job_done(struct fio_sched *s, size_t i)
 
 void fio_sched_join(struct fio_sched *s)
 {
+	if (s->starter_started) /* once it has returned, no job starts any more */
+		pthread_join(s->starter, NULL);
+	s->starter_started = 0;
 	for (size_t i = 0; i < s->plan->njobs; i++)
 		if (s->runs[i].started)
 			pthread_join(s->runs[i].tid, NULL);
@@ -176,6 +253,7 @@ void fio_sched_close(struct fio_sched *s)
 	}
 	free(s->runs);
 	free(s->done);
+	free(s->terminate);
 	if (p) {
 		pthread_mutex_destroy(&s->lock);
 		pthread_cond_destroy(&s->cond);

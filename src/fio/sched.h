@@ -1,6 +1,9 @@
 /* Running a plan's jobs in fio's order: every job's files are laid out first (so no layout
- * lands in another job's time), then each job waits for what it must (stonewall: every
- * earlier job; wait_for: that one) and runs on its own thread. */
+ * lands in another job's time), then one starter thread starts the jobs as fio's does, each
+ * on its own thread: in the order given, a job with startdelay not before that long after the
+ * run began, a stonewall job (and every job after it) only once nothing runs, a wait_for job
+ * once that job is done.  With exitall, a job's end stops others (exit_what: its group, what
+ * runs, or all), and a job stopped before it started never runs. */
 #ifndef NM_FIO_SCHED_H
 #define NM_FIO_SCHED_H
 
@@ -25,7 +28,12 @@ struct fio_runner {
 struct fio_sched {
 	const struct fio_plan *plan;
 	struct fio_runner *runs;        /* one per job */
-	unsigned char *done;            /* under lock */
+	unsigned char *done;            /* under lock: ended, or stopped before it started */
+	unsigned char *terminate;       /* under lock: exitall stops the job (or keeps it from starting) */
+	int exitall;                    /* some job has exitall (fio: then every job's end stops others) */
+	uint64_t genesis_ns;            /* when the starter began (startdelay counts from there) */
+	pthread_t starter;
+	int starter_started;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 };

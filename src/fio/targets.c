@@ -157,7 +157,7 @@ static int check_one(const struct fio_job *j, const char *path, const char *cons
 
 static uint64_t new_file_size(const struct io_job *io)
 {
-	return io->offset + (io->size ? io->size : io->filesize);
+	return io->offset + (io->size && !io->all_targets ? io->size : io->filesize);
 }
 
 int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nallow, char *err, size_t errlen)

@@ -167,6 +167,8 @@ struct io_worker {
 	unsigned index;             /* thread number within the job */
 	struct io_file *files;
 	unsigned nfiles, next_file;
+	uint64_t file_left;         /* I/Os left on files[next_file] before io_next_file moves on */
+	int file_chosen;            /* next_file holds a choice (0 before the first I/O) */
 	int direct;
 	unsigned depth;
 	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
@@ -208,6 +210,8 @@ static inline int io_job_random(const struct io_job *job)
 /* Whether a worker waiting on something outside (a peer, a program) should give up: the
  * run was stopped, interrupted, or is past its deadline. */
 int io_worker_stopping(const struct io_worker *w);
+/* The file of the next I/O of bs bytes (io/fileservice.c), for a worker with several files. */
+unsigned io_next_file(struct io_worker *w, uint64_t bs);
 
 /* Run one worker to completion (the thread body). */
 void *io_worker_main(void *arg);
@@ -240,7 +244,10 @@ static inline uint64_t io_pick_offset(struct io_worker *w, struct io_file *f, in
 	uint64_t off = f->seq_pos[dir];
 	if (off + bs > f->region_start + f->region_len)
 		off = f->region_start;
-	f->seq_pos[dir] = off + bs + w->job->rw_seq_skip;
+	int64_t next = (int64_t)(off + bs) + w->job->rw_seq_skip;
+	if (next < (int64_t)f->region_start) /* backwards past the start: on from the end, as fio */
+		next = (int64_t)(f->region_start + f->region_len) + w->job->rw_seq_skip;
+	f->seq_pos[dir] = next < (int64_t)f->region_start ? f->region_start : (uint64_t)next;
 	return off;
 }
 

@@ -73,6 +73,13 @@ enum io_direct {
 
 enum io_buffer_fill { FILL_RANDOM = 0, FILL_ZERO };
 
+/* Which of a thread's files the next I/O goes to (fio's file_service_type). */
+enum io_file_service {
+	FILES_ROUNDROBIN = 0, /* the next file every file_service_nr I/Os */
+	FILES_RANDOM,         /* a file at random every file_service_nr I/Os */
+	FILES_SEQUENTIAL,     /* a file's whole region, then the next */
+};
+
 /* fio's fadvise_hint: 1 (the default) tells the kernel a random job is random, a sequential
  * one sequential; 0 says nothing; random/sequential say that whatever the job does. */
 enum io_fadvise { FADVISE_PATTERN = 0, FADVISE_NONE, FADVISE_RANDOM, FADVISE_SEQUENTIAL };
@@ -126,10 +133,17 @@ struct io_job {
 	const char *targets[IO_MAX_TARGETS];
 	unsigned ntargets;
 	unsigned nrfiles;           /* files per job in a directory target; default 1 */
+	int all_targets;            /* every thread works on all the (file or device) targets, each
+	                             * its share of size (fio's filename=a:b); 0: thread i on target
+	                             * i % ntargets */
+	enum io_file_service file_service;
+	unsigned file_service_nr;   /* I/Os on a file before the next (round robin, random); 0: 1 */
 	uint64_t size;              /* bytes of I/O per job (size-based); also the region when filesize is 0 */
 	uint64_t filesize;          /* size of each file; default size / nrfiles */
 	uint64_t offset;            /* start of the region in each file */
-	uint64_t rw_seq_skip;       /* fio's rw=read:N hole after each I/O */
+	int64_t rw_seq_skip;        /* fio's rw=read:N hole after each I/O; negative: the next I/O
+	                             * starts that far back from this one's end (read:-8k reads
+	                             * backwards), wrapping to the region's end */
 	int allow_write_blockdev;   /* writes allowed on a target nodemark did not create (a block
 	                             * device named again in --allow-write, an existing file);
 	                             * a mounted block device is never written */
@@ -144,6 +158,8 @@ struct io_job {
 	uint64_t ramp_ns;           /* run but do not measure */
 	uint64_t startdelay_ns;
 	unsigned loops;             /* default 1 */
+	uint64_t number_ios;        /* a pass ends after this many I/Os per thread (fio's number_ios);
+	                             * 0: no limit */
 
 	/* Pacing (io/rate.c), per direction and thread; 0: as fast as it goes */
 	uint64_t rate_bps[DIR_COUNT];  /* fio's rate: bytes issued by t after start <= rate * t */

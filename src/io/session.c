@@ -303,9 +303,9 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			return IO_BAD_JOB;
 	} else if (t->kind == TARGET_FILE) {
 		/* an existing file: its own size unless a region was asked for */
-		uint64_t need = job->size ? job->offset + job->size : 0;
+		uint64_t need = job->size ? job->offset + (job->all_targets ? file_len_for(job) : job->size) : 0;
 		if (t->created) {
-			need = job->offset + (job->size ? job->size : file_len_for(job));
+			need = job->offset + (job->size && !job->all_targets ? job->size : file_len_for(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
 			/* ours from here on: removed at the end, and on a signal (unlike fio, which keeps it) */
@@ -534,6 +534,17 @@ static void *worker_thread(void *arg)
 	return NULL;
 }
 
+/* Whether each thread works on every target (all files or devices) rather than one. */
+static int all_files(const struct io_session *s, const struct io_job *job)
+{
+	if (!job->all_targets || s->ntargets < 2)
+		return 0;
+	for (unsigned i = 0; i < s->ntargets; i++)
+		if (s->targets[i].kind != TARGET_FILE && s->targets[i].kind != TARGET_BLOCK)
+			return 0;
+	return 1;
+}
+
 static int setup_worker(struct io_session *s, const struct io_job *job, struct io_worker *w, unsigned i,
 			struct io_job_result *res, char *err, size_t errlen)
 {
@@ -553,7 +564,8 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	res->direct_used = t->direct;
 	snprintf(res->engine_used, sizeof res->engine_used, "%s", w->ops->name);
 
-	unsigned nf = t->kind == TARGET_DIR ? job->nrfiles : 1;
+	int spread = all_files(s, job); /* fio's filename=a:b: every thread on every file */
+	unsigned nf = t->kind == TARGET_DIR ? job->nrfiles : spread ? s->ntargets : 1;
 	w->files = calloc(nf, sizeof *w->files);
 	if (!w->files)
 		return nm_errf(err, errlen, "out of memory"), IO_FAILED;
@@ -574,15 +586,16 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 			f->path = w->ops->name; /* for messages: "net: read of ..." */
 			f->size = job->offset + (job->size ? job->size : (uint64_t)job->bs[0] * 1024);
 		} else {
-			f->path = t->path;
-			f->size = t->dev_size;
+			f->path = spread ? s->targets[k].path : t->path;
+			f->size = spread ? s->targets[k].dev_size : t->dev_size;
 		}
 		uint64_t region = f->size > job->offset ? f->size - job->offset : 0;
 		uint64_t per_file = job->size ? job->size / nf : 0;
 		if (t->kind != TARGET_DIR && per_file && per_file < region)
 			region = per_file;
-		if (t->direct) /* whole aligned blocks only */
-			region -= region % t->align;
+		const struct io_target *ft = spread ? &s->targets[k] : t;
+		if (ft->direct) /* whole aligned blocks only */
+			region -= region % ft->align;
 		f->region_start = job->offset;
 		f->region_len = region;
 		uint64_t bsmax = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];

@@ -50,6 +50,7 @@ struct loop {
 	struct sampler bw, iops;
 	double depth_sum;          /* I/Os in flight after each submission, summed */
 	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
+	uint64_t pass_ios;          /* I/Os issued in this pass (for job->number_ios) */
 	unsigned loops_left;
 	unsigned writes_since_sync;
 	int need_sync;
@@ -248,7 +249,7 @@ static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
  * last pass left in the page cache, as fio does when it reopens its files. */
 static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop *ls)
 {
-	ls->issued = 0;
+	ls->issued = ls->pass_ios = 0;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
 		for (int d = 0; d < DIR_COUNT; d++) {
@@ -264,7 +265,7 @@ static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop 
 static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r)
 {
 	const struct io_job *job = w->job;
-	if (ls->issued >= ls->pass_size) {
+	if (ls->issued >= ls->pass_size || (job->number_ios && ls->pass_ios >= job->number_ios)) {
 		if (!job->time_based) {
 			if (ls->loops_left <= 1)
 				return 0;
@@ -277,11 +278,9 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
 	if (__builtin_expect(ls->pace.on, 0) && io_pace_hold(&ls->pace, job, &dir, ticks_now()))
 		return -1;
-	unsigned fi = w->next_file;
-	if (w->nfiles > 1 && ++w->next_file == w->nfiles)
-		w->next_file = 0;
-	struct io_file *f = &w->files[fi];
 	uint64_t bs = job->bs[dir];
+	unsigned fi = w->nfiles > 1 ? io_next_file(w, bs) : 0;
+	struct io_file *f = &w->files[fi];
 	r->dir = (uint8_t)dir;
 	r->file = (uint16_t)fi;
 	if (__builtin_expect(w->mixed_bs, 0)) {
@@ -291,6 +290,7 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	r->len = (uint32_t)bs;
 	ls->issued += bs;
+	ls->pass_ios++;
 	if (__builtin_expect(ls->pace.on, 0))
 		io_pace_issued(&ls->pace, job, dir, bs);
 	if (dir == DIR_WRITE && job->refill_buffers && job->fill == FILL_RANDOM) {

@@ -67,3 +67,8 @@ compare "fsync" $G --name=fs --rw=write --fsync=4
 compare "group_reporting with stonewall" --group_reporting $G --name=a --rw=write --name=b --rw=read --numjobs=2 \
     --name=c --stonewall --rw=randread
 compare "kb_base=1000" --kb_base=1000 --directory=d --size=256k --name=kb --rw=read
+compare "number_ios" $G --name=ni --rw=read --number_ios=10
+compare "rw=read:-8k backwards" $G --name=bk --rw=read:-8k
+compare "filename=a:b, both files each thread" --size=1m --name=fl --rw=randwrite --numjobs=2 --filename=d/a:d/b
+compare "options shown by fio's names" $G --name=al --readwrite=randread --blocksize=4k --blockalign=4k \
+    --fileoffset=0 --blocksize_range=4k-4k

@@ -340,7 +340,84 @@ TEST(fio_opt_support_classifies)
 {
 	CHECK_EQ_INT(fio_opt_support("iodepth"), FIO_OPT_SUPPORTED);
 	CHECK_EQ_INT(fio_opt_support("gtod_reduce"), FIO_OPT_IGNORED);
-	CHECK_EQ_INT(fio_opt_support("exitall"), FIO_OPT_REFUSED);
+	CHECK_EQ_INT(fio_opt_support("lockmem"), FIO_OPT_REFUSED);
 	CHECK_EQ_INT(fio_opt_support("threads"), FIO_OPT_SUPPORTED); /* an alias */
 	CHECK_EQ_INT(fio_opt_support("no_such_option"), FIO_OPT_UNKNOWN);
+}
+
+TEST(fio_options_are_kept_under_fios_names)
+{
+	/* fio shows an option under its own name whatever the spelling: blockalign= as ba */
+	const char *args[] = { "--blocksize=8k", "--name=a", "--blockalign=4k", "--readwrite=randread",
+			       "--nr_files=1", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_STR(p.globals.kv[0].key, "bs");
+	CHECK_EQ_STR(p.jobs[0].opts.kv[1].key, "ba");
+	CHECK_EQ_STR(p.jobs[0].opts.kv[2].key, "rw");
+	CHECK_EQ_STR(p.jobs[0].opts.kv[3].key, "nrfiles");
+	CHECK_EQ_U64(p.jobs[0].io.blockalign[DIR_READ], 4096);
+	fio_plan_free(&p);
+
+	CHECK(parse_text(&p, "[j]\nblocksize=16k\niodepth_batch_complete=4\n", err, sizeof err) == 0);
+	CHECK_EQ_STR(p.jobs[0].opts.kv[0].key, "bs");
+	CHECK_EQ_STR(p.jobs[0].opts.kv[1].key, "iodepth_batch_complete_min");
+	fio_plan_free(&p);
+}
+
+TEST(fio_exitall_exit_what_number_ios)
+{
+	const char *args[] = { "--exitall", "--name=a", "--exit_what=stonewall", "--number_ios=1k", "--name=b",
+			       "--exit_what=all", "--exitall_on_error", "--name=c", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].exitall, 1);
+	CHECK_EQ_INT(p.jobs[0].exit_what, FIO_EXIT_STONEWALL);
+	CHECK_EQ_U64(p.jobs[0].io.number_ios, 1024);
+	CHECK_EQ_INT(p.jobs[1].exit_what, FIO_EXIT_ALL);
+	CHECK_EQ_INT(p.jobs[1].exitall_on_error, 1);
+	CHECK_EQ_INT(p.jobs[2].exit_what, FIO_EXIT_GROUP);
+	CHECK_EQ_INT(p.jobs[2].exitall, 1);
+	fio_plan_free(&p);
+
+	const char *bad[] = { "--name=a", "--exit_what=everything", NULL };
+	CHECK(parse_argv(&p, bad, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "exit_what");
+	fio_plan_free(&p);
+}
+
+TEST(fio_filename_list_shares_size_and_file_service)
+{
+	const char *args[] = { "--name=a", "--filename=x:y", "--size=8m", "--file_service_type=roundrobin:4",
+			       "--rw=read:-8k", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.all_targets, 1);
+	CHECK_EQ_U64(p.jobs[0].io.filesize, 4 << 20);
+	CHECK_EQ_INT(p.jobs[0].io.file_service, FILES_ROUNDROBIN);
+	CHECK_EQ_INT(p.jobs[0].io.file_service_nr, 4);
+	CHECK(p.jobs[0].io.rw_seq_skip == -8192);
+	fio_plan_free(&p);
+
+	const char *bad[] = { "--name=a", "--file_service_type=zipf:1.2", NULL };
+	CHECK(parse_argv(&p, bad, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "file_service_type");
+	fio_plan_free(&p);
+}
+
+TEST(fio_terse_versions)
+{
+	const char *args[] = { "--terse-version=5", "--name=a", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.terse_version, 5);
+	fio_plan_free(&p);
+	const char *bad[] = { "--terse-version=6", "--name=a", NULL };
+	CHECK(parse_argv(&p, bad, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "terse-version");
+	fio_plan_free(&p);
 }
