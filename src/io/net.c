@@ -11,6 +11,7 @@
  * nodemark job can talk to a fio job.  Waiting for the peer minds Ctrl-C and the stop flag. */
 #include "io/internal.h"
 #include "io/ticks.h"
+#include "util/cleanup.h"
 
 #include <arpa/inet.h>
 #include <endian.h>
@@ -48,7 +49,8 @@ static int is_udp(enum io_net_proto p)
 
 static int fail(struct io_worker *w, int e, const char *what)
 {
-	snprintf(w->err, sizeof w->err, "net %s port %u: %s: %s", w->job->eng.hostname ? w->job->eng.hostname : "",
+	const char *host = w->job->eng.hostname;
+	snprintf(w->err, sizeof w->err, "net %s%sport %u: %s: %s", host ? host : "", host ? " " : "",
 		 w->job->eng.port + w->index, what, strerror(e));
 	return -e;
 }
@@ -66,6 +68,15 @@ static int wait_ready(struct io_worker *w, int fd, short events)
 		if (n < 0 && errno != EINTR)
 			return -errno;
 	}
+}
+
+/* Why wait_ready gave up: interrupted (EINTR: the run ends as interrupted), or the runtime
+ * passed with no peer (ETIMEDOUT), or poll's own error. */
+static int give_up_reason(int rc)
+{
+	if (rc != -EINTR)
+		return -rc;
+	return cleanup_interrupted() ? EINTR : ETIMEDOUT;
 }
 
 static int resolve(struct io_worker *w, struct net_state *st, int family, int type)
@@ -152,7 +163,7 @@ static int net_listen(struct io_worker *w, struct net_state *st, int family, int
 		uint32_t msg[2];
 		int rc = wait_ready(w, fd, POLLIN); /* the writer's open */
 		if (rc < 0)
-			return rc == -EINTR ? fail(w, ETIMEDOUT, "no writer within the runtime, or stopped") : fail(w, -rc, "poll");
+			return fail(w, give_up_reason(rc), "waiting for the writer's open");
 		st->peerlen = sizeof st->peer;
 		if (recvfrom(fd, msg, sizeof msg, 0, (struct sockaddr *)&st->peer, &st->peerlen) != sizeof msg ||
 		    ntohl(msg[0]) != LINK_MAGIC || ntohl(msg[1]) != LINK_OPEN)
@@ -163,7 +174,7 @@ static int net_listen(struct io_worker *w, struct net_state *st, int family, int
 		return fail(w, errno, "listen");
 	int rc = wait_ready(w, fd, POLLIN);
 	if (rc < 0)
-		return rc == -EINTR ? fail(w, ETIMEDOUT, "no connection within the runtime, or stopped") : fail(w, -rc, "poll");
+		return fail(w, give_up_reason(rc), "waiting for a connection");
 	st->fd = accept4(fd, NULL, NULL, SOCK_CLOEXEC);
 	if (st->fd < 0)
 		return fail(w, errno, "accept");

@@ -678,9 +678,12 @@ static void wait_workers(struct io_session *s, const struct io_job *job, struct 
 static int run_status(const struct io_worker *w, const struct io_job_result *results, unsigned n, unsigned started,
 		      char *err, size_t errlen)
 {
-	for (unsigned i = 0; i < n; i++)
+	for (unsigned i = 0; i < n; i++) {
+		if (results[i].error == EINTR && cleanup_interrupted())
+			continue; /* it gave up waiting (for a peer) because of the signal */
 		if (w[i].status != IO_OK || results[i].error)
 			return nm_errf(err, errlen, "%s", results[i].errmsg[0] ? results[i].errmsg : w[i].err), IO_FAILED;
+	}
 	if (started < n)
 		return nm_errf(err, errlen, "cannot start thread %u of %u", started + 1, n), IO_FAILED;
 	if (cleanup_interrupted())

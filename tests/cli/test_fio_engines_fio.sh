@@ -138,6 +138,16 @@ set -- $got
 rt=$(jget 'j["jobs"][0]["job_runtime"]')
 [ "$rc" = 0 ] && [ "${2:-0}" = 262144 ] && [ "${1:-0}" -gt 0 ] && [ "${1:-0}" -le 262144 ] && [ "${rt:-20000}" -lt 15000 ] &&
     ok "net udp: 256 KiB sent, the reader ends at the writer's close" || not_ok "net udp" "rc $rc, '$got', runtime $rt ms ${err:0:300}"
+run_nm fio --no-save --name=r --ioengine=net --listen --port=$((port + 3)) --rw=read --size=1m --runtime=1
+[ "$rc" = 1 ] && grep -q "port $((port + 3)): waiting for a connection: Connection timed out" <<<"$err" &&
+    ok "net: a listener no one connects to gives up at its runtime, naming the port" || not_ok "net: listener gives up" "rc $rc: $err"
+"$NM" fio --no-save --name=r --ioengine=net --listen --port=$((port + 4)) --rw=read --size=1m >/dev/null 2>"$d/err" &
+pid=$!
+sleep 1
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+[ "$rc" = 130 ] && ok "net: Ctrl-C while waiting for the peer: exit 130" || not_ok "net: Ctrl-C while waiting: exit 130" "rc $rc: $(cat "$d/err")"
 run_nm fio --no-save --name=n --ioengine=net --rw=write --size=1m
 expect_rc 2 "net without port= is refused"
 one_line_error "net without port: one line"
