@@ -188,7 +188,7 @@ static int check_targets(struct disk_opts *o)
 {
 	const struct io_job *j = &o->plan.base;
 	int writable = 1;
-	if (!j->ntargets && j->engine != ENGINE_NULL)
+	if (!j->ntargets && !(io_engine_caps(j->engine) & IO_ENGINE_DISKLESS))
 		nm_usage_fail("missing target: name a directory, file or block device (see --help)");
 	for (unsigned i = 0; i < j->ntargets; i++) {
 		struct stat st;
