@@ -129,6 +129,30 @@ void io_pace_wait(struct io_pace *p, const struct io_job *job, uint64_t limit);
 int io_pace_check_min(struct io_pace *p, const struct io_job *job, const struct io_job_result *r, uint64_t now,
 		      char *err, size_t errlen);
 
+/* --- bw/iops samples (io/samples.c): fio's bwavgtime and iopsavgtime --------------------- */
+
+/* Running min/max/mean/variance of one rate (Welford). */
+struct rate_stat {
+	uint64_t n;
+	double min, max, mean, m2;
+};
+
+/* Samples of one rate every len ticks, per direction. */
+struct io_sampler {
+	uint64_t next, len, last;  /* ticks */
+	uint64_t base[DIR_COUNT];  /* bytes (bw) or I/Os (iops) at the last sample */
+	struct rate_stat st[DIR_COUNT];
+	int bytes;                 /* 1: bw, 0: iops */
+};
+
+/* Forget the samples so far; the next is due len ticks after now. */
+void io_sampler_restart(struct io_sampler *s, uint64_t now);
+/* One sample per direction of r's counts over the time since the last one. */
+void io_sampler_close(struct io_sampler *s, const struct io_job_result *r, uint64_t now);
+/* The summary, into a result's fields. */
+void io_rate_out(const struct rate_stat *s, uint64_t *min, uint64_t *max, double *mean, double *dev,
+		 uint64_t *samples);
+
 /* One file a worker uses. */
 struct io_file {
 	int fd;

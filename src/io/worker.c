@@ -10,7 +10,6 @@
 #include "util/cleanup.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -21,20 +20,6 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
-
-/* Running min/max/mean/variance of one rate (Welford), for fio's bw and iops lines. */
-struct rate_stat {
-	uint64_t n;
-	double min, max, mean, m2;
-};
-
-/* Samples of one rate every len ticks, per direction (fio's bwavgtime or iopsavgtime). */
-struct sampler {
-	uint64_t next, len, last;  /* ticks */
-	uint64_t base[DIR_COUNT];  /* bytes (bw) or I/Os (iops) at the last sample */
-	struct rate_stat st[DIR_COUNT];
-	int bytes;                 /* 1: bw, 0: iops */
-};
 
 struct loop {
 	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE, or -1 for a mix */
@@ -47,7 +32,7 @@ struct loop {
 	uint64_t next_event;       /* min of ramp_end, sec_next, the samplers' next, deadline */
 	uint64_t sec_next, sec_len;
 	uint64_t sec_ios0, sec_bytes0;
-	struct sampler bw, iops;
+	struct io_sampler bw, iops;
 	double depth_sum;          /* I/Os in flight after each submission, summed */
 	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
 	uint64_t pass_ios;          /* I/Os issued in this pass (for job->number_ios) */
@@ -117,13 +102,8 @@ static __attribute__((noinline)) void start_measuring(struct io_worker *w, struc
 	r->depth_max = 0;
 	r->depth_samples = 0;
 	ls->depth_sum = 0;
-	struct sampler *smp[] = { &ls->bw, &ls->iops };
-	for (int i = 0; i < 2; i++) {
-		memset(smp[i]->base, 0, sizeof smp[i]->base);
-		memset(smp[i]->st, 0, sizeof smp[i]->st);
-		smp[i]->last = now;
-		smp[i]->next = now + smp[i]->len;
-	}
+	io_sampler_restart(&ls->bw, now);
+	io_sampler_restart(&ls->iops, now);
 	r->sync_ios = 0;
 	hist_init(&r->sync_lat);
 	r->nsec = 0;
@@ -160,38 +140,6 @@ static __attribute__((noinline)) void close_second(struct io_worker *w, struct l
 	ls->sec_bytes0 = bytes;
 skip:
 	ls->sec_next += ls->sec_len;
-}
-
-static void rate_add(struct rate_stat *s, double v)
-{
-	if (!s->n || v < s->min)
-		s->min = v;
-	if (!s->n || v > s->max)
-		s->max = v;
-	s->n++;
-	double d = v - s->mean;
-	s->mean += d / (double)s->n;
-	s->m2 += d * (v - s->mean);
-}
-
-/* One sample of s's rate per direction over the time since the last one (the real time, so
- * a late check does not inflate the rate). A direction with no I/O in the interval adds no
- * sample, as fio's. */
-static __attribute__((noinline)) void close_sample(struct io_worker *w, struct sampler *s, uint64_t now)
-{
-	double secs = (double)ticks_to_ns(now - s->last) / 1e9;
-	for (int d = 0; d < DIR_COUNT && secs > 0; d++) {
-		const struct io_dir_result *dr = &w->res->dir[d];
-		uint64_t count = s->bytes ? dr->bytes : dr->ios;
-		uint64_t delta = count - s->base[d];
-		s->base[d] = count;
-		if (delta)
-			rate_add(&s->st[d], (double)delta / secs);
-	}
-	s->last = now;
-	s->next += s->len;
-	if (s->next <= now) /* the thread was away for more than one interval */
-		s->next = now + s->len;
 }
 
 static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end);
@@ -234,9 +182,9 @@ static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
 	/* the samples due by the deadline count, so a 2 s run at 500 ms has 4 */
 	uint64_t upto = ls->deadline && now > ls->deadline ? ls->deadline : now;
 	if (ls->measuring && upto >= ls->bw.next)
-		close_sample(w, &ls->bw, upto);
+		io_sampler_close(&ls->bw, w->res, upto);
 	if (ls->measuring && upto >= ls->iops.next)
-		close_sample(w, &ls->iops, upto);
+		io_sampler_close(&ls->iops, w->res, upto);
 	while (ls->measuring && upto >= ls->sec_next)
 		close_second(w, ls);
 	if (ls->deadline && now >= ls->deadline)
@@ -668,16 +616,6 @@ static uint64_t tv_ns(struct timeval tv)
 	return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
 }
 
-static void rate_out(const struct rate_stat *s, uint64_t *min, uint64_t *max, double *mean, double *dev,
-		     uint64_t *samples)
-{
-	*samples = s->n;
-	*min = (uint64_t)s->min;
-	*max = (uint64_t)s->max;
-	*mean = s->mean;
-	*dev = s->n > 1 ? sqrt(s->m2 / (double)(s->n - 1)) : 0;
-}
-
 /* Time and CPU of the measured part up to end (ticks), into r: for the final result, and for
  * the interim copies a snapshot asks for. Called on the worker's own thread (RUSAGE_THREAD). */
 static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end)
@@ -717,8 +655,8 @@ static void finish(struct io_worker *w, struct loop *ls)
 	r->depth_mean = r->depth_samples ? ls->depth_sum / (double)r->depth_samples : 0;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct io_dir_result *dr = &r->dir[d];
-		rate_out(&ls->bw.st[d], &dr->bw_min, &dr->bw_max, &dr->bw_mean, &dr->bw_dev, &dr->bw_samples);
-		rate_out(&ls->iops.st[d], &dr->iops_min, &dr->iops_max, &dr->iops_mean, &dr->iops_dev,
+		io_rate_out(&ls->bw.st[d], &dr->bw_min, &dr->bw_max, &dr->bw_mean, &dr->bw_dev, &dr->bw_samples);
+		io_rate_out(&ls->iops.st[d], &dr->iops_min, &dr->iops_max, &dr->iops_mean, &dr->iops_dev,
 			 &dr->iops_samples);
 	}
 }
