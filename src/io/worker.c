@@ -28,7 +28,7 @@ struct loop {
 	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
 	uint64_t ramp_end;         /* ticks; 0 = no ramp left */
 	uint64_t deadline;         /* ticks; 0 = none */
-	uint64_t last_done;        /* ticks: the last counted completion of a sync engine */
+	uint64_t last_done;        /* ticks: the last counted completion */
 	uint64_t next_event;       /* min of ramp_end, sec_next, the samplers' next, deadline */
 	uint64_t sec_next, sec_len;
 	uint64_t sec_ios0, sec_bytes0;
@@ -36,6 +36,7 @@ struct loop {
 	double depth_sum;          /* I/Os in flight after each submission, summed */
 	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
 	uint64_t pass_ios;          /* I/Os issued in this pass (for job->number_ios) */
+	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
 	unsigned loops_left;
 	unsigned writes_since_sync;
 	int need_sync;
@@ -193,19 +194,28 @@ static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
 	return 0;
 }
 
-/* A new pass over the files (a loop, or a time-based wrap): start them over and drop what the
- * last pass left in the page cache, as fio does when it reopens its files. */
-static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop *ls)
+/* A new pass over the files: start them over and drop what the last pass left in the page
+ * cache, as fio does. fio reopens its files at a loop, which drops their cache even under
+ * O_DIRECT (the drop at an open ignores it); a time-based wrap keeps them open and drops the
+ * cache of buffered jobs only. The first pass (opening) drops at its first I/O, inside the
+ * measured time, where fio opens its files: lazily, at the first I/O of its timed loop, so on
+ * a file left dirty by an earlier job fio's first drop waits for the writeback it starts, and
+ * that time is part of fio's runtime. */
+static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop *ls, int reopen)
 {
 	ls->issued = ls->pass_ios = 0;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
-		for (int d = 0; d < DIR_COUNT; d++) {
-			f->seq_pos[d] = f->region_start;
-			f->perm_i[d] = f->perm[d].n; /* the next random pick starts a new order */
+		if (!ls->opening) {
+			for (int d = 0; d < DIR_COUNT; d++) {
+				f->seq_pos[d] = f->region_start;
+				f->perm_i[d] = f->perm[d].n; /* the next random pick starts a new order */
+			}
 		}
-		io_file_drop_cache(w, f);
+		if (reopen || !w->direct)
+			io_file_drop_cache(w, f);
 	}
+	ls->opening = 0;
 }
 
 /* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue, -1 when
@@ -214,12 +224,12 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 {
 	const struct io_job *job = w->job;
 	if (ls->issued >= ls->pass_size || (job->number_ios && ls->pass_ios >= job->number_ios)) {
-		if (!job->time_based) {
+		if (!job->time_based && !ls->opening) {
 			if (ls->loops_left <= 1)
 				return 0;
 			ls->loops_left--;
 		}
-		new_pass(w, ls);
+		new_pass(w, ls, ls->opening || !job->time_based);
 	}
 	int dir = ls->fixed_dir;
 	if (dir < 0)
@@ -464,7 +474,8 @@ static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
 
 /* Keep iodepth I/Os in flight as fio does: wait for one completion (fio's
  * iodepth_batch_complete_min=1), take at most iodepth_batch_complete_max of those that are
- * there (fio's default: 1), refill the freed slots, and wait again. */
+ * there (fio's default: 1), refill the freed slots, and wait again. At the deadline (or a
+ * stop) nothing more is issued and what is in flight is drained and counted, as fio's. */
 static void run_async(struct io_worker *w, struct loop *ls)
 {
 	unsigned depth = w->depth;
@@ -509,13 +520,13 @@ static void run_async(struct io_worker *w, struct loop *ls)
 			break;
 		}
 		uint64_t t = ticks_now();
-		int past_deadline = ls->deadline && t >= ls->deadline;
+		/* What completes after the deadline counts, and the runtime runs to it (fill_times):
+		 * fio reaps what is in flight when its runtime is up and counts it (do_io) */
+		ls->last_done = t;
 		for (int i = 0; i < n; i++) {
 			struct io_req *r = q.done[i];
 			q.inflight--;
 			q.freelist[q.nfree++] = r;
-			if (past_deadline) /* finished outside the measured window */
-				continue;
 			if (complete(w, ls, r, t, 1) < 0)
 				draining = 1;
 			ios++;
@@ -551,7 +562,6 @@ static int open_files(struct io_worker *w)
 			return -e;
 		}
 		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
-		io_file_drop_cache(w, f);
 	}
 	return 0;
 }
@@ -622,9 +632,10 @@ static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_resul
 {
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
-	/* The measured time ends at the deadline, or later where a sync engine counted an I/O that
-	 * finished after it (a stalled write, a slow cache drop at a wrap): fio's runtime runs to
-	 * the end of its last I/O too, and capping it would count the I/O without its time. */
+	/* The measured time ends at the deadline, or later where an I/O that finished after it was
+	 * counted (a stalled write, a slow cache drop, what io_uring had in flight at the deadline):
+	 * fio's runtime runs to the end of its last I/O too; capping it would count the I/O without
+	 * its time. */
 	uint64_t stop = ls->deadline && end > ls->deadline ? ls->deadline : end;
 	if (ls->last_done > stop && ls->last_done <= end)
 		stop = ls->last_done;
@@ -706,6 +717,8 @@ static void init_loop(struct io_worker *w, struct loop *ls)
 			ls->pass_size += w->files[i].region_len;
 	if (!ls->pass_size)
 		ls->pass_size = UINT64_MAX;
+	ls->issued = ls->pass_size; /* the first I/O opens the first pass (new_pass) */
+	ls->opening = 1;
 	ls->sec_len = ticks_from_ns(1000000000ull);
 	uint64_t bw_ns = job->sample_ns ? job->sample_ns : 500000000ull;
 	ls->bw.len = ticks_from_ns(bw_ns);

@@ -13,6 +13,8 @@
  *             truncate   ftruncate      fallocate  fallocate, posix_fallocate
  *             uring      io_uring write SQEs (WRITE, WRITE_FIXED, WRITEV)
  *             uring_fsync io_uring FSYNC and SYNC_FILE_RANGE SQEs
+ *             dropcache  posix_fadvise(POSIX_FADV_DONTNEED): a page-cache drop (other advice
+ *                        passes; an errno action is returned, as posix_fadvise returns it)
  *           and the groups "anywrite" (write+pwrite+uring) and "sync" (fsync+fdatasync+uring_fsync).
  *   ACTION  an errno name (ENOSPC, EIO, EDQUOT, EROFS, EACCES, EPERM, EINTR, EAGAIN, ENOMEM) or
  *           number: the call fails with it; KILL: the process sends itself SIGKILL just before
@@ -79,13 +81,14 @@ enum op {
 	OP_FALLOCATE = 1 << 8,
 	OP_URING = 1 << 9,
 	OP_URING_FSYNC = 1 << 10,
+	OP_DROPCACHE = 1 << 11,
 };
 
 static const struct { const char *name; unsigned ops; } op_names[] = {
 	{ "write", OP_WRITE }, { "pwrite", OP_PWRITE }, { "fsync", OP_FSYNC },
 	{ "fdatasync", OP_FDATASYNC }, { "rename", OP_RENAME }, { "open", OP_OPEN },
 	{ "mkdir", OP_MKDIR }, { "truncate", OP_TRUNCATE }, { "fallocate", OP_FALLOCATE },
-	{ "uring", OP_URING }, { "uring_fsync", OP_URING_FSYNC },
+	{ "uring", OP_URING }, { "uring_fsync", OP_URING_FSYNC }, { "dropcache", OP_DROPCACHE },
 	{ "anywrite", OP_WRITE | OP_PWRITE | OP_URING },
 	{ "sync", OP_FSYNC | OP_FDATASYNC | OP_URING_FSYNC },
 };
@@ -538,6 +541,19 @@ int posix_fallocate64(int fd, off64_t off, off64_t len)
 {
 	int a = decide(OP_FALLOCATE, fd, NULL, NULL, (uint64_t)len);
 	return a ? a : REAL(posix_fallocate64)(fd, off, len);
+}
+
+/* posix_fadvise returns the error too; only a drop (DONTNEED) is a fault point. */
+int posix_fadvise(int fd, off_t off, off_t len, int advice)
+{
+	int a = advice == POSIX_FADV_DONTNEED ? decide(OP_DROPCACHE, fd, NULL, NULL, 0) : 0;
+	return a > 0 ? a : REAL(posix_fadvise)(fd, off, len, advice);
+}
+
+int posix_fadvise64(int fd, off64_t off, off64_t len, int advice)
+{
+	int a = advice == POSIX_FADV_DONTNEED ? decide(OP_DROPCACHE, fd, NULL, NULL, 0) : 0;
+	return a > 0 ? a : REAL(posix_fadvise64)(fd, off, len, advice);
 }
 
 static int rename_fault(int olddirfd, const char *oldp, int newdirfd, const char *newp)

@@ -43,6 +43,24 @@ TEST(the_ring_holds_iodepth_ios_in_flight)
 	}
 }
 
+TEST(what_is_in_flight_at_the_deadline_is_counted)
+{
+	/* fio drains its queue when the runtime is up and counts what completes: every I/O
+	 * submitted is counted, none of the last iodepth left out */
+	char err[256];
+	struct io_job j = file_job(ENGINE_URING, IO_RANDREAD, 8);
+	j.time_based = 1;
+	j.runtime_ns = 200 * 1000 * 1000ull;
+	struct io_job_result r;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	uint64_t submitted = 0;
+	for (int i = 0; i < 7; i++)
+		submitted += r.iodepth_level[i];
+	CHECK(submitted > 8);
+	CHECK_EQ_U64(r.dir[DIR_READ].ios, submitted);
+	io_result_free(&r);
+}
+
 TEST(a_sync_engine_has_one_io_in_flight)
 {
 	char err[256];
@@ -80,13 +98,21 @@ TEST(every_time_based_wrap_drops_the_page_cache)
 	j.size = 8 * 1024; /* 2 I/Os a pass, so even a starved 100 ms wraps several times */
 	j.time_based = 1;
 	j.runtime_ns = 100 * 1000 * 1000ull;
+	j.direct = DIRECT_OFF;
 	struct io_job_result r;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	uint64_t ios = r.dir[DIR_READ].ios;
 	CHECK(ios > 2);
-	/* one drop at the open, one each time a pass was full and another I/O was due */
+	/* one drop at the first I/O, one each time a pass was full and another I/O was due */
 	if (r.cache_drops)
 		CHECK_EQ_U64(r.cache_drops, 1 + (ios - 1) / 2);
+	io_result_free(&r);
+	/* O_DIRECT: fio drops at the open but not at a wrap (loop_cache_invalidate) */
+	j.direct = DIRECT_AUTO;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK(r.dir[DIR_READ].ios > 2);
+	if (r.direct_used)
+		CHECK_EQ_U64(r.cache_drops, 1);
 	io_result_free(&r);
 }
 
