@@ -49,7 +49,17 @@ APPLY(iodepth_batch)
 	return 0;
 }
 
-/* fio's default is _min's 1: one completion taken per wait, its slot refilled. */
+/* fio's default 1: each wait (the queue full) waits for one completion; 0 waits for one too. */
+APPLY(iodepth_batch_complete_min)
+{
+	uint64_t n;
+	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
+		return -1;
+	j->io.iodepth_batch_complete_min = (unsigned)n;
+	return 0;
+}
+
+/* fio's default is the min's: one completion taken per wait, its slot refilled. */
 APPLY(iodepth_batch_complete_max)
 {
 	uint64_t n;

@@ -102,6 +102,7 @@ FIO_APPLY(invalidate);
 FIO_APPLY(iomem_align);
 FIO_APPLY(fadvise_hint);
 FIO_APPLY(iodepth_batch);
+FIO_APPLY(iodepth_batch_complete_min);
 FIO_APPLY(iodepth_batch_complete_max);
 FIO_APPLY(bwavgtime);
 FIO_APPLY(iopsavgtime);

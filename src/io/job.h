@@ -124,9 +124,11 @@ struct io_job {
 	unsigned iodepth_batch_submit; /* I/Os prepared before a submitting call; 0: 1, as fio's
 	                             * iodepth_batch_submit (each I/O submitted when prepared);
 	                             * iodepth or more: every free slot filled, then one call */
-	unsigned iodepth_batch_complete_max; /* most completions taken per wait; 0: 1, as fio's
-	                             * default (iodepth_batch_complete_max = _min = 1): one
-	                             * reaped, its slot refilled, so the queue stays iodepth deep */
+	unsigned iodepth_batch_complete_min; /* completions each wait waits for; 0: 1, as fio's
+	                             * default: one reaped, its slot refilled, so the queue stays
+	                             * iodepth deep (more: the queue drains that far first) */
+	unsigned iodepth_batch_complete_max; /* most completions taken per wait; 0 (or less than
+	                             * the min): the min, as fio's */
 	unsigned numjobs;           /* threads; default 1 */
 
 	/* Where: files or directories (a directory gets files created in a private subdir). */

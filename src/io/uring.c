@@ -1,6 +1,7 @@
 /* The io_uring engine (liburing): one ring per thread, registered files and fixed buffers,
  * each I/O submitted when it is prepared (fio's iodepth_batch_submit=1, the job may batch more),
- * a wait for the first completion, then up to the worker's max of those there reaped.
+ * a wait for the worker's min of completions (fio's default: 1), then up to its max of those
+ * there reaped.
  * Ring flags follow fio's t/io_uring: SINGLE_ISSUER + DEFER_TASKRUN where the kernel has
  * them (completions run when we ask, no interrupts), else COOP_TASKRUN; SQPOLL and IOPOLL
  * on request. */
@@ -147,21 +148,24 @@ static int uring_submit(struct io_worker *w)
 	return (int)submitted;
 }
 
+/* Wait until min completions are there (counting those already in the ring), then take them,
+ * and any more that are there, up to max: fio's iodepth_batch_complete_min and _max. */
 static int uring_reap(struct io_worker *w, unsigned min, unsigned max, struct io_req **done)
 {
 	struct uring_data *u = w->engine_data;
 	struct io_uring *ring = &u->ring;
+	unsigned n = 0;
 	for (;;) {
 		unsigned ready = io_uring_cq_ready(ring);
-		if (u->pending || ready < min) {
-			int rc = io_uring_submit_and_wait(ring, ready >= min ? 0 : min);
+		if (u->pending || n + ready < min) {
+			int rc = io_uring_submit_and_wait(ring, n + ready >= min ? 0 : min - n);
 			if (rc < 0 && rc != -EINTR && rc != -EAGAIN && rc != -EBUSY && rc != -ETIME)
-				return rc;
+				return n ? (int)n : rc;
 			if (rc >= 0) {
 				u->pending = (unsigned)rc >= u->pending ? 0 : u->pending - (unsigned)rc;
 			}
 		}
-		unsigned n = 0, head;
+		unsigned head, got = 0;
 		struct io_uring_cqe *cqe;
 		io_uring_for_each_cqe(ring, head, cqe)
 		{
@@ -170,9 +174,10 @@ static int uring_reap(struct io_worker *w, unsigned min, unsigned max, struct io
 			struct io_req *r = io_uring_cqe_get_data(cqe);
 			r->res = cqe->res;
 			done[n++] = r;
+			got++;
 		}
-		io_uring_cq_advance(ring, n);
-		if (n >= min || n > 0)
+		io_uring_cq_advance(ring, got);
+		if (n >= min || (n > 0 && n == max))
 			return (int)n;
 	}
 }

@@ -472,10 +472,10 @@ static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
 	return stop;
 }
 
-/* Keep iodepth I/Os in flight as fio does: wait for one completion (fio's
- * iodepth_batch_complete_min=1), take at most iodepth_batch_complete_max of those that are
- * there (fio's default: 1), refill the freed slots, and wait again. At the deadline (or a
- * stop) nothing more is issued and what is in flight is drained and counted, as fio's. */
+/* Keep iodepth I/Os in flight as fio does: wait for iodepth_batch_complete_min completions
+ * (fio's default: 1), take at most iodepth_batch_complete_max of those that are there (fio's
+ * default: the min), refill the freed slots, and wait again. At the deadline (or a stop)
+ * nothing more is issued and what is in flight is drained and counted, as fio's. */
 static void run_async(struct io_worker *w, struct loop *ls)
 {
 	unsigned depth = w->depth;
@@ -483,7 +483,14 @@ static void run_async(struct io_worker *w, struct loop *ls)
 				.done = malloc(depth * sizeof *q.done), .nfree = depth };
 	uint64_t ios = 0, bytes = 0;
 	int draining = 0;
-	unsigned reap_max = w->job->iodepth_batch_complete_max ? w->job->iodepth_batch_complete_max : 1;
+	/* fio's iodepth_batch_complete_min (0 waits for 1 all the same, as fio's) and _max (at
+	 * least the min) */
+	unsigned reap_min = w->job->iodepth_batch_complete_min ? w->job->iodepth_batch_complete_min : 1;
+	unsigned reap_max = w->job->iodepth_batch_complete_max;
+	if (reap_min > depth)
+		reap_min = depth;
+	if (reap_max < reap_min)
+		reap_max = reap_min;
 	if (reap_max > depth)
 		reap_max = depth;
 	if (!q.freelist || !q.done || !q.queued) {
@@ -514,7 +521,7 @@ static void run_async(struct io_worker *w, struct loop *ls)
 			}
 			break;
 		}
-		int n = w->ops->reap(w, 1, reap_max, q.done);
+		int n = w->ops->reap(w, reap_min < q.inflight ? reap_min : q.inflight, reap_max, q.done);
 		if (n < 0) {
 			set_error(w, -n, "%s: waiting for completions: %s", w->nfiles ? w->files[0].path : "", strerror(-n));
 			break;

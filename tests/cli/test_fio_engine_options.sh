@@ -120,6 +120,22 @@ if [ $have_fio = 1 ]; then
     out=$(fio "${qd[@]}" 2>/dev/null)
     [ "$(depths)" = "$n" ] && ok "fio's IO depths columns are the same" || not_ok "fio's IO depths columns are the same" "fio $(depths), nodemark $n"
 fi
+# iodepth_batch_complete_min=8: each wait waits for 8 and takes 8 (the max follows the min), so
+# the queue refills from 24: 7 of each 8 I/Os are submitted at depths 25-31 (the 16 column)
+run_nm fio --no-save "${qd[@]}" --iodepth_batch_complete_min=8
+expect_rc 0 "iodepth_batch_complete_min=8 runs"
+grep -q "iodepth_batch_complete" <<<"$err" && not_ok "iodepth_batch_complete_min is not ignored" "$err" ||
+    ok "iodepth_batch_complete_min is not ignored"
+n8=$(depths)
+col() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
+python3 -c "import sys; sys.exit(not float('$(col 16 "$n8")' or 0) > float('$(col 32 "$n8")' or 0))" 2>/dev/null &&
+    ok "iodepth_batch_complete_min=8: most I/Os go in at depths 16-31 ($n8)" ||
+    not_ok "iodepth_batch_complete_min=8: most I/Os go in at depths 16-31" "$n8"
+if [ $have_fio = 1 ]; then
+    out=$(fio "${qd[@]}" --iodepth_batch_complete_min=8 2>/dev/null)
+    [ "$(depths)" = "$n8" ] && ok "fio's IO depths columns with iodepth_batch_complete_min=8 are the same ($n8)" ||
+        not_ok "fio's IO depths columns with iodepth_batch_complete_min=8 are the same" "fio $(depths), nodemark $n8"
+fi
 
 # --- bwavgtime, iopsavgtime: each rate sampled on its own interval --------------------------
 samples() { json_get "str(j['jobs'][0]['read']['bw_samples']) + ' ' + str(j['jobs'][0]['read']['iops_samples'])"; }

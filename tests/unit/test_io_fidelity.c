@@ -43,6 +43,28 @@ TEST(the_ring_holds_iodepth_ios_in_flight)
 	}
 }
 
+TEST(each_wait_waits_for_iodepth_batch_complete_min)
+{
+	char err[256];
+	struct io_job j = file_job(ENGINE_URING, IO_RANDREAD, 32);
+	j.size = 2 << 20; /* 512 I/Os */
+	struct io_job_result r;
+	/* fio's default (1): a wait per completion, the slot refilled before the next */
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK(r.depth_samples >= 512 - 32);
+	io_result_free(&r);
+	/* 8 (and so at most 8 taken): one wait per 8 completions, 8 refilled, 32 in flight again */
+	j.iodepth_batch_complete_min = 8;
+	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+	CHECK_EQ_U64(r.dir[DIR_READ].ios, 512);
+	CHECK(r.depth_samples <= 512 / 8 + 1);
+	CHECK(r.depth_mean >= 31.0);
+	CHECK_EQ_INT((int)r.depth_max, 32);
+	/* refilled 8 at a time: submitted at depths 25 to 32, so most in fio's 16-31 column */
+	CHECK(r.iodepth_level[4] > r.iodepth_level[5]);
+	io_result_free(&r);
+}
+
 TEST(what_is_in_flight_at_the_deadline_is_counted)
 {
 	/* fio drains its queue when the runtime is up and counts what completes: every I/O
