@@ -25,16 +25,15 @@ static double budget_seconds(const struct suite_ctx *c)
 }
 
 struct mem_job {
-	int cached;             /* page-cache read of a file in dir, else memcpy */
+	struct membw_file *file; /* page-cache read of this file, else memcpy */
 	size_t per_thread;
 	unsigned threads;
-	const char *dir;
-	uint64_t file, pass_ns;
+	uint64_t pass_ns;
 };
 
 /* Batches of passes until the sampler is satisfied.  Each batch has one more pass than it
  * keeps: the first pays for first-touch faults (and, in a VM, for the host backing the pages),
- * as CrystalDiskMark's preparing pass. */
+ * as CrystalDiskMark's preparing pass.  The page-cache file is the same one in every batch. */
 static int mem_sample(struct suite_ctx *c, struct bench *b, struct metric *m, const struct mem_job *j, char *err,
 		      size_t errlen)
 {
@@ -45,7 +44,7 @@ static int mem_sample(struct suite_ctx *c, struct bench *b, struct metric *m, co
 		unsigned want = m->nsamples < smp.min ? smp.min - (unsigned)m->nsamples : 2;
 		if (want > smp.max - m->nsamples)
 			want = smp.max - (unsigned)m->nsamples;
-		int st = j->cached ? membw_cached_read(j->dir, j->file, j->pass_ns, want + 1, r, err, errlen)
+		int st = j->file ? membw_file_read(j->file, j->pass_ns, want + 1, r, err, errlen)
 				   : membw_copy(j->per_thread, j->threads, j->pass_ns, want + 1, r, err, errlen);
 		if (st)
 			return st < 0 ? 1 : 130;
@@ -54,6 +53,24 @@ static int mem_sample(struct suite_ctx *c, struct bench *b, struct metric *m, co
 	}
 	suite_sampler_save(c, b, &smp, m);
 	return 0;
+}
+
+/* The file's pages as the reads start (cachestat(2)): all cached, none dirty or under writeback,
+ * else the figure is not a hot-cache read and the run says so. */
+static void record_cache_state(struct suite_ctx *c, struct bench *b, const struct membw_file *f)
+{
+	struct membw_cache_state cs;
+	if (membw_file_cachestat(f, &cs) < 0)
+		return;
+	long psize = sysconf(_SC_PAGESIZE);
+	uint64_t page = psize > 0 ? (uint64_t)psize : 4096, pages = (f->size + page - 1) / page;
+	bench_set(b, "pages_cached", json_integer((json_int_t)cs.cached));
+	bench_set(b, "pages_dirty", json_integer((json_int_t)(cs.dirty + cs.writeback)));
+	if (cs.cached < pages || cs.dirty + cs.writeback)
+		suite_note(c, "memory/pagecache-read: %llu of the file's %llu pages were in the page cache and %llu "
+			   "dirty as the reads started",
+			   (unsigned long long)cs.cached, (unsigned long long)pages,
+			   (unsigned long long)(cs.dirty + cs.writeback));
 }
 
 static int memory_run(struct suite_ctx *c, char *err, size_t errlen)
@@ -78,7 +95,7 @@ static int memory_run(struct suite_ctx *c, char *err, size_t errlen)
 		bench_set(b, "threads", json_integer(threads));
 		m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
 		suite_progress(c, 0, "memcpy %s x %u threads", units_bytes_iec(per_thread, a, sizeof a), threads);
-		job = (struct mem_job){ 0, per_thread, threads, NULL, 0, pass_ns };
+		job = (struct mem_job){ NULL, per_thread, threads, pass_ns };
 		int st = mem_sample(c, b, m, &job, err, errlen);
 		if (st)
 			return st;
@@ -97,13 +114,19 @@ static int memory_run(struct suite_ctx *c, char *err, size_t errlen)
 	}
 	if (file < (1 << 20))
 		return snprintf(err, errlen, "%s: no room for a page-cache test file", c->opts->dir), 1;
+	struct membw_file f;
+	if (membw_file_open(&f, c->workdir, file, err, errlen) < 0)
+		return 1;
 	b = suite_bench(c, "memory/pagecache-read");
 	bench_set(b, "file", json_integer((json_int_t)file));
 	bench_set(b, "block", json_integer(1 << 20));
+	record_cache_state(c, b, &f);
 	m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
 	suite_progress(c, 0.5, "page-cache read of a %s file", units_bytes_iec(file, a, sizeof a));
-	job = (struct mem_job){ 1, 0, 0, c->workdir, file, pass_ns };
-	return mem_sample(c, b, m, &job, err, errlen);
+	job = (struct mem_job){ &f, 0, 0, pass_ns };
+	int st = mem_sample(c, b, m, &job, err, errlen);
+	membw_file_close(&f);
+	return st;
 }
 
 const struct suite_phase suite_phase_memory = {
