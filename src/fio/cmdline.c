@@ -183,7 +183,10 @@ static int one_option(struct fio_plan *p, struct fio_job **cur, int argc, char *
 	}
 	if (fio_option_check(p, "--", key, err, errlen) < 0)
 		goto out;
-	if (!val && fio_option_needs_value(fio_option_find(key))) {
+	const struct fio_option *opt = fio_option_find(key);
+	if (!val && opt && opt->type == FIO_T_STR_OPT && *i + 1 < argc && !opt_is_option_word(argv[*i + 1]))
+		val = argv[++*i]; /* --write_bw_log NAME, as fio's; bare before another option */
+	if (!val && fio_option_needs_value(opt)) {
 		if (*i + 1 >= argc || opt_is_option_word(argv[*i + 1])) {
 			nm_errf(err, errlen, "--%s: needs a value", key);
 			goto out;

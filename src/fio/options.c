@@ -96,8 +96,6 @@ const struct fio_option fio_options[] = {
 	{ "disable_bw_measurement", "disable_bw", FIO_T_BOOL, NULL, FIO_OPT_IGNORED, fio_apply_noop,
 	  "nodemark always measures bandwidth" },
 	IGN("clocksource", FIO_T_STR, "nodemark uses CLOCK_MONOTONIC"),
-	IGN("per_job_logs", FIO_T_BOOL, "nodemark writes no fio log files"),
-	IGN("log_avg_msec", FIO_T_INT, "nodemark writes no fio log files"),
 	SUP("bwavgtime", NULL, FIO_T_INT, "500", bwavgtime, "io_job.sample_ns (ms between bw samples)"),
 	SUP("iopsavgtime", NULL, FIO_T_INT, "500", iopsavgtime, "io_job.iops_sample_ns (ms between iops samples)"),
 	IGN("significant_figures", FIO_T_INT, "nodemark prints fio's default precision"),
@@ -115,10 +113,22 @@ const struct fio_option fio_options[] = {
 	SUP("number_ios", NULL, FIO_T_SIZE, "0", number_ios, "io_job.number_ios: a pass ends after N I/Os per thread (not time_based, as fio)"),
 	SUP("verify", NULL, FIO_T_STR, "0", verify, "0, null or none only: data verification is not implemented"),
 	SUP("do_verify", NULL, FIO_T_BOOL, "1", do_verify, "checked; changes nothing without verify="),
-	REF("write_bw_log", FIO_T_STR, "fio log files are not written"),
-	REF("write_lat_log", FIO_T_STR, "fio log files are not written"),
-	REF("write_iops_log", FIO_T_STR, "fio log files are not written"),
-	REF("write_hist_log", FIO_T_STR, "fio log files are not written"),
+	/* fio's log files (fio/logs.c) */
+	SUP("write_bw_log", NULL, FIO_T_STR_OPT, NULL, write_bw_log, "PREFIX_bw.N.log: KiB/s per I/O or per log_avg_msec window"),
+	SUP("write_lat_log", NULL, FIO_T_STR_OPT, NULL, write_lat_log,
+	    "PREFIX_lat.N.log, _slat (engines with a submission step), _clat: ns per I/O or window"),
+	SUP("write_iops_log", NULL, FIO_T_STR_OPT, NULL, write_iops_log, "PREFIX_iops.N.log: 1 per I/O, or I/Os per s per window"),
+	SUP("write_hist_log", NULL, FIO_T_STR_OPT, NULL, write_hist_log,
+	    "PREFIX_clat_hist.N.log: a completion latency histogram per log_hist_msec (empty without it)"),
+	SUP("log_avg_msec", NULL, FIO_T_INT, "0", log_avg_msec, "one line per direction and window of N ms (0: per I/O)"),
+	SUP("log_max_value", "log_window_value", FIO_T_BOOL, "0", log_max_value, "a window's maximum instead of its mean"),
+	SUP("per_job_logs", NULL, FIO_T_BOOL, "1", per_job_logs, "0: one file per prefix, no .N (the threads' lines one after another)"),
+	SUP("log_hist_msec", NULL, FIO_T_INT, "0", log_hist_msec, "the histogram log's window (ms)"),
+	SUP("log_hist_coarseness", NULL, FIO_T_INT, "0", log_hist_coarseness, "0-6: 1856 buckets, halved N times"),
+	SUP("log_offset", NULL, FIO_T_BOOL, "0", log_offset, "an offset column (0 in window lines)"),
+	SUP("log_prio", NULL, FIO_T_BOOL, "0", log_prio, "the priority column as the ioprio value (0x0000), not 0/1"),
+	SUP("log_unix_epoch", NULL, FIO_T_BOOL, "0", log_unix_epoch, "times in Unix ms instead of ms since the start"),
+	IGN("log_entries", FIO_T_INT, "nodemark's logs grow in chunks as they fill"),
 	SUP("rate", NULL, FIO_T_SIZE, "0", rate, "io_job.rate_bps per direction and thread (READ,WRITE), paced as fio's linear rate"),
 	SUP("rate_iops", NULL, FIO_T_INT, "0", rate_iops, "io_job.rate_iops per direction and thread"),
 	SUP("rate_min", "ratemin", FIO_T_SIZE, "0", rate_min, "io_job.rate_min_bps: the job fails below it (checked as fio)"),
@@ -233,7 +243,7 @@ int fio_option_check(struct fio_plan *p, const char *dashes, const char *key, ch
 
 static void help_one(FILE *out, const struct fio_option *o)
 {
-	static const char *const types[] = { "bool", "int", "size", "time", "str", "list" };
+	static const char *const types[] = { "bool", "int", "size", "time", "str", "list", "str" };
 	static const char *const how[] = { "?", "supported", "ignored", "refused" };
 	fprintf(out, "%-26s %-4s %s", o->name, types[o->type], how[o->support]);
 	if (o->def)

@@ -15,6 +15,7 @@ enum fio_opt_type {
 	FIO_T_TIME,     /* a bare number is seconds */
 	FIO_T_STR,
 	FIO_T_LIST,     /* a ':' or ',' separated list */
+	FIO_T_STR_OPT,  /* a string that may stand alone (fio's write_bw_log: the job's name) */
 };
 
 typedef int (*fio_apply_fn)(struct fio_job *j, const char *v, char *err, size_t errlen);
@@ -53,7 +54,7 @@ int fio_engine_help(FILE *out, const char *engine);
 /* A value must follow (a bare name is refused); booleans and ignored options may stand alone. */
 static inline int fio_option_needs_value(const struct fio_option *o)
 {
-	return o->support == FIO_OPT_SUPPORTED && o->type != FIO_T_BOOL;
+	return o->support == FIO_OPT_SUPPORTED && o->type != FIO_T_BOOL && o->type != FIO_T_STR_OPT;
 }
 
 #define FIO_APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
@@ -159,5 +160,18 @@ FIO_APPLY(exit_what);
 FIO_APPLY(exitall_on_error);
 FIO_APPLY(number_ios);
 FIO_APPLY(file_service_type);
+/* log files (apply_log.c) */
+FIO_APPLY(write_bw_log);
+FIO_APPLY(write_lat_log);
+FIO_APPLY(write_iops_log);
+FIO_APPLY(write_hist_log);
+FIO_APPLY(log_avg_msec);
+FIO_APPLY(log_max_value);
+FIO_APPLY(per_job_logs);
+FIO_APPLY(log_hist_msec);
+FIO_APPLY(log_hist_coarseness);
+FIO_APPLY(log_offset);
+FIO_APPLY(log_prio);
+FIO_APPLY(log_unix_epoch);
 
 #endif

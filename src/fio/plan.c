@@ -1,6 +1,7 @@
 /* The plan: the jobs as typed, then resolved into io_jobs.  Each job's options are applied in
  * order -- the inherited globals, then its own -- later ones winning; as in fio, kb_base
  * changes how the sizes after it read, not those before it.  Then groups are numbered. */
+#include "fio/logs.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "fio/targets.h"
@@ -25,6 +26,8 @@ void fio_job_free(struct fio_job *j)
 	free(j->ioengine);
 	free(j->filename);
 	free(j->directory);
+	for (int k = 0; k < FIO_LOG_NKINDS; k++)
+		free(j->logs.prefix[k]);
 	fio_strv_free(j->strs, j->nstrs);
 }
 
@@ -84,6 +87,10 @@ static void job_defaults(struct fio_job *j)
 	j->unit_base = 8;
 	j->disk_util = 1;
 	j->clat_percentiles = 1;
+	for (int k = 0; k < FIO_LOG_NKINDS; k++)
+		free(j->logs.prefix[k]);
+	memset(&j->logs, 0, sizeof j->logs);
+	j->logs.per_job = 1;
 }
 
 /* inherited: the globals, where name= does not rename the job (in fio a job's name is its
@@ -140,6 +147,7 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		if (!j->io.filesize && j->io.size)
 			j->io.filesize = j->io.size / j->io.ntargets;
 	}
+	fio_job_logs(j);
 	if (j->io_size) { /* the engine's size is the I/O amount; fio's size stays the region */
 		if (!j->io.filesize && j->io.size)
 			j->io.filesize = j->io.size / j->io.nrfiles;
@@ -233,5 +241,5 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 			}
 		}
 	}
-	return 0;
+	return fio_logs_check(p, err, errlen);
 }

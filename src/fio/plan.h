@@ -27,6 +27,18 @@ struct fio_optlist {
 	size_t n, cap;
 };
 
+/* fio's log files (fio/logs.c): which ones, named how, and their columns and windows. */
+enum fio_log_kind { FIO_LOG_LAT, FIO_LOG_BW, FIO_LOG_IOPS, FIO_LOG_HIST, FIO_LOG_NKINDS };
+
+struct fio_log_opts {
+	char *prefix[FIO_LOG_NKINDS];   /* write_*_log's value, "" when bare; NULL: not asked */
+	unsigned avg_msec;              /* log_avg_msec: 0, one line per I/O */
+	unsigned hist_msec, hist_coarseness;
+	int max_value;                  /* log_max_value: a window's maximum, not its mean */
+	int per_job;                    /* per_job_logs (default 1): .N in the name, N the thread */
+	int offset, prio, unix_epoch;   /* log_offset, log_prio, log_unix_epoch */
+};
+
 struct fio_job {
 	struct io_job io;               /* what the engine runs; io.group is fio's groupid */
 	char *name;
@@ -46,6 +58,7 @@ struct fio_job {
 	uint64_t io_size;               /* fio's io_size: I/O bytes over a size= region; 0 not given */
 	int dir_targets;                /* io.targets are directories (directory= without filename=) */
 	int default_target;             /* neither: fio's NAME.THREAD.0 files in the current directory */
+	struct fio_log_opts logs;
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;
 };

@@ -1,5 +1,6 @@
 /* A plan from start to end (see run.h): the header lines, the jobs, --status-interval reports
  * while they run, the disks' activity, and the final report, written atomically. */
+#include "fio/logs.h"
 #include "fio/run.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"
@@ -45,6 +46,7 @@ static void job_so_far(struct fio_sched *s, size_t i, struct io_job_result *res)
 		res[t] = r->res[t];
 		res[t].sec_iops = res[t].sec_bw = NULL; /* owned by the runner */
 		res[t].nsec = 0;
+		res[t].log = NULL;
 	}
 }
 
@@ -136,6 +138,12 @@ static int run_and_report(struct fio_sched *s, FILE *out, struct fio_report *rep
 	for (size_t i = 0; i < p->njobs; i++)
 		final[i] = s->runs[i].res;
 	fio_build_entries(s, final, rep);
+	char err[768];
+	if (fio_write_logs(p, final, err, sizeof err) < 0) {
+		nm_error("%s", err);
+		if (rc == NM_EXIT_OK)
+			rc = NM_EXIT_FAILED;
+	}
 	free(final);
 	write_report(p, out, rep);
 	rep->disks = NULL;

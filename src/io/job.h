@@ -109,6 +109,15 @@ struct io_bs_share {
 	unsigned char pct;
 };
 
+/* What a thread records for fio's log files (io/iolog.h); the front end writes the files. */
+struct io_log_spec {
+	int ios;                    /* 1: latencies and sizes of the I/Os (lat, bw, iops logs) */
+	uint64_t window_ns;         /* 0: one entry per I/O; else sums and maxima per window */
+	uint64_t hist_ns;           /* >0: a completion latency histogram per window of this */
+};
+
+struct io_log;
+
 struct io_job {
 	char name[64];
 	int group;                  /* reporting group (fio's groupid) */
@@ -208,6 +217,7 @@ struct io_job {
 	uint64_t iops_sample_ns;    /* the same for iops; 0: sample_ns (fio's iopsavgtime) */
 	double percentiles[32];     /* fio's percentile_list; n = 0 means the defaults */
 	unsigned npercentiles;
+	struct io_log_spec log;     /* what each thread records for fio's log files; off: zeros */
 };
 
 struct io_dir_result {
@@ -243,6 +253,8 @@ struct io_job_result {
 	/* per-second series, owned by the result; NULL when not collected */
 	double *sec_iops, *sec_bw;
 	size_t nsec;
+	struct io_log *log;         /* job->log's records, owned; NULL when none were asked for
+	                             * (and in interim copies: a snapshot owns nothing) */
 	int error;                  /* errno of the first failure, 0 when fine */
 	char errmsg[512];           /* "file: pread at offset N: Input/output error" */
 };

@@ -1,5 +1,6 @@
 /* Results: initialising, merging (group reporting, per-target and total figures), freeing. */
 #include "io/engine.h"
+#include "io/iolog.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,8 @@ void io_result_free(struct io_job_result *r)
 	free(r->sec_bw);
 	r->sec_iops = r->sec_bw = NULL;
 	r->nsec = 0;
+	io_log_free(r->log);
+	r->log = NULL;
 }
 
 double io_result_iops(const struct io_job_result *r)

@@ -799,6 +799,7 @@ int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigne
 				out[i] = *w[i].res; /* final; its series stay with the caller of the run */
 				out[i].sec_iops = out[i].sec_bw = NULL;
 				out[i].nsec = 0;
+				out[i].log = NULL;
 			} else {
 				pending++;
 				continue;

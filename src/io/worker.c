@@ -5,6 +5,7 @@
  * counters it writes, each on its own cache line.  Nothing in the loop allocates, locks or
  * makes a system call other than the I/O itself (and fsync when asked). */
 #include "io/internal.h"
+#include "io/iolog.h"
 #include "io/ticks.h"
 #include "util/clock.h"
 #include "util/cleanup.h"
@@ -108,6 +109,8 @@ static __attribute__((noinline)) void start_measuring(struct io_worker *w, struc
 	r->sync_ios = 0;
 	hist_init(&r->sync_lat);
 	r->nsec = 0;
+	if (r->log)
+		io_log_start(r->log, now);
 	ls->measuring = 1;
 	ls->ramp_end = 0;
 	ls->t_measure = now;
@@ -158,6 +161,7 @@ static __attribute__((noinline)) void answer_snapshot(struct io_worker *w, struc
 	*d = *w->res;
 	d->sec_iops = d->sec_bw = NULL;
 	d->nsec = 0;
+	d->log = NULL;
 	if (ls->measuring) {
 		fill_times(w, ls, d, now);
 		if ((w->ops->caps & IO_ENGINE_SYNC)) /* run_sync books its depth-1 count at the end */
@@ -296,6 +300,8 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 		hist_add(&d->slat, ticks_to_ns(r->issue_ns - r->start_ns));
 		hist_add(&d->lat, ticks_to_ns(done - r->start_ns));
 	}
+	if (__builtin_expect(w->res->log != NULL, 0)) /* fio's log files asked for */
+		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, 0, r->start_ns, r->issue_ns, done, async);
 	return 0;
 }
 
@@ -670,6 +676,8 @@ static void finish(struct io_worker *w, struct loop *ls)
 	if (!ls->measuring) /* stopped during the ramp: nothing measured */
 		start_measuring(w, ls, end);
 	fill_times(w, ls, r, end);
+	if (r->log)
+		io_log_end(r->log, r->runtime_ns);
 	r->depth_mean = r->depth_samples ? ls->depth_sum / (double)r->depth_samples : 0;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		struct io_dir_result *dr = &r->dir[d];
@@ -738,6 +746,7 @@ static void init_loop(struct io_worker *w, struct loop *ls)
 	if (!w->res->sec_iops || !w->res->sec_bw)
 		ls->sec_cap = 0;
 
+	w->res->log = io_log_new(&job->log); /* NULL: no log asked for */
 	ls->t_start = ticks_now();
 	io_pace_init(&ls->pace, job, ls->t_start);
 	if (job->ramp_ns) {

@@ -1,0 +1,237 @@
+/* fio's log files from the threads' records (see logs.h). Columns as fio 3.33's iolog.c
+ * prints them: per I/O "t, value, dir, bs[, offset], prio"; a window's line has bs, offset and
+ * prio 0 and its mean (rounded) or maximum; a histogram line "t, dir, bs, counts" with fio's
+ * 1856 buckets (stats/hist.h has the same ones) summed 2^log_hist_coarseness at a time. */
+#include "fio/logs.h"
+#include "fio/parse_util.h"
+#include "io/iolog.h"
+#include "util/atomicfile.h"
+#include "util/clock.h"
+#include "util/error.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum log_type { T_LAT, T_SLAT, T_CLAT, T_BW, T_IOPS, T_HIST, T_COUNT };
+
+static const struct {
+	const char *name, *option;
+	enum fio_log_kind kind;
+} types[T_COUNT] = {
+	{ "lat", "write_lat_log", FIO_LOG_LAT },   { "slat", "write_lat_log", FIO_LOG_LAT },
+	{ "clat", "write_lat_log", FIO_LOG_LAT },  { "bw", "write_bw_log", FIO_LOG_BW },
+	{ "iops", "write_iops_log", FIO_LOG_IOPS }, { "clat_hist", "write_hist_log", FIO_LOG_HIST },
+};
+
+/* fio's gen_log_name: PREFIX_TYPE.N.log, or PREFIX_TYPE.log without per_job_logs. */
+static void log_name(char *buf, size_t len, const struct fio_job *j, enum log_type ty, unsigned thread_no)
+{
+	const char *pre = j->logs.prefix[types[ty].kind];
+	if (!pre || !*pre)
+		pre = j->name;
+	if (j->logs.per_job)
+		snprintf(buf, len, "%s_%s.%u.log", pre, types[ty].name, thread_no);
+	else
+		snprintf(buf, len, "%s_%s.log", pre, types[ty].name);
+}
+
+int fio_logs_check(const struct fio_plan *p, char *err, size_t errlen)
+{
+	unsigned thread_no = 1;
+	for (size_t i = 0; i < p->njobs; i++) {
+		const struct fio_job *j = &p->jobs[i];
+		for (int ty = 0; ty < T_COUNT; ty++) {
+			char name[4096], msg[600], qb[64];
+			if (!j->logs.prefix[types[ty].kind])
+				continue;
+			log_name(name, sizeof name, j, (enum log_type)ty, thread_no);
+			if (afile_check(name, msg, sizeof msg) < 0)
+				return nm_errf(err, errlen, "job '%s': %s: %s", fio_q(j->name, qb, sizeof qb), types[ty].option,
+					       msg);
+		}
+		thread_no += j->io.numjobs;
+	}
+	return 0;
+}
+
+/* The threads whose lines go into one file (several with per_job_logs=0). */
+struct log_source {
+	size_t job;
+	unsigned thread;
+};
+
+struct log_file {
+	char *name;
+	enum log_type type;
+	struct log_source *src;
+	size_t nsrc;
+};
+
+static void add_source(struct log_file **files, size_t *nfiles, const char *name, enum log_type ty, size_t job,
+		       unsigned thread)
+{
+	struct log_file *f = NULL;
+	for (size_t i = 0; i < *nfiles && !f; i++)
+		if (strcmp((*files)[i].name, name) == 0)
+			f = &(*files)[i];
+	if (!f) {
+		*files = xrealloc(*files, (*nfiles + 1) * sizeof **files);
+		f = &(*files)[(*nfiles)++];
+		memset(f, 0, sizeof *f);
+		f->name = xstrdup(name);
+		f->type = ty;
+	}
+	f->src = xrealloc(f->src, (f->nsrc + 1) * sizeof *f->src);
+	f->src[f->nsrc++] = (struct log_source){ job, thread };
+}
+
+static void put_line(FILE *out, const struct fio_log_opts *o, uint64_t t_ms, uint64_t v, int dir, uint64_t bs,
+		     uint64_t offset, unsigned prio)
+{
+	fprintf(out, "%" PRIu64 ", %" PRIu64 ", %d, %" PRIu64, t_ms, v, dir, bs);
+	if (o->offset)
+		fprintf(out, ", %" PRIu64, offset);
+	if (o->prio) /* the ioprio value; else whether its class is real-time (fio's 0 or 1) */
+		fprintf(out, ", 0x%04x\n", prio);
+	else
+		fprintf(out, ", %u\n", (prio >> 13) == 1);
+}
+
+static void io_lines(FILE *out, const struct fio_log_opts *o, const struct io_log *l, enum log_type ty,
+		     uint64_t epoch_ms)
+{
+	for (size_t i = 0; i < l->ios.n; i++) {
+		const struct io_log_io *e = io_log_chunks_at(&l->ios, i);
+		uint64_t v;
+		switch (ty) {
+		case T_LAT: v = e->lat_ns; break;
+		case T_SLAT:
+			if (e->slat_ns == IO_LOG_NO_SLAT)
+				continue;
+			v = e->slat_ns;
+			break;
+		case T_CLAT: v = e->clat_ns; break;
+		case T_BW: v = e->clat_ns ? (uint64_t)e->bs * 1000000ull / e->clat_ns : 0; break; /* fio's KB/s */
+		default: v = 1; break; /* iops: one I/O */
+		}
+		put_line(out, o, e->t_ns / 1000000 + epoch_ms, v, e->dir, e->bs, e->offset, e->prio);
+	}
+}
+
+static uint64_t mean_or_max(const struct fio_log_opts *o, double sum, uint64_t n, uint64_t max)
+{
+	return o->max_value ? max : (uint64_t)(sum / (double)n + 0.5);
+}
+
+static void window_lines(FILE *out, const struct fio_log_opts *o, const struct io_log *l, enum log_type ty,
+			 uint64_t epoch_ms)
+{
+	for (size_t i = 0; i < l->windows.n; i++) {
+		const struct io_log_window *w = io_log_chunks_at(&l->windows, i);
+		double secs = (double)w->len_ns / 1e9;
+		uint64_t v;
+		if (w->last && (ty == T_BW || ty == T_IOPS))
+			continue; /* fio samples rates at whole windows only */
+		switch (ty) {
+		case T_LAT: v = mean_or_max(o, w->lat_sum, w->ios, w->lat_max); break;
+		case T_SLAT:
+			if (!w->nslat)
+				continue;
+			v = mean_or_max(o, w->slat_sum, w->nslat, w->slat_max);
+			break;
+		case T_CLAT: v = mean_or_max(o, w->clat_sum, w->ios, w->clat_max); break;
+		case T_BW: v = (uint64_t)((double)w->bytes / secs / 1024); break; /* KiB/s */
+		default: v = (uint64_t)((double)w->ios / secs); break;
+		}
+		put_line(out, o, w->t_ns / 1000000 + epoch_ms, v, w->dir, 0, 0, 0);
+	}
+}
+
+static void hist_lines(FILE *out, const struct fio_log_opts *o, const struct io_log *l, uint64_t epoch_ms)
+{
+	unsigned stride = 1u << o->hist_coarseness;
+	uint64_t *dense = xcalloc(HIST_NR, sizeof *dense);
+	for (size_t i = 0; i < l->hists.n; i++) {
+		const struct io_log_hist *h = io_log_chunks_at(&l->hists, i);
+		memset(dense, 0, HIST_NR * sizeof *dense);
+		for (size_t k = 0; k < h->n; k++) {
+			const struct io_log_bin *b = io_log_chunks_at(&l->bins, h->first + k);
+			dense[b->idx] = b->count;
+		}
+		fprintf(out, "%" PRIu64 ", %u, %u, ", h->t_ns / 1000000 + epoch_ms, h->dir, h->bs);
+		for (unsigned k = 0; k < HIST_NR; k += stride) {
+			uint64_t sum = 0;
+			for (unsigned s = 0; s < stride; s++)
+				sum += dense[k + s];
+			fprintf(out, "%" PRIu64 "%s", sum, k + stride < HIST_NR ? ", " : "\n");
+		}
+	}
+	free(dense);
+}
+
+/* log_unix_epoch: the measured part's start as a Unix time in ms. */
+static uint64_t unix_ms_at(uint64_t mono_ns)
+{
+	int64_t off_ms = clock_wall_ms() - (int64_t)(clock_now_ns() / 1000000);
+	return (uint64_t)((int64_t)(mono_ns / 1000000) + off_ms);
+}
+
+static void thread_lines(FILE *out, const struct fio_job *j, const struct io_job_result *r, enum log_type ty)
+{
+	const struct io_log *l = r->log;
+	if (!l)
+		return;
+	uint64_t epoch_ms = j->logs.unix_epoch ? unix_ms_at(r->start_ns) : 0;
+	if (ty == T_HIST)
+		hist_lines(out, &j->logs, l, epoch_ms);
+	else if (l->spec.ios && l->spec.window_ns)
+		window_lines(out, &j->logs, l, ty, epoch_ms);
+	else if (l->spec.ios)
+		io_lines(out, &j->logs, l, ty, epoch_ms);
+}
+
+static int write_file(const struct fio_plan *p, struct io_job_result *const *res_of, const struct log_file *f,
+		      char *err, size_t errlen)
+{
+	struct atomic_file af;
+	FILE *out = afile_open(&af, f->name, err, errlen);
+	if (!out)
+		return -1;
+	for (size_t s = 0; s < f->nsrc; s++)
+		thread_lines(out, &p->jobs[f->src[s].job], &res_of[f->src[s].job][f->src[s].thread], f->type);
+	return afile_commit(&af, err, errlen);
+}
+
+int fio_write_logs(const struct fio_plan *p, struct io_job_result *const *res_of, char *err, size_t errlen)
+{
+	struct log_file *files = NULL;
+	size_t nfiles = 0;
+	unsigned thread_no = 1;
+	for (size_t i = 0; i < p->njobs; i++) {
+		const struct fio_job *j = &p->jobs[i];
+		for (unsigned t = 0; t < j->io.numjobs; t++, thread_no++) {
+			const struct io_log *l = res_of[i][t].log;
+			if (l && l->truncated)
+				nm_warn("job '%s': thread %u's log records stopped at %zu MiB (log_avg_msec keeps them "
+					"smaller)", j->name, t + 1, l->bytes >> 20);
+			for (int ty = 0; ty < T_COUNT; ty++) {
+				char name[4096];
+				if (!j->logs.prefix[types[ty].kind])
+					continue;
+				log_name(name, sizeof name, j, (enum log_type)ty, thread_no);
+				add_source(&files, &nfiles, name, (enum log_type)ty, i, t);
+			}
+		}
+	}
+	int rc = 0;
+	for (size_t i = 0; i < nfiles; i++) {
+		if (rc == 0 && write_file(p, res_of, &files[i], err, errlen) < 0)
+			rc = -1;
+		free(files[i].name);
+		free(files[i].src);
+	}
+	free(files);
+	return rc;
+}
