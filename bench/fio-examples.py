@@ -160,7 +160,9 @@ def main():
             else:
                 nm_ok.append(name)
                 rows.append((name, "ok", f"{len(fj['jobs'])} jobs"))
-            left = [f for f in os.listdir(os.path.join(d, "nm")) if f != "job.fio"]
+            # log files fio writes too are the job's output, not nodemark's leftovers
+            fio_left = {f for f in os.listdir(os.path.join(d, "fio")) if f.endswith(".log")}
+            left = [f for f in os.listdir(os.path.join(d, "nm")) if f != "job.fio" and f not in fio_left]
             if left:
                 rows.append((name, "LEFT FILES", " ".join(left[:5])))
     finally:

@@ -173,5 +173,15 @@ FIO_APPLY(log_hist_coarseness);
 FIO_APPLY(log_offset);
 FIO_APPLY(log_prio);
 FIO_APPLY(log_unix_epoch);
+FIO_APPLY(prio);
+FIO_APPLY(prioclass);
+FIO_APPLY(cmdprio_percentage);
+FIO_APPLY(cmdprio_class);
+FIO_APPLY(cmdprio);
+FIO_APPLY(cmdprio_bssplit);
+/* The per-I/O priority shares of j's cmdprio_bssplit into io (fio/apply_prio.c). */
+int fio_job_cmdprio_split(const struct fio_job *j, struct io_job *io, char *err, size_t errlen);
+/* io_job.ioprio and .cmdprio from j's priority options, once all are applied; 0 or -1. */
+int fio_job_prio(struct fio_job *j, char *err, size_t errlen);
 
 #endif

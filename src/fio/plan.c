@@ -28,6 +28,7 @@ void fio_job_free(struct fio_job *j)
 	free(j->directory);
 	for (int k = 0; k < FIO_LOG_NKINDS; k++)
 		free(j->logs.prefix[k]);
+	free(j->prios.bssplit);
 	fio_strv_free(j->strs, j->nstrs);
 }
 
@@ -91,6 +92,11 @@ static void job_defaults(struct fio_job *j)
 		free(j->logs.prefix[k]);
 	memset(&j->logs, 0, sizeof j->logs);
 	j->logs.per_job = 1;
+	free(j->prios.bssplit);
+	memset(&j->prios, 0, sizeof j->prios);
+	j->prios.cls = j->prios.level = -1;
+	for (int d = 0; d < DIR_COUNT; d++)
+		j->prios.cmd_cls[d] = j->prios.cmd_level[d] = -1;
 }
 
 /* inherited: the globals, where name= does not rename the job (in fio a job's name is its
@@ -128,7 +134,7 @@ static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inheri
 
 static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
 {
-	char qb[64];
+	char qb[64], msg[320];
 	job_defaults(j);
 	j->io_size = 0;
 	if (apply_list(j, &j->inherited, 1, err, errlen) < 0 || apply_list(j, &j->opts, 0, err, errlen) < 0)
@@ -148,6 +154,8 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 			j->io.filesize = j->io.size / j->io.ntargets;
 	}
 	fio_job_logs(j);
+	if (fio_job_prio(j, msg, sizeof msg) < 0)
+		return nm_errf(err, errlen, "job '%s': %s", fio_q(j->name, qb, sizeof qb), msg);
 	if (j->io_size) { /* the engine's size is the I/O amount; fio's size stays the region */
 		if (!j->io.filesize && j->io.size)
 			j->io.filesize = j->io.size / j->io.nrfiles;

@@ -39,6 +39,14 @@ struct fio_log_opts {
 	int offset, prio, unix_epoch;   /* log_offset, log_prio, log_unix_epoch */
 };
 
+/* fio's I/O priorities (fio/apply_prio.c). */
+struct fio_prio_opts {
+	int cls, level;                 /* prioclass, prio; -1: not given */
+	int pct[DIR_COUNT];             /* cmdprio_percentage */
+	int cmd_cls[DIR_COUNT], cmd_level[DIR_COUNT]; /* cmdprio_class, cmdprio; -1: not given */
+	char *bssplit;                  /* cmdprio_bssplit as typed, or NULL */
+};
+
 struct fio_job {
 	struct io_job io;               /* what the engine runs; io.group is fio's groupid */
 	char *name;
@@ -59,6 +67,7 @@ struct fio_job {
 	int dir_targets;                /* io.targets are directories (directory= without filename=) */
 	int default_target;             /* neither: fio's NAME.THREAD.0 files in the current directory */
 	struct fio_log_opts logs;
+	struct fio_prio_opts prios;
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;
 };

@@ -134,6 +134,7 @@ struct io_req {
 	uint64_t issue_ns;  /* when it was handed to the kernel (clat starts) */
 	int64_t res;        /* bytes done, or -errno */
 	uint32_t index;     /* its slot in the worker's array */
+	uint16_t prio;      /* ioprio value (io_job.cmdprio, else io_job.ioprio); 0: none */
 };
 
 /* What an engine can and cannot do; the rest of io/ asks these, never for an engine by name. */

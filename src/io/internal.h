@@ -103,6 +103,14 @@ uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t 
 /* The smallest size a direction issues (offsets are aligned to it by default). */
 uint64_t io_bs_smallest(const struct io_job *job, int dir);
 
+/* --- I/O priorities (io/prio.c): fio's prio, prioclass and cmdprio_* --------------------- */
+
+/* The thread's own priority when the job sets one (before its first I/O): 0, or -errno with
+ * the message in the worker's error buffer. */
+int io_prio_thread(struct io_worker *w);
+/* The priority of the next I/O of direction dir and bs bytes, when the job has cmdprio shares. */
+uint16_t io_prio_pick(struct io_worker *w, int dir, uint64_t bs);
+
 /* --- pacing (io/rate.c): fio's rate, rate_iops, rate_min and thinktime --------------------- */
 
 struct io_pace {

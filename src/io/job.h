@@ -109,6 +109,14 @@ struct io_bs_share {
 	unsigned char pct;
 };
 
+/* An I/O priority share (fio's cmdprio_percentage, cmdprio_bssplit): pct % of a direction's
+ * I/Os of bs bytes (0: of any size) go with ioprio value prio (class << 13 | level). */
+struct io_prio_share {
+	uint32_t bs;
+	unsigned char pct;
+	uint16_t prio;
+};
+
 /* What a thread records for fio's log files (io/iolog.h); the front end writes the files. */
 struct io_log_spec {
 	int ios;                    /* 1: latencies and sizes of the I/Os (lat, bw, iops logs) */
@@ -205,6 +213,12 @@ struct io_job {
 	int create_only;
 	const char *cpus;           /* "0-3,8" or NULL */
 	int numa_place;             /* place threads on the device's NUMA node when known */
+	uint16_t ioprio;            /* the threads' I/O priority (ioprio_set; class << 13 | level);
+	                             * 0: the process's own */
+	int ioprio_set;             /* 1: set it (fio's prio / prioclass given) */
+	struct io_prio_share cmdprio[DIR_COUNT][IO_MAX_BSSPLIT]; /* per-I/O priorities (engines
+	                             * with a per-request priority: uring); none: ioprio */
+	unsigned ncmdprio[DIR_COUNT];
 	int keep_cache;             /* 1: do not drop a file's page cache when a pass opens it (fio's
 	                             * invalidate=0); 0: drop it at every pass, loop and time-based
 	                             * wrap, as fio's invalidate=1 */

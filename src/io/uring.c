@@ -112,6 +112,7 @@ static int uring_queue(struct io_worker *w, struct io_req *r)
 	}
 	if (u->fixed_files)
 		sqe->flags |= IOSQE_FIXED_FILE;
+	sqe->ioprio = r->prio;
 	io_uring_sqe_set_data(sqe, r);
 	u->pending++;
 	return 0;

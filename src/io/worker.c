@@ -251,6 +251,9 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 	} else
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	r->len = (uint32_t)bs;
+	r->prio = job->ioprio;
+	if (__builtin_expect(job->ncmdprio[dir] != 0, 0))
+		r->prio = io_prio_pick(w, dir, bs);
 	ls->issued += bs;
 	ls->pass_ios++;
 	if (__builtin_expect(ls->pace.on, 0))
@@ -301,7 +304,7 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 		hist_add(&d->lat, ticks_to_ns(done - r->start_ns));
 	}
 	if (__builtin_expect(w->res->log != NULL, 0)) /* fio's log files asked for */
-		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, 0, r->start_ns, r->issue_ns, done, async);
+		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, r->prio, r->start_ns, r->issue_ns, done, async);
 	return 0;
 }
 
@@ -692,7 +695,9 @@ static int prepare_worker(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
 	pin(w);
-	int rc = setup_buffers(w);
+	int rc = io_prio_thread(w);
+	if (rc == 0)
+		rc = setup_buffers(w);
 	if (rc == 0)
 		rc = open_files(w);
 	if (rc == 0)
