@@ -18,7 +18,7 @@ in_range() { python3 -c 'import sys; a,lo,hi=map(float,sys.argv[1:]); sys.exit(n
 U="--filename=f --size=4m --rw=randread --ioengine=io_uring --iodepth=4 --write_lat_log=p --log_prio=1"
 
 if command -v strace >/dev/null; then
-    strace -f -qq -e trace=ioprio_set -o st.txt "$NM" fio --no-save --name=p $U --prioclass=3 --prio=2 \
+    ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 strace -f -qq -e trace=ioprio_set -o st.txt "$NM" fio --no-save --name=p $U --prioclass=3 --prio=2 \
         --cmdprio_percentage=30 --cmdprio_class=1 >/dev/null 2>err.txt
     rc=$?
     if [ $rc -eq 0 ] && grep -q 'ioprio_set(IOPRIO_WHO_PROCESS, 0, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 2)) = 0' st.txt; then
