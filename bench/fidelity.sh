@@ -96,6 +96,9 @@ one() {
     local args=(--name=fid --ioengine=io_uring --size="${FILE_MB}m" --time_based --runtime="$RT"
         --group_reporting --thread --output-format=json $(target_args "$t") $(job_args "$j"))
     [ "$ALIGN" = 0 ] || args+=(--iomem_align=4k)
+    # both tools drop the file's cache as they open it, inside their runtime: without a sync
+    # first, the second of two back-to-back runs pays for writing back the first one's dirty pages
+    sync
     if [ "$tool" = fio ]; then
         "$FIO" "${args[@]}" >"$out" 2>"$work/err" || { echo "fio $t $j failed: $(head -3 "$work/err")" >&2; return; }
     else
