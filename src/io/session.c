@@ -2,6 +2,7 @@
  * per job, and remove what was created.  The coordinating thread only starts, watches
  * (progress, Ctrl-C) and joins the workers. */
 #include "io/internal.h"
+#include "io/layout.h"
 #include "io/target.h"
 #include "io/ticks.h"
 #include "inventory/inventory.h"
@@ -24,18 +25,11 @@
 
 #define MAX_CPUS 1024
 
-/* A file the session laid out (or found), so a later run can reuse it. */
-struct laid_file {
-	char *path;
-	uint64_t size;
-};
-
 struct io_session {
 	struct io_job job;              /* the layout fields of the opening job */
 	struct io_target *targets;
 	unsigned ntargets;
-	struct laid_file *files;
-	unsigned nfiles, capfiles;
+	struct io_layout laid;          /* the files it laid out, removed at the end */
 	char **notes;
 	unsigned nnotes;
 	int cpus[MAX_CPUS];
@@ -81,111 +75,6 @@ int io_session_direct(const struct io_session *s, unsigned t)
 }
 
 /* --- files ------------------------------------------------------------------------------ */
-
-static uint64_t file_len_for(const struct io_job *job)
-{
-	if (job->filesize)
-		return job->filesize;
-	return job->size / job->nrfiles;
-}
-
-/* The path of file k of thread i on target t. Directory targets only. */
-static void file_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k,
-		      char *out, size_t len)
-{
-	snprintf(out, len, "%s/%s.%u.%u", t->workdir, job->name[0] ? job->name : "nodemark",
-		 job->shared_file ? 0 : thread, k);
-}
-
-static struct laid_file *find_laid(struct io_session *s, const char *path)
-{
-	for (unsigned i = 0; i < s->nfiles; i++)
-		if (strcmp(s->files[i].path, path) == 0)
-			return &s->files[i];
-	return NULL;
-}
-
-static int remember(struct io_session *s, const char *path, uint64_t size)
-{
-	if (s->nfiles == s->capfiles) {
-		unsigned cap = s->capfiles ? s->capfiles * 2 : 16;
-		struct laid_file *f = realloc(s->files, cap * sizeof *f);
-		if (!f)
-			return -1;
-		s->files = f;
-		s->capfiles = cap;
-	}
-	s->files[s->nfiles].path = strdup(path);
-	s->files[s->nfiles].size = size;
-	return s->files[s->nfiles++].path ? 0 : -1;
-}
-
-/* Write size bytes of random data (a sparse file would read zeros for free). */
-static int lay_out(const char *path, uint64_t from, uint64_t size, int create, char *err, size_t errlen)
-{
-	const size_t chunk = 1 << 20;
-	int fd = open(path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
-	if (fd < 0)
-		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
-	uint64_t *buf = malloc(chunk);
-	if (!buf) {
-		close(fd);
-		return nm_errf(err, errlen, "out of memory"), IO_FAILED;
-	}
-	uint64_t seed = random_u64();
-	int st = IO_OK;
-	for (uint64_t off = from; off < size;) {
-		if (cleanup_interrupted()) {
-			st = IO_INTERRUPTED;
-			nm_errf(err, errlen, "interrupted while laying out %s", path);
-			break;
-		}
-		for (size_t i = 0; i < chunk / 8; i++)
-			buf[i] = prng_next(&seed);
-		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
-		ssize_t w = pwrite(fd, buf, n, (off_t)off);
-		if (w <= 0) {
-			st = IO_FAILED;
-			nm_errf(err, errlen, "%s: laying out: write at offset %llu: %s", path,
-				(unsigned long long)off, w < 0 ? strerror(errno) : "no progress");
-			break;
-		}
-		off += (uint64_t)w;
-	}
-	free(buf);
-	if (st == IO_OK && fsync(fd) < 0) {
-		st = IO_FAILED;
-		nm_errf(err, errlen, "%s: fsync after laying out: %s", path, strerror(errno));
-	}
-	close(fd);
-	return st;
-}
-
-/* Every file thread `thread` of job needs on target t, laid out. */
-static int ensure_files(struct io_session *s, const struct io_job *job, struct io_target *t, unsigned thread,
-			char *err, size_t errlen)
-{
-	if (t->kind != TARGET_DIR)
-		return IO_OK;
-	uint64_t len = file_len_for(job);
-	for (unsigned k = 0; k < job->nrfiles; k++) {
-		char path[4352];
-		file_path(job, t, thread, k, path, sizeof path);
-		struct laid_file *lf = find_laid(s, path);
-		if (lf && lf->size >= len)
-			continue;
-		/* an engine that makes its files (filecreate) gets their names only */
-		int st = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
-			 : lay_out(path, lf ? lf->size : 0, len, !lf, err, errlen);
-		if (st != IO_OK)
-			return st;
-		if (lf)
-			lf->size = len;
-		else if (remember(s, path, len) < 0)
-			return nm_errf(err, errlen, "out of memory"), IO_FAILED;
-	}
-	return IO_OK;
-}
 
 /* --- opening ------------------------------------------------------------------------------ */
 
@@ -294,8 +183,8 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			 size_t errlen)
 {
 	if (t->kind == TARGET_DIR) {
-		uint64_t need = file_len_for(job) * job->nrfiles * (job->shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
-		if (!file_len_for(job))
+		uint64_t need = io_layout_file_len(job) * job->nrfiles * (job->shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
+		if (!io_layout_file_len(job))
 			return nm_errf(err, errlen, "%s: a directory target needs a size", t->path), IO_BAD_JOB;
 		if (space_check(t->path, need, err, errlen) < 0)
 			return IO_BAD_JOB;
@@ -303,15 +192,15 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			return IO_BAD_JOB;
 	} else if (t->kind == TARGET_FILE) {
 		/* an existing file: its own size unless a region was asked for */
-		uint64_t need = job->size ? job->offset + (job->all_targets ? file_len_for(job) : job->size) : 0;
+		uint64_t need = job->size ? job->offset + (job->all_targets ? io_layout_file_len(job) : job->size) : 0;
 		if (t->created) {
-			need = job->offset + (job->size && !job->all_targets ? job->size : file_len_for(job));
+			need = job->offset + (job->size && !job->all_targets ? job->size : io_layout_file_len(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
 			/* ours from here on: removed at the end, and on a signal (unlike fio, which keeps it) */
 			cleanup_add(t->path);
 			int st2 = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
-				  : lay_out(t->path, 0, need, 1, err, errlen);
+				  : io_layout_write(t->path, 0, need, 1, err, errlen);
 			if (st2 != IO_OK)
 				return st2 == IO_FAILED ? IO_BAD_JOB : st2;
 			t->dev_size = need;
@@ -321,7 +210,7 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 				return nm_errf(err, errlen, "%s: the file is %s, smaller than the %s region", t->path,
 					       units_bytes_iec(t->dev_size, a, sizeof a), units_bytes_iec(need, b, sizeof b)),
 				       IO_BAD_JOB;
-			int st2 = lay_out(t->path, t->dev_size, need, 0, err, errlen);
+			int st2 = io_layout_write(t->path, t->dev_size, need, 0, err, errlen);
 			if (st2 != IO_OK)
 				return st2;
 			t->dev_size = need;
@@ -466,7 +355,7 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 	for (unsigned i = 0; i < nt; i++) {
 		struct io_target *t = &s->targets[i];
 		for (unsigned th = i; th < job->numjobs || th == i; th += nt) {
-			st = ensure_files(s, job, t, th, err, errlen);
+			st = io_layout_ensure(&s->laid, job, t, th, err, errlen);
 			if (st != IO_OK)
 				goto fail;
 			if (job->shared_file)
@@ -474,7 +363,7 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 		}
 		char probe[4352];
 		if (t->kind == TARGET_DIR)
-			file_path(job, t, i, 0, probe, sizeof probe);
+			io_layout_path(job, t, i, 0, probe, sizeof probe);
 		else
 			snprintf(probe, sizeof probe, "%s", t->path);
 		st = choose_mode(s, job, t, probe, err, errlen);
@@ -494,11 +383,7 @@ void io_session_close(struct io_session *s)
 	if (!s)
 		return;
 	pthread_mutex_destroy(&s->run_lock);
-	for (unsigned i = 0; i < s->nfiles; i++) {
-		unlink(s->files[i].path);
-		free(s->files[i].path);
-	}
-	free(s->files);
+	io_layout_remove_all(&s->laid);
 	for (unsigned i = 0; i < s->ntargets; i++) {
 		struct io_target *t = &s->targets[i];
 		if (t->workdir[0])
@@ -572,12 +457,12 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->nfiles = nf;
 	for (unsigned k = 0; k < nf; k++) {
 		struct io_file *f = &w->files[k];
-		struct laid_file *lf = NULL;
+		struct io_laid_file *lf = NULL;
 		f->fd = -1;
 		if (t->kind == TARGET_DIR) {
 			char path[4352];
-			file_path(job, t, i, k, path, sizeof path);
-			lf = find_laid(s, path);
+			io_layout_path(job, t, i, k, path, sizeof path);
+			lf = io_layout_find(&s->laid, path);
 			if (!lf)
 				return nm_errf(err, errlen, "%s: not laid out", path), IO_FAILED;
 			f->path = lf->path;
@@ -617,7 +502,7 @@ static int fit_job(struct io_session *s, const struct io_job *job, char *err, si
 		return st;
 	if ((io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) != (io_engine_caps(s->job.engine) & IO_ENGINE_DISKLESS) ||
 	    job->ntargets != s->job.ntargets ||
-	    file_len_for(job) != file_len_for(&s->job) || job->nrfiles != s->job.nrfiles ||
+	    io_layout_file_len(job) != io_layout_file_len(&s->job) || job->nrfiles != s->job.nrfiles ||
 	    job->shared_file != s->job.shared_file)
 		return nm_errf(err, errlen, "the job does not fit the session's files"), IO_BAD_JOB;
 	if (io_job_writes(job) && !io_job_writes(&s->job)) {
@@ -626,7 +511,7 @@ static int fit_job(struct io_session *s, const struct io_job *job, char *err, si
 				return nm_errf(err, errlen, "%s: opened for reading only", s->targets[i].path), IO_BAD_JOB;
 	}
 	for (unsigned i = 0; i < job->numjobs && !(job->shared_file && i >= s->ntargets); i++) {
-		st = ensure_files(s, job, &s->targets[i % s->ntargets], i, err, errlen);
+		st = io_layout_ensure(&s->laid, job, &s->targets[i % s->ntargets], i, err, errlen);
 		if (st != IO_OK)
 			return st;
 	}

@@ -1,0 +1,127 @@
+/* Laying out a job's files with real data, and remembering them, so a later job of the same
+ * session reuses them and the session removes them at its end (io/layout.h). */
+#include "io/layout.h"
+#include "util/cleanup.h"
+#include "util/error.h"
+#include "util/workdir.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+uint64_t io_layout_file_len(const struct io_job *job)
+{
+	if (job->filesize)
+		return job->filesize;
+	return job->size / job->nrfiles;
+}
+
+void io_layout_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k, char *out,
+		    size_t len)
+{
+	snprintf(out, len, "%s/%s.%u.%u", t->workdir, job->name[0] ? job->name : "nodemark",
+		 job->shared_file ? 0 : thread, k);
+}
+
+struct io_laid_file *io_layout_find(struct io_layout *l, const char *path)
+{
+	for (unsigned i = 0; i < l->n; i++)
+		if (strcmp(l->files[i].path, path) == 0)
+			return &l->files[i];
+	return NULL;
+}
+
+static int remember(struct io_layout *l, const char *path, uint64_t size)
+{
+	if (l->n == l->cap) {
+		unsigned cap = l->cap ? l->cap * 2 : 16;
+		struct io_laid_file *f = realloc(l->files, cap * sizeof *f);
+		if (!f)
+			return -1;
+		l->files = f;
+		l->cap = cap;
+	}
+	l->files[l->n].path = strdup(path);
+	l->files[l->n].size = size;
+	return l->files[l->n++].path ? 0 : -1;
+}
+
+/* Write size bytes of random data (a sparse file would read zeros for free). */
+int io_layout_write(const char *path, uint64_t from, uint64_t size, int create, char *err, size_t errlen)
+{
+	const size_t chunk = 1 << 20;
+	int fd = open(path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
+	if (fd < 0)
+		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
+	uint64_t *buf = malloc(chunk);
+	if (!buf) {
+		close(fd);
+		return nm_errf(err, errlen, "out of memory"), IO_FAILED;
+	}
+	uint64_t seed = random_u64();
+	int st = IO_OK;
+	for (uint64_t off = from; off < size;) {
+		if (cleanup_interrupted()) {
+			st = IO_INTERRUPTED;
+			nm_errf(err, errlen, "interrupted while laying out %s", path);
+			break;
+		}
+		for (size_t i = 0; i < chunk / 8; i++)
+			buf[i] = prng_next(&seed);
+		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+		ssize_t w = pwrite(fd, buf, n, (off_t)off);
+		if (w <= 0) {
+			st = IO_FAILED;
+			nm_errf(err, errlen, "%s: laying out: write at offset %llu: %s", path,
+				(unsigned long long)off, w < 0 ? strerror(errno) : "no progress");
+			break;
+		}
+		off += (uint64_t)w;
+	}
+	free(buf);
+	if (st == IO_OK && fsync(fd) < 0) {
+		st = IO_FAILED;
+		nm_errf(err, errlen, "%s: fsync after laying out: %s", path, strerror(errno));
+	}
+	close(fd);
+	return st;
+}
+
+int io_layout_ensure(struct io_layout *l, const struct io_job *job, struct io_target *t, unsigned thread, char *err,
+		     size_t errlen)
+{
+	if (t->kind != TARGET_DIR)
+		return IO_OK;
+	uint64_t len = io_layout_file_len(job);
+	for (unsigned k = 0; k < job->nrfiles; k++) {
+		char path[4352];
+		io_layout_path(job, t, thread, k, path, sizeof path);
+		struct io_laid_file *lf = io_layout_find(l, path);
+		if (lf && lf->size >= len)
+			continue;
+		/* an engine that makes its files (filecreate) gets their names only */
+		int st = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
+			 : io_layout_write(path, lf ? lf->size : 0, len, !lf, err, errlen);
+		if (st != IO_OK)
+			return st;
+		if (lf)
+			lf->size = len;
+		else if (remember(l, path, len) < 0)
+			return nm_errf(err, errlen, "out of memory"), IO_FAILED;
+	}
+	return IO_OK;
+}
+
+void io_layout_remove_all(struct io_layout *l)
+{
+	for (unsigned i = 0; i < l->n; i++) {
+		unlink(l->files[i].path);
+		free(l->files[i].path);
+	}
+	free(l->files);
+	l->files = NULL;
+	l->n = l->cap = 0;
+}
