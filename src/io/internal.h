@@ -239,6 +239,14 @@ static inline int io_job_random(const struct io_job *job)
 	return job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW;
 }
 
+/* A worker's setup (io/worker_setup.c): its request slots and page-aligned buffers (depth 1
+ * for a synchronous engine), its files opened (O_DIRECT when asked; none for a diskless
+ * engine), closed again, and the thread pinned to its CPUs (best effort).  -errno with w->err. */
+int io_worker_setup_buffers(struct io_worker *w);
+int io_worker_open_files(struct io_worker *w);
+void io_worker_close_files(struct io_worker *w);
+void io_worker_pin(struct io_worker *w);
+
 /* Whether a worker waiting on something outside (a peer, a program) should give up: the
  * run was stopped, interrupted, or is past its deadline. */
 int io_worker_stopping(const struct io_worker *w);

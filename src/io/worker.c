@@ -1,4 +1,5 @@
-/* One worker thread: opens its files, sets up its engine, and runs the I/O loop.
+/* One worker thread: sets itself up (io/worker_setup.c: buffers, files, CPUs) and its engine,
+ * and runs the I/O loop.
  *
  * Everything the loop touches belongs to this thread (requests, buffers, fds, PRNG, result
  * with its histograms); the only shared things are a stop flag it reads and two progress
@@ -559,84 +560,6 @@ out:
 	free(q.queued);
 }
 
-static int open_files(struct io_worker *w)
-{
-	int flags = (io_job_writes(w->job) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
-	if (w->direct)
-		flags |= O_DIRECT;
-	if ((w->ops->caps & IO_ENGINE_DISKLESS))
-		return 0;
-	for (unsigned i = 0; i < w->nfiles; i++) {
-		struct io_file *f = &w->files[i];
-		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
-		if ((w->ops->caps & IO_ENGINE_NO_OPEN))
-			continue; /* the engine works on the path */
-		f->fd = open(f->path, flags);
-		if (f->fd < 0) {
-			int e = errno;
-			snprintf(w->err, sizeof w->err, "%s: cannot open: %s", f->path, strerror(e));
-			return -e;
-		}
-		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
-	}
-	return 0;
-}
-
-static void close_files(struct io_worker *w)
-{
-	for (unsigned i = 0; i < w->nfiles; i++)
-		if (w->files[i].fd >= 0) {
-			close(w->files[i].fd);
-			w->files[i].fd = -1;
-		}
-}
-
-static int setup_buffers(struct io_worker *w)
-{
-	const struct io_job *job = w->job;
-	uint64_t bs = job->bs[DIR_READ] > job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
-	w->depth = (w->ops->caps & IO_ENGINE_SYNC) ? 1 : job->iodepth;
-	w->buf_size = (bs + 4095) & ~(size_t)4095;
-	w->reqs = calloc(w->depth, sizeof *w->reqs);
-	/* Page aligned (fio's are only for O_DIRECT or iomem_align: a buffered fio job's buffers
-	 * sit where malloc puts them, 16 bytes past a page, which makes the kernel's copies into
-	 * them several times dearer on some CPUs); buf_offset moves them as fio's iomem_align. */
-	size_t total = w->buf_size * w->depth + job->buf_offset;
-	void *p = NULL;
-	if (!w->reqs || posix_memalign(&p, 4096, total)) {
-		snprintf(w->err, sizeof w->err, "cannot allocate %u buffers of %zu bytes", w->depth, w->buf_size);
-		return -ENOMEM;
-	}
-	w->bufs = p;
-	if (job->fill == FILL_ZERO || (w->ops->caps & IO_ENGINE_DISKLESS)) {
-		memset(w->bufs, 0, total);
-	} else {
-		uint64_t *q = p;
-		for (size_t i = 0; i < total / 8; i++)
-			q[i] = prng_next(&w->rng);
-		memset(w->bufs + total / 8 * 8, 0, total % 8);
-	}
-	for (unsigned i = 0; i < w->depth; i++) {
-		w->reqs[i].index = i;
-		w->reqs[i].buf = w->bufs + job->buf_offset + (size_t)i * w->buf_size;
-	}
-	return 0;
-}
-
-static void pin(struct io_worker *w)
-{
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	if (w->cpu >= 0)
-		CPU_SET(w->cpu, &set);
-	else if (w->ncpuset)
-		for (unsigned i = 0; i < w->ncpuset; i++)
-			CPU_SET(w->cpuset[i], &set);
-	else
-		return;
-	sched_setaffinity(0, sizeof set, &set); /* best effort: a CPU may be offline */
-}
-
 static uint64_t tv_ns(struct timeval tv)
 {
 	return (uint64_t)tv.tv_sec * 1000000000ull + (uint64_t)tv.tv_usec * 1000ull;
@@ -694,12 +617,12 @@ static void finish(struct io_worker *w, struct loop *ls)
 static int prepare_worker(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
-	pin(w);
+	io_worker_pin(w);
 	int rc = io_prio_thread(w);
 	if (rc == 0)
-		rc = setup_buffers(w);
+		rc = io_worker_setup_buffers(w);
 	if (rc == 0)
-		rc = open_files(w);
+		rc = io_worker_open_files(w);
 	if (rc == 0)
 		rc = io_dist_setup(w);
 	if (rc == 0)
@@ -800,7 +723,7 @@ void *io_worker_main(void *arg)
 out:
 	w->ops->cleanup(w);
 	io_dist_cleanup(w);
-	close_files(w);
+	io_worker_close_files(w);
 	free(w->reqs);
 	free(w->bufs);
 	w->reqs = NULL;
