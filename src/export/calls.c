@@ -55,7 +55,7 @@ static double floor_for(const struct ct_input *a, const struct bench *ba, const 
 	double fb = history_saved_floor(b->r, bb->name, metric, &rb);
 	*runs = 0;
 	if (isnan(fa) && isnan(fb))
-		return history_default_floor_for(metric);
+		return history_default_floor(bb, metric);
 	if (!isnan(fa) && !isnan(fb) && a->r->time_ms != b->r->time_ms) {
 		int a_older = a->r->time_ms < b->r->time_ms;
 		*runs = a_older ? ra : rb;

@@ -18,9 +18,25 @@ static int is_tail_or_cpu(const char *metric)
 	return metric && (strstr(metric, "_p9") || strncmp(metric, "cpu_", 4) == 0);
 }
 
-double history_default_floor_for(const char *metric)
+/* What goes through a filesystem and a device: the disk, the piece store (a bench named
+ * neither hash/ nor memory/ when the phase is not known). */
+static int is_storage(const char *phase, const char *bench)
 {
-	return is_tail_or_cpu(metric) ? HISTORY_DEFAULT_TAIL_PCT : HISTORY_DEFAULT_PCT;
+	if (phase)
+		return strcmp(phase, "memory") != 0 && strcmp(phase, "hash") != 0;
+	return !bench || (strncmp(bench, "hash/", 5) != 0 && strncmp(bench, "memory/", 7) != 0);
+}
+
+double history_default_floor_for(const char *phase, const char *bench, const char *metric)
+{
+	int storage = is_storage(phase, bench), tail = is_tail_or_cpu(metric);
+	return storage ? (tail ? HISTORY_DEFAULT_STORAGE_TAIL_PCT : HISTORY_DEFAULT_STORAGE_PCT)
+		       : (tail ? HISTORY_DEFAULT_TAIL_PCT : HISTORY_DEFAULT_PCT);
+}
+
+double history_default_floor(const struct bench *b, const char *metric)
+{
+	return history_default_floor_for(b ? bench_phase(b) : NULL, b ? b->name : NULL, metric);
 }
 
 static const char *extra_run(const struct record *r, const char *key)
@@ -97,7 +113,7 @@ void history_set_floors(const struct history *h, struct record *rec)
 		json_t *jb = json_object();
 		for (size_t m = 0; m < b->nmetrics; m++) {
 			int runs;
-			double pct = history_floor(h, b->name, b->metrics[m]->name, history_default_floor_for(b->metrics[m]->name), &runs);
+			double pct = history_floor(h, b->name, b->metrics[m]->name, history_default_floor(b, b->metrics[m]->name), &runs);
 			json_object_set_new(jb, b->metrics[m]->name,
 					    json_pack("{s:f, s:i, s:s}", "pct", pct, "runs", runs, "source",
 						      runs >= VERDICT_HISTORY_MIN ? "history" : "default"));
@@ -121,7 +137,11 @@ double history_saved_floor(const struct record *r, const char *bench, const char
 {
 	json_t *f = json_object_get(json_object_get(json_object_get(r->extra, "noise_floor"), bench), metric);
 	json_t *pct = json_object_get(f, "pct");
+	const char *source = json_string_value(json_object_get(f, "source"));
 	if (runs)
 		*runs = (int)json_integer_value(json_object_get(f, "runs"));
+	/* a default is a policy, not a measurement of this machine: the current one applies */
+	if (source && strcmp(source, "default") == 0)
+		return NAN;
 	return json_is_number(pct) ? json_number_value(pct) : NAN;
 }

@@ -11,7 +11,7 @@
 /* The figure's floor: its history through the command's callback, else the phase's default. */
 static double floor_of(const struct suite_ctx *c, const char *bench, int *runs)
 {
-	double def = history_default_floor_for("bytes_per_sec");
+	double def = history_default_floor_for(c->phase, bench, "bytes_per_sec");
 	*runs = 0;
 	if (!bench || !c->opts->floor_pct)
 		return def;

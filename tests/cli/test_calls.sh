@@ -29,7 +29,7 @@ def record(rid, label, scale, disk_scale, noise_hash, floor=None, sampling=None)
 def save(name, r):
     json.dump(r, open(f"{d}/{name}.json", "w"))
 save("base", record("6b0e000000000001", "base", 1.0, 1.0, quiet))
-# hash -30% (a call), disk -5% (significant, inside the 25% default floor), pieces 4 samples
+# hash -30% (a call), disk -5% (significant, inside the disk's 100% default floor), pieces 4 samples
 save("slow", record("6b0e000000000002", "slow", 0.7, 0.95, quiet,
                     sampling={"pieces/files/blake3/sync/write": {"samples": 4, "stopped": "budget"}}))
 save("busy", record("6b0e000000000003", "busy", 0.7, 0.95, busy))
@@ -44,8 +44,8 @@ expect_out_matches 'hash/blake3/1t +.*-30\.00% \(p=0\.002 n=6\)' "benchstat's ro
 expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\)' \
     "a -30% change (a factor of 1.43), quiet runs, 6+6 samples, over the 25% default floor is called a regression"
 if grep -q '^  SEQ1M Q8T1 read' <<<"$out"; then
-    not_ok "a significant -5% inside the 25% default floor is not called" "$out"
-else ok "a significant -5% inside the 25% default floor is not called"; fi
+    not_ok "a significant -5% inside the disk's 100% default floor is not called" "$out"
+else ok "a significant -5% inside the disk's 100% default floor is not called"; fi
 expect_out_has "not compared: too few samples (4+4; a call needs 6 each: the time budget ran out (slow.json))" \
     "4 samples are too few, and the time budget that cut them short is named"
 expect_out_has "bytes_per_sec (B/s), slow.json vs base.json: 1 called, 1 unchanged, 1 not compared" "the counts are given"
@@ -60,7 +60,7 @@ run_nm compare base.json floor.json
 expect_out_has "floor.json vs base.json: 0 called, 2 unchanged, 1 not compared" "the noise floor saved with a run (50%) keeps -30% (a factor of 1.43) from being called"
 run_nm compare base.json floor.json --format json
 res=$(json_get '[(c["name"], c["call"], c["floor_from"], c["floor_runs"], c["why"]) for c in j["calls"] if c["name"] != "pieces/files/blake3/sync/write"]' 2>&1)
-if [ "$res" = "[('hash/blake3/1t', 'unchanged', 'history', 6, 'unchanged: -30.0% is within the noise floor (50% from 6 runs)'), ('SEQ1M Q8T1 read', 'unchanged', 'default', 0, 'unchanged: -5.0% is within the noise floor (25% by default)')]" ]; then
+if [ "$res" = "[('hash/blake3/1t', 'unchanged', 'history', 6, 'unchanged: -30.0% is within the noise floor (50% from 6 runs)'), ('SEQ1M Q8T1 read', 'unchanged', 'default', 0, 'unchanged: -5.0% is within the noise floor (100% by default)')]" ]; then
     ok "each call says whether its floor came from history (and how many runs) or is the default"
 else not_ok "each call says whether its floor came from history (and how many runs) or is the default" "$res"; fi
 

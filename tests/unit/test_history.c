@@ -64,19 +64,31 @@ TEST(history_floor_comes_from_earlier_quiet_runs_of_the_same_directory_and_mode)
 	CHECK(history_noise_floors(s, rec, err, sizeof err) == 0);
 	pct = history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs);
 	CHECK_EQ_INT(runs, 1);
-	CHECK_NEAR(pct, history_default_floor_for("bytes_per_sec"), 0);
-	CHECK_NEAR(pct, HISTORY_DEFAULT_PCT, 0);
+	/* saved as the default it was, but read back as none: the current default applies */
+	CHECK(isnan(pct));
+	saved = json_object_get(json_object_get(json_object_get(rec->extra, "noise_floor"), "hash/blake3/1t"),
+				"bytes_per_sec");
+	CHECK_EQ_STR(json_string_value(json_object_get(saved, "source")), "default");
+	CHECK_NEAR(json_number_value(json_object_get(saved, "pct")), HISTORY_DEFAULT_PCT, 0);
 	record_free(rec);
 	store_close(s);
 	unlink(path);
 }
 
-TEST(history_default_floor_is_wider_for_tails_and_cpu_costs)
+TEST(history_default_floor_is_wider_for_tails_cpu_costs_and_storage)
 {
-	CHECK_NEAR(history_default_floor_for("bytes_per_sec"), HISTORY_DEFAULT_PCT, 0);
-	CHECK_NEAR(history_default_floor_for("lat_mean_ns"), HISTORY_DEFAULT_PCT, 0);
-	CHECK_NEAR(history_default_floor_for("lat_p99_ns"), HISTORY_DEFAULT_TAIL_PCT, 0);
-	CHECK_NEAR(history_default_floor_for("cpu_ns_per_io"), HISTORY_DEFAULT_TAIL_PCT, 0);
-	CHECK_NEAR(history_default_floor_for(NULL), HISTORY_DEFAULT_PCT, 0);
-	CHECK(HISTORY_DEFAULT_TAIL_PCT > HISTORY_DEFAULT_PCT);
+	CHECK_NEAR(history_default_floor_for("hash", "hash/blake3/1t", "bytes_per_sec"), HISTORY_DEFAULT_PCT, 0);
+	CHECK_NEAR(history_default_floor_for(NULL, "memory/memcpy/2t", "bytes_per_sec"), HISTORY_DEFAULT_PCT, 0);
+	CHECK_NEAR(history_default_floor_for("hash", "hash/x", "cpu_ns_per_io"), HISTORY_DEFAULT_TAIL_PCT, 0);
+	CHECK_NEAR(history_default_floor_for("disk", "SEQ1M Q8T1 read", "lat_mean_ns"), HISTORY_DEFAULT_STORAGE_PCT, 0);
+	CHECK_NEAR(history_default_floor_for("disk", "SEQ1M Q8T1 read", "lat_p99_ns"), HISTORY_DEFAULT_STORAGE_TAIL_PCT, 0);
+	CHECK_NEAR(history_default_floor_for(NULL, "pieces/files/blake3/sync/write", "pieces_per_sec"),
+		   HISTORY_DEFAULT_STORAGE_PCT, 0); /* by name when there is no phase */
+	char *argv[] = { "run" };
+	struct record *r = record_new("run", 1, argv);
+	struct bench *disk = record_add_bench(r, "odd name");
+	bench_set(disk, "phase", json_string("disk"));
+	CHECK_NEAR(history_default_floor(disk, "iops"), HISTORY_DEFAULT_STORAGE_PCT, 0); /* by phase */
+	record_free(r);
+	CHECK(HISTORY_DEFAULT_TAIL_PCT > HISTORY_DEFAULT_PCT && HISTORY_DEFAULT_STORAGE_PCT > HISTORY_DEFAULT_PCT);
 }
