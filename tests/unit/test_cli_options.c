@@ -22,8 +22,9 @@ static int words(const char *line, char ***argv)
 	return n;
 }
 
-/* cli_parse in a child: its exit status (0 when it returned) and its stderr in msg. */
-static int parse_in_child(const struct cli_option *opts, const char *line, char *msg, size_t len)
+/* A parser in a child (cli_parse, or cli_parse_go_flags when go): its exit status (0 when it
+ * returned) and its stderr in msg. */
+static int run_in_child(int go, const struct cli_option *opts, const char *line, char *msg, size_t len)
 {
 	int p[2];
 	if (pipe(p) < 0)
@@ -34,7 +35,10 @@ static int parse_in_child(const struct cli_option *opts, const char *line, char 
 		char **argv;
 		int argc = words(line, &argv);
 		dup2(p[1], 2);
-		cli_parse("cmd", argc, argv, opts, NULL, NULL);
+		if (go)
+			cli_parse_go_flags(argc, argv, opts);
+		else
+			cli_parse("cmd", argc, argv, opts, NULL, NULL);
 		_exit(0);
 	}
 	close(p[1]);
@@ -44,6 +48,11 @@ static int parse_in_child(const struct cli_option *opts, const char *line, char 
 	int status;
 	waitpid(pid, &status, 0);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int parse_in_child(const struct cli_option *opts, const char *line, char *msg, size_t len)
+{
+	return run_in_child(0, opts, line, msg, len);
 }
 
 static void parse(const struct cli_option *opts, const char *line)
@@ -270,28 +279,10 @@ static const struct cli_option go_opts[] = {
 	CLI_END,
 };
 
-/* cli_parse_go_flags in a child: its exit status, and stderr in msg (the index on stdout). */
+/* cli_parse_go_flags in a child: its exit status, and stderr in msg. */
 static int go_in_child(const char *line, char *msg, size_t len)
 {
-	int p[2];
-	if (pipe(p) < 0)
-		return -1;
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		char **argv;
-		int argc = words(line, &argv);
-		dup2(p[1], 2);
-		cli_parse_go_flags(argc, argv, go_opts);
-		_exit(0);
-	}
-	close(p[1]);
-	ssize_t n = read(p[0], msg, len - 1);
-	msg[n > 0 ? n : 0] = '\0';
-	close(p[0]);
-	int status;
-	waitpid(pid, &status, 0);
-	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	return run_in_child(1, go_opts, line, msg, len);
 }
 
 TEST(cli_go_flags_read_benchstat_command_lines)
