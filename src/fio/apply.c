@@ -37,9 +37,8 @@ APPLY(rw)
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	const char *colon = strchr(v, ':');
-	size_t n = colon ? (size_t)(colon - v) : strlen(v);
 	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++) {
-		if (strlen(modes[i].name) != n || strncmp(modes[i].name, v, n) != 0)
+		if (!fio_word_is(v, modes[i].name))
 			continue;
 		j->io.rw = modes[i].rw;
 		j->io.rw_seq_skip = 0;

@@ -18,9 +18,8 @@ APPLY(file_service_type)
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	const char *colon = strchr(v, ':');
-	size_t n = colon ? (size_t)(colon - v) : strlen(v);
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-		if (strlen(kinds[i].name) != n || strncmp(kinds[i].name, v, n) != 0)
+		if (!fio_word_is(v, kinds[i].name))
 			continue;
 		uint64_t nr = 1;
 		if (colon && kinds[i].how != FILES_SEQUENTIAL && fio_count(colon + 1, 1, UINT32_MAX, &nr, err, errlen) < 0)
@@ -29,6 +28,7 @@ APPLY(file_service_type)
 		j->io.file_service_nr = (unsigned)nr;
 		return 0;
 	}
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
 	if (!strncmp(v, "zipf", n) || !strncmp(v, "pareto", n) || !strncmp(v, "normal", n) || !strncmp(v, "gauss", n))
 		return nm_errf(err, errlen, "\"%s\": skewed file choice is not supported (roundrobin, random and "
 			       "sequential are)", fio_q(v, qb, sizeof qb));

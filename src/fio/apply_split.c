@@ -100,9 +100,8 @@ FIO_APPLY(random_distribution)
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	const char *colon = strchr(v, ':');
-	size_t n = colon ? (size_t)(colon - v) : strlen(v);
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-		if (strlen(kinds[i].name) != n || strncmp(kinds[i].name, v, n) != 0)
+		if (!fio_word_is(v, kinds[i].name))
 			continue;
 		j->io.dist = kinds[i].dist;
 		j->io.dist_param = kinds[i].def;

@@ -119,6 +119,13 @@ int fio_parse_bool(const char *v, int *out, char *err, size_t errlen)
 	return nm_errf(err, errlen, "\"%s\": expected 0 or 1", fio_q(v, qb, sizeof qb));
 }
 
+int fio_word_is(const char *v, const char *name)
+{
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	return strlen(name) == n && strncmp(name, v, n) == 0;
+}
+
 int fio_need_value(const char *v, char *err, size_t errlen)
 {
 	if (!v || !*v)
