@@ -125,7 +125,7 @@ static size_t suspected(const struct record *base, const struct record *rec, con
 		int called = 0;
 		for (size_t k = 0; k < cl.n; k++)
 			called |= strcmp(cl.v[k].row, b->name) == 0 && verdict_is_call(cl.v[k].v.kind);
-		if (called && json_string_value(json_object_get(b->settings, "phase")))
+		if (called && bench_phase(b))
 			out[n++] = b;
 	}
 	calls_free(&cl);

@@ -149,7 +149,7 @@ static void print_tables(const struct record *r)
 		int header = 0;
 		for (size_t i = 0; i < r->nbenches; i++) {
 			const struct bench *b = r->benches[i];
-			const char *phase = json_string_value(json_object_get(b->settings, "phase"));
+			const char *phase = bench_phase(b);
 			if (!phase || strcmp(phase, names[p]) != 0)
 				continue;
 			size_t nm = b->nmetrics < 3 ? b->nmetrics : 3;

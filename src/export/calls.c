@@ -5,11 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *bench_phase(const struct bench *b)
-{
-	return b ? json_string_value(json_object_get(b->settings, "phase")) : NULL;
-}
-
 /* "base2: the hash phase ran on a busy machine (other processes used 93% of the CPUs)" */
 static const char *busy_reason(const struct ct_input *in, const struct bench *b, char *buf, size_t len)
 {

@@ -383,7 +383,7 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 				const struct metric *mt = b->metrics[m];
 				if (!metric_wanted(o, mt->name))
 					continue;
-				const char *kind = json_string_value(json_object_get(b->settings, "phase"));
+				const char *kind = bench_phase(b);
 				if (!kind)
 					kind = in[i].r->command ? in[i].r->command : "";
 				size_t t = table_for(out, &tbs, mt, kind);

@@ -7,11 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *bench_phase(const struct bench *b)
-{
-	return json_string_value(json_object_get(b->settings, "phase"));
-}
-
 /* A tail (p99, p99.9) or a CPU cost per I/O: both swing far more between runs than a median. */
 static int is_tail_or_cpu(const char *metric)
 {

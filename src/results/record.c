@@ -185,6 +185,11 @@ void bench_set(struct bench *b, const char *key, json_t *value)
 	json_object_set_new(b->settings, key, value);
 }
 
+const char *bench_phase(const struct bench *b)
+{
+	return b ? json_string_value(json_object_get(b->settings, "phase")) : NULL;
+}
+
 struct metric *bench_find_metric(const struct bench *b, const char *name)
 {
 	for (size_t i = 0; i < b->nmetrics; i++)

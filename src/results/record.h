@@ -92,6 +92,8 @@ struct bench *record_find_bench(const struct record *r, const char *name);
 
 /* Settings: steals the reference to value. */
 void bench_set(struct bench *b, const char *key, json_t *value);
+/* The phase of `nodemark run` a bench belongs to (its "phase" setting), or NULL (also for b NULL). */
+const char *bench_phase(const struct bench *b);
 
 /* The metric of that name, created on first use. */
 struct metric *bench_metric(struct bench *b, const char *name, const char *unit, int direction);

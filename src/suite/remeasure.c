@@ -13,11 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *phase_of(const struct bench *b)
-{
-	return json_string_value(json_object_get(b->settings, "phase"));
-}
-
 /* Append the samples of every metric of the round's bench to the same bench of into. */
 static void keep_samples(const struct bench *from, struct record *into)
 {
@@ -43,7 +38,7 @@ static int one_round(struct suite_ctx *c, const struct bench *const *benches, si
 	const char *done[8];
 	size_t ndone = 0;
 	for (size_t i = 0; i < n; i++) {
-		const char *phase = phase_of(benches[i]);
+		const char *phase = bench_phase(benches[i]);
 		int seen = 0;
 		for (size_t k = 0; k < ndone; k++)
 			seen |= strcmp(done[k], phase) == 0;
@@ -53,7 +48,7 @@ static int one_round(struct suite_ctx *c, const struct bench *const *benches, si
 		done[ndone++] = phase;
 		size_t nn = 0;
 		for (size_t k = i; k < n && nn < 64; k++)
-			if (strcmp(phase_of(benches[k]), phase) == 0)
+			if (strcmp(bench_phase(benches[k]), phase) == 0)
 				names[nn++] = benches[k]->name;
 
 		char *argv[] = { "run" };
@@ -104,8 +99,8 @@ int suite_remeasure(const struct suite_opts *o, const struct bench *const *bench
 	struct noise_figures f;
 	if (noise_stop(&m, &f) == 0)
 		for (size_t i = 0; i < n; i++)
-			if (!json_object_get(json_object_get(into->extra, "noise"), phase_of(benches[i])))
-				suite_record_noise(into, phase_of(benches[i]), &f);
+			if (!json_object_get(json_object_get(into->extra, "noise"), bench_phase(benches[i])))
+				suite_record_noise(into, bench_phase(benches[i]), &f);
 	cleanup_now(workdir);
 	if (st && st != NM_EXIT_INTERRUPTED)
 		nm_error("re-measure: %s", *err ? err : "failed");
