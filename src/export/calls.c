@@ -38,8 +38,8 @@ static const struct ct_input *column_input(const struct ct_input *in, size_t nin
 	return found;
 }
 
-static double floor_for(const struct ct_input *a, const struct bench *ba, const struct ct_input *b,
-			const struct bench *bb, const char *metric, int *runs)
+static double saved_or_default_floor(const struct ct_input *a, const struct bench *ba, const struct ct_input *b,
+				     const struct bench *bb, const char *metric, int *runs)
 {
 	/* The older run's saved floor: its history holds only runs before it, so a change that came
 	 * between the two runs (and the runs since, which share it) cannot widen the floor it is
@@ -62,6 +62,18 @@ static double floor_for(const struct ct_input *a, const struct bench *ba, const 
 	}
 	*runs = rb;
 	return fb;
+}
+
+/* The floor a pair is judged by: the saved or default floor, raised to the least floor of storage
+ * on a virtual machine when either run was measured on one (history.h: a host's jump is not in
+ * the guest's history). */
+static double floor_for(const struct ct_input *a, const struct bench *ba, const struct ct_input *b,
+			const struct bench *bb, const char *metric, int *runs, int *host_paced)
+{
+	double pct = saved_or_default_floor(a, ba, b, bb, metric, runs);
+	double least = fmax(history_floor_minimum(a->r, ba, metric), history_floor_minimum(b->r, bb, metric));
+	*host_paced = least > pct;
+	return *host_paced ? least : pct;
 }
 
 /* The samples `run` measured again for (bench, metric) of cur against this baseline
@@ -122,11 +134,11 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t row,
 	if (ra || rb)
 		snprintf(short_why, sizeof short_why, "the time budget ran out (%s%s%s)", ra ? ia->name : "",
 			 ra && rb ? ", " : "", rb ? ib->name : "");
-	int floor_runs;
-	double floor_pct = floor_for(ia, ba, ib, bb, t->metric, &floor_runs);
+	int floor_runs, host_paced;
+	double floor_pct = floor_for(ia, ba, ib, bb, t->metric, &floor_runs, &host_paced);
 	struct verdict_input vi = {
 		.base = ca->v, .nbase = ca->n, .cur = cb->v, .ncur = cb->n, .direction = t->direction, .alpha = alpha,
-		.floor_pct = floor_pct, .floor_runs = floor_runs,
+		.floor_pct = floor_pct, .floor_runs = floor_runs, .floor_host_paced = host_paced,
 		.base_busy = busy_reason(ia, ba, busy_a, sizeof busy_a),
 		.cur_busy = busy_reason(ib, bb, busy_b, sizeof busy_b),
 		.short_why = short_why[0] ? short_why : NULL,
@@ -351,7 +363,7 @@ json_t *calls_to_json(const struct call_list *cl)
 				     "unit", c->unit, "name", c->row, "column", cl->res->cols[c->col], "call",
 				     verdict_kind_name(c->v.kind), "delta_pct", num_or_null(c->v.delta_pct), "p",
 				     num_or_null(c->v.p), "n", (json_int_t)c->v.nbase, (json_int_t)c->v.ncur, "floor_pct",
-				     c->v.floor_pct, "floor_from", c->v.floor_runs >= VERDICT_HISTORY_MIN ? "history" : "default",
+				     c->v.floor_pct, "floor_from", verdict_floor_source(c->v.floor_runs, c->v.floor_host_paced),
 				     "floor_runs", c->v.floor_runs, "why", c->v.why));
 		json_t *o = json_array_get(a, json_array_size(a) - 1);
 		if (c->v.recheck != VERDICT_NOT_RECHECKED)

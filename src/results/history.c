@@ -34,6 +34,20 @@ double history_default_floor(const struct bench *b, const char *metric)
 	return history_default_floor_for(b ? bench_phase(b) : NULL, b ? b->name : NULL, metric);
 }
 
+int history_on_virtual_machine(const struct record *r)
+{
+	json_t *v = json_object_get(json_object_get(r ? r->inventory : NULL, "os"), "virtualization");
+	const char *type = json_string_value(json_object_get(v, "type"));
+	return type && type[0] && strcmp(type, "none") != 0;
+}
+
+double history_floor_minimum(const struct record *r, const struct bench *b, const char *metric)
+{
+	if (!b || !is_storage(bench_phase(b), b->name) || !history_on_virtual_machine(r))
+		return 0;
+	return is_tail_or_cpu(metric) ? HISTORY_HOST_PACED_TAIL_PCT : HISTORY_HOST_PACED_PCT;
+}
+
 static const char *extra_run(const struct record *r, const char *key)
 {
 	return json_string_value(json_object_get(json_object_get(r->extra, "run"), key));

@@ -28,12 +28,19 @@ int verdict_is_call(enum verdict_kind k)
 	return k == VERDICT_REGRESSION || k == VERDICT_IMPROVEMENT || k == VERDICT_CHANGED;
 }
 
-void verdict_floor_text(double floor_pct, int floor_runs, char *buf, size_t len)
+void verdict_floor_text(double floor_pct, int floor_runs, int host_paced, char *buf, size_t len)
 {
-	if (floor_runs >= VERDICT_HISTORY_MIN)
+	if (host_paced)
+		snprintf(buf, len, "%.0f%% for a virtual machine's storage", floor_pct);
+	else if (floor_runs >= VERDICT_HISTORY_MIN)
 		snprintf(buf, len, "%.0f%% from %d runs", floor_pct, floor_runs);
 	else
 		snprintf(buf, len, "%.0f%% by default", floor_pct);
+}
+
+const char *verdict_floor_source(int floor_runs, int host_paced)
+{
+	return host_paced ? "host-paced" : floor_runs >= VERDICT_HISTORY_MIN ? "history" : "default";
 }
 
 static double median_of(const double *x, size_t n)
@@ -59,6 +66,7 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 	out->ncur = in->ncur;
 	out->floor_pct = in->floor_pct;
 	out->floor_runs = in->floor_runs;
+	out->floor_host_paced = in->floor_host_paced;
 	out->p = NAN;
 	double mb = median_of(in->base, in->nbase), mc = median_of(in->cur, in->ncur);
 	out->delta_pct = mb > 0 && mc >= 0 ? (mc / mb - 1) * 100 : NAN;
@@ -89,8 +97,8 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 			 out->delta_pct, t.p, in->nbase, in->ncur);
 		return;
 	}
-	char floor[48];
-	verdict_floor_text(in->floor_pct, in->floor_runs, floor, sizeof floor);
+	char floor[64];
+	verdict_floor_text(in->floor_pct, in->floor_runs, in->floor_host_paced, floor, sizeof floor);
 	if (change_factor_pct(mb, mc) <= in->floor_pct) {
 		snprintf(out->why, sizeof out->why, "unchanged: %+.1f%% is within the noise floor (%s)",
 			 out->delta_pct, floor);

@@ -40,6 +40,8 @@ struct verdict_input {
 	double floor_pct;       /* the noise floor: the change of the median, as a factor either way
 				 * (max(new/old, old/new) - 1, in percent), that noise reaches */
 	int floor_runs;         /* the earlier runs it comes from; < VERDICT_HISTORY_MIN: the default */
+	int floor_host_paced;   /* the floor is the minimum for storage a host sets the pace of (a
+				 * virtual machine's disk), above what history or the default gave */
 	const char *base_busy;  /* why the baseline's figures are suspect ("the baseline's hash phase
 				 * ran on a busy machine (...)"), NULL when they are not */
 	const char *cur_busy;
@@ -62,6 +64,7 @@ struct verdict {
 	size_t nbase, ncur;
 	double floor_pct;
 	int floor_runs;
+	int floor_host_paced;
 	char why[800];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5% from 7 runs)",
 				 * "... noise floor 25% by default)", "not compared: ..." */
 };
@@ -75,8 +78,11 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out);
  * when it could not tell (busy, too few samples) or called the other way.  The why names both. */
 void verdict_confirm(const struct verdict *first, const struct verdict *again, struct verdict *out);
 
-/* "5% from 7 runs" or "25% by default": where a floor comes from, for the why lines. */
-void verdict_floor_text(double floor_pct, int floor_runs, char *buf, size_t len);
+/* "5% from 7 runs", "25% by default" or "300% for a virtual machine's storage": where a floor
+ * comes from, for the why lines. */
+void verdict_floor_text(double floor_pct, int floor_runs, int host_paced, char *buf, size_t len);
+/* The same as a word for JSON: "history", "default" or "host-paced". */
+const char *verdict_floor_source(int floor_runs, int host_paced);
 
 /* "regression", "improvement", "changed", "unchanged", "not compared" */
 const char *verdict_kind_name(enum verdict_kind k);

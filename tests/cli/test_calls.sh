@@ -148,6 +148,48 @@ run_nm compare g1.json g2.json --format json
 res=$(json_get 'len([c for c in j["calls"] if c["call"] == "not compared"])' 2>&1)
 if [ "$res" = 5 ]; then ok "--format json keeps one call per row"; else not_ok "--format json keeps one call per row" "$res"; fi
 
+# storage on a virtual machine: the host sets the disk's pace, so a storage figure needs a change
+# of a factor of 4 (300%) whatever its history says; the CPU's figures keep their floors
+python3 - <<'PY'
+import json
+quiet = {"busy": False, "other_busy_pct": 1.0, "steal_pct": 0.0}
+def rec(rid, label, virt, disk_scale, hist_floor=None):
+    def bench(n, ph, scale):
+        return {"name": n, "settings": {"phase": ph}, "series": [], "hists": [],
+                "metrics": [{"name": "bytes_per_sec", "unit": "B/s", "direction": "higher",
+                             "samples": [scale * v for v in [500e6, 505e6, 495e6, 502e6, 498e6, 501e6]]}]}
+    r = {"format": "nodemark-record", "format_version": 1, "id": rid, "time_ms": 1796119242862 + int(rid[-2:]),
+         "host": "vm", "version": "0.1.0", "command": "run", "cmdline": "nodemark run", "label": label, "tags": {},
+         "inventory": {"os": {"virtualization": {"type": virt, "source": "test"}}},
+         "extra": {"run": {"dir": "/data", "mode": "default"}, "noise": {"hash": quiet, "disk": quiet}},
+         "benches": [bench("hash/blake3/1t", "hash", 0.7 if label.endswith("new") else 1.0),
+                     bench("SEQ1M Q1T1 read", "disk", disk_scale)]}
+    if hist_floor:
+        r["extra"]["noise_floor"] = {"SEQ1M Q1T1 read": {"bytes_per_sec": {"pct": hist_floor, "runs": 8, "source": "history"}}}
+    return r
+for virt, tag in (("kvm", "vm"), ("none", "metal")):
+    json.dump(rec("6b0e0000000000%d1" % len(tag), tag + "-old", virt, 1.0, hist_floor=10.0), open(tag + "-old.json", "w"))
+    json.dump(rec("6b0e0000000000%d2" % len(tag), tag + "-new", virt, 0.4), open(tag + "-new.json", "w"))
+    json.dump(rec("6b0e0000000000%d3" % len(tag), tag + "-gone", virt, 0.15), open(tag + "-gone.json", "w"))
+PY
+run_nm compare vm-old.json vm-new.json
+if grep -q '^  SEQ1M Q1T1 read' <<<"$out"; then
+    not_ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%" "$out"
+else ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%"; fi
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\)$' \
+    "on a virtual machine the hash figures keep their own floor"
+run_nm compare vm-old.json vm-new.json --format json
+res=$(json_get '[(c["name"], c["floor_from"], round(c["floor_pct"]), c["why"]) for c in j["calls"]][1]' 2>&1)
+if [ "$res" = "('SEQ1M Q1T1 read', 'host-paced', 300, \"unchanged: -60.0% is within the noise floor (300% for a virtual machine's storage)\")" ]; then
+    ok "--format json says the storage floor is the virtual machine's (host-paced, 300%)"
+else not_ok "--format json says the storage floor is the virtual machine's (host-paced, 300%)" "$res"; fi
+run_nm compare vm-old.json vm-gone.json
+expect_out_matches '^  SEQ1M Q1T1 read +regression: -85\.0% \(p=0\.002 n=6\+6, noise floor 300% for a virtual machine.s storage\)$' \
+    "on a virtual machine a storage figure that fell by a factor of 6.7 is still called"
+run_nm compare metal-old.json metal-new.json
+expect_out_matches '^  SEQ1M Q1T1 read +regression: -60\.0% \(p=0\.002 n=6\+6, noise floor 10% from 8 runs\)$' \
+    "on bare metal the same records are called, against their history floor"
+
 # Go benchmark text is benchstat's contract: no calls section
 printf 'BenchmarkA 1 100 ns/op\nBenchmarkA 1 101 ns/op\n' >old.txt
 printf 'BenchmarkA 1 200 ns/op\nBenchmarkA 1 201 ns/op\n' >new.txt
