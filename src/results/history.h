@@ -15,14 +15,14 @@
 struct store; /* results/store.h: only the drivers (cmd/, cli/) open one */
 
 /* The documented default floor until there is history (a factor either way, in percent; see
- * stats/verdict.h): for memory and hashing 25% for a throughput or a mean, 60% for a tail
+ * stats/verdict.h): for memory and hashing 35% for a throughput or a mean, 60% for a tail
  * latency or a CPU cost per I/O; for what goes through a filesystem and a device (disk, piece
  * store) 100% and 150%.  Chosen from A/A pairs of `run --quick` on a shared 2-vCPU VM
- * (BENCHMARKS.md): with no other load seen, a hash median drifted 17-24% from one minute to
+ * (BENCHMARKS.md): with no other load seen, a hash median drifted 17-32% from one minute to
  * the next, a p99 47%, a CPU cost per I/O up to 83%, and the virtio disk's 1 MiB QD8 figures
  * by a factor of up to 1.66 (cloud disks burst and cache).  A machine's own history replaces
  * them after 5 quiet runs: until then only a large change is called. */
-#define HISTORY_DEFAULT_PCT 25.0
+#define HISTORY_DEFAULT_PCT 35.0
 #define HISTORY_DEFAULT_TAIL_PCT 60.0
 #define HISTORY_DEFAULT_STORAGE_PCT 100.0
 #define HISTORY_DEFAULT_STORAGE_TAIL_PCT 150.0

@@ -21,6 +21,8 @@
 #define VERDICT_MIN_SAMPLES 6
 /* Earlier quiet runs needed before their spread replaces the default floor. */
 #define VERDICT_HISTORY_MIN 5
+/* The most a history floor adds above the spread it saw, as a factor (verdict_floor_from_history). */
+#define VERDICT_FLOOR_MARGIN 1.25
 /* A floor from history is never below this (percent): timer and rounding noise. */
 #define VERDICT_FLOOR_MIN_PCT 1.0
 
@@ -90,9 +92,10 @@ const char *verdict_kind_name(enum verdict_kind k);
 int verdict_is_call(enum verdict_kind k);
 
 /* The noise floor in percent from the medians of k earlier runs of the same benchmark:
- * default_pct while k < VERDICT_HISTORY_MIN; then twice their spread as a factor, (hi/lo)^2 - 1
- * (a new pair's difference stays inside it unless something changed), at least
- * VERDICT_FLOOR_MIN_PCT.  medians is not modified. */
+ * default_pct while k < VERDICT_HISTORY_MIN; then their spread as a factor with a margin of the
+ * spread again, capped at VERDICT_FLOOR_MARGIN: (hi/lo) * min(hi/lo, 1.25) - 1 (a new pair's
+ * difference stays inside it unless something changed), at least VERDICT_FLOOR_MIN_PCT.
+ * medians is not modified. */
 double verdict_floor_from_history(const double *medians, size_t k, double default_pct);
 
 /* benchstat's "± x%" as a number: max(hi/median - 1, 1 - lo/median) * 100 of the 95% interval

@@ -41,8 +41,8 @@ cd "$d" || exit 1
 run_nm compare base.json slow.json
 expect_rc 0 "compare of two runs exits 0"
 expect_out_matches 'hash/blake3/1t +.*-30\.00% \(p=0\.002 n=6\)' "benchstat's row is unchanged above the calls"
-expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\)' \
-    "a -30% change (a factor of 1.43), quiet runs, 6+6 samples, over the 25% default floor is called a regression"
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\)' \
+    "a -30% change (a factor of 1.43), quiet runs, 6+6 samples, over the 35% default floor is called a regression"
 if grep -q '^  SEQ1M Q8T1 read' <<<"$out"; then
     not_ok "a significant -5% inside the disk's 100% default floor is not called" "$out"
 else ok "a significant -5% inside the disk's 100% default floor is not called"; fi
@@ -83,7 +83,7 @@ expect_out_matches '^  hash/blake3/1t +improvement: \+42\.9% \(p=0\.002 n=6\+6, 
 
 run_nm compare base.json slow.json busy.json --format json
 res=$(json_get '[(c["name"], c["column"], c["call"], c["n"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
-if [ "$res" = "[('hash/blake3/1t', 'slow.json', 'regression', [6, 6], 25), ('hash/blake3/1t', 'busy.json', 'not compared', [6, 6], 25)]" ]; then
+if [ "$res" = "[('hash/blake3/1t', 'slow.json', 'regression', [6, 6], 35), ('hash/blake3/1t', 'busy.json', 'not compared', [6, 6], 35)]" ]; then
     ok "--format json has the calls with column, kind, counts and floor"
 else not_ok "--format json has the calls with column, kind, counts and floor" "$res"; fi
 
@@ -109,7 +109,7 @@ for name, scale, against in [("again_same", 0.7, "6b0e000000000001"), ("again_ba
     json.dump(r, open(name + ".json", "w"))
 PY
 run_nm compare base.json again_same.json
-expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\); confirmed by a re-measure: -30\.0% \(p=0\.002 n=6\+6\)$' \
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\); confirmed by a re-measure: -30\.0% \(p=0\.002 n=6\+6\)$' \
     "a call whose re-measure makes the same call is confirmed"
 expect_out_has "1 called, 1 unchanged, 1 not compared; re-measured: 1 confirmed, 0 withdrawn" "the counts say so"
 run_nm compare base.json again_back.json
@@ -117,7 +117,7 @@ expect_out_matches '^  hash/blake3/1t +withdrawn after a re-measure: unchanged: 
     "a call whose re-measure sees no change is withdrawn, shown with what the run's samples said"
 expect_out_has "0 called, 2 unchanged, 1 not compared; re-measured: 0 confirmed, 1 withdrawn" "the withdrawn call is counted"
 run_nm compare base.json again_other.json
-expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\)$' \
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\)$' \
     "a re-measure against another baseline does not touch this comparison's call"
 
 # rows of one phase not compared for one reason share a line, with the count
@@ -176,7 +176,7 @@ run_nm compare vm-old.json vm-new.json
 if grep -q '^  SEQ1M Q1T1 read' <<<"$out"; then
     not_ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%" "$out"
 else ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%"; fi
-expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 25% by default\)$' \
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\)$' \
     "on a virtual machine the hash figures keep their own floor"
 run_nm compare vm-old.json vm-new.json --format json
 res=$(json_get '[(c["name"], c["floor_from"], round(c["floor_pct"]), c["why"]) for c in j["calls"]][1]' 2>&1)

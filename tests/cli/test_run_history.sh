@@ -38,7 +38,7 @@ res=$(json_get '(
    for k in ("target_pct", "target_from", "floor_runs")},
   j["extra"]["noise_floor"]["hash/sha256/1t"]["bytes_per_sec"]["source"],
   {k: j["extra"]["sampling"]["hash/sha256/1t"][k] for k in ("target_pct", "target_from", "floor_runs")})' 2>&1)
-want="({'pct': 4.1, 'runs': 5, 'source': 'history'}, {'target_pct': 2.0, 'target_from': 'history', 'floor_runs': 5}, 'default', {'target_pct': 12.5, 'target_from': 'default', 'floor_runs': 0})"
+want="({'pct': 4.1, 'runs': 5, 'source': 'history'}, {'target_pct': 2.0, 'target_from': 'history', 'floor_runs': 5}, 'default', {'target_pct': 17.5, 'target_from': 'default', 'floor_runs': 0})"
 if [ "$res" = "$want" ]; then
     ok "a figure with 5 earlier quiet runs takes its floor (4.1%) and sampling target (2%) from them; one without keeps the default"
 else not_ok "a figure with 5 earlier quiet runs takes its floor (4.1%) and sampling target (2%) from them; one without keeps the default" "$res"; fi

@@ -80,7 +80,7 @@ TEST(sampling_says_when_the_budget_ran_out)
 
 TEST(sampling_target_comes_from_the_history_floor_when_there_is_one)
 {
-	/* +-2% around 100: within the default target (half the 25% floor) after 6, not within history's 1.5% */
+	/* +-2% around 100: within the default target (half the 35% floor) after 6, not within history's 1.5% */
 	static const double spread[] = { 100, 102, 98, 101, 99, 100.5 };
 	size_t n;
 	const char *why;

@@ -101,7 +101,7 @@ TEST(verdict_floor_from_history_needs_enough_runs)
 	static const double flat[] = { 100, 100, 100, 100, 100 };
 	CHECK_NEAR(verdict_floor_from_history(flat, 5, 10), VERDICT_FLOOR_MIN_PCT, 0);
 	static const double noisy[] = { 100, 140, 70, 100, 110 };
-	CHECK_NEAR(verdict_floor_from_history(noisy, 5, 10), 300, 1e-9); /* (140/70)^2 - 1: noisier than the default */
+	CHECK_NEAR(verdict_floor_from_history(noisy, 5, 10), 150, 1e-9); /* 140/70 * 1.25 - 1: noisier than the default */
 }
 
 TEST(verdict_floor_is_a_factor_either_way)
