@@ -65,14 +65,14 @@ static double saved_or_default_floor(const struct ct_input *a, const struct benc
 }
 
 /* The floor a pair is judged by: the saved or default floor, raised to the least floor of storage
- * on a virtual machine when either run was measured on one (history.h: a host's jump is not in
- * the guest's history). */
+ * on a virtual machine when either run was measured on one, unless the floor comes from a full
+ * history (history.h: a host's jump is not in a short history of the guest's). */
 static double floor_for(const struct ct_input *a, const struct bench *ba, const struct ct_input *b,
 			const struct bench *bb, const char *metric, int *runs, int *host_paced)
 {
 	double pct = saved_or_default_floor(a, ba, b, bb, metric, runs);
-	double least = fmax(history_floor_minimum(a->r, ba, metric), history_floor_minimum(b->r, bb, metric));
-	*host_paced = least > pct;
+	double least = fmax(history_floor_minimum(a->r, ba), history_floor_minimum(b->r, bb));
+	*host_paced = least > pct && *runs < HISTORY_MAX_RUNS;
 	return *host_paced ? least : pct;
 }
 

@@ -41,11 +41,11 @@ int history_on_virtual_machine(const struct record *r)
 	return type && type[0] && strcmp(type, "none") != 0;
 }
 
-double history_floor_minimum(const struct record *r, const struct bench *b, const char *metric)
+double history_floor_minimum(const struct record *r, const struct bench *b)
 {
 	if (!b || !is_storage(bench_phase(b), b->name) || !history_on_virtual_machine(r))
 		return 0;
-	return is_tail_or_cpu(metric) ? HISTORY_HOST_PACED_TAIL_PCT : HISTORY_HOST_PACED_PCT;
+	return HISTORY_HOST_PACED_PCT;
 }
 
 static const char *extra_run(const struct record *r, const char *key)

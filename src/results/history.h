@@ -31,21 +31,20 @@ double history_default_floor_for(const char *phase, const char *bench, const cha
 /* The same for a bench of a record (its "phase" setting). */
 double history_default_floor(const struct bench *b, const char *metric);
 
-/* The least floor for a storage figure measured on a virtual machine, whatever its history or
- * default says: the host sets the pace of a virtual disk (its cache, its other guests, burst
- * credits), and the guest sees none of it.  In A/A pairs of `run --quick` on a KVM guest with a
- * virtio disk (BENCHMARKS.md, "Regression calls"), the 1 MiB figures doubled or tripled between
- * runs a minute apart, up to a factor of 2.96, after five runs that agreed within 10-19%; so a
- * history from the same host does not rule the next jump out.  The floor is a factor of 4
- * (5 for a tail or a CPU cost per I/O): on a virtual machine only such a change of a storage
- * figure is called, and the why line says so. */
-#define HISTORY_HOST_PACED_PCT 300.0
-#define HISTORY_HOST_PACED_TAIL_PCT 400.0
+/* The least floor for a storage figure measured on a virtual machine, until a full history
+ * (HISTORY_MAX_RUNS quiet runs) says otherwise: the host sets the pace of a virtual disk (its
+ * cache, its other guests, burst credits), and the guest sees none of it.  In A/A pairs of
+ * `run --quick` on a KVM guest with a virtio disk (BENCHMARKS.md, "Regression calls"), 1 MiB
+ * QD1 reads ran at 0.55 to 2.9 GB/s over 20 runs (a factor of 5.3), 3.7 apart within one pair,
+ * and tripled right after five runs that agreed within 10-19%: a short history does not rule
+ * the next jump out.  The floor is a factor of 8: on a virtual machine only such a change of a
+ * storage figure is called, and the why line says so. */
+#define HISTORY_HOST_PACED_PCT 700.0
 /* 1 when r was measured on a virtual machine (its inventory's os.virtualization.type is a
  * hypervisor, not "none"); a record without an inventory is taken as not. */
 int history_on_virtual_machine(const struct record *r);
-/* HISTORY_HOST_PACED_* for a storage bench b of r on a virtual machine, else 0. */
-double history_floor_minimum(const struct record *r, const struct bench *b, const char *metric);
+/* HISTORY_HOST_PACED_PCT for a storage bench b of r on a virtual machine, else 0. */
+double history_floor_minimum(const struct record *r, const struct bench *b);
 
 /* How many earlier runs a floor needs (VERDICT_HISTORY_MIN) and looks at, at most. */
 #define HISTORY_MAX_RUNS 20

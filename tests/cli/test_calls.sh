@@ -149,11 +149,12 @@ res=$(json_get 'len([c for c in j["calls"] if c["call"] == "not compared"])' 2>&
 if [ "$res" = 5 ]; then ok "--format json keeps one call per row"; else not_ok "--format json keeps one call per row" "$res"; fi
 
 # storage on a virtual machine: the host sets the disk's pace, so a storage figure needs a change
-# of a factor of 4 (300%) whatever its history says; the CPU's figures keep their floors
+# of a factor of 8 (700%) until a full history (20 runs) says otherwise; the CPU's figures keep
+# their floors
 python3 - <<'PY'
 import json
 quiet = {"busy": False, "other_busy_pct": 1.0, "steal_pct": 0.0}
-def rec(rid, label, virt, disk_scale, hist_floor=None):
+def rec(rid, label, virt, disk_scale, hist_floor=None, hist_runs=8):
     def bench(n, ph, scale):
         return {"name": n, "settings": {"phase": ph}, "series": [], "hists": [],
                 "metrics": [{"name": "bytes_per_sec", "unit": "B/s", "direction": "higher",
@@ -165,12 +166,13 @@ def rec(rid, label, virt, disk_scale, hist_floor=None):
          "benches": [bench("hash/blake3/1t", "hash", 0.7 if label.endswith("new") else 1.0),
                      bench("SEQ1M Q1T1 read", "disk", disk_scale)]}
     if hist_floor:
-        r["extra"]["noise_floor"] = {"SEQ1M Q1T1 read": {"bytes_per_sec": {"pct": hist_floor, "runs": 8, "source": "history"}}}
+        r["extra"]["noise_floor"] = {"SEQ1M Q1T1 read": {"bytes_per_sec": {"pct": hist_floor, "runs": hist_runs, "source": "history"}}}
     return r
 for virt, tag in (("kvm", "vm"), ("none", "metal")):
     json.dump(rec("6b0e0000000000%d1" % len(tag), tag + "-old", virt, 1.0, hist_floor=10.0), open(tag + "-old.json", "w"))
     json.dump(rec("6b0e0000000000%d2" % len(tag), tag + "-new", virt, 0.4), open(tag + "-new.json", "w"))
-    json.dump(rec("6b0e0000000000%d3" % len(tag), tag + "-gone", virt, 0.15), open(tag + "-gone.json", "w"))
+    json.dump(rec("6b0e0000000000%d3" % len(tag), tag + "-gone", virt, 0.1), open(tag + "-gone.json", "w"))
+json.dump(rec("6b0e000000000009", "vm-long", "kvm", 1.0, hist_floor=10.0, hist_runs=20), open("vm-long.json", "w"))
 PY
 run_nm compare vm-old.json vm-new.json
 if grep -q '^  SEQ1M Q1T1 read' <<<"$out"; then
@@ -180,12 +182,15 @@ expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, no
     "on a virtual machine the hash figures keep their own floor"
 run_nm compare vm-old.json vm-new.json --format json
 res=$(json_get '[(c["name"], c["floor_from"], round(c["floor_pct"]), c["why"]) for c in j["calls"]][1]' 2>&1)
-if [ "$res" = "('SEQ1M Q1T1 read', 'host-paced', 300, \"unchanged: -60.0% is within the noise floor (300% for a virtual machine's storage)\")" ]; then
-    ok "--format json says the storage floor is the virtual machine's (host-paced, 300%)"
-else not_ok "--format json says the storage floor is the virtual machine's (host-paced, 300%)" "$res"; fi
+if [ "$res" = "('SEQ1M Q1T1 read', 'host-paced', 700, \"unchanged: -60.0% is within the noise floor (700% for a virtual machine's storage)\")" ]; then
+    ok "--format json says the storage floor is the virtual machine's (host-paced, 700%)"
+else not_ok "--format json says the storage floor is the virtual machine's (host-paced, 700%)" "$res"; fi
 run_nm compare vm-old.json vm-gone.json
-expect_out_matches '^  SEQ1M Q1T1 read +regression: -85\.0% \(p=0\.002 n=6\+6, noise floor 300% for a virtual machine.s storage\)$' \
-    "on a virtual machine a storage figure that fell by a factor of 6.7 is still called"
+expect_out_matches '^  SEQ1M Q1T1 read +regression: -90\.0% \(p=0\.002 n=6\+6, noise floor 700% for a virtual machine.s storage\)$' \
+    "on a virtual machine a storage figure that fell by a factor of 10 is still called"
+run_nm compare vm-long.json vm-new.json
+expect_out_matches '^  SEQ1M Q1T1 read +regression: -60\.0% \(p=0\.002 n=6\+6, noise floor 10% from 20 runs\)$' \
+    "on a virtual machine a floor from a full history of 20 quiet runs replaces the least floor"
 run_nm compare metal-old.json metal-new.json
 expect_out_matches '^  SEQ1M Q1T1 read +regression: -60\.0% \(p=0\.002 n=6\+6, noise floor 10% from 8 runs\)$' \
     "on bare metal the same records are called, against their history floor"
