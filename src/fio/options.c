@@ -28,7 +28,7 @@ const struct fio_option fio_options[] = {
 	SUP("offset", "fileoffset", FIO_T_SIZE, "0", offset, "io_job.offset"),
 	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists)"),
 	SUP("directory", NULL, FIO_T_LIST, NULL, directory, "io_job.targets (a:b lists)"),
-	SUP("io_size", "io_limit", FIO_T_SIZE, NULL, io_size, "io_job.size (the I/O), with size= as io_job.filesize (the region)"),
+	SUP("io_size", "io_limit", FIO_T_SIZE, NULL, io_size, "io_job.size (the I/O), with size= as io_job.filesize (the region: random I/O goes over all of it, as fio's)"),
 	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),
 	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.create_only"),
 	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,

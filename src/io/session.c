@@ -192,9 +192,10 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			return IO_BAD_JOB;
 	} else if (t->kind == TARGET_FILE) {
 		/* an existing file: its own size unless a region was asked for */
-		uint64_t need = job->size ? job->offset + (job->all_targets ? io_layout_file_len(job) : job->size) : 0;
+		uint64_t region = job->filesize ? job->filesize : job->size;
+		uint64_t need = job->size ? job->offset + (job->all_targets ? io_layout_file_len(job) : region) : 0;
 		if (t->created) {
-			need = job->offset + (job->size && !job->all_targets ? job->size : io_layout_file_len(job));
+			need = job->offset + (job->size && !job->all_targets ? region : io_layout_file_len(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
 			/* ours from here on: removed at the end, and on a signal (unlike fio, which keeps it) */
@@ -475,7 +476,9 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 			f->size = spread ? s->targets[k].dev_size : t->dev_size;
 		}
 		uint64_t region = f->size > job->offset ? f->size - job->offset : 0;
-		uint64_t per_file = job->size ? job->size / nf : 0;
+		/* filesize= is each file's region (fio's io_size= leaves size= as the region: the I/O
+		 * amount, job->size, is then smaller and must not shrink where random I/O goes) */
+		uint64_t per_file = job->filesize ? job->filesize : job->size ? job->size / nf : 0;
 		if (t->kind != TARGET_DIR && per_file && per_file < region)
 			region = per_file;
 		const struct io_target *ft = spread ? &s->targets[k] : t;

@@ -207,6 +207,32 @@ else
     skip "filename=a:b and rw=read:-8k through strace" "strace is missing"
 fi
 
+# --- io_size: the I/O amount, over size='s region ----------------------------------------------------
+# fio's io_size=4m with size=64m reads 4 MiB at random offsets over all 64 MiB (and lays out 64 MiB);
+# taking io_size as the region would read the first 4 MiB only
+if [ $HAVE_STRACE = 1 ]; then
+    # span TOOL: the number of 4k preads of file r, the highest offset in MiB, the file's size in MiB
+    span() {
+        local tool=$1
+        rm -f r
+        if [ "$tool" = nm ]; then set -- "$NM" fio --no-save; else set -- fio; fi
+        strace -f -qq -e trace=pread64 -e signal=none -y -s0 -o span.log "$@" --output-format=json --name=s \
+            --filename=r --size=64m --io_size=4m --bs=4k --rw=randread --ioengine=psync >/dev/null 2>span.err
+        py '
+import os, re, sys
+offs = [int(o) for o in re.findall(r"pread64\(\d+</[^>]*/r>, [^,]*, 4096, (\d+)", open(sys.argv[1]).read())]
+print(len(offs), max(offs) >> 20 if offs else -1, os.path.getsize("r") >> 20 if os.path.exists("r") else -1)' span.log
+    }
+    read -r n top size <<<"$(span nm)"
+    [ "$n" = 1024 ] && [ "$top" -ge 48 ] && ok "io_size=4m size=64m: 1024 random reads over the whole 64 MiB (highest at $top MiB)" ||
+        not_ok "io_size=4m size=64m reads over the whole region" "$n reads, highest offset $top MiB; $(head -c 200 span.err)"
+    if [ $HAVE_FIO = 1 ]; then
+        read -r fn ftop fsize <<<"$(span fio)"
+        [ "$fn" = "$n" ] && [ "$ftop" -ge 48 ] && [ "$top" -ge 48 ] && ok "io_size: the same reads and region as fio ($fn reads up to $ftop MiB)" ||
+            not_ok "io_size as fio" "fio $fn reads up to $ftop MiB, nodemark $n up to $top MiB"
+    fi
+fi
+
 # --- terse versions ---------------------------------------------------------------------------
 # fields LINE: how many ';'-separated fields before the disks (fio's counts: 2: 2+3*N ...)
 for v in 2 3 4 5; do
