@@ -1,5 +1,6 @@
 /* fio's INI job files: [global] and [job] sections, ';' and '#' comments, bare flags and
  * "include FILE" (relative to the including file). */
+#include "fio/expand.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "util/error.h"
@@ -48,6 +49,7 @@ struct ini_state {
 	int in_section;
 	struct fio_file_id open_files[MAX_INCLUDE_DEPTH + 1]; /* the file being read and its includers */
 	unsigned nopen;
+	struct fio_sysvals sys;          /* what $pagesize, $mb_memory and $ncpus stand for */
 };
 
 static int parse_text(struct ini_state *st, const char *text, size_t len, const char *name, char *err,
@@ -145,6 +147,42 @@ static int include_file(struct ini_state *st, const char *path, const char *from
 	return rc;
 }
 
+/* One "key=value" (or bare key) line of a section, after expansion. */
+static int parse_option(struct ini_state *st, char *s, const char *name, unsigned lineno, char *err,
+			size_t errlen)
+{
+	char msg[320];
+	struct fio_plan *p = st->p;
+	char *eq = strchr(s, '=');
+	char *val = NULL;
+	if (eq) {
+		*eq = '\0';
+		val = trim(eq + 1);
+		s = trim(s);
+	}
+	if (!*s)
+		return nm_errf(err, errlen, "%s:%u: an option name is missing before '='", name, lineno);
+	if (fio_option_check(p, "", s, msg, sizeof msg) < 0)
+		return nm_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
+	const struct fio_option *d = fio_option_find(s);
+	if (fio_option_needs_value(d) && (!val || !*val))
+		return nm_errf(err, errlen, "%s:%u: %s: needs a value", name, lineno, d->name);
+	if (fio_option_value_check(d, val, msg, sizeof msg) < 0)
+		return nm_errf(err, errlen, "%s:%u: %s: %s", name, lineno, s, msg);
+	/* kept under fio's own name for the option, as fio shows it ("ba" for blockalign=) */
+	if (st->cur) {
+		if (!strcmp(d->name, "name")) {
+			free(st->cur->name);
+			st->cur->name = xstrdup(val);
+		}
+		fio_optlist_append(&st->cur->opts, d->name, val);
+	} else {
+		fio_optlist_set(&st->file_globals, d->name, val);
+		fio_optlist_set(&p->globals, d->name, val);
+	}
+	return 0;
+}
+
 static int parse_line(struct ini_state *st, char *line, const char *name, unsigned lineno, char *err,
 		      size_t errlen)
 {
@@ -181,39 +219,13 @@ static int parse_line(struct ini_state *st, char *line, const char *name, unsign
 	if (!st->in_section)
 		return nm_errf(err, errlen, "%s:%u: \"%s\": options must follow a [section]", name, lineno,
 			       fio_q(s, qb, sizeof qb));
-	char *eq = strchr(s, '=');
-	char *val = NULL;
-	if (eq) {
-		*eq = '\0';
-		val = trim(eq + 1);
-		s = trim(s);
-	}
-	if (!*s)
-		return nm_errf(err, errlen, "%s:%u: an option name is missing before '='", name, lineno);
-	if (val && strchr(val, '$')) {
-		char qk[64];
-		return nm_errf(err, errlen, "%s:%u: %s: \"%s\": $-expansion is not supported", name, lineno,
-			       fio_q(s, qk, sizeof qk), fio_q(val, qb, sizeof qb));
-	}
-	if (fio_option_check(p, "", s, msg, sizeof msg) < 0)
-		return nm_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
-	const struct fio_option *d = fio_option_find(s);
-	if (fio_option_needs_value(d) && (!val || !*val))
-		return nm_errf(err, errlen, "%s:%u: %s: needs a value", name, lineno, d->name);
-	if (fio_option_value_check(d, val, msg, sizeof msg) < 0)
-		return nm_errf(err, errlen, "%s:%u: %s: %s", name, lineno, s, msg);
-	/* kept under fio's own name for the option, as fio shows it ("ba" for blockalign=) */
-	if (st->cur) {
-		if (!strcmp(d->name, "name")) {
-			free(st->cur->name);
-			st->cur->name = xstrdup(val);
-		}
-		fio_optlist_append(&st->cur->opts, d->name, val);
-	} else {
-		fio_optlist_set(&st->file_globals, d->name, val);
-		fio_optlist_set(&p->globals, d->name, val);
-	}
-	return 0;
+	/* fio expands ${VAR} and its keywords in the whole "key=value", before reading either */
+	char *x;
+	if (fio_expand_line(s, &st->sys, &x, msg, sizeof msg) < 0)
+		return nm_errf(err, errlen, "%s:%u: %s: %s", name, lineno, fio_q(s, qb, sizeof qb), msg);
+	int rc = parse_option(st, x, name, lineno, err, errlen);
+	free(x);
+	return rc;
 }
 
 static int parse_text(struct ini_state *st, const char *text, size_t len, const char *name, char *err,
@@ -244,6 +256,7 @@ static int parse_top(struct fio_plan *p, const char *text, size_t len, const cha
 		     const struct fio_file_id *id, char *err, size_t errlen)
 {
 	struct ini_state st = { .p = p };
+	fio_sysvals_get(&st.sys);
 	if (id)
 		st.open_files[st.nopen++] = *id;
 	/* command-line globals apply to job files too */

@@ -1,6 +1,7 @@
 /* The plan: the jobs as typed, then resolved into io_jobs.  Each job's options are applied in
  * order -- the inherited globals, then its own -- later ones winning; as in fio, kb_base
  * changes how the sizes after it read, not those before it.  Then groups are numbered. */
+#include "fio/expand.h"
 #include "fio/logs.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
@@ -99,6 +100,53 @@ static void job_defaults(struct fio_job *j)
 		j->prios.cmd_cls[d] = j->prios.cmd_level[d] = -1;
 }
 
+/* How fio reads a "(...)" part of a numeric option: a count or size, or a time whose bare
+ * number is microseconds (think times) or seconds (the rest). */
+static enum fio_arith_kind arith_kind(const struct fio_option *d)
+{
+	if (d->type != FIO_T_TIME)
+		return FIO_ARITH_NUMBER;
+	return d->apply == fio_apply_thinktime || d->apply == fio_apply_thinktime_spin ? FIO_ARITH_USEC : FIO_ARITH_SECONDS;
+}
+
+/* d's value applied to j, each ','-separated part of a numeric option that is a "(...)"
+ * expression computed first, as fio's number parser does (the options shown keep v as typed). */
+static int apply_value(const struct fio_option *d, struct fio_job *j, const char *v, char *err, size_t errlen)
+{
+	int numeric = d->type == FIO_T_INT || d->type == FIO_T_SIZE || d->type == FIO_T_TIME;
+	if (!numeric || !v || !strchr(v, '('))
+		return d->apply(j, v, err, errlen);
+	char qb[64];
+	size_t parts = 1;
+	for (const char *c = v; *c; c++)
+		parts += *c == ',';
+	char *out = xcalloc(1, strlen(v) + parts * 24 + 1), *o = out; /* a part becomes at most 22 */
+	for (const char *part = v; part;) {
+		const char *comma = strchr(part, ',');
+		size_t n = comma ? (size_t)(comma - part) : strlen(part);
+		char *text = xstrndup(part, n);
+		long long x = 0;
+		int rc = text[0] == '(' ? fio_arith_eval(text, arith_kind(d), &x, err, errlen) : 0;
+		if (rc == 0 && text[0] == '(' && x < 0)
+			rc = nm_errf(err, errlen, "\"%s\": the expression is negative", fio_q(text, qb, sizeof qb));
+		if (rc == 0 && text[0] == '(')
+			o += sprintf(o, "%lld%s", x, d->type == FIO_T_TIME ? "us" : "");
+		else if (rc == 0)
+			o += sprintf(o, "%s", text);
+		free(text);
+		if (rc < 0) {
+			free(out);
+			return -1;
+		}
+		if (comma)
+			*o++ = ',';
+		part = comma ? comma + 1 : NULL;
+	}
+	int rc = d->apply(j, out, err, errlen);
+	free(out);
+	return rc;
+}
+
 /* inherited: the globals, where name= does not rename the job (in fio a job's name is its
  * section's or its --name's). */
 int fio_option_value_check(const struct fio_option *d, const char *v, char *err, size_t errlen)
@@ -109,7 +157,7 @@ int fio_option_value_check(const struct fio_option *d, const char *v, char *err,
 	memset(&j, 0, sizeof j);
 	job_defaults(&j);
 	j.name = xstrdup("check");
-	int rc = d->apply(&j, v, err, errlen);
+	int rc = apply_value(d, &j, v, err, errlen);
 	fio_job_free(&j);
 	return rc;
 }
@@ -124,7 +172,7 @@ static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inheri
 			continue; /* refused options never get this far */
 		if (inherited && d->apply == fio_apply_name)
 			continue;
-		if (d->apply(j, kv->value, msg, sizeof msg) < 0) {
+		if (apply_value(d, j, kv->value, msg, sizeof msg) < 0) {
 			char qb[64];
 			return nm_errf(err, errlen, "job '%s': %s: %s", fio_q(j->name, qb, sizeof qb), kv->key, msg);
 		}

@@ -254,8 +254,10 @@ TEST(fio_jobfile_errors_name_file_and_line)
 	CHECK_CONTAINS(err, "section");
 	fio_plan_free(&p);
 
-	CHECK(parse_text(&p, "[a]\nfilename=${HOME}/x\n", err, sizeof err) < 0);
-	CHECK_CONTAINS(err, "$");
+	/* a keyword in a value bc cannot compute (fio's parse fails too) */
+	CHECK(parse_text(&p, "[a]\nfilename=/x/$ncpus\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "t.fio:2");
+	CHECK_CONTAINS(err, "bc");
 	fio_plan_free(&p);
 
 	CHECK(parse_text(&p, "[a]\nwait_for=nobody\n", err, sizeof err) < 0);
