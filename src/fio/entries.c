@@ -41,6 +41,8 @@ void fio_build_entries(const struct fio_sched *s, struct io_job_result *const *r
 			/* fio shows the first job's name but the last merged job's options */
 			e->opts = j->opts.kv;
 			e->nopts = j->opts.n;
+			if (s->runs[i].ss) /* fio shows the group's last one */
+				e->ss = s->runs[i].ss;
 			io_result_merge(&e->res, res);
 			e->nthreads++;
 			e->job_runtime_ns += res->runtime_ns;

@@ -38,6 +38,15 @@ const struct fio_option fio_options[] = {
 	SUP("time_based", NULL, FIO_T_BOOL, "0", time_based, "io_job.time_based"),
 	SUP("ramp_time", NULL, FIO_T_TIME, "0", ramp_time, "io_job.ramp_ns"),
 	SUP("startdelay", NULL, FIO_T_TIME, "0", startdelay, "io_job.startdelay_ns"),
+	SUP("steadystate", "ss", FIO_T_STR, "iops_slope:0.01%", steadystate,
+	    "CRIT:LIMIT (iops, iops_slope, bw, bw_slope; N, a bw size, or N%): the job ends once its last "
+	    "steadystate_duration of samples meets it (threads judged together, not one by one)"),
+	SUP("steadystate_duration", "ss_dur", FIO_T_TIME, "0", steadystate_duration,
+	    "the window judged, whole seconds (0: no steady state)"),
+	SUP("steadystate_ramp_time", "ss_ramp", FIO_T_TIME, "0", steadystate_ramp_time,
+	    "samples are kept from one interval after this on"),
+	SUP("steadystate_check_interval", "ss_interval", FIO_T_TIME, "1", steadystate_check_interval,
+	    "a bw/iops sample every N s, whole seconds (newer fio's option; fio 3.33 samples each second)"),
 	/* how */
 	SUP("direct", NULL, FIO_T_BOOL, "0", direct, "io_job.direct"),
 	SUP("buffered", NULL, FIO_T_BOOL, "1", buffered, "io_job.direct = !N"),

@@ -179,6 +179,14 @@ FIO_APPLY(cmdprio_percentage);
 FIO_APPLY(cmdprio_class);
 FIO_APPLY(cmdprio);
 FIO_APPLY(cmdprio_bssplit);
+/* steady state (fio/apply_ss.c) */
+FIO_APPLY(steadystate);
+FIO_APPLY(steadystate_duration);
+FIO_APPLY(steadystate_ramp_time);
+FIO_APPLY(steadystate_check_interval);
+void fio_job_ss_defaults(struct fio_ss_opts *o);
+/* fio's rule: the jobs of a reporting group have the same steady state options; 0 or -1. */
+int fio_ss_check_groups(const struct fio_plan *p, char *err, size_t errlen);
 /* The per-I/O priority shares of j's cmdprio_bssplit into io (fio/apply_prio.c). */
 int fio_job_cmdprio_split(const struct fio_job *j, struct io_job *io, char *err, size_t errlen);
 /* io_job.ioprio and .cmdprio from j's priority options, once all are applied; 0 or -1. */

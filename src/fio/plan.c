@@ -96,6 +96,7 @@ static void job_defaults(struct fio_job *j)
 	free(j->prios.bssplit);
 	memset(&j->prios, 0, sizeof j->prios);
 	j->prios.cls = j->prios.level = -1;
+	fio_job_ss_defaults(&j->ss);
 	for (int d = 0; d < DIR_COUNT; d++)
 		j->prios.cmd_cls[d] = j->prios.cmd_level[d] = -1;
 }
@@ -297,5 +298,7 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 			}
 		}
 	}
+	if (fio_ss_check_groups(p, err, errlen) < 0)
+		return -1;
 	return fio_logs_check(p, err, errlen);
 }

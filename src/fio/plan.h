@@ -47,6 +47,18 @@ struct fio_prio_opts {
 	char *bssplit;                  /* cmdprio_bssplit as typed, or NULL */
 };
 
+/* fio's steady state (fio/steadystate.c): the job ends once its last duration of bw or iops
+ * samples meets the criterion. */
+struct fio_ss_opts {
+	int iops;                       /* judge I/Os per second, else bytes per second */
+	int slope;                      /* the least-squares slope, else the largest deviation */
+	int pct;                        /* the limit is a percentage of the window's mean */
+	double limit;
+	uint64_t dur_us;                /* steadystate_duration: 0 (under 1 s) is off */
+	uint64_t ramp_us;               /* steadystate_ramp_time: no samples before it */
+	uint64_t interval_us;           /* steadystate_check_interval: a sample every (1 s) */
+};
+
 struct fio_job {
 	struct io_job io;               /* what the engine runs; io.group is fio's groupid */
 	char *name;
@@ -68,6 +80,7 @@ struct fio_job {
 	int default_target;             /* neither: fio's NAME.THREAD.0 files in the current directory */
 	struct fio_log_opts logs;
 	struct fio_prio_opts prios;
+	struct fio_ss_opts ss;
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;
 };

@@ -12,6 +12,8 @@
 #include "inventory/diskstats.h"
 #include "io/job.h"
 
+struct fio_ss;
+
 /* An option as the user typed it; value is NULL for a bare flag ("stonewall"). */
 struct fio_kv {
 	char *key;
@@ -32,6 +34,7 @@ struct fio_report_entry {
 	unsigned kb_base;               /* 1024 or 1000 */
 	unsigned unit_base;             /* 8 bytes, 1 bits */
 	int slat_percentiles, clat_percentiles, lat_percentiles;
+	const struct fio_ss *ss;        /* steady state (fio/steadystate.h), or NULL: none shown */
 };
 
 struct fio_report {

@@ -2,9 +2,12 @@
  * fio's layout ("key" : value, two-space indent, %f for reals), so diffing against fio is easy. */
 #include "fio/report_figures.h"
 #include "fio/report.h"
+#include "fio/steadystate.h"
+#include "util/xalloc.h"
 
 #include <inttypes.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -222,6 +225,42 @@ static void levels(struct jw *w, const char *key, const char *const *names, cons
 	close_any(w, '}');
 }
 
+static void u64_array(struct jw *w, const char *key, const uint64_t *v, unsigned n)
+{
+	open_arr(w, key);
+	for (unsigned i = 0; i < n; i++) {
+		member(w, NULL);
+		fprintf(w->f, "%" PRIu64, v[i]);
+	}
+	close_any(w, ']');
+}
+
+/* fio's "steadystate": the criterion, whether it was met, and the last window (B/s, I/Os/s). */
+static void steadystate_obj(struct jw *w, const struct fio_ss *ss)
+{
+	char buf[96];
+	open_obj(w, "steadystate");
+	fio_ss_describe(ss, buf, sizeof buf);
+	kv_str(w, "ss", buf);
+	kv_int(w, "duration", (long long)(ss->o.dur_us / 1000000));
+	kv_int(w, "attained", ss->attained);
+	snprintf(buf, sizeof buf, "%f%s", (float)ss->criterion, ss->o.pct ? "%" : "");
+	kv_str(w, "criterion", buf);
+	kv_real(w, "max_deviation", ss->deviation);
+	kv_real(w, "slope", ss->slope);
+	open_obj(w, "data");
+	kv_u64(w, "bw_mean", fio_ss_bw_mean(ss));
+	kv_u64(w, "iops_mean", fio_ss_iops_mean(ss));
+	uint64_t *bw = xcalloc(ss->n, sizeof *bw), *iops = xcalloc(ss->n, sizeof *iops);
+	fio_ss_window(ss, bw, iops);
+	u64_array(w, "iops", iops, ss->n);
+	u64_array(w, "bw", bw, ss->n);
+	free(bw);
+	free(iops);
+	close_any(w, '}');
+	close_any(w, '}');
+}
+
 static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio_report_entry *e, int plus)
 {
 	static const char *const depth_names[] = { "1", "2", "4", "8", "16", "32", ">=64" };
@@ -279,6 +318,8 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	kv_u64(w, "latency_window", 0);
 	if (e->description && *e->description)
 		kv_str(w, "desc", e->description);
+	if (e->ss)
+		steadystate_obj(w, e->ss);
 	close_any(w, '}');
 }
 

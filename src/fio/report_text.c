@@ -2,6 +2,7 @@
  * terse version 3 (one ';'-separated line per entry). */
 #include "fio/report_figures.h"
 #include "fio/report.h"
+#include "fio/steadystate.h"
 #include "io/engine.h"
 
 #include <inttypes.h>
@@ -172,6 +173,22 @@ static void lat_levels_line(FILE *f, const char *unit, const double *v, const ch
 		fputc('\n', f);
 }
 
+/* fio's "steadystate  :" line: met or not, the window's means, and the last judgement. */
+static void steadystate_line(FILE *f, const struct fio_report_entry *e)
+{
+	const struct fio_ss *ss = e->ss;
+	char bw1[N2S_LEN], bw2[N2S_LEN], iops[N2S_LEN];
+	/* fio prints the mean's kb_base units in both forms, the same number: 2001KiB/s (2001kB/s) */
+	uint64_t k = fio_ss_bw_mean(ss) / (e->kb_base ? e->kb_base : 1024);
+	int pow2_first = e->kb_base != 1000;
+	size_str(k * (pow2_first ? 1024 : 1000), pow2_first, e->unit_base, bw1);
+	size_str(k * (pow2_first ? 1000 : 1024), !pow2_first, e->unit_base, bw2);
+	fio_num2str(fio_ss_iops_mean(ss), 4, 0, "", iops, sizeof iops);
+	fprintf(f, "  steadystate  : attained=%s, bw=%s/s (%s/s), iops=%s, %s%s=%.3f%s\n", ss->attained ? "yes" : "no",
+		bw1, bw2, iops, ss->o.iops ? "iops" : "bw", ss->o.slope ? " slope" : " mean dev", ss->criterion,
+		ss->o.pct ? "%" : "");
+}
+
 static void entry_block(FILE *f, const struct fio_report *r, const struct fio_report_entry *e)
 {
 	static const char *const lat_names[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
@@ -215,6 +232,8 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 		res->dir[0].ios, res->dir[1].ios, res->dir[0].short_ios, res->dir[1].short_ios, res->dir[0].drop_ios,
 		res->dir[1].drop_ios);
 	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", e->io ? e->io->iodepth : 1);
+	if (e->ss)
+		steadystate_line(f, e);
 }
 
 static void group_lines(FILE *f, const struct fio_report *r, int groupid)

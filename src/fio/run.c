@@ -68,6 +68,8 @@ static void status_report(struct fio_sched *s, FILE *out, const struct fio_repor
 	rep.nentries = 0;
 	rep.disks = NULL; /* the disks' figures come with the final report */
 	fio_build_entries(s, res, &rep);
+	for (size_t i = 0; i < rep.nentries; i++)
+		rep.entries[i].ss = NULL; /* still being judged: the final report has it */
 	write_report(p, out, &rep);
 	fflush(out);
 	free_entries(&rep);

@@ -4,6 +4,7 @@
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,10 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 			abort();
 		for (unsigned t = 0; t < p->jobs[i].io.numjobs; t++) /* a job that never runs reports zeros */
 			io_result_init(&r->res[t]);
+		if (fio_ss_wanted(&p->jobs[i].ss)) {
+			r->ss = xcalloc(1, sizeof *r->ss);
+			fio_ss_init(r->ss, &p->jobs[i].ss);
+		}
 		r->session = io_session_open(&p->jobs[i].io, &st, err, sizeof err);
 		if (!r->session) {
 			nm_error("job '%s': %s", p->jobs[i].name, err);
@@ -71,12 +76,15 @@ static int io_jobs_done(const struct fio_sched *s)
 }
 
 /* The engine's progress callback (~10 times a second): nonzero stops the job as if it had
- * reached its end -- exitall stopped it, or exit_on_io_done and no I/O job is left. */
+ * reached its end -- it reached steady state (only this thread touches r->ss while it runs),
+ * exitall stopped it, or exit_on_io_done and no I/O job is left. */
 static int stop_requested(const struct io_progress *pr, void *arg)
 {
 	struct fio_runner *r = arg;
 	struct fio_sched *s = r->sched;
-	(void)pr;
+	uint64_t ramp = s->plan->jobs[r->idx].io.ramp_ns;
+	if (r->ss && !pr->ramping && fio_ss_update(r->ss, pr->elapsed_ns - ramp, pr->bytes, pr->ios))
+		return 1;
 	pthread_mutex_lock(&s->lock);
 	int stop = s->terminate[r->idx] || (s->plan->jobs[r->idx].io.eng.exit_on_io_done && io_jobs_done(s));
 	pthread_mutex_unlock(&s->lock);
@@ -250,6 +258,9 @@ void fio_sched_close(struct fio_sched *s)
 			for (unsigned t = 0; t < p->jobs[i].io.numjobs; t++)
 				io_result_free(&r->res[t]);
 		free(r->res);
+		if (r->ss)
+			fio_ss_free(r->ss);
+		free(r->ss);
 	}
 	free(s->runs);
 	free(s->done);

@@ -10,6 +10,7 @@
 #include <pthread.h>
 #include <time.h>
 #include "fio/plan.h"
+#include "fio/steadystate.h"
 #include "io/engine.h"
 
 struct fio_sched;
@@ -19,6 +20,7 @@ struct fio_runner {
 	size_t idx;
 	struct io_session *session;
 	struct io_job_result *res;      /* the job's numjobs results */
+	struct fio_ss *ss;              /* steady state detection (fio/steadystate.h), or NULL */
 	int status;                     /* IO_OK, IO_INTERRUPTED, ... */
 	char err[512];
 	pthread_t tid;

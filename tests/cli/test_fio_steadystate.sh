@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# fio's steady state beside real fio: a job paced at a steady rate ends early once its last
+# ss_dur of samples are within the limit (attained=1), a limit no rate meets runs to its runtime
+# (attained=0), and the JSON "steadystate" section has fio's keys, criterion and window.
+. "$(dirname "$0")/lib.sh"
+d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioss.XXXXXX")
+trap 'rm -rf "$d"' EXIT
+cd "$d" || exit 1
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
+
+# Two groups at once on the null engine, each at a steady 500 I/Os per second:
+#   steady: ss=iops:20% over 3 s, runtime 30 s: ends after 3 samples, far before 30 s
+#   never:  ss=iops:0% (no deviation is below 0 %) over 2 s: runs its whole 3 s
+cat >ss.fio <<'EOF'
+[global]
+ioengine=null
+rw=read
+bs=4k
+size=1g
+time_based
+rate_iops=500
+[steady]
+runtime=30
+ss=iops:20%
+ss_dur=3s
+[never]
+new_group
+runtime=3
+steadystate=iops:0%
+steadystate_duration=2
+EOF
+
+check_ss() { # FILE TOOL: one line per job, or the reason it failed
+    python3 - "$1" "$2" <<'EOF'
+import json, sys
+text = open(sys.argv[1]).read()
+# with normal output too: the header lines, the JSON, then the normal report
+start = 0 if text.startswith("{") else text.find("\n{\n") + 1
+end = text.find("\n}\n", start)
+j = json.loads(text[start:end + 2] if end >= 0 else text[start:])
+jobs = {x["jobname"]: x for x in j["jobs"]}
+s, n = jobs["steady"], jobs["never"]
+ss, ns = s.get("steadystate"), n.get("steadystate")
+if not ss or not ns:
+    sys.exit(f"{sys.argv[2]}: no steadystate section")
+bad = []
+if ss["attained"] != 1 or ss["ss"] != "iops:20.000000%" or ss["duration"] != 3:
+    bad.append(f"steady: {ss['attained']} {ss['ss']} {ss['duration']}")
+if s["read"]["runtime"] >= 20000:  # far short of 30 s: it was ended, not run out
+    bad.append(f"steady ran {s['read']['runtime']} ms")
+if len(ss["data"]["iops"]) != 3 or min(ss["data"]["iops"]) < 250 or len(ss["data"]["bw"]) != 3:
+    bad.append(f"steady window {ss['data']}")
+if not ss["criterion"].endswith("%") or float(ss["criterion"][:-1]) >= 20:
+    bad.append(f"criterion {ss['criterion']}")
+if ns["attained"] != 0 or n["read"]["runtime"] < 2500:  # ran its runtime
+    bad.append(f"never: attained {ns['attained']}, {n['read']['runtime']} ms")
+if bad:
+    sys.exit(f"{sys.argv[2]}: " + "; ".join(bad))
+def keys(o):
+    return {k: keys(v) if isinstance(v, dict) else type(v).__name__ for k, v in o.items()}
+print(json.dumps(keys(ss), sort_keys=True))
+EOF
+}
+
+run_nm fio --no-save --output-format=json,normal ss.fio
+printf '%s\n' "$out" >nm.out
+if nm_keys=$(check_ss nm.out nodemark 2>&1); then
+    ok "nodemark: steady iops end the job early (attained=1), a limit none meets runs to its runtime (attained=0)"
+else
+    not_ok "nodemark: steady state ends the steady job only" "rc $rc: $nm_keys ${err:0:300}"
+fi
+if grep -qE '^  steadystate  : attained=yes, bw=.*iops=.*, iops mean dev=[0-9.]+%$' nm.out &&
+    grep -qE '^  steadystate  : attained=no, .*iops mean dev=' nm.out; then
+    ok "nodemark: the normal report has fio's steadystate lines"
+else
+    not_ok "nodemark: the normal report has fio's steadystate lines" "$(grep -n steadystate nm.out | head -3)"
+fi
+
+if command -v fio >/dev/null; then
+    fio --output-format=json ss.fio >fio.json 2>fio.err
+    if fio_keys=$(check_ss fio.json fio 2>&1); then
+        ok "fio: the same job file ends the same way"
+        [ "$fio_keys" = "$nm_keys" ] && ok "the steadystate section has fio's keys and types" ||
+            not_ok "the steadystate section has fio's keys and types" "fio $fio_keys / nodemark $nm_keys"
+    else
+        not_ok "fio: the same job file ends the same way" "$fio_keys $(head -c 300 fio.err)"
+    fi
+else
+    skip "steady state beside real fio" "fio is missing"
+fi
+
+# fio's rule: the jobs of a reporting group agree on their steady state options
+printf '[a]\nioengine=null\nsize=1m\nss_dur=2\n[b]\nioengine=null\nsize=1m\n' >mixed.fio
+run_nm fio --no-save mixed.fio
+[ "$rc" -eq 2 ] && one_line_error "a group mixing steady state options is refused in one line" ||
+    not_ok "a group mixing steady state options is refused" "rc $rc ${err:0:300}"
