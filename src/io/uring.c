@@ -69,6 +69,11 @@ static int uring_setup(struct io_worker *w)
 	}
 	u->ring_ok = 1;
 	u->get_events = !w->job->sqpoll; /* SQPOLL: the kernel thread submits, no call to add it to */
+	/* The ring's fd registered with this thread (kernel 5.18+; older: the plain fd, same calls):
+	 * each io_uring_enter then skips looking the fd up and taking a reference on it, which in a
+	 * process with several threads is an atomic pair per call (fget + fput: ~1% of the CPU of
+	 * a QD32 O_DIRECT read here). The calls and the I/O they carry stay the same. */
+	(void)io_uring_register_ring_fd(&u->ring);
 
 	if (w->job->registerfiles && w->nfiles) {
 		int fds[64];
