@@ -7,6 +7,9 @@
 #   FILE_MB=256                      size of each test file and of the loop device (default 256)
 #   TARGETS="tmpfs ext4 ext4-direct loop-direct loop"   JOBS="seqread randread1 ..."   subsets
 #   ALIGN=0                          fio's default buffer placement (no --iomem_align=4k)
+#   MECH=1                           then one more run per cell and tool under perf stat: system
+#                                    calls, io_uring_enter, context switches, block requests
+#                                    (and instructions, with a PMU) per I/O (needs perf, root)
 #
 # Targets: a file in /dev/shm (tmpfs, buffered); a file in DISKDIR buffered and O_DIRECT; a loop
 # device made here on a file in DISKDIR (needs root; detached at the end), O_DIRECT and buffered.
@@ -21,6 +24,30 @@
 # off by more than 1.5x; CPU-paced cells >= 1.0x fio's IOPS. The CPU/IO column (nodemark's CPU
 # time per I/O over fio's) is the figure to read for CPU-paced cells on a loaded machine, where
 # a thread's IOPS depend on how much CPU the scheduler gave it.
+#
+# Two things tell "faster because it costs less" from "measured something else", and a goal
+# tighter than fio reproduces from a real miss:
+#   fio spread IOPS/p50/p99   max/min of fio's own repetitions of the cell (1.00: they agree). A
+#                             figure fio itself does not reproduce within 10% cannot be held to 10%:
+#                             a device-paced figure off its goal by less than this spread is marked
+#                             `spread` (e.g. p99 0.85 where fio's three p99s spread 1.30x).
+#   wall/IO saved us          per job, the time one I/O takes in fio less the time it takes in
+#                             nodemark (jobs/IOPS_fio - jobs/IOPS_nm, microseconds; > 0:
+#                             nodemark is faster)
+#   CPU/IO saved us           fio's CPU time per I/O less nodemark's (microseconds)
+#   QD1 saved slat/clat/rest  (iodepth=1, one job) where that wall time is saved, from each tool's
+#                             own means: at QD1 one I/O's time is slat + clat + the rest (from
+#                             seeing a completion to preparing the next I/O: the tool's own work).
+#                             Saved in slat and the rest is the tool's cost; saved in clat is time
+#                             the device (or the wake-up path) took less, which wants a reason
+# A device-paced cell whose IOPS are above fio's by more than 5%, but by no more wall time per I/O
+# than 1.5x the CPU time nodemark saves per I/O, is marked `cost`: at QD1 the time between two I/Os
+# is the device's plus the tool's own (fio busy 40-50% in these cells), so a tool that spends less
+# between a completion and the next submission completes more I/Os with the same device latency
+# (p50 ratio near 1). At deeper queues the same bound is a plausibility check, not a proof. The
+# mechanism (the same calls per I/O, less work in them) is shown by MECH=1 below and, for the QD1
+# jobs, by tests/cli/test_fidelity_calls.sh. A `cost` or `spread` cell is not counted as meeting
+# the goal; the last line counts each kind.
 #
 # fio runs with --thread (as bench/vs-fio.sh: its processes would get their own scheduler
 # autogroup on a busy machine); nodemark's workers are threads.
@@ -89,9 +116,11 @@ job_args() { # JOB: the fio options of the job
     esac
 }
 
-# one TOOL TARGET JOB: run it, record iops, p50, p99, cpu busy share
+# one TOOL TARGET JOB [RESULTS]: run it, record iops, p50, p99, cpu busy share, CPU per I/O,
+# jobs and I/Os (in RESULTS, default $results); the command runs under "${wrap[@]}" (MECH=1: perf)
+wrap=()
 one() {
-    local tool=$1 t=$2 j=$3 out=$work/out.json
+    local tool=$1 t=$2 j=$3 into=${4:-$results} out=$work/out.json
     # shellcheck disable=SC2046
     local args=(--name=fid --ioengine=io_uring --size="${FILE_MB}m" --time_based --runtime="$RT"
         --group_reporting --thread --output-format=json $(target_args "$t") $(job_args "$j"))
@@ -100,23 +129,26 @@ one() {
     # first, the second of two back-to-back runs pays for writing back the first one's dirty pages
     sync
     if [ "$tool" = fio ]; then
-        "$FIO" "${args[@]}" >"$out" 2>"$work/err" || { echo "fio $t $j failed: $(head -3 "$work/err")" >&2; return; }
+        "${wrap[@]}" "$FIO" "${args[@]}" >"$out" 2>"$work/err" || { echo "fio $t $j failed: $(head -3 "$work/err")" >&2; return; }
     else
-        "$NM" fio --no-save --allow-write="$(target_path "$t")" "${args[@]}" >"$out" 2>"$work/err" ||
+        "${wrap[@]}" "$NM" fio --no-save --allow-write="$(target_path "$t")" "${args[@]}" >"$out" 2>"$work/err" ||
             { echo "nodemark $t $j failed: $(head -3 "$work/err")" >&2; return; }
     fi
-    "$PY" - "$out" "$tool" "$t" "$j" >>"$results" <<'EOF'
+    "$PY" - "$out" "$tool" "$t" "$j" >>"$into" <<'EOF'
 import json, sys
 j = json.load(open(sys.argv[1]))["jobs"][0]
 d = "read" if j["read"]["total_ios"] else "write"
 ios = j["read"]["total_ios"] + j["write"]["total_ios"]
 iops = j["read"]["iops"] + j["write"]["iops"]
 pct = j[d]["clat_ns"].get("percentile", {})
-nj = int(j.get("job options", {}).get("numjobs", 1)) if isinstance(j.get("job options"), dict) else 1
+opts = j.get("job options") if isinstance(j.get("job options"), dict) else {}
+nj = int(opts.get("numjobs", 1))
+depth = int(opts.get("iodepth", 1))
 busy = (j["usr_cpu"] + j["sys_cpu"]) / 100 / max(1, nj)
 cpu_per_io = (j["usr_cpu"] + j["sys_cpu"]) / 100 * j["job_runtime"] / 1e3 / max(1, ios)
 print("\t".join(map(str, [sys.argv[2], sys.argv[3], sys.argv[4], iops, pct.get("50.000000", 0),
-                          pct.get("99.000000", 0), busy, cpu_per_io])))
+                          pct.get("99.000000", 0), busy, cpu_per_io, max(1, nj), ios,
+                          j[d]["slat_ns"]["mean"], j[d]["clat_ns"]["mean"], depth])))
 EOF
 }
 
@@ -132,38 +164,123 @@ for rep in $(seq "$REPS"); do
 done
 
 echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg); RT=$RT REPS=$REPS FILE_MB=$FILE_MB ALIGN=$ALIGN"
-"$PY" - "$results" <<'EOF'
+"$PY" - "$results" <<'PYEOF'
 import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 cells = {}
-for tool, t, j, iops, p50, p99, busy, cpu in rows:
-    cells.setdefault((t, j), {}).setdefault(tool, []).append((float(iops), float(p50), float(p99), float(busy),
-                                                               float(cpu)))
+for tool, t, j, *v in rows:
+    cells.setdefault((t, j), {}).setdefault(tool, []).append(tuple(float(x) for x in v))
+IOPS, P50, P99, BUSY, CPU, NJ, IOS, SLAT, CLAT, DEPTH = range(10)
 med = lambda v, i: statistics.median(x[i] for x in v)
-print("| target | job | fio IOPS | nodemark IOPS | IOPS ratio | p50 ratio | p99 ratio | CPU/IO ratio | fio busy | paced | goal |")
-print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---|")
-bad = 0
+def spread(v, i):  # max/min of a tool's own repetitions (1.0: they agree)
+    xs = [x[i] for x in v if x[i] > 0]
+    return max(xs) / min(xs) if xs else 0
+def off(r):  # how far a ratio is from 1, as a factor >= 1
+    return r if r >= 1 else 1 / r if r > 0 else 99
+print("| target | job | fio IOPS | nodemark IOPS | IOPS ratio | p50 ratio | p99 ratio | CPU/IO ratio | fio busy | paced "
+      "| fio spread IOPS/p50/p99 | wall/IO saved us | CPU/IO saved us | QD1 saved slat/clat/rest us | goal |")
+print("|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|---|")
+count = dict.fromkeys(("yes", "cost", "spread", "no"), 0)
 for (t, j), v in cells.items():
     if "fio" not in v or "nodemark" not in v:
-        print(f"| {t} | {j} | | | | | | | | | a tool failed |")
-        bad += 1
+        print(f"| {t} | {j} | | | | | | | | | | | | | a tool failed |")
+        count["no"] += 1
         continue
     f, n = v["fio"], v["nodemark"]
-    fi, ni = med(f, 0), med(n, 0)
+    fi, ni = med(f, IOPS), med(n, IOPS)
     r = ni / fi if fi else 0
-    r50 = med(n, 1) / med(f, 1) if med(f, 1) else 0
-    r99 = med(n, 2) / med(f, 2) if med(f, 2) else 0
-    busy = med(f, 3)
-    rcpu = med(n, 4) / med(f, 4) if med(f, 4) else 0
+    r50 = med(n, P50) / med(f, P50) if med(f, P50) else 0
+    r99 = med(n, P99) / med(f, P99) if med(f, P99) else 0
+    busy = med(f, BUSY)
+    rcpu = med(n, CPU) / med(f, CPU) if med(f, CPU) else 0
     paced = "CPU" if busy >= 0.5 or t == "tmpfs" else "device"
-    worst = max(x if x >= 1 else 1 / x for x in (r, r50, r99) if x > 0) if r > 0 else 99
+    s_iops, s50, s99 = spread(f, IOPS), spread(f, P50), spread(f, P99)
+    # per job: the time one I/O takes in each tool, and the CPU time each spends on one
+    jobs = med(f, NJ)
+    wall_saved = (jobs / fi - jobs / ni) * 1e6 if fi and ni else 0
+    cpu_saved = (med(f, CPU) - med(n, CPU)) * 1e6
+    # one I/O at a time: its wall time is slat + clat + the rest (the tool's own time from seeing a
+    # completion to preparing the next I/O), each tool's own means; where the time is saved
+    qd1 = ""
+    if med(f, DEPTH) == 1 and jobs == 1 and fi and ni:
+        part = lambda v, x: (1e9 / x - med(v, SLAT) - med(v, CLAT)) / 1e3
+        qd1 = (f"{(med(f, SLAT) - med(n, SLAT)) / 1e3:.1f}/{(med(f, CLAT) - med(n, CLAT)) / 1e3:.1f}/"
+               f"{part(f, fi) - part(n, ni):.1f}")
+    worst = max(off(x) for x in (r, r50, r99) if x > 0) if r > 0 else 99
     if worst > 1.5:
         ok = "no (> 1.5x)"
+        own = max(s_iops if off(r) > 1.5 else 0, s50 if off(r50) > 1.5 else 0, s99 if off(r99) > 1.5 else 0)
+        if own >= worst:  # a reader should see that fio does not reproduce it either
+            ok = f"no (> 1.5x; fio's own spread {own:.2f}x)"
     elif paced == "device":
-        ok = "yes" if abs(r - 1) <= 0.05 and abs(r50 - 1) <= 0.10 and abs(r99 - 1) <= 0.10 else "no"
+        # each figure against its goal: met, met within what fio itself reproduces (its own
+        # repetitions spread further than nodemark is from it), or missed
+        def judge(x, tol, own):
+            return "yes" if abs(x - 1) <= tol else "spread" if off(x) <= own else "no"
+        lat = [judge(r50, 0.10, s50), judge(r99, 0.10, s99)]
+        io = judge(r, 0.05, s_iops)
+        # faster than fio by no more than the CPU time it saves per I/O (1.5x of it): the
+        # time between two I/Os is the tool's own where the device waits on it, so that is
+        # "costs less", not "measured something else"
+        if io == "no" and r > 1 and cpu_saved > 0 and wall_saved <= 1.5 * cpu_saved:
+            io = "cost"
+        marks = [io] + lat
+        ok = "no" if "no" in marks else "cost" if "cost" in marks else "spread" if "spread" in marks else "yes"
     else:
         ok = "yes" if r >= 1.0 else "no"
-    bad += ok != "yes"
-    print(f"| {t} | {j} | {fi:,.0f} | {ni:,.0f} | {r:.2f} | {r50:.2f} | {r99:.2f} | {rcpu:.2f} | {busy:.0%} | {paced} | {ok} |")
-print(f"\n{len(cells) - bad} of {len(cells)} cells meet the goal")
-EOF
+    count[ok.split()[0]] += 1
+    print(f"| {t} | {j} | {fi:,.0f} | {ni:,.0f} | {r:.2f} | {r50:.2f} | {r99:.2f} | {rcpu:.2f} | {busy:.0%} | {paced} "
+          f"| {s_iops:.2f}/{s50:.2f}/{s99:.2f} | {wall_saved:.1f} | {cpu_saved:.1f} | {qd1} | {ok} |")
+print(f"\n{count['yes']} of {len(cells)} cells meet the goal; cost (faster than fio by no more than the CPU "
+      f"saved): {count['cost']}; spread (off by less than fio's own repetitions): {count['spread']}; "
+      f"miss: {count['no']}")
+PYEOF
+
+# MECH=1: one more run of every cell per tool under `perf stat`, counting what each tool asks of
+# the kernel per I/O: system calls (all, and io_uring_enter), context switches, block requests
+# issued from the tool's threads (on the loop targets, the loop device's: its worker thread issues
+# the backing disk's), and, on a machine
+# with a PMU, instructions in user space and in the kernel (n/a in a VM without one). Counts,
+# not times: they hold on a loaded machine. The same I/O (requests per I/O, syscalls per I/O)
+# with fewer instructions is "costs less".
+[ -n "${MECH:-}" ] || exit 0
+if ! command -v perf >/dev/null || ! perf stat -e raw_syscalls:sys_enter true >/dev/null 2>&1; then
+    echo "MECH=1: perf with tracepoints is needed (linux-perf, as root)" >&2
+    exit 0
+fi
+mech=$work/mech.tsv
+: >"$mech"
+events=raw_syscalls:sys_enter,syscalls:sys_enter_io_uring_enter,context-switches,block:block_rq_issue,instructions:u,instructions:k
+for t in $TARGETS; do
+    for j in $JOBS; do
+        for tool in fio nodemark; do
+            wrap=(perf stat -x, -o "$work/perf.csv" -e "$events" --)
+            : >"$work/one.tsv"
+            one "$tool" "$t" "$j" "$work/one.tsv"
+            [ -s "$work/one.tsv" ] || continue
+            printf '%s\t%s\n' "$(cat "$work/one.tsv")" \
+                "$(awk -F, '$3 != "" {printf "%s=%s ", $3, $1}' "$work/perf.csv")" >>"$mech"
+        done
+    done
+done
+wrap=()
+echo
+echo "Per I/O, one run each (MECH=1; perf stat over the whole process, setup included)"
+"$PY" - "$mech" <<'PYEOF'
+import sys
+print("| target | job | tool | I/Os | syscalls/IO | io_uring_enter/IO | ctx switches/IO | block requests/IO | instr:u/IO | instr:k/IO |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+for line in open(sys.argv[1]):
+    f = line.rstrip("\n").split("\t")
+    tool, t, j, ios = f[0], f[1], f[2], float(f[9])  # the fields of one(), then perf's counts
+    c = dict(kv.split("=", 1) for kv in f[-1].split() if "=" in kv)
+    def per(name, digits=2):
+        v = c.get(name, "")
+        try:
+            return f"{float(v) / ios:,.{digits}f}" if ios else ""
+        except ValueError:
+            return "n/a"  # <not supported>, <not counted>
+    print(f"| {t} | {j} | {tool} | {ios:,.0f} | {per('raw_syscalls:sys_enter')} | "
+          f"{per('syscalls:sys_enter_io_uring_enter')} | {per('context-switches')} | "
+          f"{per('block:block_rq_issue')} | {per('instructions:u', 0)} | {per('instructions:k', 0)} |")
+PYEOF
