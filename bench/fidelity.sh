@@ -239,10 +239,9 @@ PYEOF
 # MECH=1: one more run of every cell per tool under `perf stat`, counting what each tool asks of
 # the kernel per I/O: system calls (all, and io_uring_enter), context switches, block requests
 # issued from the tool's threads (on the loop targets, the loop device's: its worker thread issues
-# the backing disk's), and, on a machine
-# with a PMU, instructions in user space and in the kernel (n/a in a VM without one). Counts,
-# not times: they hold on a loaded machine. The same I/O (requests per I/O, syscalls per I/O)
-# with fewer instructions is "costs less".
+# the backing disk's), and, on a machine with a PMU, instructions in user space and in the
+# kernel (n/a in a VM without one). Counts, not times: they hold on a loaded machine. The same
+# I/O (requests per I/O, syscalls per I/O) with fewer instructions is "costs less".
 [ -n "${MECH:-}" ] || exit 0
 if ! command -v perf >/dev/null || ! perf stat -e raw_syscalls:sys_enter true >/dev/null 2>&1; then
     echo "MECH=1: perf with tracepoints is needed (linux-perf, as root)" >&2
