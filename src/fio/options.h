@@ -189,6 +189,17 @@ void fio_job_ss_defaults(struct fio_ss_opts *o);
 int fio_ss_check_groups(const struct fio_plan *p, char *err, size_t errlen);
 /* The per-I/O priority shares of j's cmdprio_bssplit into io (fio/apply_prio.c). */
 int fio_job_cmdprio_split(const struct fio_job *j, struct io_job *io, char *err, size_t errlen);
+/* flows and latency targets (apply_flow.c, apply_lat.c) */
+FIO_APPLY(flow);
+FIO_APPLY(flow_id);
+FIO_APPLY(flow_sleep);
+FIO_APPLY(latency_target);
+FIO_APPLY(latency_window);
+FIO_APPLY(latency_percentile);
+FIO_APPLY(latency_run);
+/* One io_flow per flow_id that jobs with a flow weight use, owned by the plan, and freed. */
+void fio_plan_flows(struct fio_plan *p);
+void fio_plan_free_flows(struct fio_plan *p);
 /* io_job.ioprio and .cmdprio from j's priority options, once all are applied; 0 or -1. */
 int fio_job_prio(struct fio_job *j, char *err, size_t errlen);
 

@@ -44,6 +44,7 @@ void fio_plan_free(struct fio_plan *p)
 	fio_strv_free(p->sections, p->nsections);
 	fio_strv_free(p->warnings, p->nwarnings);
 	fio_strv_free(p->notes, p->nnotes);
+	fio_plan_free_flows(p);
 	memset(p, 0, sizeof *p);
 }
 
@@ -85,6 +86,8 @@ static void job_defaults(struct fio_job *j)
 	io->eng.grace_time_s = 1;   /* fio's engine options' defaults */
 	io->eng.std_redirect = 1;
 	io->eng.ttl = 1;
+	io->lat_percentile = 100;   /* fio's latency_percentile */
+	j->flow_id = 0;
 	j->kb_base = 1024;
 	j->unit_base = 8;
 	j->disk_util = 1;
@@ -300,5 +303,6 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 	}
 	if (fio_ss_check_groups(p, err, errlen) < 0)
 		return -1;
+	fio_plan_flows(p);
 	return fio_logs_check(p, err, errlen);
 }

@@ -81,6 +81,7 @@ struct fio_job {
 	struct fio_log_opts logs;
 	struct fio_prio_opts prios;
 	struct fio_ss_opts ss;
+	int flow_id;                    /* fio's flow_id: the jobs of one id share io.flow */
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;
 };
@@ -117,6 +118,8 @@ struct fio_plan {
 	unsigned include_depth;
 	unsigned nincludes;             /* include lines followed, all files together */
 	size_t include_bytes;           /* bytes they read */
+	struct io_flow **flows;         /* one per flow_id in use (fio/apply_flow.c), owned */
+	size_t nflows;
 };
 
 void fio_plan_init(struct fio_plan *p);

@@ -231,7 +231,10 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 		   ",0,0 dropped=%" PRIu64 ",%" PRIu64 ",0,0\n",
 		res->dir[0].ios, res->dir[1].ios, res->dir[0].short_ios, res->dir[1].short_ios, res->dir[0].drop_ios,
 		res->dir[1].drop_ios);
-	fprintf(f, "     latency   : target=0, window=0, percentile=100.00%%, depth=%u\n", e->io ? e->io->iodepth : 1);
+	const struct io_job *io = e->io;
+	fprintf(f, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
+		io ? io->lat_target_ns : 0, io ? io->lat_window_ns / 1000 : 0, io ? io->lat_percentile : 100.0,
+		res->latency_depth ? res->latency_depth : io ? io->iodepth : 1);
 	if (e->ss)
 		steadystate_line(f, e);
 }

@@ -1,6 +1,7 @@
 /* The job scheduler (see sched.h).  All its state is in struct fio_sched, so two plans could
  * run side by side and the status reports can look at it from another thread. */
 #include "fio/sched.h"
+#include "io/flow.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -8,6 +9,15 @@
 
 #include <stdlib.h>
 #include <string.h>
+
+/* The weight of job i's threads in their flow: on (sign 1) before any job runs, as fio adds
+ * every job's when it reads the job file; off (-1) once the job is done or will not run. */
+static void flow_weigh(const struct fio_sched *s, size_t i, int sign)
+{
+	const struct io_job *io = &s->plan->jobs[i].io;
+	if (io->flow)
+		io_flow_weigh(io->flow, sign * (int64_t)io->flow_weight * io->numjobs);
+}
 
 int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 {
@@ -45,6 +55,8 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 		for (const char *const *n = io_session_notes(r->session); n && *n; n++)
 			nm_warn("job '%s': %s", p->jobs[i].name, *n);
 	}
+	for (size_t i = 0; i < p->njobs; i++)
+		flow_weigh(s, i, 1);
 	return NM_EXIT_OK;
 }
 
@@ -97,6 +109,7 @@ static void *run_one(void *arg)
 	struct fio_sched *s = r->sched;
 	r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res, stop_requested, r, r->err,
 				   sizeof r->err);
+	flow_weigh(s, r->idx, -1);
 	pthread_mutex_lock(&s->lock);
 	s->done[r->idx] = 1;
 	terminate_after(s, r->idx);
@@ -136,6 +149,7 @@ static int start_ready(struct fio_sched *s, uint64_t now, uint64_t *wake_ns)
 		if (s->terminate[i] || cleanup_interrupted()) { /* stopped before it began: never runs */
 			r->status = s->terminate[i] ? IO_OK : IO_INTERRUPTED;
 			s->done[i] = 1;
+			flow_weigh(s, i, -1);
 			pthread_cond_broadcast(&s->cond);
 			continue;
 		}

@@ -111,7 +111,15 @@ int io_prio_thread(struct io_worker *w);
 /* The priority of the next I/O of direction dir and bs bytes, when the job has cmdprio shares. */
 uint16_t io_prio_pick(struct io_worker *w, int dir, uint64_t bs);
 
-/* --- pacing (io/rate.c): fio's rate, rate_iops, rate_min and thinktime --------------------- */
+/* --- flow control between jobs (io/flow.c): fio's flow, flow_id, flow_sleep ------------------ */
+
+/* Whether a thread of this weight with count I/Os of its own is ahead of its share of the
+ * flow's (1: it waits); when not, its next I/O is counted, in *count and in the flow. */
+int io_flow_ahead(struct io_flow *f, unsigned weight, uint64_t *count);
+/* A thread's end: its I/Os leave the flow's count (fio's flow_exit_job). */
+void io_flow_leave(struct io_flow *f, uint64_t count);
+
+/* --- pacing (io/rate.c): fio's rate, rate_iops, rate_min, thinktime and flow ---------------- */
 
 struct io_pace {
 	int on;                     /* the job asks for a rate or a think time */
@@ -124,11 +132,14 @@ struct io_pace {
 	uint64_t think_end, spin_end; /* ticks */
 	/* rate_min: counts at the last check */
 	uint64_t check_at, check_bytes[DIR_COUNT], check_ios[DIR_COUNT];
+	uint64_t flow_ios;          /* I/Os this thread counted in its flow */
+	int flow_held;              /* the last hold was the flow's */
+	int flow_wait;              /* held with flow_sleep: nothing more until the wait has slept */
 };
 
 void io_pace_init(struct io_pace *p, const struct io_job *job, uint64_t t0);
 /* 0: an I/O of *dir may go now (dir may switch to the other direction when that one is behind
- * its rate, as fio's); 1: not yet (p->held, p->due). */
+ * its rate, as fio's; it is counted in the job's flow); 1: not yet (p->held, p->due). */
 int io_pace_hold(struct io_pace *p, const struct io_job *job, int *dir, uint64_t now);
 void io_pace_issued(struct io_pace *p, const struct io_job *job, int dir, uint64_t bs);
 /* Nothing in flight and an I/O held: wait for its time, at most until limit (ticks). */
@@ -136,6 +147,38 @@ void io_pace_wait(struct io_pace *p, const struct io_job *job, uint64_t limit);
 /* rate_min: at a completion; 0, or -1 with the message in err. */
 int io_pace_check_min(struct io_pace *p, const struct io_job *job, const struct io_job_result *r, uint64_t now,
 		      char *err, size_t errlen);
+
+/* --- latency target (io/lattarget.c): fio's latency_target, _window, _percentile, _run ------- */
+
+/* fio's search for the deepest queue that keeps the latency under the target: from depth 1,
+ * each window that meets it doubles the depth (or bisects up to the lowest that failed), each
+ * that does not bisects down; once a window meets it and the depth would not change, the I/O
+ * in flight finishes, the figures start over, and one more window measures that depth. */
+struct io_lat {
+	int on;
+	unsigned qd, qd_low, qd_high, max_qd; /* the depth now, the bounds of the search, iodepth */
+	unsigned stable;            /* windows met in a row one below qd_high (then it rises) */
+	int final_run;              /* the depth is found: the last window is the measured run */
+	int quiesce;                /* the depth changed: wait for what is in flight, then a new window */
+	int reset;                  /* ... and start the figures over (the final run) */
+	int done;                   /* the search is over: the job ends */
+	uint64_t window_start, window_len; /* ticks */
+	uint64_t ios, failed;       /* completions in the window, and those over the target */
+	uint64_t target_ns;
+	double pct;
+	int keep_on;                /* fio's latency_run */
+};
+
+void io_lat_init(struct io_lat *l, const struct io_job *job, uint64_t now);
+/* A completion with this latency: 0, or -1 when it fails the job (percentile 100, depth 1). */
+int io_lat_completed(struct io_lat *l, uint64_t lat_ns);
+/* At now (ticks), after completions: the window's verdict once it is over. */
+void io_lat_check(struct io_lat *l, uint64_t now);
+/* Nothing is in flight any more after a change of depth: the next window starts at now.
+ * Returns 1 when the figures start over (the final run). */
+int io_lat_quiesced(struct io_lat *l, uint64_t now);
+/* Request slots to leave unused out of depth (0 once the search allows all of them). */
+unsigned io_lat_unused(const struct io_lat *l, unsigned depth);
 
 /* --- bw/iops samples (io/samples.c): fio's bwavgtime and iopsavgtime --------------------- */
 

@@ -24,6 +24,7 @@ void io_job_init(struct io_job *job)
 	job->eng.grace_time_s = 1;  /* fio's defaults for its engines' options */
 	job->eng.std_redirect = 1;
 	job->eng.ttl = 1;
+	job->lat_percentile = 100;
 }
 
 static const char *const rw_names[] = {

@@ -125,6 +125,7 @@ struct io_log_spec {
 };
 
 struct io_log;
+struct io_flow;
 
 struct io_job {
 	char name[64];
@@ -188,6 +189,20 @@ struct io_job {
 	uint64_t thinktime_ns;      /* a pause after every thinktime_blocks I/Os have completed */
 	uint64_t thinktime_spin_ns; /* the first part of it spent spinning on the CPU */
 	unsigned thinktime_blocks;  /* default 1 */
+	struct io_flow *flow;       /* fio's flow_id: shared with the other jobs of the flow (io/flow.h,
+	                             * whose owner adds the threads' weights); NULL: none */
+	unsigned flow_weight;       /* fio's flow: each thread's weight in it */
+	uint64_t flow_sleep_ns;     /* a held thread lets its I/O finish, then sleeps this long;
+	                             * 0: it tries again at once */
+	/* Latency target (io/lattarget.c, fio's latency_target): the queue depth is searched for,
+	 * from 1 up to iodepth, the deepest whose I/Os stay under the target; 0: none */
+	uint64_t lat_target_ns;
+	uint64_t lat_window_ns;     /* each depth is judged over this long (fio's latency_window) */
+	double lat_percentile;      /* the share of a window's I/Os that must be under the target;
+	                             * 100 (the default): one I/O over it lowers the depth, and at
+	                             * depth 1 fails the job, as fio's */
+	int lat_run;                /* 1: go on adjusting all run long (fio's latency_run); 0: once
+	                             * the depth is found, one more window measures it and the job ends */
 
 	/* How */
 	enum io_engine_kind engine;
@@ -259,6 +274,7 @@ struct io_job_result {
 	uint64_t ctx_voluntary, ctx_involuntary, majf, minf;
 	uint64_t iodepth_level[7];  /* fio's 1, 2, 4, 8, 16, 32, >=64 */
 	unsigned depth_max;         /* most I/Os in flight at once (after a submission) */
+	unsigned latency_depth;     /* with a latency target: the depth the search is at (found); 0 none */
 	double depth_mean;          /* I/Os in flight after each submission, averaged */
 	uint64_t depth_samples;     /* submissions averaged (for merging) */
 	uint64_t cache_drops;       /* times a file's page cache was dropped (passes opened) */

@@ -7,13 +7,17 @@
  *   rate_min           the job fails when a direction's rate over the last second (checked at
  *                      completions, after 2 s) is under it;
  *   thinktime          after every thinktime_blocks I/Os, once they have completed, a pause
- *                      (the first thinktime_spin of it spinning on the CPU).
+ *                      (the first thinktime_spin of it spinning on the CPU);
+ *   flow               once the rates let an I/O go, the job's flow (io/flow.c) may hold it:
+ *                      the thread tries again at its next chance, or with flow_sleep lets what
+ *                      it has in flight finish and sleeps that long first, as fio's.
  *
  * All of it is off unless asked (p->on), so a job without it pays one branch per I/O. */
 #include "io/internal.h"
 #include "io/ticks.h"
 #include "util/error.h"
 
+#include <sched.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,7 +29,7 @@ void io_pace_init(struct io_pace *p, const struct io_job *job, uint64_t t0)
 	for (int d = 0; d < DIR_COUNT; d++)
 		if (job->rate_bps[d] || job->rate_iops[d] || job->rate_min_bps[d] || job->rate_min_iops[d])
 			p->on = 1;
-	if (job->thinktime_ns)
+	if (job->thinktime_ns || job->flow)
 		p->on = 1;
 }
 
@@ -40,29 +44,47 @@ static uint64_t rate_due(const struct io_pace *p, const struct io_job *job, int 
 	return ns ? p->t0 + ticks_from_ns(ns) : 0;
 }
 
-int io_pace_hold(struct io_pace *p, const struct io_job *job, int *dir, uint64_t now)
+/* The rates: 0 when an I/O of *dir (or of the other direction, then *dir) may go now. */
+static int rate_hold(struct io_pace *p, const struct io_job *job, int *dir, uint64_t now)
 {
-	if (p->think_pending || now < p->think_end) {
-		p->held = 1;
-		p->due = p->think_end;
-		return 1;
-	}
 	int d = *dir, o = d ^ 1;
 	uint64_t due = rate_due(p, job, d);
 	if (due <= now)
-		return p->held = 0;
+		return 0;
 	int mixed = (job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read > 0 && job->rwmix_read < 100;
 	if (mixed) {
 		uint64_t odue = rate_due(p, job, o);
 		if (odue <= now) {
 			*dir = o;
-			return p->held = 0;
+			return 0;
 		}
 		due = odue < due ? odue : due;
 	}
-	p->held = 1;
 	p->due = due;
 	return 1;
+}
+
+int io_pace_hold(struct io_pace *p, const struct io_job *job, int *dir, uint64_t now)
+{
+	p->held = 1;
+	if (p->flow_wait) /* the flow held it: nothing until the flow_sleep is over */
+		return 1;
+	p->flow_held = 0;
+	if (p->think_pending || now < p->think_end) {
+		p->due = p->think_end;
+		return 1;
+	}
+	if (rate_hold(p, job, dir, now))
+		return 1;
+	/* last, as fio's flow check at the top of its loop comes before the rate's wait inside it:
+	 * an I/O is counted in its flow once, when it goes */
+	p->flow_held = job->flow && io_flow_ahead(job->flow, job->flow_weight, &p->flow_ios);
+	if (p->flow_held) {
+		p->due = now;
+		p->flow_wait = job->flow_sleep_ns != 0;
+		return 1;
+	}
+	return p->held = 0;
 }
 
 void io_pace_issued(struct io_pace *p, const struct io_job *job, int dir, uint64_t bs)
@@ -86,6 +108,14 @@ void io_pace_wait(struct io_pace *p, const struct io_job *job, uint64_t limit)
 	}
 	while (now < p->spin_end && now < limit)
 		now = ticks_now();
+	if (p->flow_held) { /* the others of the flow are behind: give them the CPU, or sleep */
+		if (!p->flow_wait) {
+			sched_yield();
+			return;
+		}
+		p->flow_wait = 0; /* a pause as think time's: no I/O before its end */
+		p->think_end = p->due = now + ticks_from_ns(job->flow_sleep_ns);
+	}
 	uint64_t until = p->due < limit ? p->due : limit;
 	if (until <= now)
 		return;

@@ -111,6 +111,8 @@ void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 		dst->depth_mean = (dst->depth_mean * (double)dst->depth_samples +
 				   src->depth_mean * (double)src->depth_samples) / (double)nd;
 	dst->depth_samples = nd;
+	if (src->latency_depth) /* fio's group shows its last thread's */
+		dst->latency_depth = src->latency_depth;
 	dst->cache_drops += src->cache_drops;
 	dst->sync_ios += src->sync_ios;
 	hist_merge(&dst->sync_lat, &src->sync_lat);

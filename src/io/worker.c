@@ -48,6 +48,8 @@ struct loop {
 	                            * the faults of its buffers' first touch) */
 	size_t sec_cap;
 	struct io_pace pace;       /* rate and thinktime (io/rate.c); pace.on 0: none */
+	struct io_lat lat;         /* latency target (io/lattarget.c); lat.on 0: none */
+	unsigned lat_unused;       /* request slots the latency target leaves unused; 0 without one */
 };
 
 static void set_error(struct io_worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -90,6 +92,14 @@ static void next_event_update(struct loop *ls)
 	ls->next_event = e;
 }
 
+/* The latency target's search from depth 1 (at the loop's start and the ramp's end). */
+static void lat_restart(struct io_worker *w, struct loop *ls, uint64_t now)
+{
+	io_lat_init(&ls->lat, w->job, now);
+	ls->lat_unused = ls->lat.on ? io_lat_unused(&ls->lat, w->depth) : 0;
+	w->res->latency_depth = ls->lat.on ? ls->lat.qd : 0;
+}
+
 /* The ramp is over: forget what was counted so far and start the clocks. */
 static __attribute__((noinline)) void start_measuring(struct io_worker *w, struct loop *ls, uint64_t now)
 {
@@ -120,6 +130,8 @@ static __attribute__((noinline)) void start_measuring(struct io_worker *w, struc
 	ls->mono_start = clock_now_ns();
 	getrusage(RUSAGE_THREAD, &ls->ru0);
 	next_event_update(ls);
+	if (ls->lat.on && !ls->lat.final_run) /* fio's search starts over after the ramp */
+		lat_restart(w, ls, now);
 }
 
 static __attribute__((noinline)) void close_second(struct io_worker *w, struct loop *ls)
@@ -268,6 +280,41 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 	return 1;
 }
 
+/* Count a finished I/O in the measured figures. */
+static inline void book(struct io_worker *w, const struct io_req *r, uint64_t done, int async)
+{
+	struct io_dir_result *d = &w->res->dir[r->dir];
+	d->ios++;
+	if (__builtin_expect(w->ops->caps & IO_ENGINE_NO_DATA, 0)) { /* an op, not bytes */
+		hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
+		return;
+	}
+	d->bytes += (uint64_t)r->res;
+	if ((uint64_t)r->res != r->len)
+		d->short_ios++;
+	hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
+	if (async) {
+		hist_add(&d->slat, ticks_to_ns(r->issue_ns - r->start_ns));
+		hist_add(&d->lat, ticks_to_ns(done - r->start_ns));
+	}
+	if (__builtin_expect(w->res->log != NULL, 0)) /* fio's log files asked for */
+		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, r->prio, r->start_ns, r->issue_ns, done, async);
+}
+
+/* The latency target hears of a completion (counted first, as fio counts the I/O that fails
+ * the job); -1 when the job fails: percentile 100 and over the target at depth 1. */
+static __attribute__((noinline)) int lat_completed(struct io_worker *w, struct loop *ls, const struct io_req *r,
+						   uint64_t done)
+{
+	uint64_t lat = ticks_to_ns(done - r->start_ns);
+	if (io_lat_completed(&ls->lat, lat) == 0)
+		return 0;
+	set_error(w, ETIMEDOUT, "%s: %s of %u bytes at offset %llu: latency of %llu ns over latency_target (%llu ns) at depth 1",
+		  w->nfiles ? w->files[r->file].path : "(null)", r->dir == DIR_READ ? "read" : "write", r->len,
+		  (unsigned long long)r->offset, (unsigned long long)lat, (unsigned long long)ls->lat.target_ns);
+	return -1;
+}
+
 /* Book one finished I/O. Returns -1 on an I/O error (the loop stops). */
 static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *r, uint64_t done, int async)
 {
@@ -288,24 +335,10 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 		if (++ls->writes_since_sync >= every)
 			ls->need_sync = 1;
 	}
-	if (!ls->measuring)
-		return 0;
-	struct io_dir_result *d = &w->res->dir[r->dir];
-	d->ios++;
-	if (__builtin_expect(w->ops->caps & IO_ENGINE_NO_DATA, 0)) { /* an op, not bytes */
-		hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
-		return 0;
-	}
-	d->bytes += (uint64_t)r->res;
-	if ((uint64_t)r->res != r->len)
-		d->short_ios++;
-	hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
-	if (async) {
-		hist_add(&d->slat, ticks_to_ns(r->issue_ns - r->start_ns));
-		hist_add(&d->lat, ticks_to_ns(done - r->start_ns));
-	}
-	if (__builtin_expect(w->res->log != NULL, 0)) /* fio's log files asked for */
-		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, r->prio, r->start_ns, r->issue_ns, done, async);
+	if (ls->measuring)
+		book(w, r, done, async);
+	if (__builtin_expect(ls->lat.on, 0))
+		return lat_completed(w, ls, r, done);
 	return 0;
 }
 
@@ -317,6 +350,23 @@ static __attribute__((noinline)) int rate_min_failed(struct io_worker *w, struct
 		return 0;
 	set_error(w, EIO, "%s", msg);
 	return 1;
+}
+
+/* The latency target after completions: the window's verdict, and once what was in flight at
+ * the old depth is done, the next window (at the final run, the figures start over too).
+ * Returns 1 when the search is over and the job ends. */
+static __attribute__((noinline)) int lat_step(struct io_worker *w, struct loop *ls, unsigned inflight, uint64_t now)
+{
+	struct io_lat *l = &ls->lat;
+	if (w->status != IO_OK) /* failed (over the target at depth 1): the search is over */
+		return 1;
+	if (ls->measuring)
+		io_lat_check(l, now);
+	if (l->quiesce && !inflight && io_lat_quiesced(l, now))
+		start_measuring(w, ls, now);
+	ls->lat_unused = io_lat_unused(l, w->depth);
+	w->res->latency_depth = l->qd;
+	return l->done;
 }
 
 static void sync_files(struct io_worker *w, struct loop *ls)
@@ -395,6 +445,8 @@ static void run_sync(struct io_worker *w, struct loop *ls)
 			if (w->status != IO_OK)
 				break;
 		}
+		if (__builtin_expect(ls->lat.on, 0) && lat_step(w, ls, 0, t1))
+			break;
 		if (last || tick(w, ls, t1))
 			break;
 		if (__builtin_expect(w->pause_ns != 0, 0) && engine_pause(w, ls))
@@ -450,7 +502,7 @@ static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
 {
 	unsigned batch = w->job->iodepth_batch_submit ? w->job->iodepth_batch_submit : 1;
 	int stop = 0;
-	while (!ls->need_sync && q->nfree) {
+	while (!ls->need_sync && q->nfree > ls->lat_unused) {
 		struct io_req *r = q->freelist[--q->nfree];
 		int n = next_io(w, ls, r);
 		if (n <= 0) { /* done, or held back by pacing (run_async waits once nothing is in flight) */
@@ -552,6 +604,8 @@ static void run_async(struct io_worker *w, struct loop *ls)
 		atomic_store_explicit(&w->live->ios, ios, memory_order_relaxed);
 		atomic_store_explicit(&w->live->bytes, bytes, memory_order_relaxed);
 		if (ls->pace.on && rate_min_failed(w, ls, t))
+			draining = 1;
+		if (__builtin_expect(ls->lat.on, 0) && lat_step(w, ls, q.inflight, t))
 			draining = 1;
 	}
 out:
@@ -677,6 +731,7 @@ static void init_loop(struct io_worker *w, struct loop *ls)
 	w->res->log = io_log_new(&job->log); /* NULL: no log asked for */
 	ls->t_start = ticks_now();
 	io_pace_init(&ls->pace, job, ls->t_start);
+	lat_restart(w, ls, ls->t_start);
 	if (job->ramp_ns) {
 		ls->ramp_end = ls->t_start + ticks_from_ns(job->ramp_ns);
 		ls->mono_start = clock_now_ns();
@@ -720,6 +775,8 @@ void *io_worker_main(void *arg)
 	    !(w->ops->caps & (IO_ENGINE_DISKLESS | IO_ENGINE_NO_OPEN)))
 		sync_files(w, &ls);
 	finish(w, &ls);
+	if (job->flow) /* its I/Os leave the flow's count (the front end takes its weight off) */
+		io_flow_leave(job->flow, ls.pace.flow_ios);
 out:
 	w->ops->cleanup(w);
 	io_dist_cleanup(w);
