@@ -9,6 +9,7 @@
 #include "util/xalloc.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,7 +46,47 @@ FIO_APPLY(flow_sleep)
 	return 0;
 }
 
-void fio_plan_flows(struct fio_plan *p)
+/* Whether job k starts only once job i (before it) has ended: a stonewall after i, up to k, or
+ * k's wait_for names i. */
+static int starts_after(const struct fio_plan *p, size_t i, size_t k)
+{
+	for (size_t m = i + 1; m <= k; m++)
+		if (p->jobs[m].stonewall)
+			return 1;
+	return p->jobs[k].wait_for && strcmp(p->jobs[k].wait_for, p->jobs[i].name) == 0;
+}
+
+/* fio counts every weight of a flow from the start, so a job whose flow-mates start only after
+ * it has ended is held once it is ahead of them, that is after an I/O or two, until its
+ * runtime: said on stderr; without a runtime it would wait for ever (fio's does): refused. */
+static int check_later_mates(struct fio_plan *p, size_t i, char *err, size_t errlen)
+{
+	const struct fio_job *j = &p->jobs[i];
+	uint32_t later = 0;
+	const char *mate = NULL;
+	for (size_t k = i + 1; k < p->njobs; k++) {
+		const struct fio_job *o = &p->jobs[k];
+		if (o->io.flow != j->io.flow || !starts_after(p, i, k))
+			continue;
+		later += o->io.flow_weight * o->io.numjobs; /* 32 bits that wrap, as the flow's */
+		mate = mate ? mate : o->name;
+	}
+	if (!later)
+		return 0;
+	char qa[64], qb[64], *n;
+	fio_q(j->name, qa, sizeof qa);
+	fio_q(mate, qb, sizeof qb);
+	if (!j->io.runtime_ns)
+		return nm_errf(err, errlen, "job '%s': flow: '%s' of its flow_id %d starts only after it ends, so it would "
+			       "wait for ever (as fio's would): give it a runtime or another flow_id", qa, qb, j->flow_id);
+	if (asprintf(&n, "job '%s': flow: '%s' of its flow_id %d starts only after it ends: it is held until its "
+		     "runtime, as in fio", qa, qb, j->flow_id) < 0)
+		abort();
+	fio_strv_push(&p->notes, &p->nnotes, n);
+	return 0;
+}
+
+int fio_plan_flows(struct fio_plan *p, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct fio_job *j = &p->jobs[i];
@@ -61,6 +102,10 @@ void fio_plan_flows(struct fio_plan *p)
 		p->flows = xrealloc(p->flows, (p->nflows + 1) * sizeof *p->flows);
 		p->flows[p->nflows++] = j->io.flow;
 	}
+	for (size_t i = 0; i < p->njobs; i++)
+		if (p->jobs[i].io.flow && check_later_mates(p, i, err, errlen) < 0)
+			return -1;
+	return 0;
 }
 
 void fio_plan_free_flows(struct fio_plan *p)

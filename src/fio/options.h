@@ -197,8 +197,9 @@ FIO_APPLY(latency_target);
 FIO_APPLY(latency_window);
 FIO_APPLY(latency_percentile);
 FIO_APPLY(latency_run);
-/* One io_flow per flow_id that jobs with a flow weight use, owned by the plan, and freed. */
-void fio_plan_flows(struct fio_plan *p);
+/* One io_flow per flow_id that jobs with a flow weight use, owned by the plan (and freed);
+ * -1 when a job would wait for ever on flow-mates that start after it. */
+int fio_plan_flows(struct fio_plan *p, char *err, size_t errlen);
 void fio_plan_free_flows(struct fio_plan *p);
 /* io_job.ioprio and .cmdprio from j's priority options, once all are applied; 0 or -1. */
 int fio_job_prio(struct fio_job *j, char *err, size_t errlen);

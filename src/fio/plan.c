@@ -303,6 +303,7 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 	}
 	if (fio_ss_check_groups(p, err, errlen) < 0)
 		return -1;
-	fio_plan_flows(p);
+	if (fio_plan_flows(p, err, errlen) < 0)
+		return -1;
 	return fio_logs_check(p, err, errlen);
 }

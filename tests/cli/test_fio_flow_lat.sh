@@ -94,6 +94,12 @@ if [ $HAVE_FIO = 1 ]; then
     a_fio=$(field later fio "[$ios for x in j['jobs']][0]")
     [ "$a_fio" -le 2 ] && ok "flow: fio's job waits the same ($a_fio I/Os)" || not_ok "flow: fio's job waits" "$a_fio"
 fi
+grep -q "job 'a': flow: 'b' of its flow_id 0 starts only after it ends: it is held until its runtime" <<<"$nm_err" &&
+    ok "flow: stderr says why such a job is held" || not_ok "flow: stderr says why the job is held" "${nm_err:0:300}"
+# without a runtime it would wait for ever (fio's does): refused before anything runs
+run_nm fio --no-save --name=a --ioengine=null --size=1m --flow=1 --name=b --ioengine=null --size=1m --flow=8 --stonewall
+[ $rc = 2 ] && grep -q "would wait for ever" <<<"$err" && one_line_error "flow: a job that would wait for ever is refused in one line" ||
+    not_ok "flow: a job that would wait for ever is refused" "rc $rc ${err:0:300}"
 run_nm fio --no-save --name=a --ioengine=null --size=1m --flow=1001
 [ $rc = 2 ] && one_line_error "flow=1001: refused in one line (fio's maximum is 1000)" ||
     not_ok "flow=1001 refused" "rc $rc"
