@@ -14,12 +14,12 @@ import subprocess
 
 WHY = {  # fio's option group or category -> why nodemark refuses the options in it
     "VERIFY": "data verification is not implemented",
-    "IOLOG": "fio's log files and replay are not implemented",
-    "LOG": "fio's log files are not written",
+    "IOLOG": "I/O logs (write_iolog) and their replay are not implemented",
+    "LOG": "not implemented (fio's log files are written, without this option: docs above)",
     "RATE": "rate limits are not implemented",
     "THINKTIME": "think time is not implemented",
-    "ZONE": "zoned devices and zone modes are not supported",
-    "TRIM": "trim is not implemented",
+    "ZONE": "zoned block devices (zonemode=zbd) are not supported",
+    "TRIM": "the trims of verified blocks (verify's trim phase) are not implemented",
     "LATPROF": "latency targets are not implemented",
     "IO_FLOW": "flow control between jobs is not implemented",
     "CGROUP": "cgroups are not managed",

@@ -32,6 +32,8 @@ APPLY(rw)
 	static const struct { const char *name; enum io_rw rw; } modes[] = {
 		{ "read", IO_READ }, { "write", IO_WRITE }, { "randread", IO_RANDREAD },
 		{ "randwrite", IO_RANDWRITE }, { "rw", IO_RW }, { "readwrite", IO_RW }, { "randrw", IO_RANDRW },
+		{ "trim", IO_TRIM }, { "randtrim", IO_RANDTRIM }, { "trimwrite", IO_TRIMWRITE },
+		{ "randtrimwrite", IO_RANDTRIMWRITE },
 	};
 	char qb[64];
 	if (fio_need_value(v, err, errlen) < 0)
@@ -44,7 +46,8 @@ APPLY(rw)
 		j->io.rw_seq_skip = 0;
 		if (!colon)
 			return 0;
-		if (modes[i].rw == IO_RANDREAD || modes[i].rw == IO_RANDWRITE || modes[i].rw == IO_RANDRW)
+		if (modes[i].rw == IO_RANDREAD || modes[i].rw == IO_RANDWRITE || modes[i].rw == IO_RANDRW ||
+		    modes[i].rw == IO_RANDTRIM || modes[i].rw == IO_RANDTRIMWRITE)
 			return nm_errf(err, errlen, "\"%s\": ':N' on a random mode is not supported",
 				       fio_q(v, qb, sizeof qb));
 		int back = colon[1] == '-';
@@ -56,9 +59,8 @@ APPLY(rw)
 		j->io.rw_seq_skip = back ? -(int64_t)skip : (int64_t)skip;
 		return 0;
 	}
-	if (strncmp(v, "trim", 4) == 0 || strncmp(v, "randtrim", 8) == 0 || strncmp(v, "trimwrite", 9) == 0)
-		return nm_errf(err, errlen, "\"%s\": trim is not supported", fio_q(v, qb, sizeof qb));
-	return nm_errf(err, errlen, "\"%s\": expected read, write, randread, randwrite, rw or randrw",
+	return nm_errf(err, errlen, "\"%s\": expected read, write, randread, randwrite, rw, randrw, trim, randtrim, "
+		       "trimwrite or randtrimwrite",
 		       fio_q(v, qb, sizeof qb));
 }
 
@@ -80,7 +82,8 @@ APPLY(rwmixwrite)
 	return 0;
 }
 
-/* bs=4k, or bs=READ,WRITE[,TRIM] with empty parts keeping the current value. */
+/* bs=4k, or bs=READ,WRITE[,TRIM] with empty parts keeping the current value; without a third
+ * part trims take the write size (fio: bs=8k,32k is 8k reads, 32k writes and trims). */
 APPLY(bs)
 {
 	char qb[64];
@@ -92,17 +95,20 @@ APPLY(bs)
 			return -1;
 		if (!b)
 			return nm_errf(err, errlen, "\"%s\": must be at least 1", fio_q(v, qb, sizeof qb));
-		j->io.bs[DIR_READ] = j->io.bs[DIR_WRITE] = b;
-		j->io.nbssplit[DIR_READ] = j->io.nbssplit[DIR_WRITE] = 0; /* the last of bs, bssplit, bsrange counts */
-		j->io.bs_min[DIR_READ] = j->io.bs_min[DIR_WRITE] = 0;
+		for (int d = 0; d < DIR_COUNT; d++) { /* the last of bs, bssplit, bsrange counts */
+			j->io.bs[d] = b;
+			j->io.nbssplit[d] = 0;
+			j->io.bs_min[d] = 0;
+		}
 		return 0;
 	}
 	const char *s = v;
-	for (int d = 0; d < 3 && s; d++) {
+	int parts = 0;
+	for (int d = 0; d < DIR_COUNT && s; d++, parts++) {
 		const char *e = strchr(s, ',');
 		char *part = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
 		int rc = 0;
-		if (*part && d < DIR_COUNT) {
+		if (*part) {
 			uint64_t b;
 			rc = fio_size(j, part, &b, err, errlen);
 			if (!rc && !b)
@@ -120,6 +126,11 @@ APPLY(bs)
 	}
 	if (s)
 		return nm_errf(err, errlen, "\"%s\": at most three sizes (read,write,trim)", fio_q(v, qb, sizeof qb));
+	if (parts == 2) {
+		j->io.bs[DIR_TRIM] = j->io.bs[DIR_WRITE];
+		j->io.nbssplit[DIR_TRIM] = 0;
+		j->io.bs_min[DIR_TRIM] = 0;
+	}
 	return 0;
 }
 

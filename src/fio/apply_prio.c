@@ -28,7 +28,8 @@ static int set_int(const char *v, uint64_t min, uint64_t max, int *out, char *er
 FIO_APPLY(prio) { return set_int(v, 0, 7, &j->prios.level, err, errlen); }
 FIO_APPLY(prioclass) { return set_int(v, 0, 3, &j->prios.cls, err, errlen); }
 
-/* N or READ,WRITE[,TRIM] (an empty part keeps that direction's value; trim's is ignored). */
+/* N or READ,WRITE[,TRIM] (an empty part keeps that direction's value; a trim's priority is
+ * kept and changes nothing: trims are done synchronously, as fio's). */
 static int per_dir_int(const char *v, uint64_t min, uint64_t max, int out[DIR_COUNT], char *err, size_t errlen)
 {
 	if (fio_need_value(v, err, errlen) < 0)
@@ -38,10 +39,10 @@ static int per_dir_int(const char *v, uint64_t min, uint64_t max, int out[DIR_CO
 			       ? -1
 			       : set_int(v, min, max, &out[DIR_WRITE], err, errlen);
 	const char *s = v;
-	for (int d = 0; d < 3 && s; d++) {
+	for (int d = 0; d < DIR_COUNT && s; d++) {
 		const char *e = strchr(s, ',');
 		char *part = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
-		int tmp, rc = *part ? set_int(part, min, max, d < DIR_COUNT ? &out[d] : &tmp, err, errlen) : 0;
+		int rc = *part ? set_int(part, min, max, &out[d], err, errlen) : 0;
 		free(part);
 		if (rc < 0)
 			return -1;

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* v's ','-separated parts into out[read], out[write] (a trim part is checked and dropped);
+/* v's ','-separated parts into out[read], out[write], out[trim] (one value: all three, as fio);
  * sizes (kb_base) when size, else plain counts. An empty part leaves that direction. */
 static int per_dir(struct fio_job *j, const char *v, int size, uint64_t out[DIR_COUNT], char *err, size_t errlen)
 {
@@ -18,7 +18,7 @@ static int per_dir(struct fio_job *j, const char *v, int size, uint64_t out[DIR_
 		return -1;
 	int one = !strchr(v, ',');
 	const char *s = v;
-	for (int d = 0; d < 3 && s; d++) {
+	for (int d = 0; d < DIR_COUNT && s; d++) {
 		const char *c = strchr(s, ',');
 		char *part = xstrndup(s, c ? (size_t)(c - s) : strlen(s));
 		uint64_t n = 0;
@@ -27,10 +27,10 @@ static int per_dir(struct fio_job *j, const char *v, int size, uint64_t out[DIR_
 		free(part);
 		if (rc < 0)
 			return -1;
-		if (given && d < DIR_COUNT)
+		if (given)
 			out[d] = n;
 		if (one)
-			out[DIR_WRITE] = n;
+			out[DIR_WRITE] = out[DIR_TRIM] = n;
 		s = c ? c + 1 : NULL;
 	}
 	if (s)

@@ -140,13 +140,14 @@ FIO_APPLY(random_distribution)
 		       "sequence are not supported)", fio_q(v, qb, sizeof qb));
 }
 
-/* READ[,WRITE[,TRIM]]: fn on each direction's part; one part is both directions' (fio). */
+/* READ[,WRITE[,TRIM]]: fn on each direction's part; one part is every direction's (fio). */
 static int per_direction(struct fio_job *j, const char *v, char *err, size_t errlen,
 			 int (*fn)(struct fio_job *, int, const char *, char *, size_t))
 {
 	const char *comma = strchr(v, ',');
 	if (!comma)
-		return fn(j, DIR_READ, v, err, errlen) < 0 ? -1 : fn(j, DIR_WRITE, v, err, errlen);
+		return fn(j, DIR_READ, v, err, errlen) < 0 || fn(j, DIR_WRITE, v, err, errlen) < 0 ? -1
+			       : fn(j, DIR_TRIM, v, err, errlen);
 	for (int d = 0; d < DIR_COUNT; d++) {
 		const char *e = strchr(v, ',');
 		char *part = xstrndup(v, e ? (size_t)(e - v) : strlen(v));

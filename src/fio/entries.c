@@ -69,7 +69,7 @@ void fio_header_entries(const struct fio_sched *s, struct fio_report *rep)
 
 static void add_dir_metrics(struct bench *b, const struct fio_report_entry *e, int d)
 {
-	static const char *const dname[DIR_COUNT] = { "read", "write" };
+	static const char *const dname[DIR_COUNT] = { "read", "write", "trim" };
 	const struct io_dir_result *dr = &e->res.dir[d];
 	uint64_t ns = dr->runtime_ns ? dr->runtime_ns : e->res.runtime_ns;
 	char m[64];

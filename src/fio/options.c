@@ -15,7 +15,8 @@ const struct fio_option fio_options[] = {
 	/* what the job is */
 	SUP("name", NULL, FIO_T_STR, NULL, name, "the job's name (a [section]'s name in job files)"),
 	SUP("description", NULL, FIO_T_STR, NULL, noop, "kept in the options shown back"),
-	SUP("rw", "readwrite", FIO_T_STR, "read", rw, "io_job.rw; :N after a sequential mode: io_job.rw_seq_skip"),
+	SUP("rw", "readwrite", FIO_T_STR, "read", rw,
+	    "io_job.rw (trim, randtrim, trimwrite, randtrimwrite too); :N after a sequential mode: io_job.rw_seq_skip"),
 	SUP("rwmixread", NULL, FIO_T_INT, "50", rwmixread, "io_job.rwmix_read"),
 	SUP("rwmixwrite", NULL, FIO_T_INT, "50", rwmixwrite, "io_job.rwmix_read = 100 - N"),
 	SUP("bs", "blocksize", FIO_T_SIZE, "4k", bs, "io_job.bs[read], io_job.bs[write] (READ,WRITE[,TRIM])"),
@@ -177,9 +178,16 @@ const struct fio_option fio_options[] = {
 	SUP("random_distribution", NULL, FIO_T_STR, "random", random_distribution,
 	    "io_job.dist: random, zipf:θ, pareto:h, normal:dev (alias gauss), each with :center; "
 	    "zoned:A/S:... per direction; not uniform: no random map, as fio"),
-	SUP("buffer_compress_percentage", NULL, FIO_T_INT, "0", percentage_off,
-	    "0 only: compressible buffers are not implemented"),
-	SUP("dedupe_percentage", NULL, FIO_T_INT, "0", percentage_off, "0 only: dedupable buffers are not implemented"),
+	SUP("buffer_compress_percentage", NULL, FIO_T_INT, "0", buffer_compress_percentage,
+	    "io_job.content: the share of each chunk that is zeros (turns refill_buffers on unless given; 100: zeros)"),
+	SUP("buffer_compress_chunk", NULL, FIO_T_SIZE, "512", buffer_compress_chunk, "io_job.content.chunk"),
+	SUP("dedupe_percentage", NULL, FIO_T_INT, "0", dedupe_percentage,
+	    "io_job.content: the share of written buffers that repeat an earlier one (turns refill_buffers on, as fio)"),
+	SUP("dedupe_mode", NULL, FIO_T_STR, "repeat", dedupe_mode,
+	    "repeat (the last unique buffer) or working_set (one of the set's)"),
+	SUP("dedupe_working_set_percentage", NULL, FIO_T_INT, "5", dedupe_working_set_percentage,
+	    "working_set: the set is this % of size, in unique buffers"),
+	SUP("dedupe_global", NULL, FIO_T_BOOL, "0", dedupe_global, "working_set: the set spans every job's threads"),
 	{ "io_submit_mode", NULL, FIO_T_STR, "inline", FIO_OPT_IGNORED, fio_apply_io_submit_mode,
 	  "nodemark submits from the job's own threads" },
 	/* the options of fio's engines that are not block I/O (apply_engine.c) */
@@ -219,7 +227,13 @@ const struct fio_option fio_options[] = {
 	REF("lockmem", FIO_T_SIZE, "memory locking is not implemented"),
 	REF("exec_prerun", FIO_T_STR, "running commands is not implemented"),
 	REF("exec_postrun", FIO_T_STR, "running commands is not implemented"),
-	REF("trim_percentage", FIO_T_INT, "trim is not implemented"),
+	REF("trim_percentage", FIO_T_INT, "the trims of verified blocks (verify's trim phase) are not implemented"),
+	/* fio's strided zones (fio/apply_zone.c, io/zones.c) */
+	SUP("zonemode", NULL, FIO_T_STR, "none", zonemode, "none or strided (zbd, zoned block devices, is refused)"),
+	SUP("zonesize", NULL, FIO_T_SIZE, "0", zonesize,
+	    "io_job.zone_size: bytes of I/O per zone (with zonemode=strided); one file per thread, as fio"),
+	SUP("zonerange", NULL, FIO_T_SIZE, "0", zonerange, "io_job.zone_range: a zone's length (default zonesize)"),
+	SUP("zoneskip", NULL, FIO_T_SIZE, "0", zoneskip, "io_job.zone_skip: the gap after each zone"),
 };
 
 const size_t fio_noptions = sizeof fio_options / sizeof fio_options[0];

@@ -203,5 +203,25 @@ int fio_plan_flows(struct fio_plan *p, char *err, size_t errlen);
 void fio_plan_free_flows(struct fio_plan *p);
 /* io_job.ioprio and .cmdprio from j's priority options, once all are applied; 0 or -1. */
 int fio_job_prio(struct fio_job *j, char *err, size_t errlen);
+/* fio's zone options (fio/apply_zone.c) */
+FIO_APPLY(zonemode);
+FIO_APPLY(zonesize);
+FIO_APPLY(zonerange);
+FIO_APPLY(zoneskip);
+/* fio's rules once all options are in: zonesize needs zonemode=strided, zonerange defaults to
+ * zonesize, one file per thread only (fio turns zones off with more); 0 or -1. */
+int fio_job_zones(struct fio_job *j, char *err, size_t errlen);
+/* fio's buffer contents (fio/apply_content.c) */
+FIO_APPLY(buffer_compress_percentage);
+FIO_APPLY(buffer_compress_chunk);
+FIO_APPLY(dedupe_percentage);
+FIO_APPLY(dedupe_mode);
+FIO_APPLY(dedupe_working_set_percentage);
+FIO_APPLY(dedupe_global);
+/* fio's rules once all options are in: compression 100 % is zero_buffers, below it turns
+ * refill_buffers on unless given; working_set's checks; 0 or -1. */
+int fio_job_content(struct fio_job *j, char *err, size_t errlen);
+/* Each job's first thread's number over the run, and the run's threads (dedupe_global). */
+void fio_plan_threads(struct fio_plan *p);
 
 #endif

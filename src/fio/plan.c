@@ -73,7 +73,7 @@ static void job_defaults(struct fio_job *j)
 	memset(io, 0, sizeof *io);
 	io->rw = IO_READ;
 	io->rwmix_read = 50;
-	io->bs[DIR_READ] = io->bs[DIR_WRITE] = 4096;
+	io->bs[DIR_READ] = io->bs[DIR_WRITE] = io->bs[DIR_TRIM] = 4096;
 	io->iodepth = 1;
 	io->numjobs = 1;
 	io->nrfiles = 1;
@@ -81,6 +81,8 @@ static void job_defaults(struct fio_job *j)
 	io->engine = ENGINE_PSYNC; /* fio's default ioengine on Linux */
 	io->direct = DIRECT_OFF;
 	io->fill = FILL_RANDOM;
+	io->content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
+	io->content.ws_pct = 5;
 	io->randrepeat = 1;
 	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	io->eng.grace_time_s = 1;   /* fio's engine options' defaults */
@@ -90,6 +92,7 @@ static void job_defaults(struct fio_job *j)
 	j->flow_id = 0;
 	j->kb_base = 1024;
 	j->unit_base = 8;
+	j->zonemode = FIO_ZONE_UNSET;
 	j->disk_util = 1;
 	j->clat_percentiles = 1;
 	for (int k = 0; k < FIO_LOG_NKINDS; k++)
@@ -206,7 +209,8 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 			j->io.filesize = j->io.size / j->io.ntargets;
 	}
 	fio_job_logs(j);
-	if (fio_job_prio(j, msg, sizeof msg) < 0)
+	if (fio_job_prio(j, msg, sizeof msg) < 0 || fio_job_zones(j, msg, sizeof msg) < 0 ||
+	    fio_job_content(j, msg, sizeof msg) < 0)
 		return nm_errf(err, errlen, "job '%s': %s", fio_q(j->name, qb, sizeof qb), msg);
 	if (j->io_size) { /* the engine's size is the I/O amount; fio's size stays the region */
 		if (!j->io.filesize && j->io.size)
@@ -276,6 +280,7 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 	}
 	if (!p->njobs)
 		return nm_errf(err, errlen, "no jobs to run: give --name=NAME options or a job file");
+	fio_plan_threads(p);
 
 	/* fio's group numbering: stonewall or new_group opens a new group, unless the job is the
 	 * first of its group already. */

@@ -76,6 +76,7 @@ struct fio_job {
 	char *ioengine;                 /* as typed ("libaio"), NULL when not given */
 	char *filename, *directory;     /* as typed, NULL when not given */
 	uint64_t io_size;               /* fio's io_size: I/O bytes over a size= region; 0 not given */
+	enum fio_zonemode { FIO_ZONE_UNSET = 0, FIO_ZONE_NONE, FIO_ZONE_STRIDED } zonemode;
 	int dir_targets;                /* io.targets are directories (directory= without filename=) */
 	int default_target;             /* neither: fio's NAME.THREAD.0 files in the current directory */
 	struct fio_log_opts logs;

@@ -47,7 +47,7 @@ void fio_dir_figures(const struct io_job_result *r, int d, struct fio_dir_figure
 void fio_latency_levels(const struct io_job_result *r, double ns[10], double us[10], double ms[12])
 {
 	static const uint64_t edge[11] = { 2, 4, 10, 20, 50, 100, 250, 500, 750, 1000, 2000 };
-	uint64_t total = r->dir[DIR_READ].clat.n + r->dir[DIR_WRITE].clat.n;
+	uint64_t total = r->dir[DIR_READ].clat.n + r->dir[DIR_WRITE].clat.n + r->dir[DIR_TRIM].clat.n;
 	memset(ns, 0, 10 * sizeof *ns);
 	memset(us, 0, 10 * sizeof *us);
 	memset(ms, 0, 12 * sizeof *ms);

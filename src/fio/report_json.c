@@ -145,17 +145,6 @@ static void lat_obj(struct jw *w, const char *key, const struct hist *h, int per
 	close_any(w, '}');
 }
 
-static void empty_lat(struct jw *w, const char *key)
-{
-	open_obj(w, key);
-	kv_u64(w, "min", 0);
-	kv_u64(w, "max", 0);
-	kv_real(w, "mean", 0);
-	kv_real(w, "stddev", 0);
-	kv_u64(w, "N", 0);
-	close_any(w, '}');
-}
-
 static void per_second(struct jw *w, const struct io_dir_result *d, uint64_t group_agg_bw)
 {
 	double mean_kib = d->bw_mean / 1024.0;
@@ -193,27 +182,6 @@ static void dir_obj(struct jw *w, const char *key, const struct fio_report_entry
 	lat_obj(w, "clat_ns", &dr->clat, e->clat_percentiles, e, plus);
 	lat_obj(w, "lat_ns", &dr->lat, e->lat_percentiles, e, plus);
 	per_second(w, dr, g->agg_bw[d]);
-	close_any(w, '}');
-}
-
-/* trim: nodemark never trims, but the key tree stays fio's. */
-static void trim_obj(struct jw *w)
-{
-	open_obj(w, "trim");
-	static const char *const zeros[] = { "io_bytes", "io_kbytes", "bw_bytes", "bw" };
-	for (size_t i = 0; i < 4; i++)
-		kv_u64(w, zeros[i], 0);
-	kv_real(w, "iops", 0);
-	kv_u64(w, "runtime", 0);
-	kv_u64(w, "total_ios", 0);
-	kv_u64(w, "short_ios", 0);
-	kv_u64(w, "drop_ios", 0);
-	empty_lat(w, "slat_ns");
-	empty_lat(w, "clat_ns");
-	empty_lat(w, "lat_ns");
-	struct io_dir_result none;
-	memset(&none, 0, sizeof none);
-	per_second(w, &none, 0);
 	close_any(w, '}');
 }
 
@@ -285,7 +253,7 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 		options(w, "job options", e->opts, e->nopts);
 	dir_obj(w, "read", e, DIR_READ, &g, plus);
 	dir_obj(w, "write", e, DIR_WRITE, &g, plus);
-	trim_obj(w);
+	dir_obj(w, "trim", e, DIR_TRIM, &g, plus);
 
 	open_obj(w, "sync");
 	kv_u64(w, "total_ios", r->sync_ios);

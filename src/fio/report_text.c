@@ -11,19 +11,12 @@
 
 #define N2S_LEN 32
 
-static const char *const dir_name[DIR_COUNT] = { "read", "write" };
+static const char *const dir_name[DIR_COUNT] = { "read", "write", "trim" };
 
 static const char *rw_name(enum io_rw rw)
 {
-	switch (rw) {
-	case IO_READ: return "read";
-	case IO_WRITE: return "write";
-	case IO_RANDREAD: return "randread";
-	case IO_RANDWRITE: return "randwrite";
-	case IO_RW: return "rw";
-	case IO_RANDRW: return "randrw";
-	default: return "?";
-	}
+	const char *s = io_rw_name(rw);
+	return s ? s : "?";
 }
 
 /* A rate or size in the entry's units: bytes or bits, by 1024 or 1000 (kb_base). */
@@ -45,7 +38,7 @@ void fio_write_normal_header(FILE *f, const struct fio_report *r)
 			fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %" PRIu64 "B-%" PRIu64 "B, (W) %" PRIu64 "B-%" PRIu64
 				   "B, (T) %" PRIu64 "B-%" PRIu64 "B, ioengine=%s, iodepth=%u\n",
 				e->name, e->groupid, rw_name(io->rw), io->bs[DIR_READ], io->bs[DIR_READ], io->bs[DIR_WRITE],
-				io->bs[DIR_WRITE], io->bs[DIR_READ], io->bs[DIR_READ], e->ioengine, io->iodepth);
+				io->bs[DIR_WRITE], io->bs[DIR_TRIM], io->bs[DIR_TRIM], e->ioengine, io->iodepth);
 		if (e->nthreads > 1) /* fio's mark for a job's clones (numjobs) */
 			fputs("...\n", f);
 	}
@@ -227,10 +220,11 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 	fio_depth_levels(res, depth);
 	fprintf(f, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%\n",
 		depth[0], depth[1], depth[2], depth[3], depth[4], depth[5], depth[6]);
-	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",0,0 short=%" PRIu64 ",%" PRIu64
-		   ",0,0 dropped=%" PRIu64 ",%" PRIu64 ",0,0\n",
-		res->dir[0].ios, res->dir[1].ios, res->dir[0].short_ios, res->dir[1].short_ios, res->dir[0].drop_ios,
-		res->dir[1].drop_ios);
+	const struct io_dir_result *dr = res->dir;
+	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=%" PRIu64 ",%" PRIu64 ",%" PRIu64
+		   ",0 dropped=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0\n",
+		dr[0].ios, dr[1].ios, dr[2].ios, dr[0].short_ios, dr[1].short_ios, dr[2].short_ios, dr[0].drop_ios,
+		dr[1].drop_ios, dr[2].drop_ios);
 	const struct io_job *io = e->io;
 	fprintf(f, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
 		io ? io->lat_target_ns : 0, io ? io->lat_window_ns / 1000 : 0, io ? io->lat_percentile : 100.0,
@@ -241,7 +235,7 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 
 static void group_lines(FILE *f, const struct fio_report *r, int groupid)
 {
-	static const char *const label[DIR_COUNT] = { "   READ", "  WRITE" };
+	static const char *const label[DIR_COUNT] = { "   READ", "  WRITE", "   TRIM" };
 	struct fio_group_figures g;
 	fio_group_figures(r, groupid, &g);
 	fprintf(f, "\nRun status group %d (all jobs):\n", groupid);
@@ -338,15 +332,12 @@ static void terse_lat(FILE *f, const struct hist *h)
 		hist_stddev(h) / 1000.0);
 }
 
-/* One direction's fields; d == DIR_COUNT is fio's trim, which nodemark never does (zeros).
- * Version 5 adds the bw samples and the iops statistics. */
+/* One direction's fields. Version 5 adds the bw samples and the iops statistics. */
 static void terse_dir(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g, int ver)
 {
-	static const struct io_dir_result none;
-	const struct io_dir_result *dr = d < DIR_COUNT ? &e->res.dir[d] : &none;
-	struct fio_dir_figures fig = { 0 };
-	if (d < DIR_COUNT)
-		fio_dir_figures(&e->res, d, &fig);
+	const struct io_dir_result *dr = &e->res.dir[d];
+	struct fio_dir_figures fig;
+	fio_dir_figures(&e->res, d, &fig);
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%" PRIu64 ";%" PRIu64, dr->bytes / 1024, fig.bw_kib, (uint64_t)fig.iops,
 		fig.runtime_ms);
 	terse_lat(f, &dr->slat);
@@ -366,7 +357,7 @@ static void terse_dir(FILE *f, const struct fio_report_entry *e, int d, const st
 		fputs(";0%=0", f);
 	terse_lat(f, &dr->lat);
 	double mean_kib = dr->bw_mean / 1024.0;
-	uint64_t agg_bw = d < DIR_COUNT ? g->agg_bw[d] : 0;
+	uint64_t agg_bw = g->agg_bw[d];
 	double agg = dr->bw_samples && agg_bw ? mean_kib * 100.0 / ((double)agg_bw / 1024.0) : 0;
 	fprintf(f, ";%" PRIu64 ";%" PRIu64 ";%f%%;%f;%f", dr->bw_samples ? dr->bw_min / 1024 : 0,
 		dr->bw_samples ? dr->bw_max / 1024 : 0, agg, dr->bw_samples ? mean_kib : 0,
@@ -396,7 +387,7 @@ void fio_write_terse(FILE *f, const struct fio_report *r)
 		terse_dir(f, e, DIR_READ, &g, ver);
 		terse_dir(f, e, DIR_WRITE, &g, ver);
 		if (ver != 3) /* 2, 4 and 5 have fio's trim figures too */
-			terse_dir(f, e, DIR_COUNT, &g, ver);
+			terse_dir(f, e, DIR_TRIM, &g, ver);
 		double usr = e->job_runtime_ns ? (double)res->usr_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
 		double sys = e->job_runtime_ns ? (double)res->sys_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
 		fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, usr, sys,

@@ -40,8 +40,10 @@ void io_job_init(struct io_job *job);
  * message in err ("--bs: 0: ...": callers prefix nothing more than the command). */
 int io_job_check(const struct io_job *job, char *err, size_t errlen);
 
-/* Whether the job writes at all (rw and the mix). */
+/* Whether the job writes at all (rw and the mix; trims count as writes). */
 int io_job_writes(const struct io_job *job);
+/* Whether it trims (trim, randtrim, trimwrite, randtrimwrite). */
+int io_job_trims(const struct io_job *job);
 
 /* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown.
  * Engine names (and their aliases: io_uring, sync, pvsync) come from the engine table. */
@@ -115,7 +117,7 @@ void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 /* Frees what a result owns (the per-second series); the struct itself is the caller's. */
 void io_result_free(struct io_job_result *r);
 
-/* Whole-result figures (both directions): I/Os per second and bytes per second over runtime. */
+/* Whole-result figures (all directions): I/Os per second and bytes per second over runtime. */
 double io_result_iops(const struct io_job_result *r);
 double io_result_bytes_per_sec(const struct io_job_result *r);
 
@@ -147,6 +149,7 @@ enum io_engine_caps {
 	IO_ENGINE_NO_LAYOUT = 1 << 4, /* the files are not laid out first: the engine makes them
 	                               * (filecreate); they are still removed at the end */
 	IO_ENGINE_NO_DATA = 1 << 5,   /* I/Os move no bytes (cpuio, exec: fio's FIO_NOIO) */
+	IO_ENGINE_TRIM = 1 << 6,      /* takes DIR_TRIM requests (io/trim.c does them) */
 };
 
 /* What queue() of a synchronous engine returns when the I/O is done and the job has nothing
@@ -169,7 +172,8 @@ struct io_engine_ops {
 	 * Returns 0, or -errno with a message in the worker's error buffer. */
 	int (*setup)(struct io_worker *w);
 	/* Take one request. A synchronous engine does the I/O here and returns 1 (done);
-	 * an asynchronous one queues it and returns 0. -errno on failure. */
+	 * an asynchronous one queues it and returns 0, or does it here and returns 1 (a trim,
+	 * done synchronously as fio's io_uring and libaio engines do). -errno on failure. */
 	int (*queue)(struct io_worker *w, struct io_req *r);
 	/* Hand everything queued to the kernel. Returns how many were submitted, or -errno. */
 	int (*submit)(struct io_worker *w);

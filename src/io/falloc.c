@@ -1,6 +1,6 @@
 /* fio's falloc engine: an I/O allocates its range of the file instead of moving data: a write
- * is fallocate(mode 0), which may grow the file, a read fallocate(FALLOC_FL_KEEP_SIZE). fio's
- * trims punch holes; nodemark has no trim direction yet (rw=trim and randtrim are refused). */
+ * is fallocate(mode 0), which may grow the file, a read fallocate(FALLOC_FL_KEEP_SIZE), a trim
+ * punches a hole (FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE): the blocks are freed. */
 #include "io/internal.h"
 
 #include <errno.h>
@@ -14,7 +14,9 @@ static int falloc_setup(struct io_worker *w)
 
 static int falloc_queue(struct io_worker *w, struct io_req *r)
 {
-	int mode = r->dir == DIR_READ ? FALLOC_FL_KEEP_SIZE : 0;
+	static const int modes[DIR_COUNT] = { [DIR_READ] = FALLOC_FL_KEEP_SIZE, [DIR_WRITE] = 0,
+					      [DIR_TRIM] = FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE };
+	int mode = modes[r->dir];
 	r->res = fallocate(w->files[r->file].fd, mode, (off_t)r->offset, (off_t)r->len) < 0 ? -errno : (int64_t)r->len;
 	return 1;
 }
@@ -26,7 +28,7 @@ static void falloc_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_falloc_ops = {
 	.name = "falloc",
-	.caps = IO_ENGINE_SYNC,
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM,
 	.setup = falloc_setup,
 	.queue = falloc_queue,
 	.cleanup = falloc_cleanup,

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 struct io_worker;
 struct io_file;
@@ -247,6 +248,7 @@ struct io_worker {
 	int direct;
 	unsigned depth;
 	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
+	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
 	struct io_req *reqs;
 	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first
 	                             * at bufs + job->buf_offset */
@@ -276,16 +278,57 @@ struct io_worker {
 void io_file_drop_cache(struct io_worker *w, struct io_file *f);
 void io_file_hint(struct io_worker *w, struct io_file *f, int random);
 
-/* Whether a job's offsets are random (randread, randwrite, randrw). */
+/* Whether a job's offsets are random (randread, randwrite, randrw, randtrim, randtrimwrite). */
 static inline int io_job_random(const struct io_job *job)
 {
-	return job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW;
+	return job->rw == IO_RANDREAD || job->rw == IO_RANDWRITE || job->rw == IO_RANDRW || job->rw == IO_RANDTRIM ||
+	       job->rw == IO_RANDTRIMWRITE;
 }
+
+/* Refilled write buffers with fio's compress and dedupe patterns (io/content.c): a thread's
+ * state (NULL when out of memory), and one buffer of len bytes. */
+struct io_content;
+struct io_content *io_content_new(const struct io_job *job, unsigned thread);
+void io_content_free(struct io_content *c);
+void io_content_fill(struct io_content *c, const struct io_job *job, char *buf, uint64_t len);
+/* Whether a job's buffers get them. */
+static inline int io_job_content(const struct io_job *job)
+{
+	return job->refill_buffers && job->fill == FILL_RANDOM && (job->content.compress_pct || job->content.dedupe_pct);
+}
+
+/* fio's refill_buffers: new data for each write, random or with fio's patterns. */
+static inline void io_refill_buffer(struct io_worker *w, char *buf, uint64_t bs)
+{
+	if (__builtin_expect(w->content != NULL, 0)) { /* compress and dedupe patterns */
+		io_content_fill(w->content, w->job, buf, bs);
+		return;
+	}
+	for (size_t i = 0; i < bs / 8; i++) { /* memcpy: buf_offset may leave it unaligned */
+		uint64_t v = prng_next(&w->rng);
+		memcpy(buf + i * 8, &v, sizeof v);
+	}
+}
+
+/* Strided zones (io/zones.c): f's I/O from now on in the zone at start (zone_range bytes, less
+ * at the file's end), sequential I/O from its start, random I/O in a new order over it. */
+void io_zone_enter(struct io_worker *w, struct io_file *f, uint64_t start);
+/* The thread's zone has had its zone_size bytes (issued so far in a pass of pass_size): on to
+ * the next; returns the issued count where that one ends. */
+uint64_t io_zone_next(struct io_worker *w, uint64_t issued, uint64_t pass_size);
+
+/* Trims (io/trim.c): a block device's range discarded (BLKDISCARD), r->res set as an I/O's;
+ * and whether a trimming job can run on target t with its engine (IO_OK or IO_BAD_JOB). */
+void io_trim_discard(struct io_worker *w, struct io_req *r);
+int io_trim_check(const struct io_job *job, const struct io_target *t, char *err, size_t errlen);
 
 /* A worker's setup (io/worker_setup.c): its request slots and page-aligned buffers (depth 1
  * for a synchronous engine), its files opened (O_DIRECT when asked; none for a diskless
  * engine), closed again, and the thread pinned to its CPUs (best effort).  -errno with w->err. */
 int io_worker_setup_buffers(struct io_worker *w);
+/* All of a thread's setup before the start barrier: CPUs, priority, buffers, files, offset
+ * distribution, the engine, the access hints. A failure is kept in w->res; 0 or -errno. */
+int io_worker_prepare(struct io_worker *w);
 int io_worker_open_files(struct io_worker *w);
 void io_worker_close_files(struct io_worker *w);
 void io_worker_pin(struct io_worker *w);

@@ -11,7 +11,7 @@ void io_job_init(struct io_job *job)
 	snprintf(job->name, sizeof job->name, "nodemark");
 	job->rw = IO_READ;
 	job->rwmix_read = 50;
-	job->bs[DIR_READ] = job->bs[DIR_WRITE] = 4096;
+	job->bs[DIR_READ] = job->bs[DIR_WRITE] = job->bs[DIR_TRIM] = 4096;
 	job->iodepth = 1;
 	job->numjobs = 1;
 	job->nrfiles = 1;
@@ -30,6 +30,8 @@ void io_job_init(struct io_job *job)
 static const char *const rw_names[] = {
 	[IO_READ] = "read", [IO_WRITE] = "write", [IO_RANDREAD] = "randread",
 	[IO_RANDWRITE] = "randwrite", [IO_RW] = "rw", [IO_RANDRW] = "randrw",
+	[IO_TRIM] = "trim", [IO_RANDTRIM] = "randtrim", [IO_TRIMWRITE] = "trimwrite",
+	[IO_RANDTRIMWRITE] = "randtrimwrite",
 };
 
 const char *io_rw_name(enum io_rw rw)
@@ -52,10 +54,16 @@ int io_rw_parse(const char *s, enum io_rw *out)
 	return -1;
 }
 
+/* A trim changes the data as a write does: the same guards apply (fio's readonly refuses both). */
 int io_job_writes(const struct io_job *job)
 {
-	return job->rw == IO_WRITE || job->rw == IO_RANDWRITE ||
+	return job->rw == IO_WRITE || job->rw == IO_RANDWRITE || io_job_trims(job) ||
 	       ((job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read < 100);
+}
+
+int io_job_trims(const struct io_job *job)
+{
+	return job->rw == IO_TRIM || job->rw == IO_RANDTRIM || job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE;
 }
 
 /* A size of a block-size mix (bssplit, bsrange): at most the job's largest, O_DIRECT-aligned. */
@@ -115,6 +123,9 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 		return nm_errf(err, errlen, "the %s engine cannot do O_DIRECT", io_engine_name(job->engine)), IO_BAD_JOB;
 	if (job->time_based && !job->runtime_ns)
 		return nm_errf(err, errlen, "time-based without a runtime"), IO_BAD_JOB;
+	if (io_job_trims(job) && job->engine != ENGINE_AUTO && !(caps & IO_ENGINE_TRIM))
+		return nm_errf(err, errlen, "rw=%s: the %s engine does not trim (psync, uring, falloc and null do)",
+			       io_rw_name(job->rw), io_engine_name(job->engine)), IO_BAD_JOB;
 	const struct io_engine_ops *ops = io_engine_ops(job->engine);
 	if (ops && ops->check && ops->check(job, err, errlen) < 0)
 		return IO_BAD_JOB;

@@ -17,10 +17,13 @@ enum io_rw {
 	IO_RANDWRITE,
 	IO_RW,          /* sequential mix of reads and writes, rwmix_read % reads */
 	IO_RANDRW,
-	IO_TRIM_UNUSED, /* keeps the enum open for trim later */
+	IO_TRIM,        /* discards: BLKDISCARD on a block device, a punched hole with falloc */
+	IO_RANDTRIM,
+	IO_TRIMWRITE,   /* each block trimmed, then written (fio's trimwrite) */
+	IO_RANDTRIMWRITE,
 };
 
-enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_COUNT = 2 };
+enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_TRIM = 2, DIR_COUNT = 3 };
 
 enum io_engine_kind {
 	ENGINE_AUTO = 0, /* uring for O_DIRECT and block devices, psync/mmap for buffered tmpfs */
@@ -127,6 +130,19 @@ struct io_log_spec {
 struct io_log;
 struct io_flow;
 
+/* What refilled write buffers hold (io/content.c: fio's buffer_compress_* and dedupe_*);
+ * all 0: random bytes. Used with refill_buffers only, as fio's. */
+struct io_content_spec {
+	unsigned compress_pct;      /* of each chunk, zeros at its end */
+	uint32_t chunk;             /* bytes per compress chunk; 0: the whole buffer */
+	unsigned dedupe_pct;        /* buffers that repeat an earlier one */
+	int working_set;            /* 1: repeat one of a working set; 0: the last unique one */
+	unsigned ws_pct;            /* the working set: this % of size, in unique buffers */
+	int global;                 /* the working set spans every thread of the run */
+	unsigned thread0, nthreads; /* the job's first thread's number over the run, and all
+	                             * threads of the run (global); 0, 0: this job alone */
+};
+
 struct io_job {
 	char name[64];
 	int group;                  /* reporting group (fio's groupid) */
@@ -161,6 +177,10 @@ struct io_job {
 	uint64_t size;              /* bytes of I/O per job (size-based); also the region when filesize is 0 */
 	uint64_t filesize;          /* size of each file; default size / nrfiles */
 	uint64_t offset;            /* start of the region in each file */
+	/* fio's zonemode=strided: zone_size bytes of I/O within zone_range bytes of a file, then
+	 * the next zone, zone_range + zone_skip further on, wrapping to offset past the file's
+	 * end (io/worker.c); 0: none. For jobs with one file per thread, as fio's. */
+	uint64_t zone_size, zone_range, zone_skip;
 	int64_t rw_seq_skip;        /* fio's rw=read:N hole after each I/O; negative: the next I/O
 	                             * starts that far back from this one's end (read:-8k reads
 	                             * backwards), wrapping to the region's end */
@@ -213,6 +233,7 @@ struct io_job {
 	                             * boundary (fio's iomem_align); 0: page aligned */
 	enum io_buffer_fill fill;
 	int refill_buffers;
+	struct io_content_spec content;
 	unsigned fsync_every, fdatasync_every; /* every N writes; 0 = never */
 	int end_fsync;
 	int randrepeat;             /* default 1: the same offsets each run */

@@ -13,6 +13,10 @@ static int psync_setup(struct io_worker *w)
 
 static int psync_queue(struct io_worker *w, struct io_req *r)
 {
+	if (__builtin_expect(r->dir == DIR_TRIM, 0)) {
+		io_trim_discard(w, r);
+		return 1;
+	}
 	int fd = w->files[r->file].fd;
 	ssize_t n = r->dir == DIR_READ ? pread(fd, r->buf, r->len, (off_t)r->offset)
 				       : pwrite(fd, r->buf, r->len, (off_t)r->offset);
@@ -28,7 +32,7 @@ static void psync_cleanup(struct io_worker *w)
 const struct io_engine_ops io_psync_ops = {
 	.name = "psync",
 	.aliases = { "sync", "pvsync", NULL },
-	.caps = IO_ENGINE_SYNC,
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM,
 	.setup = psync_setup,
 	.queue = psync_queue,
 	.cleanup = psync_cleanup,

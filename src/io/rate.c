@@ -132,14 +132,16 @@ int io_pace_check_min(struct io_pace *p, const struct io_job *job, const struct 
 	if (now < p->check_at)
 		return 0;
 	uint64_t spent_ns = ticks_to_ns(now - p->check_at) + 1000000000u;
-	int first = p->check_bytes[0] + p->check_bytes[1] + p->check_ios[0] + p->check_ios[1] == 0;
+	int first = 1;
+	for (int d = 0; d < DIR_COUNT; d++)
+		first &= p->check_bytes[d] + p->check_ios[d] == 0;
 	for (int d = 0; d < DIR_COUNT && !first; d++) {
 		const struct io_dir_result *dr = &r->dir[d];
 		if (!dr->ios)
 			continue;
 		uint64_t bps = (uint64_t)((unsigned __int128)(dr->bytes - p->check_bytes[d]) * 1000000000u / spent_ns);
 		uint64_t iops = (uint64_t)((unsigned __int128)(dr->ios - p->check_ios[d]) * 1000000000u / spent_ns);
-		const char *what = d == DIR_READ ? "read" : "write";
+		const char *what = d == DIR_READ ? "read" : d == DIR_WRITE ? "write" : "trim";
 		if (job->rate_min_bps[d] && bps < job->rate_min_bps[d])
 			return nm_errf(err, errlen, "%s: rate_min=%llu B/s not met, got %llu B/s", what,
 				       (unsigned long long)job->rate_min_bps[d], (unsigned long long)bps);

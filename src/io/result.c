@@ -142,12 +142,13 @@ double io_result_iops(const struct io_job_result *r)
 {
 	if (!r->runtime_ns)
 		return 0;
-	return (double)(r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios) * 1e9 / (double)r->runtime_ns;
+	return (double)(r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios + r->dir[DIR_TRIM].ios) * 1e9 / (double)r->runtime_ns;
 }
 
 double io_result_bytes_per_sec(const struct io_job_result *r)
 {
 	if (!r->runtime_ns)
 		return 0;
-	return (double)(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes) * 1e9 / (double)r->runtime_ns;
+	return (double)(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes + r->dir[DIR_TRIM].bytes) * 1e9 /
+	       (double)r->runtime_ns;
 }

@@ -284,7 +284,8 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 					       t->fs_in_memory ? " (memory-backed filesystem)" : ""), IO_BAD_JOB;
 			add_note(s, "%s: O_DIRECT is not supported here%s, using buffered I/O", t->path,
 				 t->fs_in_memory ? " (tmpfs)" : "");
-		} else if (job->bs[DIR_READ] % align || job->bs[DIR_WRITE] % align || job->offset % align) {
+		} else if (job->bs[DIR_READ] % align || job->bs[DIR_WRITE] % align || job->offset % align ||
+			   (io_job_trims(job) && job->bs[DIR_TRIM] % align)) {
 			if (job->direct == DIRECT_ON)
 				return nm_errf(err, errlen, "%s: O_DIRECT needs block sizes and offsets in multiples of %u",
 					       t->path, align), IO_BAD_JOB;
@@ -347,6 +348,8 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 		struct io_target *t = &s->targets[i];
 		t->path = diskless ? io_engine_name(job->engine) : job->targets[i];
 		st = resolve_target(s, job, t, err, errlen);
+		if (st == IO_OK)
+			st = io_trim_check(job, t, err, errlen);
 		if (st != IO_OK)
 			goto fail;
 	}
@@ -492,6 +495,8 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 				       (unsigned long long)region), IO_BAD_JOB;
 		for (int d = 0; d < DIR_COUNT; d++)
 			randperm_init(&f->perm[d], region / job->bs[d], w->rng + (uint64_t)d * 7919 + k);
+		if (job->zone_size && nf == 1) /* fio's strided zones: the first one */
+			io_zone_enter(w, f, job->offset);
 	}
 	return IO_OK;
 }
@@ -508,6 +513,9 @@ static int fit_job(struct io_session *s, const struct io_job *job, char *err, si
 	    io_layout_file_len(job) != io_layout_file_len(&s->job) || job->nrfiles != s->job.nrfiles ||
 	    job->shared_file != s->job.shared_file)
 		return nm_errf(err, errlen, "the job does not fit the session's files"), IO_BAD_JOB;
+	for (unsigned i = 0; i < s->ntargets && io_job_trims(job); i++)
+		if ((st = io_trim_check(job, &s->targets[i], err, errlen)) != IO_OK)
+			return st;
 	if (io_job_writes(job) && !io_job_writes(&s->job)) {
 		for (unsigned i = 0; i < s->ntargets; i++)
 			if (!s->targets[i].writable)

@@ -100,6 +100,10 @@ static int uring_setup(struct io_worker *w)
 static int uring_queue(struct io_worker *w, struct io_req *r)
 {
 	struct uring_data *u = w->engine_data;
+	if (__builtin_expect(r->dir == DIR_TRIM, 0)) { /* synchronous, as fio's io_uring engine */
+		io_trim_discard(w, r);
+		return 1;
+	}
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
 	if (!sqe)
 		return -EBUSY; /* cannot happen: the ring has at least depth entries */
@@ -202,7 +206,7 @@ static void uring_cleanup(struct io_worker *w)
 const struct io_engine_ops io_uring_ops = {
 	.name = "uring",
 	.aliases = { "io_uring", NULL },
-	.caps = 0,
+	.caps = IO_ENGINE_TRIM,
 	.available = target_uring_available,
 	.setup = uring_setup,
 	.queue = uring_queue,

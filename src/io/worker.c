@@ -24,7 +24,12 @@
 #include <unistd.h>
 
 struct loop {
-	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE, or -1 for a mix */
+	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE/DIR_TRIM, or -1 for a mix */
+	int trimwrite, tw_pending; /* fio's trimwrite (each block trimmed, then written); the last
+	                            * I/O was a trim, at tw_offset, tw_len bytes, of tw_file */
+	uint64_t tw_offset;
+	uint32_t tw_len;
+	uint16_t tw_file;
 	int measuring;
 	uint64_t t_start;          /* ticks: the loop began */
 	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
@@ -37,7 +42,11 @@ struct loop {
 	struct io_sampler bw, iops;
 	double depth_sum;          /* I/Os in flight after each submission, summed */
 	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
-	uint64_t pass_ios;          /* I/Os issued in this pass (for job->number_ios) */
+	uint64_t cut;               /* issued bytes where next_io looks up from its fast path: the
+	                             * pass's end, or the zone's (strided zones) if that is sooner */
+	int zoned;                  /* fio's strided zones (job->zone_size, one file) */
+	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
+	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
 	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
 	unsigned loops_left;
 	unsigned writes_since_sync;
@@ -69,12 +78,12 @@ static void set_error(struct io_worker *w, int err, const char *fmt, ...)
 
 static uint64_t total_ios(const struct io_job_result *r)
 {
-	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
+	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios + r->dir[DIR_TRIM].ios;
 }
 
 static uint64_t total_bytes(const struct io_job_result *r)
 {
-	return r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes;
+	return r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes + r->dir[DIR_TRIM].bytes;
 }
 
 static void next_event_update(struct loop *ls)
@@ -221,6 +230,8 @@ static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
 static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop *ls, int reopen)
 {
 	ls->issued = ls->pass_ios = 0;
+	ls->tw_pending = 0;
+	ls->cut = ls->zoned && w->job->zone_size < ls->pass_size ? w->job->zone_size : ls->pass_size;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
 		if (!ls->opening) {
@@ -235,22 +246,11 @@ static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop 
 	ls->opening = 0;
 }
 
-/* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue, -1 when
- * its rate or think time holds the next one back (ls->pace says until when). */
-static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r)
+/* Fill r with an I/O of direction dir (which pacing may switch). Returns -1 when its rate or
+ * think time holds it back (ls->pace says until when), else 1. */
+static inline int fill_io(struct io_worker *w, struct loop *ls, struct io_req *r, int dir)
 {
 	const struct io_job *job = w->job;
-	if (ls->issued >= ls->pass_size || (job->number_ios && ls->pass_ios >= job->number_ios)) {
-		if (!job->time_based && !ls->opening) {
-			if (ls->loops_left <= 1)
-				return 0;
-			ls->loops_left--;
-		}
-		new_pass(w, ls, ls->opening || !job->time_based);
-	}
-	int dir = ls->fixed_dir;
-	if (dir < 0)
-		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
 	if (__builtin_expect(ls->pace.on, 0) && io_pace_hold(&ls->pace, job, &dir, ticks_now()))
 		return -1;
 	uint64_t bs = job->bs[dir];
@@ -271,13 +271,66 @@ static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r
 	ls->pass_ios++;
 	if (__builtin_expect(ls->pace.on, 0))
 		io_pace_issued(&ls->pace, job, dir, bs);
-	if (dir == DIR_WRITE && job->refill_buffers && job->fill == FILL_RANDOM) {
-		for (size_t i = 0; i < bs / 8; i++) { /* memcpy: buf_offset may leave it unaligned */
-			uint64_t v = prng_next(&w->rng);
-			memcpy(r->buf + i * 8, &v, sizeof v);
+	if (dir == DIR_WRITE && job->refill_buffers && job->fill == FILL_RANDOM)
+		io_refill_buffer(w, r->buf, bs);
+	return 1;
+}
+
+/* trimwrite: a trim of the next block, then a write of the same block (fio writes what it
+ * trimmed, offset and size); the pair counts twice towards the pass, as in fio. */
+static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct loop *ls, struct io_req *r)
+{
+	if (!ls->tw_pending) {
+		int n = fill_io(w, ls, r, DIR_TRIM);
+		if (n > 0 && r->dir == DIR_TRIM) {
+			ls->tw_pending = 1;
+			ls->tw_offset = r->offset;
+			ls->tw_len = r->len;
+			ls->tw_file = r->file;
+		}
+		return n;
+	}
+	if (ls->pace.on && io_pace_hold(&ls->pace, w->job, &(int){ DIR_WRITE }, ticks_now()))
+		return -1;
+	ls->tw_pending = 0;
+	r->dir = DIR_WRITE;
+	r->offset = ls->tw_offset;
+	r->len = ls->tw_len;
+	r->file = ls->tw_file;
+	r->prio = w->job->ioprio;
+	ls->issued += r->len;
+	ls->pass_ios++;
+	if (ls->pace.on)
+		io_pace_issued(&ls->pace, w->job, DIR_WRITE, r->len);
+	if (w->job->refill_buffers && w->job->fill == FILL_RANDOM)
+		io_refill_buffer(w, r->buf, r->len);
+	return 1;
+}
+
+/* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue, -1 when
+ * its rate or think time holds the next one back (ls->pace says until when). */
+static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r)
+{
+	const struct io_job *job = w->job;
+	if (ls->issued >= ls->cut || (ls->number_ios && ls->pass_ios >= ls->number_ios)) {
+		if (ls->issued < ls->pass_size && !(ls->number_ios && ls->pass_ios >= ls->number_ios)) {
+			ls->cut = io_zone_next(w, ls->issued, ls->pass_size); /* a zone's end, mid-pass */
+		} else {
+			if (!job->time_based && !ls->opening) {
+				if (ls->loops_left <= 1)
+					return 0;
+				ls->loops_left--;
+			}
+			new_pass(w, ls, ls->opening || !job->time_based);
 		}
 	}
-	return 1;
+	int dir = ls->fixed_dir;
+	if (dir < 0) {
+		if (__builtin_expect(ls->trimwrite, 0))
+			return trimwrite_next(w, ls, r);
+		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
+	}
+	return fill_io(w, ls, r, dir);
 }
 
 /* Count a finished I/O in the measured figures. */
@@ -324,8 +377,9 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 		const char *hint = e == EOPNOTSUPP && w->job->hipri
 			? " (--hipri needs O_DIRECT on a device with poll queues, e.g. nvme.poll_queues=N;"
 			  " see /sys/block/DEV/queue/io_poll)" : "";
+		static const char *const what[DIR_COUNT] = { "read", "write", "trim" };
 		set_error(w, e, "%s: %s of %u bytes at offset %llu: %s%s",
-			  w->nfiles ? w->files[r->file].path : "(null)", r->dir == DIR_READ ? "read" : "write",
+			  w->nfiles ? w->files[r->file].path : "(null)", what[r->dir],
 			  r->len, (unsigned long long)r->offset,
 			  r->res < 0 ? strerror(e) : "unexpected end of file", hint);
 		return -1;
@@ -473,6 +527,8 @@ static inline unsigned depth_bucket(unsigned n)
 struct ring_slots {
 	struct io_req **freelist, **queued, **done;
 	unsigned nfree, nqueued, inflight;
+	unsigned inline_done;       /* I/Os queue() did itself (trims), booked since the last look */
+	uint64_t inline_bytes;
 };
 
 /* Hand what is queued to the kernel and stamp it: slat up to the return of the submitting
@@ -493,6 +549,34 @@ static int submit_queued(struct io_worker *w, struct loop *ls, struct ring_slots
 	}
 	q->nqueued = 0;
 	return 0;
+}
+
+/* An I/O the engine did inside queue(), as fio's io_uring and libaio engines do trims: booked
+ * at once, its slot free again. Returns 1 when the loop should stop (it failed). */
+static __attribute__((noinline)) int complete_inline(struct io_worker *w, struct loop *ls, struct ring_slots *q,
+						     struct io_req *r)
+{
+	uint64_t t = ticks_now();
+	r->issue_ns = r->start_ns;
+	ls->last_done = t;
+	q->freelist[q->nfree++] = r;
+	q->inline_done++;
+	q->inline_bytes += r->len;
+	return complete(w, ls, r, t, 1) < 0;
+}
+
+/* The I/Os done inside queue() since the last look, into the live counters. Returns 1 when
+ * nothing is in flight (the loop goes round again rather than wait). */
+static __attribute__((noinline)) int count_inline(struct io_worker *w, struct ring_slots *q, uint64_t *ios,
+						  uint64_t *bytes)
+{
+	*ios += q->inline_done;
+	*bytes += q->inline_bytes;
+	q->inline_done = 0;
+	q->inline_bytes = 0;
+	atomic_store_explicit(&w->live->ios, *ios, memory_order_relaxed);
+	atomic_store_explicit(&w->live->bytes, *bytes, memory_order_relaxed);
+	return !q->inflight;
 }
 
 /* Fill every free slot, submitting each batch as it is ready (fio's iodepth_batch_submit,
@@ -516,6 +600,10 @@ static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
 			set_error(w, -rc, "%s: cannot queue I/O: %s", w->files[r->file].path, strerror(-rc));
 			q->nfree++;
 			stop = 1;
+			break;
+		}
+		if (__builtin_expect(rc > 0, 0)) { /* done already (a trim): book it, then tick again */
+			stop = complete_inline(w, ls, q, r);
 			break;
 		}
 		q->queued[q->nqueued++] = r;
@@ -576,6 +664,8 @@ static void run_async(struct io_worker *w, struct loop *ls)
 				break;
 			draining = rc;
 		}
+		if (__builtin_expect(q.inline_done != 0, 0) && count_inline(w, &q, &ios, &bytes))
+			continue; /* nothing in flight to wait for: issue more */
 		if (!q.inflight) {
 			if (!draining && ls->pace.held) {
 				io_pace_wait(&ls->pace, w->job, ls->next_event);
@@ -667,31 +757,6 @@ static void finish(struct io_worker *w, struct loop *ls)
 	}
 }
 
-/* The thread's buffers, files, offset distribution and engine; a failure is kept in the result. */
-static int prepare_worker(struct io_worker *w)
-{
-	const struct io_job *job = w->job;
-	io_worker_pin(w);
-	int rc = io_prio_thread(w);
-	if (rc == 0)
-		rc = io_worker_setup_buffers(w);
-	if (rc == 0)
-		rc = io_worker_open_files(w);
-	if (rc == 0)
-		rc = io_dist_setup(w);
-	if (rc == 0)
-		rc = w->ops->setup(w);
-	if (rc == 0) /* after setup: the mmap engine hints its mappings too */
-		for (unsigned i = 0; i < w->nfiles; i++)
-			io_file_hint(w, &w->files[i], io_job_random(job));
-	if (rc < 0) {
-		w->status = IO_FAILED;
-		w->res->error = -rc;
-		snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
-	}
-	return rc;
-}
-
 /* The loop's state before the first I/O: direction, pass size, sampling intervals, clocks. */
 static void init_loop(struct io_worker *w, struct loop *ls)
 {
@@ -700,21 +765,29 @@ static void init_loop(struct io_worker *w, struct loop *ls)
 	w->mixed_bs = io_job_mixed_bs(job);
 	ls->fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
 		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
+		       : job->rw == IO_TRIM || job->rw == IO_RANDTRIM   ? DIR_TRIM
 									: -1;
-	if (ls->fixed_dir < 0 && job->rwmix_read == 100)
+	ls->trimwrite = job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE;
+	ls->number_ios = job->number_ios * (ls->trimwrite ? 2 : 1);
+	if (ls->fixed_dir < 0 && !ls->trimwrite && job->rwmix_read == 100)
 		ls->fixed_dir = DIR_READ;
-	if (ls->fixed_dir < 0 && job->rwmix_read == 0)
+	if (ls->fixed_dir < 0 && !ls->trimwrite && job->rwmix_read == 0)
 		ls->fixed_dir = DIR_WRITE;
 	ls->loops_left = job->loops;
 	/* A pass: size bytes, or the whole region of every file; time-based runs wrap to a new
 	 * pass until the deadline. */
+	ls->zoned = job->zone_size && w->nfiles == 1;
 	ls->pass_size = job->size;
+	if (!ls->pass_size && ls->zoned) /* the whole file, zone after zone */
+		ls->pass_size = w->files[0].size > job->offset ? w->files[0].size - job->offset : 0;
 	if (!ls->pass_size)
 		for (unsigned i = 0; i < w->nfiles; i++)
 			ls->pass_size += w->files[i].region_len;
+	if (ls->trimwrite) /* every block trimmed and written: twice the bytes, as fio's */
+		ls->pass_size *= 2;
 	if (!ls->pass_size)
 		ls->pass_size = UINT64_MAX;
-	ls->issued = ls->pass_size; /* the first I/O opens the first pass (new_pass) */
+	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (new_pass) */
 	ls->opening = 1;
 	ls->sec_len = ticks_from_ns(1000000000ull);
 	uint64_t bw_ns = job->sample_ns ? job->sample_ns : 500000000ull;
@@ -745,12 +818,6 @@ static void init_loop(struct io_worker *w, struct loop *ls)
 	next_event_update(ls);
 }
 
-int io_worker_stopping(const struct io_worker *w)
-{
-	return atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) || cleanup_interrupted() ||
-	       (w->deadline && ticks_now() >= w->deadline);
-}
-
 void *io_worker_main(void *arg)
 {
 	struct io_worker *w = arg;
@@ -759,7 +826,7 @@ void *io_worker_main(void *arg)
 
 	memset(&ls, 0, sizeof ls);
 	getrusage(RUSAGE_THREAD, &ls.ru_thread0);
-	int rc = prepare_worker(w);
+	int rc = io_worker_prepare(w);
 	/* Everyone waits for everyone, failed or not, so no thread is left at the barrier. */
 	pthread_barrier_wait(w->barrier);
 	if (rc < 0 || atomic_load(&w->ctl->stop))
@@ -780,6 +847,8 @@ void *io_worker_main(void *arg)
 out:
 	w->ops->cleanup(w);
 	io_dist_cleanup(w);
+	io_content_free(w->content);
+	w->content = NULL;
 	io_worker_close_files(w);
 	free(w->reqs);
 	free(w->bufs);

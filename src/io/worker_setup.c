@@ -1,6 +1,9 @@
 /* A worker's own things before its loop starts: its I/O buffers, its files opened as the job
- * asks (O_DIRECT or not), and its CPUs.  (The loop is io/worker.c.) */
+ * asks (O_DIRECT or not), its CPUs and engine; and whether it should stop waiting on
+ * something outside.  (The loop is io/worker.c.) */
 #include "io/internal.h"
+#include "io/ticks.h"
+#include "util/cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +22,8 @@ int io_worker_open_files(struct io_worker *w)
 		return 0;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
-		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
+		for (int d = 0; d < DIR_COUNT; d++)
+			f->seq_pos[d] = f->region_start;
 		if ((w->ops->caps & IO_ENGINE_NO_OPEN))
 			continue; /* the engine works on the path */
 		f->fd = open(f->path, flags);
@@ -28,7 +32,8 @@ int io_worker_open_files(struct io_worker *w)
 			snprintf(w->err, sizeof w->err, "%s: cannot open: %s", f->path, strerror(e));
 			return -e;
 		}
-		f->seq_pos[DIR_READ] = f->seq_pos[DIR_WRITE] = f->region_start;
+		for (int d = 0; d < DIR_COUNT; d++)
+			f->seq_pos[d] = f->region_start;
 	}
 	return 0;
 }
@@ -86,4 +91,39 @@ void io_worker_pin(struct io_worker *w)
 	else
 		return;
 	sched_setaffinity(0, sizeof set, &set); /* best effort: a CPU may be offline */
+}
+
+/* The thread's buffers, files, offset distribution and engine; a failure is kept in the result. */
+int io_worker_prepare(struct io_worker *w)
+{
+	const struct io_job *job = w->job;
+	io_worker_pin(w);
+	int rc = io_prio_thread(w);
+	if (rc == 0)
+		rc = io_worker_setup_buffers(w);
+	if (rc == 0)
+		rc = io_worker_open_files(w);
+	if (rc == 0)
+		rc = io_dist_setup(w);
+	if (rc == 0 && io_job_content(job) && !(w->content = io_content_new(job, w->index))) {
+		snprintf(w->err, sizeof w->err, "out of memory");
+		rc = -ENOMEM;
+	}
+	if (rc == 0)
+		rc = w->ops->setup(w);
+	if (rc == 0) /* after setup: the mmap engine hints its mappings too */
+		for (unsigned i = 0; i < w->nfiles; i++)
+			io_file_hint(w, &w->files[i], io_job_random(job));
+	if (rc < 0) {
+		w->status = IO_FAILED;
+		w->res->error = -rc;
+		snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
+	}
+	return rc;
+}
+
+int io_worker_stopping(const struct io_worker *w)
+{
+	return atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) || cleanup_interrupted() ||
+	       (w->deadline && ticks_now() >= w->deadline);
 }

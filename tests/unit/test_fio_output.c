@@ -12,7 +12,7 @@ static void synthetic(struct io_job *io, struct fio_report_entry *e, struct fio_
 {
 	memset(io, 0, sizeof *io);
 	io->rw = IO_RANDREAD;
-	io->bs[0] = io->bs[1] = 4096;
+	io->bs[0] = io->bs[1] = io->bs[2] = 4096;
 	io->iodepth = 1;
 	io->numjobs = 1;
 	memset(e, 0, sizeof *e);

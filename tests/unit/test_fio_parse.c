@@ -164,9 +164,9 @@ TEST(fio_bad_values_name_job_and_option)
 	CHECK_CONTAINS(err, "bs");
 	fio_plan_free(&p);
 
-	const char *args2[] = { "--name=j1", "--rw=trim", NULL };
+	const char *args2[] = { "--name=j1", "--rw=trimread", NULL };
 	CHECK(parse_argv(&p, args2, err, sizeof err) < 0);
-	CHECK_CONTAINS(err, "trim");
+	CHECK_CONTAINS(err, "randtrimwrite"); /* the list of modes, trims included */
 	fio_plan_free(&p);
 
 	const char *args3[] = { "--name=j1", "--size=50%", NULL };
