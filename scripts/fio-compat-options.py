@@ -13,7 +13,7 @@ import re
 import subprocess
 
 WHY = {  # fio's option group or category -> why nodemark refuses the options in it
-    "VERIFY": "data verification is not implemented",
+    "VERIFY": "this verify option is not implemented (verify= and its common options are)",
     "IOLOG": "I/O logs (write_iolog) and their replay are not implemented",
     "LOG": "not implemented (fio's log files are written, without this option: docs above)",
     "RATE": "rate limits are not implemented",

@@ -1,5 +1,5 @@
 /* Options nodemark takes in the forms that ask for nothing it lacks: a value meaning "off"
- * (verify=0, buffer_compress_percentage=0).  Any other value is refused in one line that
+ * (buffer_compress_percentage=0).  Any other value is refused in one line that
  * says what is missing, so a job never runs as something it did not ask for. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
@@ -36,25 +36,6 @@ static int off_only(const struct fio_job *j, const char *v, const char *what, ch
 }
 
 FIO_APPLY(percentage_off) { return off_only(j, v, "this data pattern is", err, errlen); }
-
-FIO_APPLY(verify)
-{
-	char qb[64];
-	if (fio_need_value(v, err, errlen) < 0)
-		return -1;
-	if (!strcmp(v, "0") || !strcmp(v, "null") || !strcmp(v, "none"))
-		return 0;
-	return nm_errf(err, errlen, "\"%s\": data verification is not implemented (verify=0 is accepted)",
-		       fio_q(v, qb, sizeof qb));
-}
-
-/* do_verify only matters with verify=: checked for a bool, it changes nothing. */
-FIO_APPLY(do_verify)
-{
-	int b;
-	(void)j;
-	return fio_parse_bool(v, &b, err, errlen);
-}
 
 FIO_APPLY(io_submit_mode)
 {

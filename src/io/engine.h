@@ -137,6 +137,9 @@ struct io_req {
 	int64_t res;        /* bytes done, or -errno */
 	uint32_t index;     /* its slot in the worker's array */
 	uint16_t prio;      /* ioprio value (io_job.cmdprio, else io_job.ioprio); 0: none */
+	uint8_t vcheck;     /* data verification (io/verify.c): 0 nothing, IO_VCHECK_READ a read
+	                     * to check, IO_VCHECK_WRITE a write to read back later */
+	uint32_t vtag;      /* that write's place in the verify log */
 };
 
 /* What an engine can and cannot do; the rest of io/ asks these, never for an engine by name. */
@@ -150,7 +153,11 @@ enum io_engine_caps {
 	                               * (filecreate); they are still removed at the end */
 	IO_ENGINE_NO_DATA = 1 << 5,   /* I/Os move no bytes (cpuio, exec: fio's FIO_NOIO) */
 	IO_ENGINE_TRIM = 1 << 6,      /* takes DIR_TRIM requests (io/trim.c does them) */
+	IO_ENGINE_NO_PAYLOAD = 1 << 7,/* an I/O is a size, not the buffer's bytes (ftruncate,
+	                               * falloc): nothing to verify */
 };
+
+enum { IO_VCHECK_READ = 1, IO_VCHECK_WRITE = 2 };
 
 /* What queue() of a synchronous engine returns when the I/O is done and the job has nothing
  * more to do (the peer closed the connection): the worker books it and stops. */

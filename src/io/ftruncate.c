@@ -37,7 +37,7 @@ static void ftruncate_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_ftruncate_ops = {
 	.name = "ftruncate",
-	.caps = IO_ENGINE_SYNC,
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_NO_PAYLOAD,
 	.check = ftruncate_check,
 	.setup = ftruncate_setup,
 	.queue = ftruncate_queue,

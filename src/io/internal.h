@@ -120,6 +120,35 @@ int io_flow_ahead(struct io_flow *f, unsigned weight, uint64_t *count);
 /* A thread's end: its I/Os leave the flow's count (fio's flow_exit_job). */
 void io_flow_leave(struct io_flow *f, uint64_t count);
 
+/* --- data verification (io/verify.c): fio's verify= ------------------------------------- */
+
+struct io_verify;
+
+/* w->vfy for a job with verify= on an engine that moves data (else NULL, as fio pretends on its
+ * null engine), after the buffers are set up: 0, or -errno with the message in w->err. */
+int io_verify_setup(struct io_worker *w);
+void io_verify_cleanup(struct io_worker *w);
+/* The job writes blocks it reads back itself later (do_verify, not verify_only). */
+int io_verify_reads_back(const struct io_verify *v);
+/* A new pass of writes: what was logged and read back is forgotten (fio prunes its log). */
+void io_verify_new_pass(struct io_verify *v);
+/* The I/O next_io chose: a write gets its data and headers (and a place in the log when it is
+ * to be read back); under verify_only it becomes a read to check; a read of a job that only
+ * reads is checked. */
+void io_verify_prepare(struct io_worker *w, struct io_req *r);
+/* The next block to read back into r: from the log's oldest unread entry, in the read-back
+ * phase; with verify_backlog, during the writes when a batch is due. 1, or 0 when none is. */
+int io_verify_next_readback(struct io_worker *w, struct io_req *r);
+int io_verify_next_backlog(struct io_worker *w, struct io_req *r);
+/* Before the read-back phase: the log in fio's order (writes with a random map as written,
+ * others by offset, a block rewritten since kept once). Returns whether anything is to read. */
+int io_verify_begin_readback(struct io_worker *w);
+/* A completed I/O with r->vcheck set: a logged write is marked done; a read is checked.
+ * Returns 0, or -1 with fio's message ("crc32c: verify failed at file F offset N, ...") in msg. */
+int io_verify_completed(struct io_worker *w, struct io_req *r, char *msg, size_t msglen);
+/* The job's verify options make sense with its block sizes and engine (io_job_check). */
+int io_verify_check_job(const struct io_job *job, char *err, size_t errlen);
+
 /* --- pacing (io/rate.c): fio's rate, rate_iops, rate_min, thinktime and flow ---------------- */
 
 struct io_pace {
@@ -249,6 +278,7 @@ struct io_worker {
 	unsigned depth;
 	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
+	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */
 	struct io_req *reqs;
 	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first
 	                             * at bufs + job->buf_offset */

@@ -1,5 +1,6 @@
 /* The job: defaults, names and the checks that need no file. */
 #include "io/engine.h"
+#include "io/internal.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -57,6 +58,8 @@ int io_rw_parse(const char *s, enum io_rw *out)
 /* A trim changes the data as a write does: the same guards apply (fio's readonly refuses both). */
 int io_job_writes(const struct io_job *job)
 {
+	if (job->verify.only) /* fio's verify_only: the blocks a write would write are only read */
+		return 0;
 	return job->rw == IO_WRITE || job->rw == IO_RANDWRITE || io_job_trims(job) ||
 	       ((job->rw == IO_RW || job->rw == IO_RANDRW) && job->rwmix_read < 100);
 }
@@ -128,6 +131,8 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 			       io_rw_name(job->rw), io_engine_name(job->engine)), IO_BAD_JOB;
 	const struct io_engine_ops *ops = io_engine_ops(job->engine);
 	if (ops && ops->check && ops->check(job, err, errlen) < 0)
+		return IO_BAD_JOB;
+	if (io_verify_check_job(job, err, errlen) < 0)
 		return IO_BAD_JOB;
 	if ((caps & IO_ENGINE_DISKLESS) && !job->size && !job->time_based && !job->runtime_ns)
 		return nm_errf(err, errlen, "the %s engine needs a size or a runtime", io_engine_name(job->engine)),

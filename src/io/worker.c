@@ -7,6 +7,7 @@
  * makes a system call other than the I/O itself (and fsync when asked). */
 #include "io/internal.h"
 #include "io/iolog.h"
+#include "io/loop.h"
 #include "io/ticks.h"
 #include "util/clock.h"
 #include "util/cleanup.h"
@@ -22,44 +23,6 @@
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
-
-struct loop {
-	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE/DIR_TRIM, or -1 for a mix */
-	int trimwrite, tw_pending; /* fio's trimwrite (each block trimmed, then written); the last
-	                            * I/O was a trim, at tw_offset, tw_len bytes, of tw_file */
-	uint64_t tw_offset;
-	uint32_t tw_len;
-	uint16_t tw_file;
-	int measuring;
-	uint64_t t_start;          /* ticks: the loop began */
-	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
-	uint64_t ramp_end;         /* ticks; 0 = no ramp left */
-	uint64_t deadline;         /* ticks; 0 = none */
-	uint64_t last_done;        /* ticks: the last counted completion */
-	uint64_t next_event;       /* min of ramp_end, sec_next, the samplers' next, deadline */
-	uint64_t sec_next, sec_len;
-	uint64_t sec_ios0, sec_bytes0;
-	struct io_sampler bw, iops;
-	double depth_sum;          /* I/Os in flight after each submission, summed */
-	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
-	uint64_t cut;               /* issued bytes where next_io looks up from its fast path: the
-	                             * pass's end, or the zone's (strided zones) if that is sooner */
-	int zoned;                  /* fio's strided zones (job->zone_size, one file) */
-	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
-	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
-	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
-	unsigned loops_left;
-	unsigned writes_since_sync;
-	int need_sync;
-	uint64_t mono_start;
-	struct rusage ru0;         /* at the start of the measured part: CPU and switches */
-	struct rusage ru_thread0;  /* at the thread's start: page faults (as fio's, which count
-	                            * the faults of its buffers' first touch) */
-	size_t sec_cap;
-	struct io_pace pace;       /* rate and thinktime (io/rate.c); pace.on 0: none */
-	struct io_lat lat;         /* latency target (io/lattarget.c); lat.on 0: none */
-	unsigned lat_unused;       /* request slots the latency target leaves unused; 0 without one */
-};
 
 static void set_error(struct io_worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -86,7 +49,7 @@ static uint64_t total_bytes(const struct io_job_result *r)
 	return r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes + r->dir[DIR_TRIM].bytes;
 }
 
-static void next_event_update(struct loop *ls)
+static void next_event_update(struct io_loop *ls)
 {
 	uint64_t e = UINT64_MAX;
 	if (ls->ramp_end)
@@ -102,7 +65,7 @@ static void next_event_update(struct loop *ls)
 }
 
 /* The latency target's search from depth 1 (at the loop's start and the ramp's end). */
-static void lat_restart(struct io_worker *w, struct loop *ls, uint64_t now)
+static void lat_restart(struct io_worker *w, struct io_loop *ls, uint64_t now)
 {
 	io_lat_init(&ls->lat, w->job, now);
 	ls->lat_unused = ls->lat.on ? io_lat_unused(&ls->lat, w->depth) : 0;
@@ -110,7 +73,7 @@ static void lat_restart(struct io_worker *w, struct loop *ls, uint64_t now)
 }
 
 /* The ramp is over: forget what was counted so far and start the clocks. */
-static __attribute__((noinline)) void start_measuring(struct io_worker *w, struct loop *ls, uint64_t now)
+static __attribute__((noinline)) void start_measuring(struct io_worker *w, struct io_loop *ls, uint64_t now)
 {
 	struct io_job_result *r = w->res;
 	for (int d = 0; d < DIR_COUNT; d++) {
@@ -143,7 +106,7 @@ static __attribute__((noinline)) void start_measuring(struct io_worker *w, struc
 		lat_restart(w, ls, now);
 }
 
-static __attribute__((noinline)) void close_second(struct io_worker *w, struct loop *ls)
+static __attribute__((noinline)) void close_second(struct io_worker *w, struct io_loop *ls)
 {
 	struct io_job_result *r = w->res;
 	if (r->nsec == ls->sec_cap) {
@@ -168,12 +131,12 @@ skip:
 	ls->sec_next += ls->sec_len;
 }
 
-static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end);
+static void fill_times(struct io_worker *w, struct io_loop *ls, struct io_job_result *r, uint64_t end);
 
 /* A copy of the figures so far for io_session_snapshot: counts and histograms as they stand,
  * time and CPU up to now, no per-second series. Rare (once per status interval), so a plain
  * copy of the result is fine here. */
-static __attribute__((noinline)) void answer_snapshot(struct io_worker *w, struct loop *ls, uint64_t now,
+static __attribute__((noinline)) void answer_snapshot(struct io_worker *w, struct io_loop *ls, uint64_t now,
 						     unsigned req)
 {
 	struct io_job_result *d = w->snap;
@@ -195,7 +158,7 @@ static __attribute__((noinline)) void answer_snapshot(struct io_worker *w, struc
 
 /* Time-driven events: end of the ramp, a second boundary, the deadline, a stop request.
  * Returns 1 when the loop should stop issuing. */
-static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
+static inline int tick(struct io_worker *w, struct io_loop *ls, uint64_t now)
 {
 	if (atomic_load_explicit(&w->ctl->stop, memory_order_relaxed))
 		return 1;
@@ -227,7 +190,7 @@ static inline int tick(struct io_worker *w, struct loop *ls, uint64_t now)
  * measured time, where fio opens its files: lazily, at the first I/O of its timed loop, so on
  * a file left dirty by an earlier job fio's first drop waits for the writeback it starts, and
  * that time is part of fio's runtime. */
-static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop *ls, int reopen)
+static __attribute__((noinline)) void new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 {
 	ls->issued = ls->pass_ios = 0;
 	ls->tw_pending = 0;
@@ -248,7 +211,7 @@ static __attribute__((noinline)) void new_pass(struct io_worker *w, struct loop 
 
 /* Fill r with an I/O of direction dir (which pacing may switch). Returns -1 when its rate or
  * think time holds it back (ls->pace says until when), else 1. */
-static inline int fill_io(struct io_worker *w, struct loop *ls, struct io_req *r, int dir)
+static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req *r, int dir)
 {
 	const struct io_job *job = w->job;
 	if (__builtin_expect(ls->pace.on, 0) && io_pace_hold(&ls->pace, job, &dir, ticks_now()))
@@ -278,7 +241,7 @@ static inline int fill_io(struct io_worker *w, struct loop *ls, struct io_req *r
 
 /* trimwrite: a trim of the next block, then a write of the same block (fio writes what it
  * trimmed, offset and size); the pair counts twice towards the pass, as in fio. */
-static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct loop *ls, struct io_req *r)
+static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct io_loop *ls, struct io_req *r)
 {
 	if (!ls->tw_pending) {
 		int n = fill_io(w, ls, r, DIR_TRIM);
@@ -309,7 +272,7 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 
 /* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue, -1 when
  * its rate or think time holds the next one back (ls->pace says until when). */
-static inline int next_io(struct io_worker *w, struct loop *ls, struct io_req *r)
+static inline int next_io_plain(struct io_worker *w, struct io_loop *ls, struct io_req *r)
 {
 	const struct io_job *job = w->job;
 	if (ls->issued >= ls->cut || (ls->number_ios && ls->pass_ios >= ls->number_ios)) {
@@ -356,7 +319,7 @@ static inline void book(struct io_worker *w, const struct io_req *r, uint64_t do
 
 /* The latency target hears of a completion (counted first, as fio counts the I/O that fails
  * the job); -1 when the job fails: percentile 100 and over the target at depth 1. */
-static __attribute__((noinline)) int lat_completed(struct io_worker *w, struct loop *ls, const struct io_req *r,
+static __attribute__((noinline)) int lat_completed(struct io_worker *w, struct io_loop *ls, const struct io_req *r,
 						   uint64_t done)
 {
 	uint64_t lat = ticks_to_ns(done - r->start_ns);
@@ -368,8 +331,40 @@ static __attribute__((noinline)) int lat_completed(struct io_worker *w, struct l
 	return -1;
 }
 
+/* A job with verify=: the read-back phase reads the logged writes; during the writes, a
+ * backlog batch may come first; the job's own I/O gets its data, headers and log entry. */
+static __attribute__((noinline)) int next_io_verified(struct io_worker *w, struct io_loop *ls, struct io_req *r)
+{
+	r->vcheck = 0;
+	if (ls->verifying)
+		return io_verify_next_readback(w, r);
+	if (io_verify_next_backlog(w, r))
+		return 1;
+	int n = next_io_plain(w, ls, r);
+	if (n == 1)
+		io_verify_prepare(w, r);
+	return n;
+}
+
+static inline int next_io(struct io_worker *w, struct io_loop *ls, struct io_req *r)
+{
+	if (__builtin_expect(w->vfy != NULL, 0))
+		return next_io_verified(w, ls, r);
+	return next_io_plain(w, ls, r);
+}
+
+/* A read that failed its check (or a logged write, now marked done). -1 stops the job. */
+static __attribute__((noinline)) int verify_completed(struct io_worker *w, struct io_req *r)
+{
+	char msg[sizeof w->err];
+	if (io_verify_completed(w, r, msg, sizeof msg) == 0)
+		return 0;
+	set_error(w, EILSEQ, "%s", msg);
+	return -1;
+}
+
 /* Book one finished I/O. Returns -1 on an I/O error (the loop stops). */
-static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *r, uint64_t done, int async)
+static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_req *r, uint64_t done, int async)
 {
 	if (r->res < 0 || (r->res == 0 && r->len)) {
 		int e = r->res < 0 ? (int)-r->res : EIO;
@@ -384,6 +379,8 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 			  r->res < 0 ? strerror(e) : "unexpected end of file", hint);
 		return -1;
 	}
+	if (__builtin_expect(r->vcheck != 0, 0) && verify_completed(w, r) < 0)
+		return -1;
 	if (r->dir == DIR_WRITE && (w->job->fsync_every || w->job->fdatasync_every)) {
 		unsigned every = w->job->fsync_every ? w->job->fsync_every : w->job->fdatasync_every;
 		if (++ls->writes_since_sync >= every)
@@ -397,7 +394,7 @@ static inline int complete(struct io_worker *w, struct loop *ls, struct io_req *
 }
 
 /* rate_min / rate_iops_min not met: the job fails, as fio's. */
-static __attribute__((noinline)) int rate_min_failed(struct io_worker *w, struct loop *ls, uint64_t now)
+static __attribute__((noinline)) int rate_min_failed(struct io_worker *w, struct io_loop *ls, uint64_t now)
 {
 	char msg[256];
 	if (io_pace_check_min(&ls->pace, w->job, w->res, now, msg, sizeof msg) == 0)
@@ -409,7 +406,7 @@ static __attribute__((noinline)) int rate_min_failed(struct io_worker *w, struct
 /* The latency target after completions: the window's verdict, and once what was in flight at
  * the old depth is done, the next window (at the final run, the figures start over too).
  * Returns 1 when the search is over and the job ends. */
-static __attribute__((noinline)) int lat_step(struct io_worker *w, struct loop *ls, unsigned inflight, uint64_t now)
+static __attribute__((noinline)) int lat_step(struct io_worker *w, struct io_loop *ls, unsigned inflight, uint64_t now)
 {
 	struct io_lat *l = &ls->lat;
 	if (w->status != IO_OK) /* failed (over the target at depth 1): the search is over */
@@ -423,7 +420,7 @@ static __attribute__((noinline)) int lat_step(struct io_worker *w, struct loop *
 	return l->done;
 }
 
-static void sync_files(struct io_worker *w, struct loop *ls)
+static void sync_files(struct io_worker *w, struct io_loop *ls)
 {
 	const struct io_job *job = w->job;
 	int data_only = !job->fsync_every && job->fdatasync_every;
@@ -451,7 +448,7 @@ static void sync_files(struct io_worker *w, struct loop *ls)
 
 /* The rest an engine asked for after its I/O, in steps of at most 50 ms to see a stop or the
  * deadline (what runs past it is not measured). Returns 1 when the loop should stop. */
-static __attribute__((noinline)) int engine_pause(struct io_worker *w, struct loop *ls)
+static __attribute__((noinline)) int engine_pause(struct io_worker *w, struct io_loop *ls)
 {
 	uint64_t end = ticks_now() + ticks_from_ns(w->pause_ns), now;
 	int stop;
@@ -464,7 +461,7 @@ static __attribute__((noinline)) int engine_pause(struct io_worker *w, struct lo
 	return stop;
 }
 
-static void run_sync(struct io_worker *w, struct loop *ls)
+static void run_sync(struct io_worker *w, struct io_loop *ls)
 {
 	struct io_req *r = &w->reqs[0];
 	const struct io_engine_ops *ops = w->ops;
@@ -533,7 +530,7 @@ struct ring_slots {
 
 /* Hand what is queued to the kernel and stamp it: slat up to the return of the submitting
  * call, clat from there (as fio's io_uring engine stamps issue_time after io_uring_enter). */
-static int submit_queued(struct io_worker *w, struct loop *ls, struct ring_slots *q)
+static int submit_queued(struct io_worker *w, struct io_loop *ls, struct ring_slots *q)
 {
 	int n = w->ops->submit(w);
 	if (n < 0) {
@@ -553,7 +550,7 @@ static int submit_queued(struct io_worker *w, struct loop *ls, struct ring_slots
 
 /* An I/O the engine did inside queue(), as fio's io_uring and libaio engines do trims: booked
  * at once, its slot free again. Returns 1 when the loop should stop (it failed). */
-static __attribute__((noinline)) int complete_inline(struct io_worker *w, struct loop *ls, struct ring_slots *q,
+static __attribute__((noinline)) int complete_inline(struct io_worker *w, struct io_loop *ls, struct ring_slots *q,
 						     struct io_req *r)
 {
 	uint64_t t = ticks_now();
@@ -582,7 +579,7 @@ static __attribute__((noinline)) int count_inline(struct io_worker *w, struct ri
 /* Fill every free slot, submitting each batch as it is ready (fio's iodepth_batch_submit,
  * default 1: an I/O goes to the kernel as soon as it is prepared). Returns 1 when the loop
  * should stop issuing, -1 on a failed submission. */
-static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
+static int refill(struct io_worker *w, struct io_loop *ls, struct ring_slots *q)
 {
 	unsigned batch = w->job->iodepth_batch_submit ? w->job->iodepth_batch_submit : 1;
 	int stop = 0;
@@ -626,7 +623,7 @@ static int refill(struct io_worker *w, struct loop *ls, struct ring_slots *q)
  * (fio's default: 1), take at most iodepth_batch_complete_max of those that are there (fio's
  * default: the min), refill the freed slots, and wait again. At the deadline (or a stop)
  * nothing more is issued and what is in flight is drained and counted, as fio's. */
-static void run_async(struct io_worker *w, struct loop *ls)
+static void run_async(struct io_worker *w, struct io_loop *ls)
 {
 	unsigned depth = w->depth;
 	struct ring_slots q = { .freelist = malloc(depth * sizeof *q.freelist), .queued = malloc(depth * sizeof *q.queued),
@@ -711,7 +708,7 @@ static uint64_t tv_ns(struct timeval tv)
 
 /* Time and CPU of the measured part up to end (ticks), into r: for the final result, and for
  * the interim copies a snapshot asks for. Called on the worker's own thread (RUSAGE_THREAD). */
-static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_result *r, uint64_t end)
+static void fill_times(struct io_worker *w, struct io_loop *ls, struct io_job_result *r, uint64_t end)
 {
 	struct rusage ru;
 	getrusage(RUSAGE_THREAD, &ru);
@@ -736,10 +733,12 @@ static void fill_times(struct io_worker *w, struct loop *ls, struct io_job_resul
 		if ((w->ops->caps & IO_ENGINE_SYNC))
 			memcpy(&dr->lat, &dr->clat, sizeof dr->lat); /* no submission step: lat = clat */
 		dr->runtime_ns = dr->ios ? r->runtime_ns : 0;
+		if (ls->phased && dr->ios) /* verify: each direction's own phase, as fio's runtimes */
+			dr->runtime_ns = ticks_to_ns(ls->phase_ticks[d]);
 	}
 }
 
-static void finish(struct io_worker *w, struct loop *ls)
+static void finish(struct io_worker *w, struct io_loop *ls)
 {
 	struct io_job_result *r = w->res;
 	uint64_t end = ticks_now();
@@ -758,7 +757,7 @@ static void finish(struct io_worker *w, struct loop *ls)
 }
 
 /* The loop's state before the first I/O: direction, pass size, sampling intervals, clocks. */
-static void init_loop(struct io_worker *w, struct loop *ls)
+static void init_loop(struct io_worker *w, struct io_loop *ls)
 {
 	const struct io_job *job = w->job;
 	ls->random = io_job_random(job);
@@ -818,11 +817,29 @@ static void init_loop(struct io_worker *w, struct loop *ls)
 	next_event_update(ls);
 }
 
+void io_loop_run(struct io_worker *w, struct io_loop *ls)
+{
+	if ((w->ops->caps & IO_ENGINE_SYNC))
+		run_sync(w, ls);
+	else
+		run_async(w, ls);
+}
+
+void io_loop_new_pass(struct io_worker *w, struct io_loop *ls)
+{
+	new_pass(w, ls, 1);
+}
+
+void io_worker_fail(struct io_worker *w, int err, const char *msg)
+{
+	set_error(w, err, "%s", msg);
+}
+
 void *io_worker_main(void *arg)
 {
 	struct io_worker *w = arg;
 	const struct io_job *job = w->job;
-	struct loop ls;
+	struct io_loop ls;
 
 	memset(&ls, 0, sizeof ls);
 	getrusage(RUSAGE_THREAD, &ls.ru_thread0);
@@ -833,10 +850,10 @@ void *io_worker_main(void *arg)
 		goto out;
 	init_loop(w, &ls);
 
-	if ((w->ops->caps & IO_ENGINE_SYNC))
-		run_sync(w, &ls);
+	if (__builtin_expect(w->vfy != NULL, 0) && io_verify_reads_back(w->vfy))
+		io_loop_run_verified(w, &ls);
 	else
-		run_async(w, &ls);
+		io_loop_run(w, &ls);
 
 	if (w->status == IO_OK && job->end_fsync && io_job_writes(job) &&
 	    !(w->ops->caps & (IO_ENGINE_DISKLESS | IO_ENGINE_NO_OPEN)))
@@ -847,6 +864,7 @@ void *io_worker_main(void *arg)
 out:
 	w->ops->cleanup(w);
 	io_dist_cleanup(w);
+	io_verify_cleanup(w);
 	io_content_free(w->content);
 	w->content = NULL;
 	io_worker_close_files(w);

@@ -128,7 +128,7 @@ TEST(fio_groups_follow_stonewall_and_new_group)
 
 TEST(fio_unsupported_option_is_an_error_naming_it)
 {
-	const char *args[] = { "--name=a", "--verify=md5", NULL };
+	const char *args[] = { "--name=a", "--verify=crc64", NULL };
 	struct fio_plan p;
 	char err[512] = "";
 	CHECK(parse_argv(&p, args, err, sizeof err) < 0);
@@ -241,7 +241,7 @@ TEST(fio_jobfile_errors_name_file_and_line)
 {
 	struct fio_plan p;
 	char err[512] = "";
-	CHECK(parse_text(&p, "[a]\nsize=1m\nverify=md5\n", err, sizeof err) < 0);
+	CHECK(parse_text(&p, "[a]\nsize=1m\nverify=crc64\n", err, sizeof err) < 0);
 	CHECK_CONTAINS(err, "t.fio:3");
 	CHECK_CONTAINS(err, "verify");
 	fio_plan_free(&p);

@@ -1,0 +1,179 @@
+/* fio's data verification options onto io_job.verify (the engine's side: io/verify.c). */
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/error.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
+
+static const struct { const char *name; enum io_verify_kind kind; } verify_kinds[] = {
+	{ "0", IO_VERIFY_NONE },          { "none", IO_VERIFY_NONE },           { "null", IO_VERIFY_NULL },
+	{ "md5", IO_VERIFY_MD5 },         { "crc32", IO_VERIFY_CRC32 },         { "crc32c", IO_VERIFY_CRC32C },
+	{ "crc32c-intel", IO_VERIFY_CRC32C }, { "sha1", IO_VERIFY_SHA1 },       { "sha256", IO_VERIFY_SHA256 },
+	{ "sha512", IO_VERIFY_SHA512 },   { "xxhash", IO_VERIFY_XXHASH },       { "meta", IO_VERIFY_META },
+	{ "pattern", IO_VERIFY_PATTERN_NO_HDR },
+};
+
+APPLY(verify)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof verify_kinds / sizeof verify_kinds[0]; i++)
+		if (strcmp(v, verify_kinds[i].name) == 0) {
+			j->io.verify.kind = verify_kinds[i].kind;
+			j->verify_given = 1;
+			return 0;
+		}
+	if (!strcmp(v, "crc64") || !strcmp(v, "crc16") || !strcmp(v, "crc7") || !strncmp(v, "sha3-", 5))
+		return nm_errf(err, errlen, "\"%s\": not implemented (md5, crc32c, crc32c-intel, crc32, sha1, sha256, "
+			       "sha512, xxhash, meta, pattern and null are)", fio_q(v, qb, sizeof qb));
+	return nm_errf(err, errlen, "\"%s\": expected md5, crc32c, crc32c-intel, crc32, sha1, sha256, sha512, xxhash, "
+		       "meta, pattern, null or 0", fio_q(v, qb, sizeof qb));
+}
+
+APPLY(do_verify)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.verify.no_readback = !b;
+	return 0;
+}
+
+APPLY(verify_only)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.verify.only = b;
+	return 0;
+}
+
+/* fio's minimums: an interval holds two headers, an offset at least clears one. */
+APPLY(verify_interval)
+{
+	uint64_t n;
+	if (fio_count(v, 80, UINT32_MAX, &n, err, errlen) < 0)
+		return -1;
+	j->io.verify.interval = (unsigned)n;
+	return 0;
+}
+
+APPLY(verify_offset)
+{
+	uint64_t n;
+	if (fio_count(v, 40, UINT32_MAX, &n, err, errlen) < 0)
+		return -1;
+	j->io.verify.offset = (unsigned)n;
+	return 0;
+}
+
+APPLY(verify_backlog)
+{
+	return fio_count(v, 0, UINT32_MAX, &j->io.verify.backlog, err, errlen);
+}
+
+APPLY(verify_backlog_batch)
+{
+	return fio_count(v, 0, UINT32_MAX, &j->io.verify.batch, err, errlen);
+}
+
+/* Booleans that change nothing here (the table's text says why); the value is still checked. */
+APPLY(verify_bool)
+{
+	int b;
+	(void)j;
+	return fio_parse_bool(v, &b, err, errlen);
+}
+
+APPLY(verify_state_load)
+{
+	int b;
+	(void)j;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	return b ? nm_errf(err, errlen, "loading a verify state file is not implemented (0 is accepted)") : 0;
+}
+
+APPLY(experimental_verify)
+{
+	int b;
+	(void)j;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	return b ? nm_errf(err, errlen, "experimental_verify is not implemented (0 is accepted)") : 0;
+}
+
+/* One element of fio's pattern syntax at s: "text", 0xHEX or a decimal integer (its bytes
+ * little-endian, as few as hold it). Returns the next position, or NULL with err set. */
+static const char *pattern_part(const char *s, uint8_t *out, unsigned *len, char *err, size_t errlen)
+{
+	char qb[64];
+	unsigned n = *len;
+	if (*s == '"') {
+		const char *e = strchr(s + 1, '"');
+		if (!e)
+			return nm_errf(err, errlen, "\"%s\": a string without its closing quote", fio_q(s, qb, sizeof qb)), NULL;
+		for (s++; s < e; s++) {
+			if (n == IO_VERIFY_PATTERN_MAX)
+				return nm_errf(err, errlen, "at most %d bytes", IO_VERIFY_PATTERN_MAX), NULL;
+			out[n++] = (uint8_t)*s;
+		}
+		*len = n;
+		return e + 1;
+	}
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		const char *h = s + 2, *e = h;
+		while (*e && strchr("0123456789abcdefABCDEF", *e) && !(*e == '0' && (e[1] == 'x' || e[1] == 'X')))
+			e++;
+		if (e == h)
+			return nm_errf(err, errlen, "\"%s\": 0x without hex digits", fio_q(s, qb, sizeof qb)), NULL;
+		for (const char *d = h; d < e;) {
+			int two = (e - d) % 2 == 0; /* an odd count: the first digit is a byte alone */
+			char b[3] = { d[0], two ? d[1] : 0, 0 };
+			if (n == IO_VERIFY_PATTERN_MAX)
+				return nm_errf(err, errlen, "at most %d bytes", IO_VERIFY_PATTERN_MAX), NULL;
+			out[n++] = (uint8_t)strtoul(b, NULL, 16);
+			d += two ? 2 : 1;
+		}
+		*len = n;
+		return e;
+	}
+	char *e;
+	long long x = strtoll(s, &e, 10);
+	if (e == s || x > 2147483647LL || x < -2147483648LL)
+		return nm_errf(err, errlen, "\"%s\": expected \"text\", 0xHEX or a decimal integer (%%o and files are "
+			       "not implemented)", fio_q(s, qb, sizeof qb)), NULL;
+	uint32_t u = (uint32_t)x;
+	do {
+		if (n == IO_VERIFY_PATTERN_MAX)
+			return nm_errf(err, errlen, "at most %d bytes", IO_VERIFY_PATTERN_MAX), NULL;
+		out[n++] = (uint8_t)u;
+		u >>= 8;
+	} while (u);
+	*len = n;
+	return e;
+}
+
+/* verify_pattern: the parts one after another; without verify= it means verify with a header
+ * and the pattern (fio's VERIFY_PATTERN), as in fio. */
+APPLY(verify_pattern)
+{
+	uint8_t pat[IO_VERIFY_PATTERN_MAX];
+	unsigned len = 0;
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (const char *s = v; *s;)
+		if (!(s = pattern_part(s, pat, &len, err, errlen)))
+			return -1;
+	if (!len)
+		return nm_errf(err, errlen, "an empty pattern");
+	memcpy(j->io.verify.pattern, pat, len);
+	j->io.verify.pattern_len = len;
+	if (!j->verify_given)
+		j->io.verify.kind = IO_VERIFY_PATTERN;
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* The state of a worker's I/O loop (io/worker.c), shared with the read-back driver of data
+ * verification (io/verify_run.c). Everything in it belongs to the worker's own thread. */
+#ifndef NM_IO_LOOP_H
+#define NM_IO_LOOP_H
+
+#include "io/internal.h"
+
+#include <sys/resource.h>
+
+struct io_loop {
+	int random, fixed_dir;     /* fixed_dir: DIR_READ/DIR_WRITE/DIR_TRIM, or -1 for a mix */
+	int trimwrite, tw_pending; /* fio's trimwrite (each block trimmed, then written); the last
+	                            * I/O was a trim, at tw_offset, tw_len bytes, of tw_file */
+	uint64_t tw_offset;
+	uint32_t tw_len;
+	uint16_t tw_file;
+	int measuring;
+	uint64_t t_start;          /* ticks: the loop began */
+	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */
+	uint64_t ramp_end;         /* ticks; 0 = no ramp left */
+	uint64_t deadline;         /* ticks; 0 = none */
+	uint64_t last_done;        /* ticks: the last counted completion */
+	uint64_t next_event;       /* min of ramp_end, sec_next, the samplers' next, deadline */
+	uint64_t sec_next, sec_len;
+	uint64_t sec_ios0, sec_bytes0;
+	struct io_sampler bw, iops;
+	double depth_sum;          /* I/Os in flight after each submission, summed */
+	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
+	uint64_t cut;               /* issued bytes where next_io looks up from its fast path: the
+	                             * pass's end, or the zone's (strided zones) if that is sooner */
+	int zoned;                  /* fio's strided zones (job->zone_size, one file) */
+	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
+	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
+	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
+	unsigned loops_left;
+	unsigned writes_since_sync;
+	int need_sync;
+	uint64_t mono_start;
+	struct rusage ru0;         /* at the start of the measured part: CPU and switches */
+	struct rusage ru_thread0;  /* at the thread's start: page faults (as fio's, which count
+	                            * the faults of its buffers' first touch) */
+	size_t sec_cap;
+	struct io_pace pace;       /* rate and thinktime (io/rate.c); pace.on 0: none */
+	struct io_lat lat;         /* latency target (io/lattarget.c); lat.on 0: none */
+	unsigned lat_unused;       /* request slots the latency target leaves unused; 0 without one */
+	/* data verification (io/verify_run.c): the run is in phases, writes then their read-back
+	 * (verifying); the time of each, the runtimes fio gives writes and reads */
+	int phased, verifying;
+	uint64_t phase_ticks[DIR_COUNT];
+};
+
+/* io/worker.c: run the engine's loop until next_io has nothing more (or the deadline, a stop,
+ * an error); start a new pass over the files (their offsets from the start, cache dropped);
+ * fail the job with a message (the first failure is kept). */
+void io_loop_run(struct io_worker *w, struct io_loop *ls);
+void io_loop_new_pass(struct io_worker *w, struct io_loop *ls);
+void io_worker_fail(struct io_worker *w, int err, const char *msg);
+
+/* io/verify_run.c: fio's write and verify passes. */
+void io_loop_run_verified(struct io_worker *w, struct io_loop *ls);
+
+#endif
