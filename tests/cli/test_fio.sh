@@ -6,7 +6,7 @@ J="--directory=d --size=256k"
 
 # --- bad input: one line, exit 2 ------------------------------------------------------------
 
-run_nm fio --no-save --name=a $J --verify=md5
+run_nm fio --no-save --name=a $J --verify=crc64
 expect_rc 2 "an unsupported option exits 2"
 one_line_error "an unsupported option is one line"
 expect_err_has "--verify" "the message names the unsupported option"
@@ -27,7 +27,7 @@ run_nm fio --no-save missing.fio
 expect_rc 2 "a missing job file exits 2"
 expect_err_has "missing.fio" "the message names the job file"
 
-printf '[a]\nsize=1m\nverify=crc32c\n' >bad.fio
+printf '[a]\nsize=1m\nverify=crc64\n' >bad.fio
 run_nm fio --no-save bad.fio
 expect_rc 2 "an unsupported option in a job file exits 2"
 expect_err_has "bad.fio:3" "the message names the file and line"

@@ -14,7 +14,7 @@ allowed() {
     results) echo "stats util" ;;
     mem) echo "inventory util" ;;
     proc) echo "results inventory stats util" ;;
-    io) echo "inventory stats util" ;;
+    io) echo "hash inventory stats util" ;;
     pieces) echo "hash stats util" ;;
     disk) echo "io results stats inventory util" ;;
     export) echo "results stats inventory io disk proc util" ;;
