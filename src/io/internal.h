@@ -128,7 +128,8 @@ struct io_verify;
  * null engine), after the buffers are set up: 0, or -errno with the message in w->err. */
 int io_verify_setup(struct io_worker *w);
 void io_verify_cleanup(struct io_worker *w);
-/* The job writes blocks it reads back itself later (do_verify, not verify_only). */
+/* The job reads its writes back after each pass of them (do_verify, not verify_only, not
+ * time-based: fio's time-based writes take the whole runtime, read back only by the backlog). */
 int io_verify_reads_back(const struct io_verify *v);
 /* A new pass of writes: what was logged and read back is forgotten (fio prunes its log). */
 void io_verify_new_pass(struct io_verify *v);

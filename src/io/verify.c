@@ -65,6 +65,7 @@ struct io_verify {
 	const struct kind_info *ki;
 	unsigned interval, hdr_size;
 	int log_writes;       /* writes are read back by this job */
+	int readback_phase;   /* ... after each pass of writes (not time-based) */
 	int check_reads;      /* the job only reads: every read is checked */
 	int check_numberio;   /* as fio: a write job of one block size, not time-based */
 	int sorted;           /* no random map: read back by offset, a rewritten block once (fio's tree) */
@@ -142,7 +143,10 @@ int io_verify_setup(struct io_worker *w)
 	v->interval = resolve_interval(job);
 	v->hdr_size = header_size(v->ki);
 	int writes = io_job_writes(job);
-	v->log_writes = writes && !o->no_readback;
+	/* fio reads a time-based job's writes back only through the backlog: its write phase
+	 * takes the whole runtime (fio says so: "verification read phase will never start") */
+	v->log_writes = writes && !o->no_readback && (!job->time_based || o->backlog);
+	v->readback_phase = v->log_writes && !job->time_based;
 	v->check_reads = !writes || o->only;
 	v->check_numberio = writes && !io_job_mixed_bs(job) && job->bs[DIR_READ] == job->bs[DIR_WRITE] &&
 			    !job->time_based;
@@ -165,7 +169,7 @@ void io_verify_cleanup(struct io_worker *w)
 
 int io_verify_reads_back(const struct io_verify *v)
 {
-	return v->log_writes;
+	return v->readback_phase;
 }
 
 void io_verify_new_pass(struct io_verify *v)

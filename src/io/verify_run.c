@@ -1,6 +1,6 @@
 /* fio's write-then-verify passes, around the worker's own loop (io/worker.c): each loop's
- * pass of writes -- a time-based job's too, ended after size bytes as fio ends it -- is read
- * back and checked before the next loop starts. The reads count as reads, the
+ * pass of writes is read back and checked before the next loop starts (a time-based job has
+ * no such pass: as fio's, its writes take the runtime, read back only by verify_backlog). The reads count as reads, the
  * read-back time as their runtime and the writing time as the writes', as fio reports them. */
 #include "io/loop.h"
 #include "io/ticks.h"
@@ -49,7 +49,7 @@ void io_loop_run_verified(struct io_worker *w, struct io_loop *ls)
 			phase_end(ls, DIR_READ, t0);
 			ls->verifying = 0;
 		}
-		if (stopped(w, ls) || (!w->job->time_based && --loops == 0))
+		if (stopped(w, ls) || --loops == 0)
 			return;
 		io_verify_new_pass(w->vfy);
 		io_loop_new_pass(w, ls);

@@ -146,6 +146,20 @@ else
     skip "verify_backlog through strace" "strace is missing"
 fi
 
+# --- time_based: the writes take the runtime; only the backlog reads back (fio's behaviour) ----
+TB="--size=256k --bs=16k --rw=randwrite --ioengine=psync --verify=md5 --time_based --runtime=1"
+# shellcheck disable=SC2086
+run_nm fio --no-save --output-format=json --name=t --filename="$d/tb" $TB
+printf '%s\n' "$out" >nm.json
+r0=$(jf nm.json 'j["jobs"][0]["write"]["io_bytes"] > 262144, j["jobs"][0]["read"]["io_bytes"]')
+# shellcheck disable=SC2086
+run_nm fio --no-save --output-format=json --name=t --filename="$d/tb" $TB --verify_backlog=4
+printf '%s\n' "$out" >nm.json
+r1=$(jf nm.json 'j["jobs"][0]["read"]["io_bytes"] > 262144, j["jobs"][0]["error"]')
+[ "$r0" = "(True, 0)" ] && [ "$r1" = "(True, 0)" ] &&
+    ok "time_based: writes for the runtime with nothing read back, unless verify_backlog (as fio)" ||
+    not_ok "time_based: no read-back phase, the backlog reads back" "without backlog $r0, with $r1: ${err:0:200}"
+
 # --- what is refused, in one line --------------------------------------------------------------
 run_nm fio --no-save --name=x --filename="$d/r" --size=64k --verify=crc64
 [ "$rc" = 2 ] && one_line_error "verify=crc64 is refused in one line (not implemented)" ||
