@@ -64,6 +64,8 @@ void fio_header_entries(const struct fio_sched *s, struct fio_report *rep)
 		e->io = &j->io;
 		e->ioengine = fio_engine_name(&s->runs[i], j);
 		e->nthreads = j->io.numjobs;
+		e->thread = j->thread;
+		e->kb_base = j->kb_base;
 	}
 }
 

@@ -90,6 +90,7 @@ FIO_APPLY(unlink);
 FIO_APPLY(stonewall);
 FIO_APPLY(new_group);
 FIO_APPLY(group_reporting);
+FIO_APPLY(thread);
 FIO_APPLY(disk_util);
 FIO_APPLY(slat_percentiles);
 FIO_APPLY(clat_percentiles);

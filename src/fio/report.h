@@ -35,6 +35,7 @@ struct fio_report_entry {
 	unsigned unit_base;             /* 8 bytes, 1 bits */
 	int slat_percentiles, clat_percentiles, lat_percentiles;
 	const struct fio_ss *ss;        /* steady state (fio/steadystate.h), or NULL: none shown */
+	int thread;                     /* fio's thread=1: "Starting N threads", else "processes" */
 };
 
 struct fio_report {

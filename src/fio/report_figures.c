@@ -82,13 +82,28 @@ void fio_latency_levels(const struct io_job_result *r, double ns[10], double us[
 	}
 }
 
-void fio_depth_levels(const struct io_job_result *r, double out[7])
+/* fio's stat_calc_dist: percent of the total; a bucket with any count shows at least 0.1. */
+static void calc_dist(const uint64_t map[7], double out[7])
 {
 	uint64_t sum = 0;
 	for (int i = 0; i < 7; i++)
-		sum += r->iodepth_level[i];
-	for (int i = 0; i < 7; i++)
-		out[i] = sum ? (double)r->iodepth_level[i] * 100.0 / (double)sum : 0;
+		sum += map[i];
+	for (int i = 0; i < 7; i++) {
+		out[i] = sum ? (double)map[i] * 100.0 / (double)sum : 0;
+		if (map[i] && out[i] < 0.1)
+			out[i] = 0.1;
+	}
+}
+
+void fio_depth_levels(const struct io_job_result *r, double out[7])
+{
+	calc_dist(r->iodepth_level, out);
+}
+
+void fio_call_levels(const struct io_job_result *r, double submit[7], double complete[7])
+{
+	calc_dist(r->submit_level, submit);
+	calc_dist(r->complete_level, complete);
 }
 
 void fio_group_figures(const struct fio_report *rep, int groupid, struct fio_group_figures *g)

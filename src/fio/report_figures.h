@@ -22,6 +22,9 @@ void fio_percentile_list(const struct fio_report_entry *e, const double **p, siz
 void fio_dir_figures(const struct io_job_result *r, int dir, struct fio_dir_figures *f);
 void fio_latency_levels(const struct io_job_result *r, double ns[10], double us[10], double ms[12]);
 void fio_depth_levels(const struct io_job_result *r, double out[7]);
+/* fio's "submit" and "complete" rows: the calls that handed I/Os to the kernel / reaped them,
+ * by how many each took (0, 1-4, 5-8, 9-16, 17-32, 33-64, more), in percent of the calls. */
+void fio_call_levels(const struct io_job_result *r, double submit[7], double complete[7]);
 void fio_group_figures(const struct fio_report *rep, int groupid, struct fio_group_figures *g);
 
 /* fio's "aggr" figures of a stacked device (dm, md): its direct slaves' counters averaged over

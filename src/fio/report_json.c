@@ -268,12 +268,12 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	kv_u64(w, "majf", r->majf);
 	kv_u64(w, "minf", r->minf);
 
-	double depth[7], zero[7] = { 0 };
+	double depth[7], sub[7], com[7];
 	fio_depth_levels(r, depth);
 	levels(w, "iodepth_level", depth_names, depth, 7);
-	/* nodemark does not count I/Os per submit/reap call: fio's keys, zero */
-	levels(w, "iodepth_submit", sub_names, zero, 7);
-	levels(w, "iodepth_complete", sub_names, zero, 7);
+	fio_call_levels(r, sub, com);
+	levels(w, "iodepth_submit", sub_names, sub, 7);
+	levels(w, "iodepth_complete", sub_names, com, 7);
 
 	double ns[10], us[10], ms[12];
 	fio_latency_levels(r, ns, us, ms);

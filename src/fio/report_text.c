@@ -27,22 +27,58 @@ static const char *size_str(uint64_t bytes, int pow2, unsigned unit_base, char *
 	return fio_num2str(bytes, 4, pow2, "B", buf, N2S_LEN);
 }
 
+/* A direction's smallest and largest block sizes (bsrange, bssplit, else bs). */
+static void bs_range(const struct io_job *io, int d, uint64_t *lo, uint64_t *hi)
+{
+	*lo = io->bs_min[d] ? io->bs_min[d] : io->bs[d];
+	*hi = io->bs[d];
+	for (unsigned i = 0; i < io->nbssplit[d]; i++) {
+		if (io->bssplit[d][i].bs < *lo)
+			*lo = io->bssplit[d][i].bs;
+		if (io->bssplit[d][i].bs > *hi)
+			*hi = io->bssplit[d][i].bs;
+	}
+}
+
+/* "bs=(R) 4096B-4096B, (W) 64.0KiB-64.0KiB, (T) ...": fio's 4 significant figures, by the
+ * job's kb_base. */
+static void header_bs(FILE *f, const struct fio_report_entry *e)
+{
+	static const char *const tag[] = { "R", "W", "T" };
+	int pow2 = e->kb_base != 1000;
+	fputs("bs=", f);
+	for (int k = 0; k < 3; k++) {
+		uint64_t lo, hi;
+		char a[N2S_LEN], b[N2S_LEN];
+		bs_range(e->io, k, &lo, &hi);
+		fprintf(f, "%s(%s) %s-%s", k ? ", " : "", tag[k], fio_num2str(lo, 4, pow2, "B", a, sizeof a),
+			fio_num2str(hi, 4, pow2, "B", b, sizeof b));
+	}
+}
+
 void fio_write_normal_header(FILE *f, const struct fio_report *r)
 {
-	unsigned threads = 0;
+	unsigned threads = 0, processes = 0;
 	for (size_t i = 0; i < r->nentries; i++) {
 		const struct fio_report_entry *e = &r->entries[i];
 		const struct io_job *io = e->io;
-		threads += e->nthreads;
-		if (!(io_engine_caps(io->engine) & IO_ENGINE_NO_DATA)) /* fio has no line for cpuio, exec */
-			fprintf(f, "%s: (g=%d): rw=%s, bs=(R) %" PRIu64 "B-%" PRIu64 "B, (W) %" PRIu64 "B-%" PRIu64
-				   "B, (T) %" PRIu64 "B-%" PRIu64 "B, ioengine=%s, iodepth=%u\n",
-				e->name, e->groupid, rw_name(io->rw), io->bs[DIR_READ], io->bs[DIR_READ], io->bs[DIR_WRITE],
-				io->bs[DIR_WRITE], io->bs[DIR_TRIM], io->bs[DIR_TRIM], e->ioengine, io->iodepth);
+		*(e->thread ? &threads : &processes) += e->nthreads;
+		if (!(io_engine_caps(io->engine) & IO_ENGINE_NO_DATA)) { /* fio has no line for cpuio, exec */
+			fprintf(f, "%s: (g=%d): rw=%s, ", e->name, e->groupid, rw_name(io->rw));
+			header_bs(f, e);
+			fprintf(f, ", ioengine=%s, iodepth=%u\n", e->ioengine, io->iodepth);
+		}
 		if (e->nthreads > 1) /* fio's mark for a job's clones (numjobs) */
 			fputs("...\n", f);
 	}
-	fprintf(f, "%s\nStarting %u thread%s\n", r->version, threads, threads == 1 ? "" : "s");
+	/* fio's words for the job as configured (thread= or not), so scripts that read them work:
+	 * nodemark's workers are threads either way (docs/fio-compat.md) */
+	fprintf(f, "%s\nStarting ", r->version);
+	if (threads)
+		fprintf(f, "%u thread%s", threads, threads == 1 ? "" : "s");
+	if (processes)
+		fprintf(f, "%s%u process%s", threads ? " and " : "", processes, processes == 1 ? "" : "es");
+	fputc('\n', f);
 }
 
 /* fio scales a latency line to usec or msec only when all of min, max and the spread are large. */
@@ -220,6 +256,12 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 	fio_depth_levels(res, depth);
 	fprintf(f, "  IO depths    : 1=%3.1f%%, 2=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, >=64=%3.1f%%\n",
 		depth[0], depth[1], depth[2], depth[3], depth[4], depth[5], depth[6]);
+	double sub[7], com[7];
+	fio_call_levels(res, sub, com);
+	fprintf(f, "     submit    : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, >=64=%3.1f%%\n",
+		sub[0], sub[1], sub[2], sub[3], sub[4], sub[5], sub[6]);
+	fprintf(f, "     complete  : 0=%3.1f%%, 4=%3.1f%%, 8=%3.1f%%, 16=%3.1f%%, 32=%3.1f%%, 64=%3.1f%%, >=64=%3.1f%%\n",
+		com[0], com[1], com[2], com[3], com[4], com[5], com[6]);
 	const struct io_dir_result *dr = res->dir;
 	fprintf(f, "     issued rwts: total=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0 short=%" PRIu64 ",%" PRIu64 ",%" PRIu64
 		   ",0 dropped=%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",0\n",

@@ -327,6 +327,9 @@ struct io_job_result {
 	uint64_t usr_cpu_ns, sys_cpu_ns;
 	uint64_t ctx_voluntary, ctx_involuntary, majf, minf;
 	uint64_t iodepth_level[7];  /* fio's 1, 2, 4, 8, 16, 32, >=64 */
+	/* calls that submitted / reaped I/Os, by how many each took: fio's 0, 1-4, 5-8, 9-16,
+	 * 17-32, 33-64, more (a synchronous engine: one of each per I/O, as fio counts them) */
+	uint64_t submit_level[7], complete_level[7];
 	unsigned depth_max;         /* most I/Os in flight at once (after a submission) */
 	unsigned latency_depth;     /* with a latency target: the depth the search is at (found); 0 none */
 	double depth_mean;          /* I/Os in flight after each submission, averaged */

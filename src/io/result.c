@@ -102,8 +102,11 @@ void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 	dst->ctx_involuntary += src->ctx_involuntary;
 	dst->majf += src->majf;
 	dst->minf += src->minf;
-	for (int i = 0; i < 7; i++)
+	for (int i = 0; i < 7; i++) {
 		dst->iodepth_level[i] += src->iodepth_level[i];
+		dst->submit_level[i] += src->submit_level[i];
+		dst->complete_level[i] += src->complete_level[i];
+	}
 	if (src->depth_max > dst->depth_max)
 		dst->depth_max = src->depth_max;
 	uint64_t nd = dst->depth_samples + src->depth_samples;

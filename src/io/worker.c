@@ -44,6 +44,14 @@ static uint64_t total_ios(const struct io_job_result *r)
 	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios + r->dir[DIR_TRIM].ios;
 }
 
+/* A synchronous engine's I/Os are each at depth 1, submitted and completed one per call. */
+static void book_sync_levels(struct io_job_result *r)
+{
+	uint64_t n = total_ios(r);
+	r->iodepth_level[0] = n;
+	r->submit_level[1] = r->complete_level[1] = n;
+}
+
 static uint64_t total_bytes(const struct io_job_result *r)
 {
 	return r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes + r->dir[DIR_TRIM].bytes;
@@ -84,6 +92,8 @@ static __attribute__((noinline)) void start_measuring(struct io_worker *w, struc
 		hist_init(&dr->lat);
 	}
 	memset(r->iodepth_level, 0, sizeof r->iodepth_level);
+	memset(r->submit_level, 0, sizeof r->submit_level);
+	memset(r->complete_level, 0, sizeof r->complete_level);
 	r->depth_max = 0;
 	r->depth_samples = 0;
 	ls->depth_sum = 0;
@@ -150,7 +160,7 @@ static __attribute__((noinline)) void answer_snapshot(struct io_worker *w, struc
 	if (ls->measuring) {
 		fill_times(w, ls, d, now);
 		if ((w->ops->caps & IO_ENGINE_SYNC)) /* run_sync books its depth-1 count at the end */
-			d->iodepth_level[0] = total_ios(d);
+			book_sync_levels(d);
 	} else
 		d->runtime_ns = 0; /* still ramping: nothing measured yet */
 	atomic_store_explicit(&w->snap_ack, req, memory_order_release);
@@ -504,7 +514,7 @@ static void run_sync(struct io_worker *w, struct io_loop *ls)
 			break;
 	}
 	if (ls->measuring) {
-		w->res->iodepth_level[0] = total_ios(w->res);
+		book_sync_levels(w->res);
 		w->res->depth_max = total_ios(w->res) ? 1 : 0;
 		w->res->depth_samples = total_ios(w->res);
 		ls->depth_sum = (double)total_ios(w->res);
@@ -516,6 +526,17 @@ static inline unsigned depth_bucket(unsigned n)
 	/* fio's 1, 2, 4, 8, 16, 32, >=64 */
 	unsigned b = 0;
 	while (b < 6 && (1u << (b + 1)) <= n)
+		b++;
+	return b;
+}
+
+/* fio's buckets for the I/Os one call submitted or reaped: 0, 1-4, 5-8, ..., 33-64, more */
+static inline unsigned call_bucket(unsigned n)
+{
+	if (!n)
+		return 0;
+	unsigned b = 1;
+	while (b < 6 && n > (4u << (b - 1)))
 		b++;
 	return b;
 }
@@ -538,6 +559,8 @@ static int submit_queued(struct io_worker *w, struct io_loop *ls, struct ring_sl
 		return -1;
 	}
 	uint64_t issue = ticks_now();
+	if (ls->measuring)
+		w->res->submit_level[call_bucket(q->nqueued)]++;
 	for (unsigned i = 0; i < q->nqueued; i++) {
 		q->queued[i]->issue_ns = issue;
 		q->inflight++;
@@ -676,6 +699,8 @@ static void run_async(struct io_worker *w, struct io_loop *ls)
 			break;
 		}
 		uint64_t t = ticks_now();
+		if (ls->measuring)
+			w->res->complete_level[call_bucket((unsigned)n)]++;
 		/* What completes after the deadline counts, and the runtime runs to it (fill_times):
 		 * fio reaps what is in flight when its runtime is up and counts it (do_io) */
 		ls->last_done = t;

@@ -275,13 +275,39 @@ TEST(fio_normal_output_has_fios_layout)
 	CHECK_CONTAINS(text, "  lat (usec)   : 100=0.39%, 250=58.20%, 500=41.41%\n");
 	CHECK_CONTAINS(text, "  cpu          : usr=10.00%, sys=25.00%, ctx=10, majf=0, minf=0\n");
 	CHECK_CONTAINS(text, "  IO depths    : 1=100.0%, 2=0.0%");
+	/* no calls counted: fio's rows all zero; 3 of 1000 reaps with 5-8 I/Os show as 0.3% */
+	CHECK_CONTAINS(text, "\n     submit    : 0=0.0%, 4=0.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n"
+			     "     complete  : 0=0.0%, 4=0.0%,");
 	CHECK_CONTAINS(text, "     issued rwts: total=256,0,0,0 short=0,0,0,0 dropped=0,0,0,0\n");
 	CHECK(strstr(text, "write:") == NULL);
 	free(text);
 
+	e.res.submit_level[1] = 1000;
+	e.res.complete_level[1] = 997;
+	e.res.complete_level[2] = 3;
+	e.res.iodepth_level[0] = 5000;
+	e.res.iodepth_level[3] = 1; /* one in 5001: fio shows a bucket with any count as at least 0.1% */
+	text = render(fio_write_normal, &rep);
+	CHECK_CONTAINS(text, "  IO depths    : 1=100.0%, 2=0.0%, 4=0.0%, 8=0.1%,");
+	CHECK_CONTAINS(text, "     submit    : 0=0.0%, 4=100.0%, 8=0.0%,");
+	CHECK_CONTAINS(text, "     complete  : 0=0.0%, 4=99.7%, 8=0.3%, 16=0.0%,");
+	free(text);
+	e.res.iodepth_level[0] = 256;
+	e.res.iodepth_level[3] = 0;
+
 	text = render(fio_write_normal_header, &rep);
 	CHECK_CONTAINS(text, "j1: (g=0): rw=randread, bs=(R) 4096B-4096B, (W) 4096B-4096B, (T) 4096B-4096B, ioengine=psync, iodepth=1\n");
-	CHECK_CONTAINS(text, "Starting 1 thread\n");
+	CHECK_CONTAINS(text, "Starting 1 process\n"); /* fio's word without thread=1 */
+	free(text);
+
+	/* fio's 4 significant figures for sizes; thread=1 says "thread" */
+	io.bs[1] = 65536;
+	e.thread = 1;
+	e.nthreads = 2;
+	text = render(fio_write_normal_header, &rep);
+	CHECK_CONTAINS(text, "bs=(R) 4096B-4096B, (W) 64.0KiB-64.0KiB, (T) 4096B-4096B,");
+	CHECK_CONTAINS(text, "iodepth=1\n...\nnodemark");
+	CHECK_CONTAINS(text, "Starting 2 threads\n");
 	free(text);
 }
 
