@@ -50,6 +50,13 @@ struct fio_report {
 	int terse_version;              /* 2 to 5; 0: 3, fio's default */
 };
 
+/* One job thread's files laid out before the run: fio's "Laying out IO file" line. */
+struct fio_layout_line {
+	const char *job;
+	unsigned nfiles;
+	uint64_t bytes;
+};
+
 /* fio's default percentile list, used when the job has none. */
 extern const double fio_default_percentiles[17];
 
@@ -60,6 +67,8 @@ void fio_write_normal(FILE *f, const struct fio_report *r);
 /* fio's lines printed before a run starts ("a: (g=0): rw=read, bs=(R) ...", "Starting N threads"):
  * one entry per job, nthreads = its numjobs; results are not read. */
 void fio_write_normal_header(FILE *f, const struct fio_report *r);
+/* "NAME: Laying out IO file (1 file / 8MiB)", "... IO files (3 files / total 24MiB)". */
+void fio_write_layout_lines(FILE *f, const struct fio_layout_line *l, size_t n);
 /* One line per entry, fio's terse format (r->terse_version). */
 void fio_write_terse(FILE *f, const struct fio_report *r);
 

@@ -81,6 +81,15 @@ void fio_write_normal_header(FILE *f, const struct fio_report *r)
 	fputc('\n', f);
 }
 
+void fio_write_layout_lines(FILE *f, const struct fio_layout_line *l, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int many = l[i].nfiles > 1;
+		fprintf(f, "%s: Laying out IO file%s (%u file%s / %s%" PRIu64 "MiB)\n", l[i].job, many ? "s" : "", l[i].nfiles,
+			many ? "s" : "", many ? "total " : "", l[i].bytes >> 20);
+	}
+}
+
 /* fio scales a latency line to usec or msec only when all of min, max and the spread are large. */
 static const char *lat_scale(uint64_t min, uint64_t max, double dev, double *div)
 {

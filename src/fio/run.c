@@ -1,5 +1,6 @@
 /* A plan from start to end (see run.h): the header lines, the jobs, --status-interval reports
  * while they run, the disks' activity, and the final report, written atomically. */
+#include "fio/layout_lines.h"
 #include "fio/logs.h"
 #include "fio/run.h"
 #include "util/atomicfile.h"
@@ -109,7 +110,8 @@ static struct disk_activity *watch_disks(const struct fio_plan *p)
 	return disks;
 }
 
-static void print_header(struct fio_sched *s, FILE *out, const struct fio_report *rep)
+static void print_header(struct fio_sched *s, FILE *out, const struct fio_report *rep,
+			 const struct fio_layout_line *lay, size_t nlay)
 {
 	const struct fio_plan *p = s->plan;
 	if (p->formats && !(p->formats & FIO_OUT_NORMAL))
@@ -117,6 +119,7 @@ static void print_header(struct fio_sched *s, FILE *out, const struct fio_report
 	struct fio_report head = *rep;
 	fio_header_entries(s, &head);
 	fio_write_normal_header(out, &head);
+	fio_write_layout_lines(out, lay, nlay);
 	free(head.entries);
 	fflush(out);
 }
@@ -158,8 +161,11 @@ int fio_run_plan(const struct fio_plan *p, int argc, char **argv, struct record 
 	struct fio_sched s;
 	char err[768];
 	*rec = NULL;
+	struct fio_layout_line *lay;
+	size_t nlay = fio_layout_lines(p, &lay); /* before the sessions lay the files out */
 	int rc = fio_sched_open(&s, p);
 	if (rc != NM_EXIT_OK) {
+		free(lay);
 		fio_sched_close(&s);
 		return rc;
 	}
@@ -167,6 +173,7 @@ int fio_run_plan(const struct fio_plan *p, int argc, char **argv, struct record 
 	FILE *out = afile_open(&af, p->output ? p->output : "-", err, sizeof err);
 	if (!out) {
 		nm_error("%s", err);
+		free(lay);
 		fio_sched_close(&s);
 		return NM_EXIT_FAILED;
 	}
@@ -175,7 +182,8 @@ int fio_run_plan(const struct fio_plan *p, int argc, char **argv, struct record 
 	struct timeval tv;
 	gettimeofday(&tv, NULL);
 	rep.time_ms = (int64_t)tv.tv_sec * 1000 + tv.tv_usec / 1000;
-	print_header(&s, out, &rep);
+	print_header(&s, out, &rep, lay, nlay);
+	free(lay);
 	rc = run_and_report(&s, out, &rep);
 	if (afile_commit(&af, err, sizeof err) < 0) {
 		nm_error("%s", err);

@@ -381,3 +381,18 @@ TEST(fio_per_second_samples_make_bw_and_iops_lines)
 	json_decref(j);
 	free(text);
 }
+
+TEST(fio_layout_lines_have_fios_wording)
+{
+	const struct fio_layout_line l[] = { { "one", 1, 8u << 20 }, { "many", 3, (24u << 20) + 4096 }, { "tiny", 1, 4096 } };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fio_write_layout_lines(f, l, 3);
+	fclose(f);
+	/* fio's forms: singular, plural with "total", whole MiB rounded down */
+	CHECK_EQ_STR(buf, "one: Laying out IO file (1 file / 8MiB)\n"
+			  "many: Laying out IO files (3 files / total 24MiB)\n"
+			  "tiny: Laying out IO file (1 file / 0MiB)\n");
+	free(buf);
+}
