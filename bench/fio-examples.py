@@ -82,6 +82,24 @@ def rewrite(text):
     return "\n".join(out) + "\n"
 
 
+def descendants(pid):
+    """The pids below pid in the process tree, from /proc (children first found, then theirs)."""
+    parent = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    parent[int(d)] = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    out, todo = [], [pid]
+    while todo:
+        kids = [c for c, pp in parent.items() if pp == todo[0]]
+        todo = todo[1:] + kids
+        out += kids
+    return out
+
+
 def run(cmd, cwd, timeout):
     # a session of its own, so that a timeout kills fio's forked job processes too, not only
     # the parent (they would otherwise run on, holding the scratch directory, after the script)
@@ -91,7 +109,17 @@ def run(cmd, cwd, timeout):
         out, err = p.communicate(timeout=timeout)
         return p.returncode, out, err
     except subprocess.TimeoutExpired:
-        os.killpg(p.pid, signal.SIGKILL)
+        # fio's job processes call setsid() themselves: the group kill misses them, and they hold
+        # the pipes open, so every descendant is killed by name of its parent too
+        for pid in [p.pid] + descendants(p.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        try:
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
         p.communicate()
         return 124, "", f"timed out after {timeout} s"
 
