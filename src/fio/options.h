@@ -111,6 +111,7 @@ FIO_APPLY(iopsavgtime);
 FIO_APPLY(randseed);
 FIO_APPLY(ioengine);
 FIO_APPLY(cpus_allowed);
+FIO_APPLY(numa_cpu_nodes);
 FIO_APPLY(percentile_list);
 FIO_APPLY(kb_base);
 FIO_APPLY(unit_base);

@@ -233,6 +233,28 @@ print(len(offs), max(offs) >> 20 if offs else -1, os.path.getsize("r") >> 20 if 
     fi
 fi
 
+# --- numa_cpu_nodes: the threads on the CPUs of those nodes (from sysfs) --------------------------
+if [ $HAVE_STRACE = 1 ] && [ -r /sys/devices/system/node/node0/cpulist ]; then
+    strace -f -qq -e trace=sched_setaffinity -e signal=none -o numa.log "$NM" fio --no-save --output-format=json \
+        --name=n --ioengine=null --size=1m --numa_cpu_nodes=0 >/dev/null 2>numa.err
+    res=$(py '
+import re, sys
+def cpus(spec):
+    out = set()
+    for part in spec.split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+node = cpus(open("/sys/devices/system/node/node0/cpulist").read().strip())
+masks = [cpus(m.replace(" ", ",")) for m in re.findall(r"sched_setaffinity\(\d+, \d+, \[([0-9 ]+)\]\) *= 0", open(sys.argv[1]).read())]
+print("ok" if masks and all(m <= node for m in masks) else "masks %s, node0 %s" % (masks, sorted(node)))' numa.log 2>&1)
+    [ "$res" = ok ] && ok "numa_cpu_nodes=0: the thread is pinned within node 0's CPUs" ||
+        not_ok "numa_cpu_nodes=0 pins the thread to node 0's CPUs" "$res; $(head -c 200 numa.err)"
+fi
+run_nm fio --no-save --name=n --ioengine=null --size=1m --numa_cpu_nodes=1023
+[ "$rc" -eq 2 ] && one_line_error "numa_cpu_nodes of a node this machine lacks: refused in one line" ||
+    not_ok "numa_cpu_nodes=1023 is refused" "rc $rc"
+
 # --- terse versions ---------------------------------------------------------------------------
 # fields LINE: how many ';'-separated fields before the disks (fio's counts: 2: 2+3*N ...)
 for v in 2 3 4 5; do
