@@ -442,6 +442,12 @@ static long long bc_apply(struct bc *b, char op, long long l, long long r)
 			b->why = b->why ? b->why : "a negative power";
 			return 0;
 		}
+		/* 0, 1 and -1 never overflow, so their powers are not multiplied out (r may be huge);
+		 * any other base overflows within 63 steps */
+		if (l == 0 || l == 1 || l == -1) {
+			v = l == 0 ? (r == 0) : l == 1 ? 1 : (r % 2 ? -1 : 1);
+			break;
+		}
 		v = 1;
 		for (long long k = 0; k < r && ok; k++)
 			ok = bc_mul_ok(v, l, &v);
