@@ -125,7 +125,7 @@ void history_set_floors(const struct history *h, struct record *rec)
 			double pct = history_floor(h, b->name, b->metrics[m]->name, history_default_floor(b, b->metrics[m]->name), &runs);
 			json_object_set_new(jb, b->metrics[m]->name,
 					    json_pack("{s:f, s:i, s:s}", "pct", pct, "runs", runs, "source",
-						      runs >= VERDICT_HISTORY_MIN ? "history" : "default"));
+						      verdict_floor_source(runs, 0)));
 		}
 		json_object_set_new(floors, b->name, jb);
 	}

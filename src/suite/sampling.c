@@ -83,7 +83,7 @@ void suite_sampler_save(struct suite_ctx *c, const struct bench *b, const struct
 	json_object_set_new(all, b->name,
 			    json_pack("{s:I, s:i, s:i, s:f, s:s, s:i, s:o, s:f, s:s}", "samples", (json_int_t)m->nsamples,
 				      "min", (int)s->min, "max", (int)s->max, "target_pct", s->target_pct, "target_from",
-				      s->floor_runs >= VERDICT_HISTORY_MIN ? "history" : "default", "floor_runs",
+				      verdict_floor_source(s->floor_runs, 0), "floor_runs",
 				      s->floor_runs, "interval_pct",
 				      isfinite(pct) ? json_real(pct) : json_null(), "budget_s", s->budget_s, "stopped",
 				      s->stopped ? s->stopped : "interval"));
