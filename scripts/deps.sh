@@ -15,7 +15,7 @@ BUILD_PKGS="build-essential pkg-config liburing-dev libssl-dev libjansson-dev li
 # fuzzing, MPI, the browser for reports.  (fiologparser_hist.py's numpy and pandas are left to
 # whoever has a fio checkout for that test: CI has neither, and the test says it skipped.)
 TEST_PKGS="fio hyperfine b3sum openssl sqlite3 clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
-           chromium python3 python3-six util-linux coreutils procps valgrind strace ripgrep time
+           chromium python3 python3-six util-linux coreutils procps valgrind strace ripgrep time bc
            gnuplot-nox"
 
 wanted=$BUILD_PKGS
