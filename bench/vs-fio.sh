@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
-# nodemark disk against fio, side by side in one run, ratios printed (issue 3's speed goals).
+# nodemark disk against fio, side by side in one run, ratios printed (the speed goals of issue 14,
+# which raised issue 3's: null 2x -> 4x, tmpfs 1.1x -> 1.25x, CPU per I/O 0.8x -> 0.7x).
 #
 #   bench/vs-fio.sh [DISKDIR]        DISKDIR: a directory on the disk to measure (default /tmp)
 #   REPS=5 RT=3 bench/vs-fio.sh      repetitions per case, seconds per run
 #
 # Cases (each repeated REPS times, tools interleaved, medians compared):
-#   1 null      null engine, 4k, 2 jobs: ops/s                         goal nodemark >= 2x fio
+#   1 null      null engine, 4k, 2 jobs: ops/s                         goal nodemark >= 4x fio
 #   2 tmpfs     4k randread of a 1 GiB file in /dev/shm, 2 jobs, the
 #               best engine of each tool (psync; io_uring at QD32; mmap
-#               with MMAP=1)                                             goal >= 1.1x
+#               with MMAP=1)                                             goal >= 1.25x
 #   3 direct    4k randread, O_DIRECT, QD32, 1 job, a 1 GiB file in DISKDIR:
 #               IOPS vs fio io_uring                                    goal >= 1.0x
-#               CPU per I/O vs fio io_uring defaults                    goal <= 0.8x
+#               CPU per I/O vs fio io_uring defaults                    goal <= 0.7x
+#               (and the user/kernel split of it: what a tool can save is its user part)
 #               CPU per I/O vs fio --fixedbufs --registerfiles          goal <= 1.0x
 #   4 accuracy  IOPS within 5% of fio, p50/p99 latency within 10%: case 3 (QD32, where fio
 #               is close to CPU-bound on a small machine, so its own cost lowers its IOPS) and
@@ -50,6 +52,7 @@ rec() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$results"; }
 
 # fio's CPU seconds per I/O: usr_cpu/sys_cpu are % of the job's runtime.
 FIO_CPU='(j["jobs"][0]["usr_cpu"] + j["jobs"][0]["sys_cpu"]) / 100 * j["jobs"][0]["job_runtime"] / 1e3 / max(1, j["jobs"][0]["read"]["total_ios"])'
+FIO_SYS='j["jobs"][0]["sys_cpu"] / 100 * j["jobs"][0]["job_runtime"] / 1e3 / max(1, j["jobs"][0]["read"]["total_ios"])'
 NM_T='j["tests"][0]["total"]'
 
 nm_run() { # CASE LABEL ARGS...: one nodemark run, its figures recorded
@@ -61,6 +64,7 @@ nm_run() { # CASE LABEL ARGS...: one nodemark run, its figures recorded
     }
     rec "$c" "$label" iops "$(get "$work/nm.json" "$NM_T[\"iops\"]")"
     rec "$c" "$label" cpu_ns "$(get "$work/nm.json" "$NM_T[\"cpu_ns_per_io\"]")"
+    rec "$c" "$label" sys_ns "$(get "$work/nm.json" "$NM_T[\"cpu_ns_per_io\"] * $NM_T[\"sys_cpu_ns\"] / max(1, $NM_T[\"usr_cpu_ns\"] + $NM_T[\"sys_cpu_ns\"])")"
     rec "$c" "$label" p50 "$(get "$work/nm.json" "$NM_T[\"read\"][\"clat_ns\"][\"p50\"] if \"read\" in $NM_T else 0")"
     rec "$c" "$label" p99 "$(get "$work/nm.json" "$NM_T[\"read\"][\"clat_ns\"][\"p99\"] if \"read\" in $NM_T else 0")"
 }
@@ -75,6 +79,7 @@ fio_run() { # CASE LABEL ARGS...
     }
     rec "$c" "$label" iops "$(get "$work/fio.json" 'j["jobs"][0]["read"]["iops"]')"
     rec "$c" "$label" cpu_ns "$(get "$work/fio.json" "$FIO_CPU * 1e9")"
+    rec "$c" "$label" sys_ns "$(get "$work/fio.json" "$FIO_SYS * 1e9")"
     rec "$c" "$label" p50 "$(get "$work/fio.json" 'j["jobs"][0]["read"]["clat_ns"]["percentile"]["50.000000"]')"
     rec "$c" "$label" p99 "$(get "$work/fio.json" 'j["jobs"][0]["read"]["clat_ns"]["percentile"]["99.000000"]')"
 }
@@ -137,7 +142,7 @@ def line(name, a, b, goal, ok):
     print(f"{name:<46} {a:>14,.0f} {b:>14,.0f} {r:>7.2f}x  goal {goal:<8} {'ok' if ok(r) else 'MISSED'}")
 print(f"\nnodemark vs fio: medians of {sys.argv[2]} runs of {sys.argv[3]} s each (ratios from the same run)\n")
 print(f"{'case':<46} {'nodemark':>14} {'fio':>14} {'ratio':>8}")
-line("1 null 4k 2 jobs, ops/s", m("null", "nodemark", "iops"), m("null", "fio", "iops"), ">= 2.0", lambda r: r >= 2)
+line("1 null 4k 2 jobs, ops/s", m("null", "nodemark", "iops"), m("null", "fio", "iops"), ">= 4.0", lambda r: r >= 4)
 import math
 def best(prefix, engines):
     have = [e for e in engines if not math.isnan(m("tmpfs", prefix + e, "iops"))]
@@ -149,9 +154,11 @@ for a, b in (("psync", "psync"), ("uring-qd32", "io_uring-qd32"), ("mmap", "mmap
         line(f"  tmpfs randread, {a} vs {b}", m("tmpfs", "nodemark-" + a, "iops"), m("tmpfs", "fio-" + b, "iops"), "", lambda r: True)
         line(f"  tmpfs randread, {a} vs {b}: CPU ns per I/O", m("tmpfs", "nodemark-" + a, "cpu_ns"), m("tmpfs", "fio-" + b, "cpu_ns"), "", lambda r: True)
 line(f"2 tmpfs randread 2 jobs, best ({best_nm} vs {best_fio})", m("tmpfs", "nodemark-" + best_nm, "iops"),
-     m("tmpfs", "fio-" + best_fio, "iops"), ">= 1.1", lambda r: r >= 1.1)
+     m("tmpfs", "fio-" + best_fio, "iops"), ">= 1.25", lambda r: r >= 1.25)
 line("3 O_DIRECT QD32 IOPS vs fio io_uring", m("direct", "nodemark", "iops"), m("direct", "fio-io_uring", "iops"), ">= 1.0", lambda r: r >= 1.0)
-line("3 CPU ns per I/O vs fio io_uring", m("direct", "nodemark", "cpu_ns"), m("direct", "fio-io_uring", "cpu_ns"), "<= 0.8", lambda r: r <= 0.8)
+line("3 CPU ns per I/O vs fio io_uring", m("direct", "nodemark", "cpu_ns"), m("direct", "fio-io_uring", "cpu_ns"), "<= 0.7", lambda r: r <= 0.7)
+line("  of it in the kernel", m("direct", "nodemark", "sys_ns"), m("direct", "fio-io_uring", "sys_ns"), "", lambda r: True)
+line("  the least it could be: nodemark's kernel part alone", m("direct", "nodemark", "sys_ns"), m("direct", "fio-io_uring", "cpu_ns"), "", lambda r: True)
 line("3 CPU ns per I/O vs fio fixedbufs+registerfiles", m("direct", "nodemark", "cpu_ns"), m("direct", "fio-io_uring-fixed", "cpu_ns"), "<= 1.0", lambda r: r <= 1.0)
 # Accuracy against fio with the same ring setup: with its defaults fio spends 2-3x the CPU per
 # I/O, which on a CPU-starved machine changes what the device sees.
@@ -167,6 +174,6 @@ line("5 peak RSS KiB, 16 jobs QD32", m("memory", "nodemark", "rss_kib"), m("memo
 print("\nall runs (median per tool and case):")
 for (c, tool, metric), x in sorted(med.items()):
     if metric == "iops":
-        print(f"  {c:<8} {tool:<22} iops {x:>14,.0f}  cpu/io {m(c, tool, 'cpu_ns'):>8,.0f} ns  "
+        print(f"  {c:<8} {tool:<22} iops {x:>14,.0f}  cpu/io {m(c, tool, 'cpu_ns'):>8,.0f} ns (kernel {m(c, tool, 'sys_ns'):>7,.0f})  "
               f"p50 {m(c, tool, 'p50'):>9,.0f} ns  p99 {m(c, tool, 'p99'):>10,.0f} ns  (n={len(v[(c, tool, metric)])})")
 EOF
