@@ -114,7 +114,8 @@ for exp in ${experiments//,/ }; do
         busy)
             a=$(run_one "a$i" "$phases") || break
             for _ in $(seq "$(nproc)"); do yes >/dev/null & hogs+=($!); done
-            (while :; do dd if=/dev/zero of="$tmp/dir/hog" bs=1M count=256 oflag=direct status=none; done) & hogs+=($!)
+            # (its stderr closed: the loop's shell says "Terminated" when the hog's dd is killed)
+            (while :; do dd if=/dev/zero of="$tmp/dir/hog" bs=1M count=256 oflag=direct status=none; done) 2>/dev/null & hogs+=($!)
             b=$(run_one "b$i" "$phases")
             stop_hogs
             rm -f "$tmp/dir/hog"

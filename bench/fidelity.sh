@@ -7,6 +7,10 @@
 #   FILE_MB=256                      size of each test file and of the loop device (default 256)
 #   TARGETS="tmpfs ext4 ext4-direct loop-direct loop"   JOBS="seqread randread1 ..."   subsets
 #   ALIGN=0                          fio's default buffer placement (no --iomem_align=4k)
+#   PIN=CPU                          both tools run under `taskset -c CPU` (default: unpinned). At
+#                                    QD1 the IOPS depend by 30% on whether the I/O thread runs on
+#                                    the CPU that takes the device's interrupt (/proc/interrupts),
+#                                    and the scheduler places the two tools' threads differently
 #   MECH=1                           then one more run per cell and tool under perf stat: system
 #                                    calls, io_uring_enter, context switches, block requests
 #                                    (and instructions, with a PMU) per I/O (needs perf, root)
@@ -119,6 +123,8 @@ job_args() { # JOB: the fio options of the job
 # one TOOL TARGET JOB [RESULTS]: run it, record iops, p50, p99, cpu busy share, CPU per I/O,
 # jobs and I/Os (in RESULTS, default $results); the command runs under "${wrap[@]}" (MECH=1: perf)
 wrap=()
+pin=()
+[ -n "${PIN:-}" ] && pin=(taskset -c "$PIN")
 one() {
     local tool=$1 t=$2 j=$3 into=${4:-$results} out=$work/out.json
     # shellcheck disable=SC2046
@@ -129,9 +135,9 @@ one() {
     # first, the second of two back-to-back runs pays for writing back the first one's dirty pages
     sync
     if [ "$tool" = fio ]; then
-        "${wrap[@]}" "$FIO" "${args[@]}" >"$out" 2>"$work/err" || { echo "fio $t $j failed: $(head -3 "$work/err")" >&2; return; }
+        "${wrap[@]}" "${pin[@]}" "$FIO" "${args[@]}" >"$out" 2>"$work/err" || { echo "fio $t $j failed: $(head -3 "$work/err")" >&2; return; }
     else
-        "${wrap[@]}" "$NM" fio --no-save --allow-write="$(target_path "$t")" "${args[@]}" >"$out" 2>"$work/err" ||
+        "${wrap[@]}" "${pin[@]}" "$NM" fio --no-save --allow-write="$(target_path "$t")" "${args[@]}" >"$out" 2>"$work/err" ||
             { echo "nodemark $t $j failed: $(head -3 "$work/err")" >&2; return; }
     fi
     "$PY" - "$out" "$tool" "$t" "$j" >>"$into" <<'EOF'
@@ -163,7 +169,7 @@ for rep in $(seq "$REPS"); do
     done
 done
 
-echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg); RT=$RT REPS=$REPS FILE_MB=$FILE_MB ALIGN=$ALIGN"
+echo "# $(date -u +%FT%TZ) $(uname -r), $(nproc) CPUs, load: $(cut -d' ' -f1-3 /proc/loadavg); RT=$RT REPS=$REPS FILE_MB=$FILE_MB ALIGN=$ALIGN PIN=${PIN:-none}"
 "$PY" - "$results" <<'PYEOF'
 import statistics, sys
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
