@@ -43,6 +43,16 @@ if [ "$res" = "$want" ]; then
     ok "a figure with 5 earlier quiet runs takes its floor (4.1%) and sampling target (2%) from them; one without keeps the default"
 else not_ok "a figure with 5 earlier quiet runs takes its floor (4.1%) and sampling target (2%) from them; one without keeps the default" "$res"; fi
 
+# an algorithm's thread counts take turns (suite/phase_hash.c): one sampler, so the same number
+# of samples, the tighter target (the 1t figure's, from history) and the two budgets pooled
+res=$(json_get '(lambda s: "one CPU" if "hash/blake3/2t" not in s else
+  [(s[b]["samples"] == s[b[:-2] + "1t"]["samples"], round(s[b]["target_pct"], 1), s[b]["budget_s"])
+   for b in ("hash/blake3/2t", "hash/sha256/2t")])(j["extra"]["sampling"])' 2>&1)
+if [ "$res" = "one CPU" ]; then skip "the hash figures take turns (one CPU: no all-CPU figure)"
+elif [ "$res" = "[(True, 2.0, 6.0), (True, 17.5, 6.0)]" ]; then
+    ok "an algorithm's 1-thread and all-CPU figures take turns: the same samples, the tighter target, a pooled budget"
+else not_ok "an algorithm's 1-thread and all-CPU figures take turns: the same samples, the tighter target, a pooled budget" "$res"; fi
+
 run_nm compare h4 now --format json
 res=$(json_get '[(c["floor_from"], c["floor_runs"], round(c["floor_pct"])) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
 if [ "$res" = "[('history', 5, 4)]" ]; then ok "compare uses the floor saved with the run and says it came from 5 runs"
