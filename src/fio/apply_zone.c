@@ -1,6 +1,6 @@
 /* fio's strided zones (zonemode=strided, zonesize, zonerange, zoneskip): the old way of
  * profiling a disk by regions, zonesize bytes of I/O in each zonerange-long zone, then a jump
- * of zoneskip. The engine walks the zones (io/worker.c); here are fio's rules for the values.
+ * of zoneskip. The engine walks the zones (io/loop.c); here are fio's rules for the values.
  * zonemode=zbd, for zoned block devices, is refused. */
 #include "fio/options.h"
 #include "fio/parse_util.h"

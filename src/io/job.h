@@ -211,7 +211,7 @@ struct io_job {
 	uint64_t offset;            /* start of the region in each file */
 	/* fio's zonemode=strided: zone_size bytes of I/O within zone_range bytes of a file, then
 	 * the next zone, zone_range + zone_skip further on, wrapping to offset past the file's
-	 * end (io/worker.c); 0: none. For jobs with one file per thread, as fio's. */
+	 * end (io/loop.c, io/zones.c); 0: none. For jobs with one file per thread, as fio's. */
 	uint64_t zone_size, zone_range, zone_skip;
 	int64_t rw_seq_skip;        /* fio's rw=read:N hole after each I/O; negative: the next I/O
 	                             * starts that far back from this one's end (read:-8k reads

@@ -15,7 +15,7 @@
  *              flight finishes, the figures start over, and the job ends after one more window
  *              met there.
  *
- * The worker (io/worker.c) asks only when the job has a target. */
+ * The per-I/O loop (io/loop.c) asks only when the job has a target. */
 #include "io/internal.h"
 #include "io/ticks.h"
 

@@ -1,5 +1,7 @@
-/* The state of a worker's I/O loop (io/worker.c), shared with the read-back driver of data
- * verification (io/verify_run.c). Everything in it belongs to the worker's own thread. */
+/* The state of a worker's I/O loop and what the loop's files share: the per-I/O loop
+ * (io/loop.c), the thread around it (io/worker.c), its measured window (io/loop_measure.c)
+ * and the read-back driver of data verification (io/verify_run.c). Everything in the state
+ * belongs to the worker's own thread. */
 #ifndef NM_IO_LOOP_H
 #define NM_IO_LOOP_H
 
@@ -49,12 +51,56 @@ struct io_loop {
 	uint64_t phase_ticks[DIR_COUNT];
 };
 
-/* io/worker.c: run the engine's loop until next_io has nothing more (or the deadline, a stop,
- * an error); start a new pass over the files (their offsets from the start, cache dropped);
- * fail the job with a message (the first failure is kept). */
+/* io/loop.c: run the engine's loop until next_io has nothing more (or the deadline, a stop,
+ * an error). */
 void io_loop_run(struct io_worker *w, struct io_loop *ls);
-void io_loop_new_pass(struct io_worker *w, struct io_loop *ls);
-void io_worker_fail(struct io_worker *w, int err, const char *msg);
+
+/* io/worker.c: start a new pass over the files (their offsets from the start; the cache
+ * dropped when reopen, or always for a buffered job); sync the files (fsync, or fdatasync for
+ * a job with fdatasync= only); fail the job with a message (the first failure is kept). */
+void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen);
+void io_loop_sync_files(struct io_worker *w, struct io_loop *ls);
+void io_worker_failf(struct io_worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* io/loop_measure.c: the clocks before the first I/O (after the direction and pass size are
+ * set); the figures started over (the ramp's end: counts, histograms, samplers, CPU); a second
+ * closed into the per-second series; a snapshot request answered into w->snap; the final
+ * times, CPU and rate summaries. */
+void io_loop_start_clocks(struct io_worker *w, struct io_loop *ls);
+void io_loop_start_measuring(struct io_worker *w, struct io_loop *ls, uint64_t now);
+void io_loop_close_second(struct io_worker *w, struct io_loop *ls);
+void io_loop_answer_snapshot(struct io_worker *w, struct io_loop *ls, uint64_t now, unsigned req);
+void io_loop_finish(struct io_worker *w, struct io_loop *ls);
+
+/* The loop's next time-driven event (tick looks closer only then): the ramp's end, else the
+ * next second or sample, and the deadline if sooner. */
+static inline void io_loop_next_event(struct io_loop *ls)
+{
+	uint64_t e = UINT64_MAX;
+	if (ls->ramp_end)
+		e = ls->ramp_end;
+	else {
+		e = ls->sec_next < ls->bw.next ? ls->sec_next : ls->bw.next;
+		if (ls->iops.next < e)
+			e = ls->iops.next;
+	}
+	if (ls->deadline && ls->deadline < e)
+		e = ls->deadline;
+	ls->next_event = e;
+}
+
+static inline uint64_t io_total_ios(const struct io_job_result *r)
+{
+	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios + r->dir[DIR_TRIM].ios;
+}
+
+/* A synchronous engine's I/Os are each at depth 1, submitted and completed one per call. */
+static inline void io_book_sync_levels(struct io_job_result *r)
+{
+	uint64_t n = io_total_ios(r);
+	r->iodepth_level[0] = n;
+	r->submit_level[1] = r->complete_level[1] = n;
+}
 
 /* io/verify_run.c: fio's write and verify passes. */
 void io_loop_run_verified(struct io_worker *w, struct io_loop *ls);

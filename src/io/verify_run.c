@@ -1,4 +1,4 @@
-/* fio's write-then-verify passes, around the worker's own loop (io/worker.c): each loop's
+/* fio's write-then-verify passes, around the worker's own loop (io/loop.c): each loop's
  * pass of writes is read back and checked before the next loop starts (a time-based job has
  * no such pass: as fio's, its writes take the runtime, read back only by verify_backlog). The reads count as reads, the
  * read-back time as their runtime and the writing time as the writes', as fio reports them. */
@@ -52,6 +52,6 @@ void io_loop_run_verified(struct io_worker *w, struct io_loop *ls)
 		if (stopped(w, ls) || --loops == 0)
 			return;
 		io_verify_new_pass(w->vfy);
-		io_loop_new_pass(w, ls);
+		io_loop_new_pass(w, ls, 1);
 	}
 }

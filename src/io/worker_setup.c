@@ -1,6 +1,6 @@
 /* A worker's own things before its loop starts: its I/O buffers, its files opened as the job
  * asks (O_DIRECT or not), its CPUs and engine; and whether it should stop waiting on
- * something outside.  (The loop is io/worker.c.) */
+ * something outside.  (The thread is io/worker.c, its loop io/loop.c.) */
 #include "io/internal.h"
 #include "io/ticks.h"
 #include "util/cleanup.h"

@@ -1,5 +1,5 @@
 /* fio's strided zones (zonemode=strided): a file's I/O goes to one zone at a time, zone_range
- * bytes from its start, for zone_size bytes of I/O; io/worker.c moves to the next zone. */
+ * bytes from its start, for zone_size bytes of I/O; io/loop.c moves to the next zone. */
 #include "io/internal.h"
 
 void io_zone_enter(struct io_worker *w, struct io_file *f, uint64_t start)
