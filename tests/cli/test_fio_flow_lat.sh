@@ -39,10 +39,13 @@ within() { py 'import sys; x, lo, hi = map(float, sys.argv[1:]); sys.exit(0 if l
 
 # --- flow: the ratio of the weights ---------------------------------------------------------------
 # fio's flow.fio: weights 1 and 8 in one flow give 1:8 I/Os. Each job is capped (rate_iops: a
-# at 5000, b at 20000, so alone they do 1:4), which keeps the share of a job that outlives the
-# other by a few ms (when its flow-mate is done nothing holds it) small.
+# at 5000, b at 20000, so alone they do 1:4). The held job (a) must not outlive its flow-mate:
+# once b is done nothing holds a, and a is behind its rate by what the flow held back, so it
+# makes all of that up at once (a null engine does 2,500 I/Os in a millisecond) and ends at 1:4.
+# Which of two threads started together ends first is a coin toss (in fio too), so b runs 100 ms
+# longer: then b alone adds 2,000 I/Os at its rate, 1:8.8.
 N="--ioengine=null --size=1g --time_based --runtime=1"
-both w18 $N --flow_sleep=100 --name=a --rw=write --flow=1 --rate_iops=5000 --name=b --rw=randread --flow=8 --rate_iops=20000
+both w18 $N --flow_sleep=100 --name=a --rw=write --flow=1 --rate_iops=5000 --name=b --rw=randread --flow=8 --rate_iops=20000 --runtime=1100ms
 r_nm=$(ratio w18 nm a b)
 if [ $nm_rc = 0 ] && within "$r_nm" 6.5 9.5; then ok "flow=1 and flow=8: 1:$r_nm I/Os (their rates alone: 1:4)"; else
     not_ok "flow=1 and flow=8: 1:8 I/Os" "rc $nm_rc, ratio $r_nm ${nm_err:0:300}"; fi
@@ -53,9 +56,11 @@ if [ $HAVE_FIO = 1 ]; then
 fi
 
 # Equal weights (the butterfly example) hold a fast job to a slow one's pace, here without
-# flow_sleep (a held thread tries again at once): 5000 and 1000 I/Os a second alone.
+# flow_sleep (a held thread tries again at once): 5000 and 1000 I/Os a second alone. The slow
+# job runs 100 ms longer, for the reason above (the fast one, held, must not outlive it): with
+# flow 1000 and 1100 I/Os, without 5000 and 1100.
 S="--time_based --runtime=1 --ioengine=null --size=1g --name=fast --rate_iops=5000"
-L="--name=slow --rate_iops=1000"
+L="--name=slow --rate_iops=1000 --runtime=1100ms"
 both free $S $L
 both eq $S --flow=2 $L --flow=2
 r_free=$(ratio free nm slow fast) r_eq=$(ratio eq nm slow fast)
