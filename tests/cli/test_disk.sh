@@ -152,12 +152,7 @@ else
 fi
 
 # --- Ctrl-C: stop, remove the files, exit 130 ----------------------------------------------
-"$NM" disk d1 --rw randread --size 1m --runtime 30s --engine psync --no-save >/dev/null 2>&1 &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-rc=$?
+run_interrupted 1 "$NM" disk d1 --rw randread --size 1m --runtime 30s --engine psync --no-save
 expect_rc 130 "Ctrl-C: exit 130"
 no_leftovers d1
 

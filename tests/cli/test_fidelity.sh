@@ -7,10 +7,9 @@
 # and what the device counts (/sys/block/loopN/stat), never through timings.
 . "$(dirname "$0")/lib.sh"
 SHIM=${SHIM_DIR:?}/iotrace.so
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fidelity.XXXXXX")
+scratch_dir
 loop=""
-cleanup() { [ -n "$loop" ] && losetup -d "$loop" 2>/dev/null; rm -rf "$d"; }
-trap cleanup EXIT
+at_exit '[ -n "$loop" ] && losetup -d "$loop" 2>/dev/null'
 log=$d/trace.log
 traced() { : >"$log"; NM_IOTRACE=$log LD_PRELOAD=$SHIM run_nm "$@"; }
 # count LINE-REGEX: lines of the trace that match

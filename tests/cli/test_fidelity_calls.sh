@@ -6,12 +6,9 @@
 # no other system call per I/O, the same bytes. Checked through strace (the calls, never their
 # times), on two sizes so that what a run does once (setup) drops out of the per-I/O counts.
 . "$(dirname "$0")/lib.sh"
-if ! command -v strace >/dev/null; then
-    skip "system calls per I/O at iodepth=1" "strace is missing (scripts/deps.sh installs it)"
-    exit 0
-fi
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-calls.XXXXXX")
-trap 'rm -rf "$d"' EXIT
+. "$(dirname "$0")/helpers/fio_side.sh"
+skip_without strace "system calls per I/O at iodepth=1"
+scratch_dir
 head -c $((8 << 20)) /dev/urandom >"$d/file"
 
 # traced TOOL MiB: a QD1 O_DIRECT 4k random read of MiB under strace; prints
@@ -23,10 +20,7 @@ traced() {
     local tool=$1 mib=$2 log=$d/strace.$1.$2
     local a=(--name=c --ioengine=io_uring --filename="$d/file" --size="${mib}m" --direct=1 --rw=randread
         --bs=4k --iodepth=1 --output-format=json)
-    if [ "$tool" = nm ]; then
-        ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-            strace -f -qq -e signal=none -o "$log" "$NM" fio --no-save "${a[@]}" >"$d/out.json" 2>"$d/err"
-    else strace -f -qq -e signal=none -o "$log" fio "${a[@]}" >"$d/out.json" 2>"$d/err"; fi
+    strace_fio "$tool" "$log" -e signal=none -- "${a[@]}" >"$d/out.json" 2>"$d/err"
     # a call another thread interrupted is split in two lines: count its first ("unfinished")
     grep -v 'resumed>' "$log" | python3 -c '
 import collections, json, re, sys
@@ -84,10 +78,7 @@ nm_other=$((oth8 - oth4)) nm_enter=$((ent8 - ent4))
 [ "$nm_other" -le 8 ] && ok "nodemark fio: no system call but io_uring_enter per I/O ($nm_other more for 1024 more I/Os)" ||
     not_ok "nodemark fio: no system call but io_uring_enter per I/O" "$nm_other other calls for 1024 more I/Os"
 
-if ! command -v fio >/dev/null; then
-    not_ok "fio is installed (scripts/deps.sh installs it)"
-    exit 0
-fi
+require_fio
 read -r fios4 _ fsub4 _ fent4 foth4 _ _ < <(traced fio 4)
 read -r fios8 fbytes8 fsub8 fwait8 fent8 foth8 fdir8 _ < <(traced fio 8)
 [ "${fios8:-0}" -eq "$ios8" ] && [ "${fbytes8:-0}" -eq "$bytes8" ] && [ "$fdir8" = 1 ] &&

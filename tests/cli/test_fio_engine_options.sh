@@ -4,13 +4,11 @@
 # tells the kernel (tests/shim/iotrace.c, strace) and, where fio is installed, against fio run
 # with the same options. Mechanisms, never timings.
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/helpers/fio_side.sh"
 SHIM=${SHIM_DIR:?}/iotrace.so
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioopts.XXXXXX")
-trap 'rm -rf "$d"' EXIT
+scratch_dir
 log=$d/trace.log
 head -c $((1 << 20)) /dev/urandom >"$d/file"
-have_fio=0
-command -v fio >/dev/null && have_fio=1
 job=(--name=t --filename="$d/file" --size=256k --bs=4k --ioengine=psync)
 # traced TOOL ARGS: run nodemark fio (TOOL=nm) or fio under the shim, reading and writing pread lines
 traced() {
@@ -36,7 +34,7 @@ traced nm "${job[@]}" --allow-write="$d/file" --rw=write --mem_align=512
 [ "$(grep -c "^pwrite $d/file bufoff=512" "$log")" -ge 1 ] && [ "$(grep -c "^pwrite $d/file bufoff=[^5]" "$log")" -eq 0 ] &&
     ok "mem_align (the alias) moves the write buffers too" ||
     not_ok "mem_align (the alias) moves the write buffers too" "$(grep "^pwrite" "$log" | head -3)"
-if [ $have_fio = 1 ]; then
+if [ $HAVE_FIO = 1 ]; then
     for a in 16 4k; do
         traced fio "${job[@]}" --rw=read --iomem_align=$a
         f=$(bufoffs)
@@ -54,7 +52,7 @@ for case in "randread 1 random" "read 1 sequential" "randread 0 " "randread sequ
     got=$(hints)
     [ "$got" = "${3:-}" ] && ok "rw=$1 fadvise_hint=$2: hint '${3:-none}'" ||
         not_ok "rw=$1 fadvise_hint=$2: hint '${3:-none}'" "got '$got'"
-    if [ $have_fio = 1 ]; then
+    if [ $HAVE_FIO = 1 ]; then
         traced fio "${job[@]}" --rw="$1" --fadvise_hint="$2"
         [ "$(hints)" = "$got" ] && ok "rw=$1 fadvise_hint=$2: the hint fio gives" ||
             not_ok "rw=$1 fadvise_hint=$2: the hint fio gives" "fio '$(hints)', nodemark '$got'"
@@ -65,16 +63,13 @@ expect_rc 2 "fadvise_hint=sometimes is refused"
 one_line_error "fadvise_hint=sometimes: one line"
 
 # --- iodepth_batch: I/Os per submitting call (io_uring_enter's to_submit) ------------------
-if command -v strace >/dev/null; then
+if [ $HAVE_STRACE = 1 ]; then
     # to_submit of each io_uring_enter of TOOL's job, the largest one
     max_submit() {
         local tool=$1
         shift
         local a=(--name=b --filename="$d/file" --size=256k --bs=4k --ioengine=io_uring --iodepth=8 --rw=read "$@")
-        if [ "$tool" = nm ]; then
-            ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-                strace -f -qq -e trace=io_uring_enter -o "$d/st" "$NM" fio --no-save "${a[@]}" >/dev/null 2>&1
-        else strace -f -qq -e trace=io_uring_enter -o "$d/st" fio "${a[@]}" >/dev/null 2>&1; fi
+        strace_fio "$tool" "$d/st" -e trace=io_uring_enter -- "${a[@]}" >/dev/null 2>&1
         grep -o 'io_uring_enter([0-9]*, [0-9]*' "$d/st" | awk -F', ' '$2 > m {m = $2} END {print m + 0}'
     }
     n1=$(max_submit nm)
@@ -94,7 +89,7 @@ if command -v strace >/dev/null; then
     total=$(submits | wc -l) getev=$(submits | grep -c 'IORING_ENTER_GETEVENTS')
     [ "$total" -gt 0 ] && [ "$getev" -eq "$total" ] && ok "every submitting io_uring_enter asks for events, min 0 ($total calls)" ||
         not_ok "every submitting io_uring_enter asks for events, min 0" "$getev of $total: $(submits | head -3)"
-    if [ $have_fio = 1 ]; then
+    if [ $HAVE_FIO = 1 ]; then
         max_submit fio >/dev/null
         [ "$(submits | grep -c 'IORING_ENTER_GETEVENTS')" -ge 1 ] && ok "so do fio's" ||
             not_ok "so do fio's" "$(submits | head -3)"
@@ -116,7 +111,7 @@ n=$(depths)
 # 256 I/Os: 31 submitted while the queue first fills (1, 2, 4, 8, 16 of them), the rest at 32
 [ "$n" = "1=0.4 2=0.8 4=1.6 8=3.1 16=6.2 32=87.9" ] && ok "iodepth=32: every I/O after the first fill is submitted at depth 32 ($n)" ||
     not_ok "iodepth=32: every I/O after the first fill is submitted at depth 32" "$n"
-if [ $have_fio = 1 ]; then
+if [ $HAVE_FIO = 1 ]; then
     out=$(fio "${qd[@]}" 2>/dev/null)
     [ "$(depths)" = "$n" ] && ok "fio's IO depths columns are the same" || not_ok "fio's IO depths columns are the same" "fio $(depths), nodemark $n"
 fi
@@ -131,7 +126,7 @@ col() { sed -n "s/.*\b$1=\([0-9.]*\).*/\1/p" <<<"$2"; }
 python3 -c "import sys; sys.exit(not float('$(col 16 "$n8")' or 0) > float('$(col 32 "$n8")' or 0))" 2>/dev/null &&
     ok "iodepth_batch_complete_min=8: most I/Os go in at depths 16-31 ($n8)" ||
     not_ok "iodepth_batch_complete_min=8: most I/Os go in at depths 16-31" "$n8"
-if [ $have_fio = 1 ]; then
+if [ $HAVE_FIO = 1 ]; then
     out=$(fio "${qd[@]}" --iodepth_batch_complete_min=8 2>/dev/null)
     [ "$(depths)" = "$n8" ] && ok "fio's IO depths columns with iodepth_batch_complete_min=8 are the same ($n8)" ||
         not_ok "fio's IO depths columns with iodepth_batch_complete_min=8 are the same" "fio $(depths), nodemark $n8"
@@ -153,7 +148,7 @@ run_nm fio --no-save --output-format=json "${job[@]}" --rw=read --time_based --r
 read -r bw3 io3 <<<"$(samples)"
 [ "$bw3" -ge 3 ] && [ "$io3" -le 2 ] && ok "bwavgtime alone leaves iops at 500 ms ($bw3 and $io3 samples)" ||
     not_ok "bwavgtime alone leaves iops at 500 ms" "bw_samples $bw3, iops_samples $io3"
-if [ $have_fio = 1 ]; then
+if [ $HAVE_FIO = 1 ]; then
     out=$(fio --output-format=json "${job[@]}" --rw=read --time_based --runtime=1 --bwavgtime=250 --iopsavgtime=1000 2>/dev/null)
     read -r fbw fio_io <<<"$(samples)"
     [ $((fbw - bw)) -le 1 ] && [ $((bw - fbw)) -le 1 ] && [ "$fio_io" -le 1 ] &&

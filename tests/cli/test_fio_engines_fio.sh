@@ -4,8 +4,8 @@
 # the files and the program's marks it left, the bytes that crossed the socket), never by
 # timings, and a small job of each kind against real fio's JSON structure.
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioeng.XXXXXX")
-trap 'rm -rf "$d"' EXIT
+. "$(dirname "$0")/helpers/fio_side.sh"
+scratch_dir
 mkdir "$d/t"
 jget() { printf '%s' "$out" | python3 -c "import json,sys; j=json.load(sys.stdin); print($1)" 2>/dev/null; }
 # traced SYSCALLS ARGS...: nodemark under strace (LeakSanitizer cannot run under ptrace)
@@ -164,24 +164,14 @@ run_nm fio --enghelp=net
     ok "--enghelp=net: the net engine's options, no others" || not_ok "--enghelp=net" "rc $rc: ${out:0:300}"
 
 # --- the structure fio gives the same jobs ---------------------------------------------------
-if command -v fio >/dev/null; then
+if [ $HAVE_FIO = 1 ]; then
     for job in "--name=fs --ioengine=filestat --nrfiles=4 --filesize=4k" \
                "--name=cpu --ioengine=cpuio --cpuload=50 --time_based --runtime=1" \
                "--name=fc --ioengine=filecreate --nrfiles=4 --filesize=4k"; do
-        rm -rf "$d/f" && mkdir "$d/f"
-        # shellcheck disable=SC2086
-        fio --output-format=json --directory="$d/f" $job 2>/dev/null | sed -n '/^{/,$p' >"$d/fio.json" # after its notes
-        rm -rf "$d/f" && mkdir "$d/f"
-        # shellcheck disable=SC2086
-        run_nm fio --no-save --output-format=json --directory="$d/f" $job
-        printf '%s\n' "$out" >"$d/nm.json"
         mode=--sizes
         case $job in *time_based*) mode=--loose ;; esac
-        if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" "$d/fio.json" "$d/nm.json" $mode 2>&1); then
-            ok "${job%% *}: the JSON structure fio gives (${job#* })"
-        else
-            not_ok "${job%% *}: the JSON structure fio gives" "$why"
-        fi
+        # shellcheck disable=SC2086
+        json_like_fio "${job%% *}: the JSON structure fio gives (${job#* })" $mode "$d/f" --directory="$d/f" $job
     done
 else
     not_ok "fio is installed (scripts/deps.sh installs it)"

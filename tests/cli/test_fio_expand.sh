@@ -5,9 +5,7 @@
 # move the same amount of I/O. And "(...)" expressions in numbers, beside fio where fio was
 # built with its arithmetic (the Debian/Ubuntu fio 3.33 is not: it fails to parse them).
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioexp.XXXXXX")
-trap 'rm -rf "$d"' EXIT
-cd "$d" || exit 1
+scratch_dir
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 export NM_T_SIZE=3m NM_T_RW=read
 unset NM_T_UNSET
@@ -68,9 +66,9 @@ r=$(json_get '(j["jobs"][0]["read"]["io_kbytes"], j["jobs"][0]["read"]["total_io
     not_ok "nodemark: (...) arithmetic" "rc $rc: $r ${err:0:300}"
 
 # fio has bc compute a value a keyword went into: without bc it cannot parse exp.fio at all
-if command -v fio >/dev/null && ! command -v bc >/dev/null; then
+if [ $HAVE_FIO = 1 ] && ! command -v bc >/dev/null; then
     skip "expansion beside real fio" "bc is missing (fio runs bc for \$mb_memory/\$ncpus arithmetic)"
-elif command -v fio >/dev/null; then
+elif [ $HAVE_FIO = 1 ]; then
     fio --output-format=json exp.fio >fio.json 2>fio.err
     fio_sum=$(summary fio.json 2>&1)
     [ "$fio_sum" = "$nm_sum" ] && ok "the job options and I/O amounts equal fio's for the same file and environment" ||
@@ -88,5 +86,4 @@ fi
 # bad arithmetic is one line naming the file and line
 printf '[a]\nioengine=null\nsize=$mb_memory*2m\n' >bad.fio
 run_nm fio --no-save bad.fio
-[ "$rc" -eq 2 ] && [[ $err == *bad.fio:3* ]] && one_line_error "a keyword value bc cannot compute: one line naming file:line" ||
-    not_ok "a keyword value bc cannot compute is refused" "rc $rc ${err:0:300}"
+expect_refused "a keyword value bc cannot compute: one line naming file:line" bad.fio:3

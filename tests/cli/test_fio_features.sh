@@ -3,27 +3,15 @@
 # asks of the kernel (strace: the offset and length of every pread), next to real fio on the same
 # job where fio is installed: random_distribution's skew and zones.
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fiofeat.XXXXXX")
-trap 'rm -rf "$d"' EXIT
-cd "$d" || exit 1
-if ! command -v strace >/dev/null; then
-    skip "fio features through strace" "strace is missing (scripts/deps.sh installs it)"
-    exit 0
-fi
-HAVE_FIO=0
-command -v fio >/dev/null && HAVE_FIO=1
+. "$(dirname "$0")/helpers/fio_side.sh"
+skip_without strace "fio features through strace"
+scratch_dir
 # traced TOOL LOG ARGS...: TOOL (nm or fio) under strace, its preads and pwrites in LOG
 traced() {
     local tool=$1 log=$2
     shift 2
     rm -f f
-    if [ "$tool" = nm ]; then
-        ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 strace -f -qq -e trace=pread64,pwrite64 -e signal=none -y -s0 -o "$log" \
-            "$NM" fio --no-save --output-format=json "$@" >out.json 2>err.txt
-    else
-        strace -f -qq -e trace=pread64,pwrite64 -e signal=none -y -s0 -o "$log" fio --output-format=json "$@" >out.json 2>err.txt
-    fi
-    rc=$?
+    strace_fio "$tool" "$log" -e trace=pread64,pwrite64 -e signal=none -y -s0 -- --output-format=json "$@" >out.json 2>err.txt
 }
 # zones LOG FILESIZE CUT%...: the share of 4 KiB reads in each slice [previous cut, cut)
 zones() {
@@ -94,8 +82,7 @@ print(collections.Counter(offs).most_common(1)[0][0])' nm.log)
 
 for bad in zipf:1 pareto:1.5 normal:100 zoned:50/5:30/15 zoned_abs:50/1m:50/3m sequence:1,2; do
     run_nm fio --no-save --parse-only $R --random_distribution=$bad
-    [ "$rc" -eq 2 ] && [ "$(grep -c . <<<"$err")" -eq 1 ] && ok "random_distribution=$bad: refused in one line" ||
-        not_ok "random_distribution=$bad: refused in one line" "rc $rc: $err"
+    expect_refused "random_distribution=$bad: refused in one line"
 done
 
 # --- bssplit, bsrange, blockalign -------------------------------------------------------------
@@ -155,8 +142,7 @@ for bad in 4k/60:8k/50:16k/:32k/ 0/100 16k-4k; do
     opt=--bssplit
     [[ $bad == *-* ]] && opt=--bsrange
     run_nm fio --no-save --parse-only $B "$opt=$bad"
-    [ "$rc" -eq 2 ] && [ "$(grep -c . <<<"$err")" -eq 1 ] && ok "$opt=$bad: refused in one line" ||
-        not_ok "$opt=$bad: refused in one line" "rc $rc: $err"
+    expect_refused "$opt=$bad: refused in one line"
 done
 
 # --- rate, rate_iops, rate_min, thinktime: counted I/Os against the runtime the job reports ------

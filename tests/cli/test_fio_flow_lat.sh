@@ -4,13 +4,8 @@
 # next to real fio on the same job: the ratio of the jobs' I/O counts, the depth the search
 # finds and the JSON keys it reports. Only loose bounds on figures; no timings.
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioflow.XXXXXX")
-trap 'rm -rf "$d"' EXIT
-cd "$d" || exit 1
-HAVE_FIO=0
-command -v fio >/dev/null && HAVE_FIO=1
+scratch_dir
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
-py() { python3 -c "$@"; }
 # both TAG ARGS...: nodemark's JSON in TAG.nm.json and, with fio, fio's in TAG.fio.json
 both() {
     local tag=$1
@@ -25,12 +20,7 @@ both() {
     fi
 }
 # field TAG TOOL EXPR: EXPR on the JSON (j) of TOOL (nm or fio)
-field() {
-    py 'import json, sys
-t = open(sys.argv[1]).read()
-j = json.loads(t[t.find("{"):])  # fio may print a line (a note, an error) before its JSON
-print(eval(sys.argv[2]))' "$1.$2.json" "$3" 2>/dev/null
-}
+field() { json_file "$1.$2.json" "$3"; }
 ios='sum(x[d]["total_ios"] for d in ("read", "write"))'
 # ratio TAG TOOL A B: job B's I/O count over job A's
 ratio() { field "$1" "$2" "(lambda c: round(c['$4'] / max(c['$3'], 1), 2))({x['jobname']: $ios for x in j['jobs']})"; }
@@ -103,11 +93,9 @@ grep -q "job 'a': flow: 'b' of its flow_id 0 starts only after it ends: it is he
     ok "flow: stderr says why such a job is held" || not_ok "flow: stderr says why the job is held" "${nm_err:0:300}"
 # without a runtime it would wait for ever (fio's does): refused before anything runs
 run_nm fio --no-save --name=a --ioengine=null --size=1m --flow=1 --name=b --ioengine=null --size=1m --flow=8 --stonewall
-[ $rc = 2 ] && grep -q "would wait for ever" <<<"$err" && one_line_error "flow: a job that would wait for ever is refused in one line" ||
-    not_ok "flow: a job that would wait for ever is refused" "rc $rc ${err:0:300}"
+expect_refused "flow: a job that would wait for ever is refused in one line" "would wait for ever"
 run_nm fio --no-save --name=a --ioengine=null --size=1m --flow=1001
-[ $rc = 2 ] && one_line_error "flow=1001: refused in one line (fio's maximum is 1000)" ||
-    not_ok "flow=1001 refused" "rc $rc"
+expect_refused "flow=1001: refused in one line (fio's maximum is 1000)"
 
 # --- latency target: the depth found, fio's keys ---------------------------------------------------
 lat='[(x["latency_depth"], x["latency_target"], x["latency_percentile"], x["latency_window"]) for x in j["jobs"]][0]'

@@ -3,11 +3,7 @@
 # job and global options and JSON keys (tests/cli/fio_compare.py), the same amounts of I/O for
 # size-based jobs, figures within a loose factor for time-based ones, and nothing left behind.
 . "$TESTS_DIR/cli/lib.sh"
-
-if ! command -v fio >/dev/null; then
-    not_ok "fio is installed (scripts/deps.sh installs it)"
-    exit 0
-fi
+require_fio
 data=$TESTS_DIR/cli/data/fio
 
 # run_both FILE MODE: both tools on a copy of FILE in fresh directories, then the comparison.

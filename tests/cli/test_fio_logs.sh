@@ -5,9 +5,7 @@
 # and fiologparser_hist.py from a fio checkout in $FIO_TOOLS, fio2gnuplot and
 # fio_generate_plots from the fio package).
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fiologs.XXXXXX")
-trap 'rm -rf "$d"' EXIT
-cd "$d" || exit 1
+scratch_dir
 FIO_TOOLS=${FIO_TOOLS:-/var/tmp/fio-src/tools}
 
 # py EXPR FILES...: a Python expression over the log files' rows (rows[i] is file i's list of
@@ -81,7 +79,7 @@ else not_ok "fio's log file names" "got: $names want: $want"; fi
 check "per_job_logs=0: both threads' lines in c_iops.log, value 1 each, bs 4096" \
     py "len(rows[0]) == 2 * 64 and all(r[1] == 1 and r[3] == 4096 for r in rows[0])" c_iops.log
 check "one bw line per I/O of thread 1 of job a" py "len(rows[0]) == 64" a_bw.1.log
-if command -v fio >/dev/null; then
+if [ $HAVE_FIO = 1 ]; then
     mkdir -p fio && (cd fio && fio --output-format=json ../names.fio >/dev/null 2>&1)
     fnames=$(cd fio && ls ./*.log 2>/dev/null | sed 's|^\./||' | sort | tr '\n' ' ')
     if [ "$fnames" = "$names" ]; then ok "real fio writes the same log files for the same job file"

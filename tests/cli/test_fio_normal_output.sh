@@ -4,24 +4,8 @@
 # from the job). The helper also checks fio's rule for breaking the "lat (unit)" lines, on
 # both tools' output.
 . "$TESTS_DIR/cli/lib.sh"
-
-if ! command -v fio >/dev/null; then
-    not_ok "fio is installed (scripts/deps.sh installs it)"
-    exit 0
-fi
+require_fio
 SHAPE="python3 $TESTS_DIR/cli/helpers/fio_text_shape.py"
-
-cat >two.fio <<'EOF'
-[global]
-ioengine=psync
-size=1m
-[first]
-rw=randread
-[second]
-rw=write
-bs=64k
-stonewall
-EOF
 
 # same NAME [--exact] -- ARGS...: fio and nodemark fio on ARGS, their shapes must be equal
 same() {
@@ -71,7 +55,7 @@ same "numjobs=2, group_reporting" --exact -- --name=n --rw=read $J --numjobs=2 -
 same "numjobs=2 on one file" --exact -- --name=n --rw=read $J --numjobs=2 --filename=S
 same "thread=1" --exact -- --name=t --rw=read $J --thread
 same "nrfiles=3" --exact -- --name=f --rw=read --ioengine=psync --size=3m --nrfiles=3
-same "two groups from a job file" -- ../two.fio
+same "two groups from a job file" -- "$TESTS_DIR/cli/data/two_groups.fio"
 same "time_based" -- --name=tb --rw=read --bs=64k $J --time_based --runtime=1
 same "io_uring, iodepth=8" -- --name=u --rw=randread --ioengine=io_uring --iodepth=8 --size=2m
 

@@ -3,9 +3,8 @@
 # cmdprio_percentage and cmdprio_bssplit drawn per I/O (the priority column of the latency log,
 # which shows what each request carried), beside real fio's own log for the same job.
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fioprio.XXXXXX")
-trap 'rm -rf "$d"' EXIT
-cd "$d" || exit 1
+. "$(dirname "$0")/helpers/fio_side.sh"
+scratch_dir
 if [ "$(id -u)" -ne 0 ]; then
     skip "I/O priorities" "real-time priorities need root"
     exit 0
@@ -17,10 +16,9 @@ share() { awk -F', ' -v p="$2" '{n++; if ($NF == p) k++} END {printf "%.3f", n ?
 in_range() { python3 -c 'import sys; a,lo,hi=map(float,sys.argv[1:]); sys.exit(not lo <= a <= hi)' "$@"; }
 U="--filename=f --size=4m --rw=randread --ioengine=io_uring --iodepth=4 --write_lat_log=p --log_prio=1"
 
-if command -v strace >/dev/null; then
-    ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0 strace -f -qq -e trace=ioprio_set -o st.txt "$NM" fio --no-save --name=p $U --prioclass=3 --prio=2 \
+if [ $HAVE_STRACE = 1 ]; then
+    strace_fio nm st.txt -e trace=ioprio_set -- --name=p $U --prioclass=3 --prio=2 \
         --cmdprio_percentage=30 --cmdprio_class=1 >/dev/null 2>err.txt
-    rc=$?
     if [ $rc -eq 0 ] && grep -q 'ioprio_set(IOPRIO_WHO_PROCESS, 0, IOPRIO_PRIO_VALUE(IOPRIO_CLASS_IDLE, 2)) = 0' st.txt; then
         ok "prioclass=3 prio=2: the thread sets its priority (ioprio_set idle, 2) before its I/O"
     else not_ok "prioclass=3 prio=2 through ioprio_set" "rc=$rc $(cat st.txt err.txt | head -5)"; fi
@@ -46,7 +44,7 @@ if [[ $got =~ ^0x2001:[0-9]+\ 0x6002:[0-9]+\ $ ]] && in_range "$s" 0.15 0.35; th
     ok "cmdprio_bssplit with a class and level per entry: $s at 0x2001, the rest 0x6002"
 else not_ok "cmdprio_bssplit BS/PCT/CLASS/LEVEL" "priorities: $got"; fi
 
-if command -v fio >/dev/null; then
+if [ $HAVE_FIO = 1 ]; then
     mkdir fio && (cd fio && fio --name=p $U --cmdprio_bssplit=4k/25/1/1:4k/75/3/2 >/dev/null 2>&1)
     fgot=$(prios fio/p_clat.1.log 2>/dev/null) fs=$(share fio/p_clat.1.log 0x2001 2>/dev/null)
     if [[ $fgot =~ ^0x2001:[0-9]+\ 0x6002:[0-9]+\ $ ]] && in_range "$fs" 0.15 0.35; then

@@ -4,15 +4,9 @@
 # with exit_what, number_ios, filename=a:b with file_service_type, rw=read:-8k, and terse
 # versions 2 to 5, each next to real fio on the same job where that is cheap.
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fiosched.XXXXXX")
-trap 'rm -rf "$d"' EXIT
-cd "$d" || exit 1
-HAVE_FIO=0
-command -v fio >/dev/null && HAVE_FIO=1
-HAVE_STRACE=0
-command -v strace >/dev/null && HAVE_STRACE=1
+. "$(dirname "$0")/helpers/fio_side.sh"
+scratch_dir
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
-py() { python3 -c "$@"; }
 
 # --- start order: a job after a stonewall job waits for it, as in fio -----------------------------
 # A lasts ~0.25 s (rate-limited); B has stonewall; C follows B without one. fio starts nothing
@@ -20,7 +14,7 @@ py() { python3 -c "$@"; }
 # worker has closed its own (B and C then start together, in either order).
 if [ $HAVE_STRACE = 1 ]; then
     J="--size=256k --ioengine=psync --rw=read"
-    strace -f -qq -e trace=openat,close -e signal=none -y -o opens.log "$NM" fio --no-save --output-format=json \
+    strace_fio nm opens.log -e trace=openat,close -e signal=none -y -- --output-format=json \
         --name=A $J --filename=fa --rate=1m --name=B $J --filename=fb --stonewall --name=C $J --filename=fc \
         >order.json 2>order.err
     order=$(py '
@@ -91,7 +85,7 @@ b_ms=$(json_get '[x["job_runtime"] for x in j["jobs"] if x["jobname"] == "b"][0]
     ok "exit_what=all: a's end stops b ($b_ms ms) and the later group never runs ($r)" ||
     not_ok "exit_what=all stops every job" "rc $rc: $r, b $b_ms ms; ${err:0:300}"
 run_nm fio --no-save --parse-only --name=x --size=1m --exit_what=some
-[ "$rc" -eq 2 ] && one_line_error "exit_what=some: refused in one line" || not_ok "exit_what=some is refused" "rc $rc"
+expect_refused "exit_what=some: refused in one line"
 
 if [ $HAVE_FIO = 1 ]; then
     # exitwhat.fio's shape: the same jobs and groups as fio, every job's options as fio shows them
@@ -154,11 +148,7 @@ if [ $HAVE_STRACE = 1 ]; then
         local tool=$1
         shift
         rm -f f1 f2
-        if [ "$tool" = nm ]; then
-            strace -f -qq -e trace=pread64 -e signal=none -y -s0 -o spread.log "$NM" fio --no-save --output-format=json "$@" >/dev/null 2>spread.err
-        else
-            strace -f -qq -e trace=pread64 -e signal=none -y -s0 -o spread.log fio --output-format=json "$@" >/dev/null 2>spread.err
-        fi
+        strace_fio "$tool" spread.log -e trace=pread64 -e signal=none -y -s0 -- --output-format=json "$@" >/dev/null 2>spread.err
         py '
 import re, sys
 fs = re.findall(r"pread64\(\d+</[^>]*/(f[12])>", open(sys.argv[1]).read())
@@ -188,18 +178,19 @@ print(len(fs), fs.count("f1"), fs.count("f2"), "".join(f[1] for f in fs[:8]))' s
     fi
 
     # rw=read:-8k: backwards through the file, as fio (the first read at 0, then from the end)
-    rm -f bw
-    strace -f -qq -e trace=pread64 -e signal=none -y -s0 -o back.log "$NM" fio --no-save --output-format=json \
-        --name=b --filename=bw --size=64k --bs=4k --ioengine=psync --rw=read:-8k >/dev/null 2>back.err
-    nmoffs=$(grep -o 'bw>, [^,]*, 4096, [0-9]*' back.log | awk '{print $NF}' | tr '\n' ' ')
+    # backwards TOOL: the offsets of TOOL's 4k reads of a backwards job
+    backwards() {
+        rm -f bw
+        strace_fio "$1" back.log -e trace=pread64 -e signal=none -y -s0 -- --output-format=json \
+            --name=b --filename=bw --size=64k --bs=4k --ioengine=psync --rw=read:-8k >/dev/null 2>back.err
+        grep -o 'bw>, [^,]*, 4096, [0-9]*' back.log | awk '{print $NF}' | tr '\n' ' '
+    }
+    nmoffs=$(backwards nm)
     want="0 57344 53248 49152 45056 40960 36864 32768 28672 24576 20480 16384 12288 8192 4096 0 "
     [ "$nmoffs" = "$want" ] && ok "rw=read:-8k: reads backwards by 4k from the end after the first" ||
         not_ok "rw=read:-8k reads backwards" "offsets: $nmoffs; $(head -c 200 back.err)"
     if [ $HAVE_FIO = 1 ]; then
-        rm -f bw
-        strace -f -qq -e trace=pread64 -e signal=none -y -s0 -o fback.log fio --output-format=json \
-            --name=b --filename=bw --size=64k --bs=4k --ioengine=psync --rw=read:-8k >/dev/null 2>&1
-        foffs=$(grep -o 'bw>, [^,]*, 4096, [0-9]*' fback.log | awk '{print $NF}' | tr '\n' ' ')
+        foffs=$(backwards fio)
         [ "$foffs" = "$nmoffs" ] && ok "rw=read:-8k: fio's offsets, in fio's order" ||
             not_ok "rw=read:-8k as fio" "fio: $foffs"
     fi
@@ -213,10 +204,8 @@ fi
 if [ $HAVE_STRACE = 1 ]; then
     # span TOOL: the number of 4k preads of file r, the highest offset in MiB, the file's size in MiB
     span() {
-        local tool=$1
         rm -f r
-        if [ "$tool" = nm ]; then set -- "$NM" fio --no-save; else set -- fio; fi
-        strace -f -qq -e trace=pread64 -e signal=none -y -s0 -o span.log "$@" --output-format=json --name=s \
+        strace_fio "$1" span.log -e trace=pread64 -e signal=none -y -s0 -- --output-format=json --name=s \
             --filename=r --size=64m --io_size=4m --bs=4k --rw=randread --ioengine=psync >/dev/null 2>span.err
         py '
 import os, re, sys
@@ -235,7 +224,7 @@ fi
 
 # --- numa_cpu_nodes: the threads on the CPUs of those nodes (from sysfs) --------------------------
 if [ $HAVE_STRACE = 1 ] && [ -r /sys/devices/system/node/node0/cpulist ]; then
-    strace -f -qq -e trace=sched_setaffinity -e signal=none -o numa.log "$NM" fio --no-save --output-format=json \
+    strace_fio nm numa.log -e trace=sched_setaffinity -e signal=none -- --output-format=json \
         --name=n --ioengine=null --size=1m --numa_cpu_nodes=0 >/dev/null 2>numa.err
     res=$(py '
 import re, sys
@@ -252,8 +241,7 @@ print("ok" if masks and all(m <= node for m in masks) else "masks %s, node0 %s" 
         not_ok "numa_cpu_nodes=0 pins the thread to node 0's CPUs" "$res; $(head -c 200 numa.err)"
 fi
 run_nm fio --no-save --name=n --ioengine=null --size=1m --numa_cpu_nodes=1023
-[ "$rc" -eq 2 ] && one_line_error "numa_cpu_nodes of a node this machine lacks: refused in one line" ||
-    not_ok "numa_cpu_nodes=1023 is refused" "rc $rc"
+expect_refused "numa_cpu_nodes of a node this machine lacks: refused in one line"
 
 # --- terse versions ---------------------------------------------------------------------------
 # fields LINE: how many ';'-separated fields before the disks (fio's counts: 2: 2+3*N ...)
@@ -277,5 +265,4 @@ for v in 2 3 4 5; do
     fi
 done
 run_nm fio --no-save --minimal --terse-version=1 --name=t --size=64k
-[ "$rc" -eq 2 ] && one_line_error "--terse-version=1: refused in one line, as fio refuses it" ||
-    not_ok "--terse-version=1 is refused" "rc $rc"
+expect_refused "--terse-version=1: refused in one line, as fio refuses it"

@@ -4,22 +4,13 @@
 # trim job (st_blocks), the order of falloc's calls for trimwrite and the offsets of zoned
 # reads (strace), the JSON's trim figures, and how many distinct 4k blocks a dedupe job wrote.
 . "$(dirname "$0")/lib.sh"
-d=$(mktemp -d "${TMPDIR:-/tmp}/nm-fiotrim.XXXXXX")
+. "$(dirname "$0")/helpers/fio_side.sh"
+scratch_dir
 loopdev=""
-trap '[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null; rm -rf "$d"' EXIT
-cd "$d" || exit 1
-HAVE_FIO=0
-command -v fio >/dev/null && HAVE_FIO=1
-HAVE_STRACE=0
-command -v strace >/dev/null && HAVE_STRACE=1
+at_exit '[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null'
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
-py() { python3 -c "$@"; }
 blocks() { stat -c %b "$1"; }
 fill() { head -c "$2" /dev/urandom >"$1" && sync "$1"; }
-# jq_ FILE EXPR: the values of a Python expression on a JSON file, space-separated
-jq_() { py 'import json,sys
-j = json.load(open(sys.argv[1])); v = eval(sys.argv[2])
-print(" ".join(map(str, v)) if isinstance(v, tuple) else v)' "$@" 2>&1; }
 
 # --- trim on a file: falloc punches holes, the blocks are freed; JSON counts the trims ----------
 T4="--ioengine=falloc --bs=64k --size=4m --output-format=json"
@@ -28,8 +19,8 @@ b0=$(blocks nf)
 run_nm fio --no-save $T4 --name=t --rw=trim --filename=nf --allow-write=nf
 printf '%s\n' "$out" >nm_trim.json
 b1=$(blocks nf)
-r=$(jq_ nm_trim.json 'j["jobs"][0]["trim"]["io_bytes"], j["jobs"][0]["trim"]["total_ios"], j["jobs"][0]["write"]["io_bytes"]')
-[ "$rc" = 0 ] && [ "$b1" -lt $((b0 / 10)) ] && [ "$r" = "4194304 64 0" ] &&
+r=$(json_file nm_trim.json 'j["jobs"][0]["trim"]["io_bytes"], j["jobs"][0]["trim"]["total_ios"], j["jobs"][0]["write"]["io_bytes"]')
+[ "$rc" = 0 ] && [ "$b1" -lt $((b0 / 10)) ] && [ "$r" = "(4194304, 64, 0)" ] &&
     ok "rw=trim with falloc: the file's blocks are freed ($b0 -> $b1), JSON trim: 4 MiB in 64 trims" ||
     not_ok "rw=trim with falloc frees the file's blocks" "rc $rc, blocks $b0 -> $b1, trim figures '$r' ${err:0:300}"
 if [ $HAVE_FIO = 1 ]; then
@@ -37,7 +28,7 @@ if [ $HAVE_FIO = 1 ]; then
     fb0=$(blocks ff)
     fio $T4 --name=t --rw=trim --filename=ff >fio_trim.json 2>fio.err
     fb1=$(blocks ff)
-    fr=$(jq_ fio_trim.json 'j["jobs"][0]["trim"]["io_bytes"], j["jobs"][0]["trim"]["total_ios"], j["jobs"][0]["write"]["io_bytes"]')
+    fr=$(json_file fio_trim.json 'j["jobs"][0]["trim"]["io_bytes"], j["jobs"][0]["trim"]["total_ios"], j["jobs"][0]["write"]["io_bytes"]')
     [ "$fb1" -lt $((fb0 / 10)) ] && [ "$fr" = "$r" ] &&
         ok "fio frees the blocks too ($fb0 -> $fb1), with the same JSON trim figures" ||
         not_ok "fio frees the blocks too, same trim figures" "fio: $fb0 -> $fb1, '$fr' vs nodemark '$r'"
@@ -74,14 +65,14 @@ expect_rc 2 "a trim of an existing file needs --allow-write, as a write does"
 if [ $HAVE_STRACE = 1 ]; then
     fill tw 256k
     falloc_calls() { grep -o 'fallocate([0-9]*, [A-Z_|0-9]*, [0-9]*, [0-9]*)' "$1" | sed 's/fallocate([0-9]*, //; s/)//' | tr '\n' ' '; }
-    strace -f -qq -e trace=fallocate -o nm.st "$NM" fio --no-save --output-format=json --ioengine=falloc --bs=64k \
+    strace_fio nm nm.st -e trace=fallocate -- --output-format=json --ioengine=falloc --bs=64k \
         --size=256k --name=tw --rw=trimwrite --filename=tw --allow-write=tw >tw.json 2>tw.err
     nmc=$(falloc_calls nm.st)
     want="FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE, 0, 65536 0, 0, 65536 FALLOC_FL_KEEP_SIZE|FALLOC_FL_PUNCH_HOLE, 65536, 65536 0, 65536, 65536 "
-    [[ $nmc == "$want"* ]] && [ "$(jq_ tw.json 'j["jobs"][0]["trim"]["io_bytes"], j["jobs"][0]["write"]["io_bytes"]')" = "262144 262144" ] &&
+    [[ $nmc == "$want"* ]] && [ "$(json_file tw.json 'j["jobs"][0]["trim"]["io_bytes"], j["jobs"][0]["write"]["io_bytes"]')" = "(262144, 262144)" ] &&
         ok "trimwrite: each block trimmed then written, both counted" || not_ok "trimwrite: trim then write each block" "calls: ${nmc:0:300} $(head -c 300 tw.err)"
     if [ $HAVE_FIO = 1 ]; then
-        strace -f -qq -e trace=fallocate -o fio.st fio --output-format=json --ioengine=falloc --bs=64k --size=256k \
+        strace_fio fio fio.st -e trace=fallocate -- --output-format=json --ioengine=falloc --bs=64k --size=256k \
             --name=tw --rw=trimwrite --filename=tw >/dev/null 2>&1
         fioc=$(falloc_calls fio.st)
         [ "$fioc" = "$nmc" ] && ok "trimwrite: the same calls, in the same order, as fio's" ||
@@ -134,13 +125,12 @@ print(" ".join(str(int(m.group(1), 16)) for m in re.finditer(r"pread64\(0x[0-9a-
 zone_case() { # NAME OPTIONS...: nodemark's and fio's read offsets for one zoned job
     local name=$1
     shift
-    strace -f -qq -e trace=pread64 -e raw=pread64 -o "$name.nm" "$NM" fio --no-save --output-format=json --ioengine=psync \
-        --bs=16k --name=z --filename=zf "$@" >"$name.json" 2>"$name.err"
+    local job=(--output-format=json --ioengine=psync --bs=16k --name=z --filename=zf "$@")
+    strace_fio nm "$name.nm" -e trace=pread64 -e raw=pread64 -- "${job[@]}" >"$name.json" 2>"$name.err"
     nmo=$(offsets "$name.nm")
     fioo=""
     if [ $HAVE_FIO = 1 ]; then
-        strace -f -qq -e trace=pread64 -e raw=pread64 -o "$name.fio" fio --output-format=json --ioengine=psync --bs=16k \
-            --name=z --filename=zf "$@" >/dev/null 2>&1
+        strace_fio fio "$name.fio" -e trace=pread64 -e raw=pread64 -- "${job[@]}" >/dev/null 2>&1
         fioo=$(offsets "$name.fio")
     fi
 }
@@ -197,24 +187,25 @@ dedupe_case() { # NAME OPTIONS...: the distinct blocks of the file each tool wro
     fi
 }
 near() { py 'import sys; a, b, lo, hi = map(float, sys.argv[1:5]); print("ok" if lo <= a / b <= hi else "no")' "$@"; }
-dedupe_case rep --dedupe_percentage=50 # which turns refill_buffers on, as fio's
-read -r nu nt _ <<<"$nmd"
-[ "$rc" = 0 ] && [ "$(near "$nu" "$nt" 0.45 0.55)" = ok ] && ok "dedupe_percentage=50: about half the blocks distinct ($nu of $nt)" ||
-    not_ok "dedupe_percentage=50: half the blocks distinct" "rc $rc, '$nmd' ${err:0:300}"
-if [ -n "$fiod" ]; then
-    read -r fu _ _ <<<"$fiod"
-    [ "$(near "$nu" "$fu" 0.9 1.1)" = ok ] && ok "dedupe_percentage=50: as many distinct blocks as fio's ($fu)" ||
-        not_ok "dedupe: fio's distinct blocks" "fio $fiod, nodemark $nmd"
-fi
-dedupe_case ws --refill_buffers=1 --dedupe_percentage=30 --dedupe_mode=working_set --dedupe_working_set_percentage=20
-read -r nu nt _ <<<"$nmd"
-[ "$rc" = 0 ] && [ "$(near "$nu" "$nt" 0.65 0.75)" = ok ] && ok "dedupe_mode=working_set: 70% of the blocks distinct ($nu of $nt)" ||
-    not_ok "dedupe_mode=working_set: 70% distinct" "rc $rc, '$nmd' ${err:0:300}"
-if [ -n "$fiod" ]; then
-    read -r fu _ _ <<<"$fiod"
-    [ "$(near "$nu" "$fu" 0.9 1.1)" = ok ] && ok "working_set: as many distinct blocks as fio's ($fu)" ||
-        not_ok "working_set: fio's distinct blocks" "fio $fiod, nodemark $nmd"
-fi
+# distinct_share WHAT LO HI OPTIONS...: the distinct blocks of the job's file are LO to HI of its
+# blocks, and as many (within 10 %) as in the file fio wrote for the same job
+distinct_share() {
+    local what=$1 lo=$2 hi=$3 nu nt fu
+    shift 3
+    dedupe_case share "$@"
+    read -r nu nt _ <<<"$nmd"
+    [ "$rc" = 0 ] && [ "$(near "$nu" "$nt" "$lo" "$hi")" = ok ] && ok "$what ($nu of $nt)" ||
+        not_ok "$what" "rc $rc, '$nmd' ${err:0:300}"
+    if [ -n "$fiod" ]; then
+        read -r fu _ _ <<<"$fiod"
+        [ "$(near "$nu" "$fu" 0.9 1.1)" = ok ] && ok "${what%%:*}: as many distinct blocks as fio's ($fu)" ||
+            not_ok "${what%%:*}: fio's distinct blocks" "fio $fiod, nodemark $nmd"
+    fi
+}
+# dedupe_percentage=50 turns refill_buffers on, as fio's
+distinct_share "dedupe_percentage=50: about half the blocks distinct" 0.45 0.55 --dedupe_percentage=50
+distinct_share "dedupe_mode=working_set: 70% of the blocks distinct" 0.65 0.75 --refill_buffers=1 --dedupe_percentage=30 \
+    --dedupe_mode=working_set --dedupe_working_set_percentage=20
 dedupe_case cmp --buffer_compress_percentage=50
 read -r nu nt nz <<<"$nmd"
 [ "$rc" = 0 ] && [ "$nu" = "$nt" ] && [ "$nz" = $((nt * 8)) ] &&

@@ -2,51 +2,14 @@
 # tests/cli/fio_compare.py: key tree of every job entry, jobnames, groupids, job and global
 # options, and (all these jobs are size-based) io_bytes and total_ios.
 . "$TESTS_DIR/cli/lib.sh"
+. "$TESTS_DIR/cli/helpers/fio_side.sh"
+require_fio
 
-if ! command -v fio >/dev/null; then
-    not_ok "fio is installed (scripts/deps.sh installs it)"
-    exit 0
-fi
-
-cat >jobs.fio <<'EOF'
-; a job file with globals, comments and a stonewall
-[global]
-ioengine=psync
-size=1m
-# 16k writes in the second job
-[first]
-rw=randread
-[second]
-rw=write
-bs=16k
-stonewall
-EOF
-
-# compare NAME ARGS...: both tools in fresh directories, then the comparison
+# compare NAME ARGS...: both tools on ARGS (their files in a fresh ./d each), the JSON compared
 compare() {
     local name=$1
     shift
-    rm -rf d && mkdir d
-    if ! fio --output-format=json "$@" >fio.json 2>fio.err; then
-        not_ok "$name: fio ran" "$(head -c 300 fio.err)"
-        return
-    fi
-    rm -rf d && mkdir d
-    run_nm fio --no-save --output-format=json "$@"
-    if [ "$rc" -ne 0 ]; then
-        not_ok "$name: nodemark fio ran" "exit $rc: ${err:0:300}"
-        return
-    fi
-    printf '%s\n' "$out" >nm.json
-    local why
-    if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" fio.json nm.json --sizes 2>&1); then
-        ok "$name: same JSON keys, jobs, groups, io_bytes and total_ios as fio"
-    else
-        not_ok "$name: same JSON as fio" "$why"
-    fi
-    if [ -n "$(find d -mindepth 1 -maxdepth 1 -name '.nodemark-*' 2>/dev/null)" ]; then
-        not_ok "$name: nodemark removed its files"
-    fi
+    json_like_fio "$name: same JSON keys, jobs, groups, io_bytes and total_ios as fio" --sizes d "$@"
 }
 
 G="--directory=d --size=1m"
@@ -58,7 +21,7 @@ compare "rand mixed, 2 jobs" $G --name=rrw --rw=randrw --numjobs=2
 compare "group_reporting" --group_reporting $G --name=g1 --rw=randread --numjobs=2 --name=g2 --rw=read
 compare "stonewall between jobs" $G --name=s1 --rw=read --name=s2 --rw=write --stonewall --name=s3 --rw=randread
 compare "loops" $G --name=lp --rw=read --loops=3
-compare "job file" --directory=d jobs.fio
+compare "job file" --directory=d "$TESTS_DIR/cli/data/two_groups.fio"
 compare "nrfiles" $G --name=nf --rw=read --nrfiles=2
 compare "new_group" $G --name=n1 --rw=read --name=n2 --rw=read --new_group
 compare "rw=read:4k holes" $G --name=h --rw=read:4k

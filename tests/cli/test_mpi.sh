@@ -10,13 +10,9 @@ fi
 
 # run_mpi NP ARGS...: like run_nm, under mpirun, never longer than 120 s (a hang is a failure)
 run_mpi() {
-    local np=$1 o e
+    local np=$1
     shift
-    o=$(mktemp) e=$(mktemp)
-    timeout -k 5 120 mpirun --oversubscribe --allow-run-as-root -np "$np" "$MPI" "$@" >"$o" 2>"$e"
-    rc=$?
-    out=$(cat "$o") err=$(cat "$e")
-    rm -f "$o" "$e"
+    run_cmd timeout -k 5 120 mpirun --oversubscribe --allow-run-as-root -np "$np" "$MPI" "$@"
 }
 
 # check_aggregate: every rank's phases are there, and each aggregate is the reduction of them

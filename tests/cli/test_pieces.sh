@@ -92,17 +92,12 @@ check "SIGINT leaves nothing behind" test -z "$(left_behind)"
 
 # Ctrl-C in the middle: exit 130, the pieces written so far are reported and saved, nothing left.
 mkdir -p intdir
-NODEMARK_DB="$PWD/int.db" "$NM" pieces intdir --count 100000 --size 64k >int.out 2>int.err &
-pid=$!
-sleep 1
-kill -INT $pid
-wait $pid
-rc=$?
+NODEMARK_DB="$PWD/int.db" run_interrupted 1 "$NM" pieces intdir --count 100000 --size 64k
 expect_rc 130 "pieces: SIGINT exits 130"
-if grep -q "pieces were written" int.err && grep -qE '^ +write +[0-9]+' int.out; then
+if grep -q "pieces were written" <<<"$err" && grep -qE '^ +write +[0-9]+' <<<"$out"; then
     ok "pieces: SIGINT reports the pieces written so far"
 else
-    not_ok "pieces: SIGINT reports the pieces written so far" "$(cat int.err)"
+    not_ok "pieces: SIGINT reports the pieces written so far" "$err"
 fi
 if NODEMARK_DB="$PWD/int.db" "$NM" runs 2>/dev/null | grep -q " pieces "; then
     ok "pieces: SIGINT saves the finished part"

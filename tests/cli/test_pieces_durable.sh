@@ -4,10 +4,7 @@
 # fsyncs every directory of the store at its end, and says that a piece is durable only then.
 . "$TESTS_DIR/cli/lib.sh"
 
-if ! command -v strace >/dev/null; then
-	skip "the system calls of a --sync run" "strace is not installed"
-	exit 0
-fi
+skip_without strace "the system calls of a --sync run"
 work=$(mktemp -d "${TMPDIR:-/tmp}/nm-durable.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 

@@ -110,17 +110,12 @@ check "the suite is a tag" test "$(json_get '(j if isinstance(j, list) else [j])
 
 # Ctrl-C in the middle: exit 130, the runs that finished are reported and saved.
 db_int="$PWD/interrupt.db"
-NODEMARK_DB="$db_int" "$NM" time --runs 100 -- sleep 0.1 >int.out 2>int.err &
-pid=$!
-sleep 1.5
-kill -INT $pid
-wait $pid
-rc=$?
+NODEMARK_DB="$db_int" run_interrupted 1.5 "$NM" time --runs 100 -- sleep 0.1
 expect_rc 130 "time: SIGINT exits 130"
-if grep -q "runs that finished" int.err && grep -qE '[0-9]+ runs' int.out; then
+if grep -q "runs that finished" <<<"$err" && grep -qE '[0-9]+ runs' <<<"$out"; then
     ok "time: SIGINT reports the finished runs"
 else
-    not_ok "time: SIGINT reports the finished runs" "$(cat int.err)"
+    not_ok "time: SIGINT reports the finished runs" "$err"
 fi
 n=$(NODEMARK_DB="$db_int" "$NM" export last 2>/dev/null |
     python3 -c 'import json,sys; r=json.load(sys.stdin); r=r[0] if isinstance(r,list) else r; r=r.get("records",[r])[0] if "records" in r else r; print(len([m for b in r["benches"] for m in b["metrics"] if m["name"]=="wall_s"][0]["samples"]))' 2>/dev/null)
