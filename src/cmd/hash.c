@@ -35,12 +35,9 @@ struct hash_opts {
 static void parse_algos(const struct opt_iter *it, void *opts)
 {
 	struct hash_opts *o = opts;
-	char err[256], **v;
-	int n = split_list(it->arg, ',', &v, err, sizeof err);
-	if (n < 0)
-		opt_bad_value(it, err);
-	if (n > MAX_LIST)
-		opt_bad_value(it, "too many items");
+	char err[256];
+	int n;
+	char **v = opt_list(it, MAX_LIST, "hashes", &n);
 	o->nalgos = 0;
 	for (int i = 0; i < n; i++) {
 		enum hash_algo a;
@@ -57,12 +54,9 @@ static void parse_algos(const struct opt_iter *it, void *opts)
 static void parse_threads(const struct opt_iter *it, void *opts)
 {
 	struct hash_opts *o = opts;
-	char err[256], **v;
-	int n = split_list(it->arg, ',', &v, err, sizeof err);
-	if (n < 0)
-		opt_bad_value(it, err);
-	if (n > MAX_LIST)
-		opt_bad_value(it, "too many items");
+	char err[256];
+	int n;
+	char **v = opt_list(it, MAX_LIST, "thread counts", &n);
 	o->nthreads = 0;
 	for (int i = 0; i < n; i++) {
 		uint64_t t;

@@ -53,14 +53,9 @@ static void *disk_create(void)
 static void parse_rw(const struct opt_iter *it, void *state)
 {
 	struct disk_state *s = state;
-	char err[256], **v;
-	int cnt = split_list(it->arg, ',', &v, err, sizeof err);
-	if (cnt < 0)
-		opt_bad_value(it, err);
-	if (cnt > MAX_PHASES) {
-		free_strv(v);
-		opt_bad_value(it, "at most 8 phases");
-	}
+	char err[256];
+	int cnt;
+	char **v = opt_list(it, MAX_PHASES, "phases", &cnt);
 	s->nrw = 0;
 	for (int i = 0; i < cnt; i++) {
 		if (io_rw_parse(v[i], &s->rw[s->nrw++]) < 0) {

@@ -37,14 +37,9 @@ static void *hash_create(void)
 static void parse_algos(const struct opt_iter *it, void *state)
 {
 	struct hash_state *s = state;
-	char err[256], **v;
-	int cnt = split_list(it->arg, ',', &v, err, sizeof err);
-	if (cnt < 0)
-		opt_bad_value(it, err);
-	if (cnt > 8) {
-		free_strv(v);
-		opt_bad_value(it, "at most 8 hashes");
-	}
+	char err[256];
+	int cnt;
+	char **v = opt_list(it, 8, "hashes", &cnt);
 	s->nalgos = 0;
 	for (int i = 0; i < cnt; i++) {
 		if (hash_algo_parse(v[i], &s->algos[s->nalgos++]) < 0) {

@@ -61,14 +61,9 @@ static int parse_sync(const char *w, enum pieces_sync *out)
 /* --hash LIST or --sync LIST (hashes: 1): a phase per hash and sync mode. */
 static void parse_list(const struct opt_iter *it, struct pieces_state *s, int hashes)
 {
-	char err[256], **v;
-	int cnt = split_list(it->arg, ',', &v, err, sizeof err);
-	if (cnt < 0)
-		opt_bad_value(it, err);
-	if (cnt > MAX_LIST) {
-		free_strv(v);
-		opt_bad_value(it, "at most 4 items");
-	}
+	char err[256];
+	int cnt;
+	char **v = opt_list(it, MAX_LIST, "items", &cnt);
 	for (int i = 0; i < cnt; i++) {
 		int bad = hashes ? hash_algo_parse(v[i], &s->hashes[i]) < 0 : parse_sync(v[i], &s->syncs[i]) < 0;
 		if (bad) {

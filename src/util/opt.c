@@ -175,3 +175,17 @@ uint64_t opt_count(const struct opt_iter *it, uint64_t min, uint64_t max)
 		opt_bad_value(it, err);
 	return v;
 }
+
+char **opt_list(const struct opt_iter *it, int max, const char *items, int *n)
+{
+	char err[256], **v;
+	*n = split_list(it->arg, ',', &v, err, sizeof err);
+	if (*n < 0)
+		opt_bad_value(it, err);
+	if (*n > max) {
+		free_strv(v);
+		snprintf(err, sizeof err, "at most %d %s", max, items);
+		opt_bad_value(it, err);
+	}
+	return v;
+}

@@ -47,6 +47,9 @@ __attribute__((noreturn)) void opt_bad_value(const struct opt_iter *it, const ch
 uint64_t opt_size(const struct opt_iter *it);
 uint64_t opt_duration(const struct opt_iter *it);   /* a bare number is seconds */
 uint64_t opt_count(const struct opt_iter *it, uint64_t min, uint64_t max);
+/* The value split at commas into *n items (split_list; free with free_strv): an empty item, or
+ * more than max ("at most MAX ITEMS"), exits 2 naming the option. */
+char **opt_list(const struct opt_iter *it, int max, const char *items, int *n);
 /* The value as a file to write later (util/atomicfile.h afile_check): a missing or read-only
  * directory exits 2 naming the option now, before anything is measured. */
 const char *opt_output_file(const struct opt_iter *it);
