@@ -148,15 +148,24 @@ static void table_strings(const struct ct_result *res, const struct ct_table *t,
 	}
 }
 
+/* Table t's cells as text, its rows and then the geomean row (free it); its notes join nt. */
+static struct cellstr *table_cells(const struct ct_result *res, const struct ct_table *t, struct notes *nt)
+{
+	struct cellstr *cs = calloc((t->nrows + 1) * res->ncols, sizeof *cs);
+	if (!cs)
+		abort();
+	table_strings(res, t, nt, cs);
+	return cs;
+}
+
 struct ct_text *ct_texts(const struct ct_result *res, const struct ct_table *t)
 {
 	size_t n = (t->nrows + 1) * res->ncols;
-	struct cellstr *cs = calloc(n, sizeof *cs);
 	struct ct_text *out = calloc(n, sizeof *out);
 	struct notes nt = { .n = 0 };
-	if (!cs || !out)
+	if (!out)
 		abort();
-	table_strings(res, t, &nt, cs);
+	struct cellstr *cs = table_cells(res, t, &nt);
 	for (size_t i = 0; i < n; i++) {
 		memcpy(out[i].center, cs[i].center, sizeof out[i].center);
 		memcpy(out[i].pct, cs[i].pct, sizeof out[i].pct);
@@ -310,11 +319,8 @@ static void text_tables(FILE *f, const struct ct_result *res)
 	for (size_t ti = 0; ti < res->ntables; ti++) {
 		const struct ct_table *t = res->tables[ti];
 		size_t nr = t->nrows, lines = nr + (nr > 1);
-		struct cellstr *cs = calloc((nr + 1) * nc, sizeof *cs);
+		struct cellstr *cs = table_cells(res, t, &nt);
 		char title[160];
-		if (!cs)
-			abort();
-		table_strings(res, t, &nt, cs);
 		ct_title(t, title, sizeof title);
 
 		size_t w0 = nr > 1 ? width("geomean") : 0;
@@ -352,11 +358,8 @@ void ct_write_markdown(FILE *f, const struct ct_result *res)
 	for (size_t ti = 0; ti < res->ntables; ti++) {
 		const struct ct_table *t = res->tables[ti];
 		size_t nr = t->nrows, lines = nr + (nr > 1);
-		struct cellstr *cs = calloc((nr + 1) * nc, sizeof *cs);
+		struct cellstr *cs = table_cells(res, t, &nt);
 		char title[160];
-		if (!cs)
-			abort();
-		table_strings(res, t, &nt, cs);
 		fprintf(f, "| %s |", ct_title(t, title, sizeof title));
 		for (size_t c = 0; c < nc; c++)
 			fprintf(f, c ? " %s | vs %s |" : " %s |", res->cols[c], res->cols[0]);

@@ -40,18 +40,31 @@ static const char css[] =
 
 /* --- machines and runs -------------------------------------------------------- */
 
+/* Input i's machine is one an earlier input ran on: it is listed once, under the first. */
+static int host_listed_before(const struct ct_input *in, size_t i)
+{
+	const char *host = in[i].r->host ? in[i].r->host : "";
+	for (size_t k = 0; k < i; k++)
+		if (strcmp(in[k].r->host ? in[k].r->host : "", host) == 0)
+			return 1;
+	return 0;
+}
+
+/* The machine's name as listed: its host name, or the input's name where none was recorded. */
+static const char *machine_name(const struct ct_input *in)
+{
+	return in->r->host && *in->r->host ? in->r->host : in->name;
+}
+
 static void machines(FILE *f, const struct ct_input *in, size_t nin)
 {
 	fputs("<h2>Machines</h2>\n", f);
 	for (size_t i = 0; i < nin; i++) {
-		int seen = 0;
-		for (size_t k = 0; k < i; k++)
-			seen |= strcmp(in[k].r->host ? in[k].r->host : "", in[i].r->host ? in[i].r->host : "") == 0;
-		if (seen)
+		if (host_listed_before(in, i))
 			continue;
 		char *sum = in[i].r->inventory ? inventory_summary(in[i].r->inventory) : NULL;
 		fputs("<p><b>", f);
-		chart_esc(f, in[i].r->host && *in[i].r->host ? in[i].r->host : in[i].name);
+		chart_esc(f, machine_name(&in[i]));
 		fputs("</b>: ", f);
 		chart_esc(f, sum ? sum : "no inventory recorded");
 		fputs("</p>\n", f);
@@ -255,13 +268,10 @@ void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const
 	char t[40];
 	fprintf(f, "# %s\n\n_%s_\n\n## Machines\n\n", o->title, o->generated);
 	for (size_t i = 0; i < nin; i++) {
-		int seen = 0;
-		for (size_t k = 0; k < i; k++)
-			seen |= strcmp(in[k].r->host ? in[k].r->host : "", in[i].r->host ? in[i].r->host : "") == 0;
-		if (seen)
+		if (host_listed_before(in, i))
 			continue;
 		char *sum = in[i].r->inventory ? inventory_summary(in[i].r->inventory) : NULL;
-		fprintf(f, "- **%s**: %s\n", in[i].r->host && *in[i].r->host ? in[i].r->host : in[i].name,
+		fprintf(f, "- **%s**: %s\n", machine_name(&in[i]),
 			sum ? sum : "no inventory recorded");
 		free(sum);
 	}
