@@ -31,6 +31,8 @@ hash --threads 0 | --threads
 hash --threads x | "x"
 hash --threads 100000 | --threads
 hash --threads 1,,2 | empty item
+hash --threads 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17 | --threads: at most 16 thread counts
+hash --algo blake3,sha256,none,blake3,sha256,none,blake3,sha256,none,blake3,sha256,none,blake3,sha256,none,blake3,sha256 | --algo: at most 16 hashes
 hash --runs 0 | --runs
 hash --runs 1.5 | --runs
 hash --file nonexistent.bin | nonexistent.bin

@@ -33,8 +33,8 @@ if [ $HAVE_FIO = 1 ]; then
     # the same job, asynchronous and deeper, against fio's JSON structure and amounts
     J="--name=wv --size=1m --bs=4k --rw=randwrite --ioengine=io_uring --iodepth=8 --verify=crc32c"
     # shellcheck disable=SC2086
-    json_like_fio "io_uring, iodepth 8: fio's JSON structure and amounts (write and read 1 MiB)" --sizes "$d/st" \
-        --filename="$d/st/f" $J
+    json_like_fio "io_uring, iodepth 8: fio's JSON structure and amounts (write and read 1 MiB)" --sizes "$d/like" \
+        --filename="$d/like/f" $J
 fi
 rm -f "$d"/nm-* "$d"/fio-*
 
