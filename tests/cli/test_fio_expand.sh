@@ -6,7 +6,6 @@
 # built with its arithmetic (the Debian/Ubuntu fio 3.33 is not: it fails to parse them).
 . "$(dirname "$0")/lib.sh"
 scratch_dir
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 export NM_T_SIZE=3m NM_T_RW=read
 unset NM_T_UNSET
 

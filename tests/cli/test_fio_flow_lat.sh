@@ -5,7 +5,6 @@
 # finds and the JSON keys it reports. Only loose bounds on figures; no timings.
 . "$(dirname "$0")/lib.sh"
 scratch_dir
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 # both TAG ARGS...: nodemark's JSON in TAG.nm.json and, with fio, fio's in TAG.fio.json
 both() {
     local tag=$1

@@ -6,7 +6,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/helpers/fio_side.sh"
 scratch_dir
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 
 # --- start order: a job after a stonewall job waits for it, as in fio -----------------------------
 # A lasts ~0.25 s (rate-limited); B has stonewall; C follows B without one. fio starts nothing

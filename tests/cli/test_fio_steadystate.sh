@@ -4,7 +4,6 @@
 # (attained=0), and the JSON "steadystate" section has fio's keys, criterion and window.
 . "$(dirname "$0")/lib.sh"
 scratch_dir
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 
 # Two groups at once on the null engine, each at a steady 500 I/Os per second:
 #   steady: ss=iops:20% over 3 s, runtime 30 s: ends after 3 samples, far before 30 s

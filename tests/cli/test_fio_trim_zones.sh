@@ -8,7 +8,6 @@
 scratch_dir
 loopdev=""
 at_exit '[ -n "$loopdev" ] && losetup -d "$loopdev" 2>/dev/null'
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 blocks() { stat -c %b "$1"; }
 fill() { head -c "$2" /dev/urandom >"$1" && sync "$1"; }
 

@@ -7,7 +7,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/helpers/fio_side.sh"
 scratch_dir
-export ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0
 [ $HAVE_FIO = 1 ] || not_ok "fio is installed (scripts/deps.sh installs it)"
 IOB='j["jobs"][0]["write"]["io_bytes"], j["jobs"][0]["read"]["io_bytes"], j["jobs"][0]["error"]'
 KINDS="md5 crc32c crc32c-intel crc32 sha1 sha256 sha512 xxhash meta pattern"
