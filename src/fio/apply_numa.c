@@ -3,6 +3,7 @@
  * set, as cpus_allowed's (the engine pins each thread to it). */
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "io/target.h"
 #include "util/error.h"
 
 #include <ctype.h>
@@ -10,22 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define NODE_DIR "/sys/devices/system/node"
 #define MAX_NODE 1023
 
 /* Append node's CPU list to out (comma-separated).  0, or -1 when the node does not exist. */
 static int add_node_cpus(unsigned node, char *out, size_t len)
 {
-	char path[64], line[4096];
-	snprintf(path, sizeof path, NODE_DIR "/node%u/cpulist", node);
-	FILE *f = fopen(path, "r");
-	if (!f)
+	char line[4096];
+	if (target_node_cpulist((int)node, line, sizeof line) < 0)
 		return -1;
-	int ok = fgets(line, sizeof line, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	line[strcspn(line, "\n")] = 0;
 	if (line[0]) /* a node without CPUs (memory only) adds none */
 		snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "", line);
 	return 0;
@@ -62,7 +55,7 @@ FIO_APPLY(numa_cpu_nodes)
 			for (unsigned long n = lo; n <= hi; n++)
 				if (n > MAX_NODE || add_node_cpus((unsigned)n, cpus, sizeof cpus) < 0)
 					return nm_errf(err, errlen, "\"%s\": node %lu does not exist here (%s)",
-						       fio_q(v, qb, sizeof qb), n, NODE_DIR);
+						       fio_q(v, qb, sizeof qb), n, TARGET_NODE_DIR);
 			s = *e ? e + 1 : e;
 		}
 	}

@@ -1,6 +1,7 @@
 /* Targets: what a path is (directory, file, block device), whether O_DIRECT works there,
  * whether it is memory-backed, its NUMA node, and which engine "auto" picks for it. */
 #include "io/target.h"
+#include "inventory/sysfs.h"
 #include "util/error.h"
 
 #include <ctype.h>
@@ -76,18 +77,16 @@ int target_numa_node(dev_t dev)
 	return (int)node;
 }
 
+int target_node_cpulist(int node, char *buf, size_t len)
+{
+	return sysfs_str("", buf, len, TARGET_NODE_DIR "/node%d/cpulist", node);
+}
+
 int target_node_cpus(int node, int *cpus, unsigned max)
 {
-	char p[128], buf[4096];
-	snprintf(p, sizeof p, "/sys/devices/system/node/node%d/cpulist", node);
-	FILE *f = fopen(p, "r");
-	if (!f)
+	char buf[4096];
+	if (target_node_cpulist(node, buf, sizeof buf) < 0)
 		return -1;
-	int ok = fgets(buf, sizeof buf, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = '\0';
 	return parse_cpu_list(buf, cpus, max);
 }
 
