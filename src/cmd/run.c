@@ -253,6 +253,17 @@ static void compare_and_report(const struct run_cmd *o, const struct record *rec
 		fflush(stdout);
 		if (baseline_compare(stdout, base, rec, err, sizeof err) < 0)
 			nm_error("compare: %s", err);
+	} else if (!o->baseline) {
+		/* A first run is a baseline, not a failure to compare: say so, and how the next one
+		 * will be found. */
+		printf("\nno earlier %s run of this host in %s", suite_mode_name(o->suite.mode), o->absdir);
+		if (o->ro.no_save)
+			printf(" (and this one is not saved: --no-save)\n");
+		else
+			printf(": this run (%s) is the baseline.\n"
+			       "The next `nodemark run` here is measured against it; --baseline ID|LABEL picks\n"
+			       "another, --label NAME names this one.\n",
+			       rec->id);
 	}
 	fflush(stdout);
 	if (!o->no_report) {

@@ -15,6 +15,8 @@ expect_out_matches '^  pieces/files/sha256/sync/write +[0-9.]+ [kMG]?B/s' "the p
 expect_err_has "[5/5] pieces" "plain progress lines name each phase when stderr is not a terminal"
 first=$(sed -n 's/^run \([0-9a-f]*\) (quick mode.*/\1/p' <<<"$out")
 if [ -n "$first" ]; then ok "the run id is printed"; else not_ok "the run id is printed" "$out"; fi
+expect_out_has "no earlier quick run of this host in $(cd "$d" && pwd -P): this run ($first) is the baseline." \
+    "a first run says it is the baseline, and the next run's comparison is explained"
 check "no .nodemark-* directory is left behind" no_workdirs
 check "nodemark-report.html is written" test -s nodemark-report.html
 
@@ -71,6 +73,8 @@ rm -f "$d.html"
 other=$(mktemp -d "$PWD/other.XXXXXX")
 run_nm run "$other" --quick --no-report --no-save --phases inventory,hash
 if grep -q "compared with" <<<"$out"; then not_ok "another directory has no baseline" "$out"; else ok "another directory has no baseline"; fi
+expect_out_has "no earlier quick run of this host in $(cd "$other" && pwd -P) (and this one is not saved: --no-save)" \
+    "a first run that is not saved does not call itself the baseline"
 run_nm run "$other" --quick --no-report --no-save --phases inventory,hash --baseline first --json="$other.json"
 expect_out_has "compared with run $first first" "--baseline names the run to compare with"
 # --json=FILE: the record (show --json's), the baseline and the calls; the tables stay on stdout
