@@ -29,9 +29,9 @@
 
 struct track_args {
 	struct run_opts ro;
-	const char *pattern, *time_pattern, *time_format, *log, *baseline, *name;
+	const char *pattern, *time_pattern, *time_format, *log, *baseline, *name, *until;
 	double total, every, every_pct;
-	int tee, follow, json;
+	int tee, follow, json, until_exit;
 	char **cmd;
 };
 
@@ -83,7 +83,13 @@ static const struct cli_option options[] = {
 		 CLI_HELP(NULL, "pass the command's output through (to stderr; the table is on stdout)")),
 	CLI_STRING("log", &args.log, CLI_HELP("FILE", "read a log file instead of running a command")),
 	CLI_FLAG("follow", &args.follow,
-		 CLI_HELP(NULL, "keep reading the log as it grows (until --total or Ctrl-C)")),
+		 CLI_HELP(NULL, "keep reading the log as it grows (until --total, --until or Ctrl-C)")),
+	CLI_STRING("until", &args.until,
+		   CLI_HELP("REGEX", "the job ends at the first line that matches (e.g. 'entering live mode'):\n"
+				     "that line's time closes the last segment; a command is then stopped\n"
+				     "(SIGTERM) and track exits 0")),
+	CLI_FLAG("until-exit", &args.until_exit,
+		 CLI_HELP(NULL, "the job ends when the command exits (the default with a command)")),
 	CLI_STRING("time-pattern", &args.time_pattern,
 		   CLI_HELP("REGEX", "take each line's time from the line itself (its first or named group),\n"
 				     "so an old log can be analysed; default: the time the line is read")),
@@ -113,6 +119,7 @@ const struct cli_help cmd_track_help = {
 		 "the elapsed time, the rate, the ETA and, with --baseline, the difference against the same\n"
 		 "segment of an earlier run. The timeline is saved as a run, to serve as a later baseline.\n"
 		 "With a command, track exits with the command's exit status and passes signals on to it.\n"
+		 "A job without a fixed end (a sync that goes live) ends at a line: --until REGEX.\n"
 		 "\n"
 		 "Options:\n",
 	.options = options,
@@ -135,6 +142,10 @@ static void parse_args(struct track_args *a, int argc, char **argv)
 		nm_usage_fail("--follow goes with --log FILE");
 	if (a->tee && !a->cmd)
 		nm_usage_fail("--tee goes with a command");
+	if (a->until_exit && !a->cmd)
+		nm_usage_fail("--until-exit goes with a command (a log ends at its end, or at --until)");
+	if (a->until_exit && a->until)
+		nm_usage_fail("give either --until REGEX or --until-exit, not both");
 	if (a->time_format && !a->time_pattern)
 		nm_usage_fail("--time-format goes with --time-pattern");
 	if (!a->time_format)
@@ -262,7 +273,9 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 	for (size_t i = 0; i < t->nrows; i++) /* full segments only: a partial one is not their like */
 		if (!t->rows[i].partial)
 			metric_add(seg, t->rows[i].seg_s);
-	if (a->cmd)
+	if (a->until)
+		bench_set(b, "until", json_string(a->until));
+	if (a->cmd && !a->until)
 		json_object_set_new(r->extra, "exit_code", json_integer(exit_code));
 	if (!a->ro.no_save) { /* the inventory is only for the saved record */
 		run_opts_apply(&a->ro, r, NULL);
@@ -277,6 +290,10 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 struct tracking {
 	const struct track_args *a;
 	struct progress_re *re, *tre; /* the progress number; the time stamp (NULL: the clock) */
+	struct progress_re *until;    /* the line that ends the job (NULL: the end of the input) */
+	int until_hit;                /* that line was read: at line until_line, time until_s */
+	size_t until_line;
+	double until_s;
 	struct track t;
 	struct source src;
 	struct strbuf last; /* the last progress line, for its time stamp at the end */
@@ -284,6 +301,16 @@ struct tracking {
 	int have_origin, live;
 	double started;
 };
+
+/* A log's own times are read as UTC (track_parse_time), so shown as UTC they are the log's
+ * text; the monotonic clock is mapped to the time of day once. */
+static void set_wall(struct tracking *k)
+{
+	if (k->tre)
+		track_set_wall(&k->t, 0, 1);
+	else
+		track_set_wall(&k->t, (double)clock_wall_ms() / 1e3 - clock_s(), 0);
+}
 
 /* Starts the command, its output into a pipe, or opens the log; an exit code. */
 static int open_source(struct tracking *k)
@@ -298,6 +325,7 @@ static int open_source(struct tracking *k)
 		}
 		if (!k->tre)
 			track_start(&k->t, clock_s());
+		set_wall(k);
 		return NM_EXIT_OK;
 	}
 	int p[2];
@@ -324,11 +352,12 @@ static int open_source(struct tracking *k)
 	k->src.fd = p[0];
 	if (!k->tre)
 		track_start(&k->t, (double)k->src.t0_ns / 1e9);
+	set_wall(k);
 	return NM_EXIT_OK;
 }
 
-/* One line of the job's output: a milestone row when its number crosses one. */
-static void take_line(struct tracking *k, const char *line, size_t len)
+/* A progress line: a milestone row when its number crosses one. */
+static void take_progress(struct tracking *k, const char *line, size_t len)
 {
 	const struct track_args *a = k->a;
 	double v, when;
@@ -362,7 +391,22 @@ static void take_line(struct tracking *k, const char *line, size_t len)
 	}
 }
 
-/* Every line until the end of the output (or of --total under --follow), or Ctrl-C; an exit
+/* One line of the job's output: its progress, then whether it ends the job (--until); the end's
+ * time is the line's own (or, without one, the last progress line's), else the clock's. */
+static void take_line(struct tracking *k, const char *line, size_t len)
+{
+	take_progress(k, line, len);
+	if (!k->until || !progress_re_matches(k->until, line, len))
+		return;
+	k->until_hit = 1;
+	k->until_line = k->lines;
+	if (!k->tre)
+		k->until_s = clock_s();
+	else if (line_time(k->tre, k->a->time_format, line, len, &k->until_s) < 0)
+		k->until_s = k->t.tlast;
+}
+
+/* Every line until the end of the output (or of --total under --follow, or the --until line), or Ctrl-C; an exit
  * code.  A signal goes on to the command, whose output is then read to its end. */
 static int read_lines(struct tracking *k)
 {
@@ -373,6 +417,8 @@ static int read_lines(struct tracking *k)
 		int n = lr_next(&k->src.lr, &line, &len);
 		if (n == 1) {
 			take_line(k, line, len);
+			if (k->until_hit)
+				return 0;
 			continue;
 		}
 		if (n < 0 && errno != EINTR) {
@@ -390,7 +436,8 @@ static int read_lines(struct tracking *k)
 		}
 		if (k->live)
 			show_progress(a, &k->t, k->src.fd, k->lines, k->started);
-		if (n == 0 && a->follow && !(a->total && k->t.vmax >= a->total)) {
+		/* Under --until, the total gives percentages only: the line ends the job. */
+		if (n == 0 && a->follow && !(a->total && !a->until && k->t.vmax >= a->total)) {
 			struct timespec ts = { 0, 200000000 };
 			nanosleep(&ts, NULL);
 			continue;
@@ -416,6 +463,13 @@ static void finish(struct tracking *k, double end, int exit_code, int argc, char
 		json_decref(j);
 	} else {
 		track_print_end(stdout, t, total_s, k->lines);
+		if (k->until_hit)
+			track_print_until(stdout, t, k->until_line, k->until_s);
+	}
+	if (a->until && !k->until_hit && !cleanup_interrupted()) {
+		nm_warn("no line matched --until '%s': the job's end was not seen", a->until);
+		if (*rc == 0)
+			*rc = NM_EXIT_FAILED;
 	}
 	if (k->untimed)
 		nm_warn("%zu progress lines had no time stamp that --time-pattern/--time-format could read",
@@ -445,12 +499,18 @@ int cmd_track(int argc, char **argv)
 		progress_re_free(k.re);
 		nm_usage_fail("--time-pattern: %s", err);
 	}
+	if (args.until && !(k.until = progress_re_compile_any(args.until, err, sizeof err))) {
+		progress_re_free(k.re);
+		progress_re_free(k.tre);
+		nm_usage_fail("--until: %s", err);
+	}
 	if (args.baseline)
 		baseline = load_baseline(&args, &base_rec);
 	track_init(&k.t, args.total, args.every, baseline);
 	if (open_source(&k) != NM_EXIT_OK) {
 		progress_re_free(k.re);
 		progress_re_free(k.tre);
+		progress_re_free(k.until);
 		record_free(base_rec);
 		return NM_EXIT_FAILED;
 	}
@@ -465,10 +525,14 @@ int cmd_track(int argc, char **argv)
 	rc = read_lines(&k);
 
 	double end = clock_s();
-	if (k.tre) {
+	if (k.until_hit) {
+		end = k.until_s;
+	} else if (k.tre) {
 		double lt;
 		end = k.last.len && line_time(k.tre, args.time_format, k.last.buf, k.last.len, &lt) == 0 ? lt : k.t.tlast;
 	}
+	if (k.src.pid > 0 && k.until_hit)
+		kill(k.src.pid, SIGTERM); /* the job is done; what it does after is not tracked */
 	if (k.src.pid > 0) {
 		struct run_sample s;
 		if (run_finish(k.src.pid, k.src.t0_ns, 0, &s, err, sizeof err) < 0) {
@@ -479,7 +543,7 @@ int cmd_track(int argc, char **argv)
 		}
 	}
 	finish(&k, end, exit_code, argc, argv, &rc);
-	if (args.cmd && rc == 0)
+	if (args.cmd && rc == 0 && !k.until_hit)
 		rc = exit_code;
 	if (rc == 0 && cleanup_interrupted())
 		rc = NM_EXIT_INTERRUPTED;
@@ -489,6 +553,7 @@ int cmd_track(int argc, char **argv)
 	track_free(&k.t);
 	progress_re_free(k.re);
 	progress_re_free(k.tre);
+	progress_re_free(k.until);
 	record_free(base_rec);
 	run_opts_free(&args.ro);
 	return rc;

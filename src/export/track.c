@@ -2,6 +2,7 @@
 #include "util/units.h"
 
 #include <math.h>
+#include <time.h>
 
 /* "+36m22s", "+1.25s"; "-" for NAN. */
 static const char *dur(double s, int sign, char *buf, size_t len)
@@ -36,16 +37,27 @@ static const char *num(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* A milestone's time of day, "2024-01-03T05:36:49" (to the second); "-" when unknown. */
+static const char *time_of_day(const struct track *t, double wall, char *buf, size_t len)
+{
+	struct tm tm;
+	time_t s = (time_t)floor(wall);
+	if (isnan(wall) || !(t->wall_utc ? gmtime_r(&s, &tm) : localtime_r(&s, &tm)) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+		return "-";
+	return buf;
+}
+
 void track_print_header(FILE *fp, const struct track *t)
 {
-	fprintf(fp, "%14s %7s %10s %10s %8s %10s %12s %9s%s\n", "milestone", "%", "segment", "seconds", "x first",
-		"elapsed", "rate /s", "ETA", t->baseline ? "   vs base" : "");
+	fprintf(fp, "%14s %7s %10s %10s %8s %10s %12s %9s %19s%s\n", "milestone", "%", "segment", "seconds",
+		"x first", "elapsed", "rate /s", "ETA", "time of day", t->baseline ? "   vs base" : "");
 	fflush(fp);
 }
 
 void track_print_row(FILE *fp, const struct track *t, const struct track_row *r)
 {
-	char m[32], pct[16], seg[32], ratio[16], cum[32], rate[32], eta[32], base[32];
+	char m[32], pct[16], seg[32], ratio[16], cum[32], rate[32], eta[32], base[32], tod[32];
 	if (isnan(r->pct))
 		snprintf(pct, sizeof pct, "-");
 	else
@@ -56,9 +68,10 @@ void track_print_row(FILE *fp, const struct track *t, const struct track_row *r)
 	else
 		snprintf(ratio, sizeof ratio, "x%.2f%s", r->first_ratio, r->partial ? "*" : "");
 	rate_fmt(r->rate, rate, sizeof rate);
-	fprintf(fp, "%14s %7s %10s %10.*f %8s %10s %12s %9s", num(r->milestone, m, sizeof m), pct,
+	fprintf(fp, "%14s %7s %10s %10.*f %8s %10s %12s %9s %19s", num(r->milestone, m, sizeof m), pct,
 		dur(r->seg_s, 1, seg, sizeof seg), r->seg_s < 10 ? 2 : r->seg_s < 100 ? 1 : 0, r->seg_s, ratio,
-		dur(r->cum_s, 0, cum, sizeof cum), rate, dur(r->eta_s, 0, eta, sizeof eta));
+		dur(r->cum_s, 0, cum, sizeof cum), rate, dur(r->eta_s, 0, eta, sizeof eta),
+		time_of_day(t, r->wall, tod, sizeof tod));
 	if (t->baseline)
 		fprintf(fp, " %9s", dur(r->base_diff_s, 1, base, sizeof base));
 	fputc('\n', fp);
@@ -92,6 +105,15 @@ void track_print_end(FILE *fp, const struct track *t, double total_s, size_t lin
 	}
 }
 
+void track_print_until(FILE *fp, const struct track *t, size_t line, double time_s)
+{
+	char tod[32];
+	fprintf(fp, "ended: line %zu matched --until", line);
+	if (t->wall_known)
+		fprintf(fp, ", at %s", time_of_day(t, time_s + t->wall_offset, tod, sizeof tod));
+	fputc('\n', fp);
+}
+
 static json_t *num_or_null(double v) { return isfinite(v) ? json_real(v) : json_null(); }
 
 json_t *track_to_json(const struct track *t, double total_s, size_t lines)
@@ -110,6 +132,9 @@ json_t *track_to_json(const struct track *t, double total_s, size_t lines)
 		json_object_set_new(j, "rate", num_or_null(r->rate));
 		json_object_set_new(j, "eta_s", num_or_null(r->eta_s));
 		json_object_set_new(j, "vs_base_s", num_or_null(r->base_diff_s));
+		char tod[32];
+		const char *at = time_of_day(t, r->wall, tod, sizeof tod);
+		json_object_set_new(j, "time_of_day", *at == '-' ? json_null() : json_string(at));
 		json_array_append_new(rows, j);
 	}
 	json_object_set_new(o, "rows", rows);

@@ -224,7 +224,8 @@ static uint32_t captured_group(const pcre2_code *code)
 	return first;
 }
 
-struct progress_re *progress_re_compile(const char *pattern, char *err, size_t errlen)
+/* need_group: the pattern must capture (a number, a time); else the whole match is taken. */
+static struct progress_re *compile(const char *pattern, int need_group, char *err, size_t errlen)
 {
 	int code_err;
 	PCRE2_SIZE at;
@@ -241,7 +242,7 @@ struct progress_re *progress_re_compile(const char *pattern, char *err, size_t e
 		return NULL;
 	}
 	uint32_t group = captured_group(code);
-	if (!group) {
+	if (!group && need_group) {
 		pcre2_code_free(code);
 		nm_errf(err, errlen, "the pattern needs a group around the number, e.g. 'block (\\d+)'");
 		return NULL;
@@ -265,6 +266,16 @@ struct progress_re *progress_re_compile(const char *pattern, char *err, size_t e
 	if (re->need)
 		re->rare_at = rarest_byte(re->need, re->need_len);
 	return re;
+}
+
+struct progress_re *progress_re_compile(const char *pattern, char *err, size_t errlen)
+{
+	return compile(pattern, 1, err, errlen);
+}
+
+struct progress_re *progress_re_compile_any(const char *pattern, char *err, size_t errlen)
+{
+	return compile(pattern, 0, err, errlen);
 }
 
 void progress_re_free(struct progress_re *re)
@@ -312,6 +323,13 @@ int progress_re_capture(const struct progress_re *re, const char *line, size_t l
 	if (re->need && !has_literal(re, line, len))
 		return 0;
 	return progress_re_capture_unfiltered(re, line, len, cap, caplen);
+}
+
+int progress_re_matches(const struct progress_re *re, const char *line, size_t len)
+{
+	const char *cap;
+	size_t n;
+	return progress_re_capture(re, line, len, &cap, &n);
 }
 
 int progress_re_number(const struct progress_re *re, const char *line, size_t len, double *value)

@@ -16,12 +16,18 @@ struct progress_re;
 
 /* Returns NULL with a message (one line) when the pattern is invalid or has no group. */
 struct progress_re *progress_re_compile(const char *pattern, char *err, size_t errlen);
+/* A pattern that need not capture (track --until): its capture is the first group when it
+ * has one, else the whole match. */
+struct progress_re *progress_re_compile_any(const char *pattern, char *err, size_t errlen);
 void progress_re_free(struct progress_re *re);
 
 /* The captured text of the first match in line[0..len): 1 and *cap, *caplen, or 0.
  * Not thread-safe: one compiled pattern keeps one match buffer. */
 int progress_re_capture(const struct progress_re *re, const char *line, size_t len, const char **cap,
 			size_t *caplen);
+
+/* Does the line match? */
+int progress_re_matches(const struct progress_re *re, const char *line, size_t len);
 
 /* The captured text as a number: 1 and *value, or 0 (no match, or not a number). */
 int progress_re_number(const struct progress_re *re, const char *line, size_t len, double *value);

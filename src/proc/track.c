@@ -25,6 +25,13 @@ void track_free(struct track *t)
 
 void track_start(struct track *t, double t0) { t->t0 = t0; }
 
+void track_set_wall(struct track *t, double offset, int utc)
+{
+	t->wall_offset = offset;
+	t->wall_known = 1;
+	t->wall_utc = utc;
+}
+
 double track_series_time(const struct series *s, double v)
 {
 	if (!s || s->n == 0 || v < s->y[0] || v > s->y[s->n - 1])
@@ -70,6 +77,7 @@ static void add_row(struct track *t, double time_s, double m)
 	r.eta_s = t->total > 0 && done > 0 && r.cum_s > 0 ? (t->total - m) / (done / r.cum_s) : NAN;
 	double b1 = track_series_time(t->baseline, m), b0 = track_series_time(t->baseline, t->prev_m);
 	r.base_diff_s = isnan(b1) || isnan(b0) ? NAN : r.seg_s - (b1 - b0);
+	r.wall = t->wall_known ? time_s + t->wall_offset : NAN;
 	if (t->nrows == t->cap) {
 		t->cap = t->cap ? t->cap * 2 : 64;
 		t->rows = realloc(t->rows, t->cap * sizeof *t->rows);

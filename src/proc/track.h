@@ -21,6 +21,8 @@ struct track_row {
 	double rate;            /* units per second over the segment; NAN when seg_s is 0 */
 	double eta_s;           /* at the mean rate so far; NAN without a total */
 	double base_diff_s;     /* seg_s minus the baseline's same segment; NAN when none */
+	double wall;            /* the milestone's time of day (seconds since the epoch); NAN
+				 * when the times have no known origin (track_set_wall) */
 };
 
 struct track {
@@ -34,6 +36,8 @@ struct track {
 	double next;            /* the next milestone */
 	double prev_t, prev_m;  /* the previous milestone's time and value (the origin at first) */
 	double first_seg_s, first_span;
+	double wall_offset;     /* added to a point's time gives its time of day (track_set_wall) */
+	int wall_known, wall_utc; /* wall_utc: shown as UTC (a log's own text), else local time */
 	size_t points;          /* progress values seen */
 	struct track_row *rows;
 	size_t nrows, cap;
@@ -44,6 +48,10 @@ void track_free(struct track *t);
 
 /* Set the origin time explicitly (a command's start); else the first point's time is used. */
 void track_start(struct track *t, double t0);
+
+/* How a point's time maps to the time of day: time_s + offset seconds since the epoch, shown
+ * as UTC (times read from a log, which keep the log's own text) or as local time (the clock). */
+void track_set_wall(struct track *t, double offset, int utc);
 
 /* Does a value reach the next milestone (so its time is needed)? */
 static inline int track_crosses(const struct track *t, double value)

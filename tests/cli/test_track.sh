@@ -176,3 +176,47 @@ if command -v script >/dev/null; then
     NODEMARK_NO_PROGRESS= script -qec "env -u NODEMARK_NO_PROGRESS $NM track --no-save --log many.log --pattern 'n=(\\d+)' --every 10000 >/dev/null" /dev/null >tty.out 2>&1
     grep -q "track: reading many.log" tty.out && ok "a progress line on a terminal" || not_ok "a progress line on a terminal" "$(head -c 300 tty.out)"
 fi
+
+# --until: a live-sync-style log that grows for a few seconds and ends with "entering live mode";
+# --follow stops there by itself, and that line's time closes the last, partial segment.
+: >live.log
+(
+    printf '2024-01-03T05:00:00 sync block=0\n'
+    for i in 1 2 3 4 5 6 7 8; do
+        sleep 0.3
+        printf '2024-01-03T05:%02d:00 sync block=%d\n' "$i" $((i * 100))
+    done >>live.log
+    printf '2024-01-03T05:08:30 sync block=850\n2024-01-03T05:09:15 entering live mode\n' >>live.log
+    printf '2024-01-03T05:10:00 sync block=900\n' >>live.log
+    sleep 30 # the writer lives on, as a node does: track must not wait for it
+) >>live.log &
+writer=$!
+start=$(date +%s)
+timeout 20 "$NM" track --no-save --log live.log --follow --pattern 'block=(\d+)' --every 200 \
+    --time-pattern '^(\S+)' --until 'entering live mode' >live.out 2>live.err
+rc=$?
+kill $writer 2>/dev/null; wait $writer 2>/dev/null
+out=$(cat live.out) err=$(cat live.err)
+expect_rc 0 "--follow --until ends by itself at the matching line"
+[ $(( $(date +%s) - start )) -lt 15 ] && ok "--until did not wait for the writer to end" || not_ok "--until waited"
+expect_out_matches '^ +800 +- +\+2m00s +120 +x1\.00 +8m00s .* 2024-01-03T05:08:00$' "the milestones carry their time of day"
+expect_out_matches '^ +850 +- +\+1m15s +75\.0 +x2\.50\* +9m15s .* 2024-01-03T05:09:15$' \
+    "the last segment: from the last milestone to the --until line's time"
+expect_out_has "total: 9m15s (555.0 s), progress 0 → 850" "the total ends at the --until line (the later block=900 is not read)"
+expect_out_has "ended: line 11 matched --until, at 2024-01-03T05:09:15" "says which line ended the job"
+
+# A command that goes on after the line (a node in live mode) is stopped there; track exits 0.
+run_nm track --no-save --pattern 'step (\d+)' --every 2 --until '^live$' -- \
+    sh -c 'for i in 1 2 3; do echo "step $i"; done; echo live; exec sleep 30'
+expect_rc 0 "a command is stopped at the --until line and track exits 0"
+expect_out_matches '^ +3 +- .*x[0-9.]+\* ' "the command's last, partial segment ends at the line"
+expect_out_matches ' [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:]{8}$' "without --time-pattern, the clock's time of day"
+run_nm track --no-save --log replay.log --pattern 'height=(\d+)' --every 100 --until 'never there'
+expect_rc 1 "a log that ends without the --until line fails"
+expect_err_has "no line matched --until" "and says so"
+run_nm track --no-save --log replay.log --pattern 'height=(\d+)' --every 100 --until-exit
+expect_refused "--until-exit goes with a command" "--until-exit"
+run_nm track --no-save --pattern 'x (\d+)' --every 1 --until x --until-exit -- true
+expect_refused "--until and --until-exit together" "not both"
+run_nm track --no-save --pattern 'x (\d+)' --every 1 --until 'a(' -- true
+expect_refused "an invalid --until pattern" "--until"
