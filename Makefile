@@ -221,15 +221,23 @@ fuzz-smoke: deps
 INSTALL_MPI := $(wildcard $(BUILD)/nodemark-mpi)
 BINDIR := $(DESTDIR)$(PREFIX)/bin
 MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+# Completion scripts, where bash-completion, zsh and fish look for a package's own.
+COMPL_BASH := $(DESTDIR)$(PREFIX)/share/bash-completion/completions/nodemark
+COMPL_ZSH  := $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_nodemark
+COMPL_FISH := $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/nodemark.fish
 
 install: $(BUILD)/nodemark $(INSTALL_MPI)
 	install -d $(BINDIR) $(MANDIR)
 	install -m 0755 $(BUILD)/nodemark $(BINDIR)/nodemark
 	$(if $(INSTALL_MPI),install -m 0755 $(BUILD)/nodemark-mpi $(BINDIR)/nodemark-mpi)
 	install -m 0644 docs/nodemark.1 $(MANDIR)/nodemark.1
+	install -d $(dir $(COMPL_BASH)) $(dir $(COMPL_ZSH)) $(dir $(COMPL_FISH))
+	$(BUILD)/nodemark completion bash >$(COMPL_BASH)
+	$(BUILD)/nodemark completion zsh >$(COMPL_ZSH)
+	$(BUILD)/nodemark completion fish >$(COMPL_FISH)
 
 uninstall:
-	rm -f $(BINDIR)/nodemark $(BINDIR)/nodemark-mpi $(MANDIR)/nodemark.1
+	rm -f $(BINDIR)/nodemark $(BINDIR)/nodemark-mpi $(MANDIR)/nodemark.1 $(COMPL_BASH) $(COMPL_ZSH) $(COMPL_FISH)
 
 clean:
 	rm -rf build

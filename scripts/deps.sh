@@ -12,11 +12,12 @@ case $mode in all | build) ;; *) echo "deps.sh: unknown argument '$mode' (expect
 # Build: compiler toolchain, pkg-config and the libraries of DESIGN.md.
 BUILD_PKGS="build-essential pkg-config liburing-dev libssl-dev libjansson-dev libsqlite3-dev librust-blake3-dev libpcre2-dev"
 # Tests and benchmarks: the reference tools we compare against (fio's plot tools need gnuplot),
-# fuzzing, MPI, the browser for reports.  (fiologparser_hist.py's numpy and pandas are left to
-# whoever has a fio checkout for that test: CI has neither, and the test says it skipped.)
+# fuzzing, MPI, the browser for reports, zsh and fish (their completion scripts are tested).
+# (fiologparser_hist.py's numpy and pandas are left to whoever has a fio checkout for that
+# test: CI has neither, and the test says it skipped.)
 TEST_PKGS="fio hyperfine b3sum openssl sqlite3 clang libclang-rt-14-dev libopenmpi-dev openmpi-bin
            chromium python3 python3-six util-linux coreutils procps valgrind strace ripgrep time bc
-           gnuplot-nox"
+           gnuplot-nox zsh fish"
 
 wanted=$BUILD_PKGS
 [ "$mode" = all ] && wanted="$wanted $TEST_PKGS"

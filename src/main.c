@@ -2,6 +2,7 @@
  *
  * main() finds the subcommand in the table below and hands it argv from the command name on
  * (git's builtin/ pattern).  Help and version are handled here so every command gets them. */
+#include "cli/completion.h"
 #include "cli/help.h"
 #include "cli/options.h"
 #include "cmd/cmd.h"
@@ -40,8 +41,26 @@ static void print_help(FILE *out)
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fprintf(out, "\n'nodemark help <command>' or 'nodemark <command> --help' shows a command's options.\n"
-		     "'nodemark --version' prints the version.\n"
+		     "'nodemark --version' prints the version; 'nodemark completion bash|zsh|fish' a\n"
+		     "completion script for that shell (make install installs them).\n"
 		     "Exit codes: 0 ok, 1 the benchmark failed, 2 bad usage or input, 130 interrupted.\n");
+}
+
+/* nodemark completion SHELL: the completion script, from every command's option table. */
+static int print_completion(int argc, char **argv)
+{
+	if (argc != 3) {
+		nm_error("completion: expected one shell: bash, zsh or fish (e.g. 'nodemark completion bash')");
+		return NM_EXIT_USAGE;
+	}
+	struct cli_command_info info[NCOMMANDS];
+	for (size_t i = 0; i < NCOMMANDS; i++)
+		info[i] = (struct cli_command_info){ commands[i].name, commands[i].summary, commands[i].help };
+	if (cli_completion_write(stdout, argv[2], info, NCOMMANDS) < 0) {
+		nm_error("completion: unknown shell '%s' (expected bash, zsh or fish)", argv[2]);
+		return NM_EXIT_USAGE;
+	}
+	return fflush(stdout) == 0 ? NM_EXIT_OK : NM_EXIT_FAILED;
 }
 
 static const struct command *find_command(const char *name)
@@ -102,6 +121,8 @@ int main(int argc, char **argv)
 		const struct command *c = find_command(argv[2]);
 		return c ? show_usage(c) : unknown_command(argv[2]);
 	}
+	if (strcmp(name, "completion") == 0)
+		return print_completion(argc, argv);
 	if (name[0] == '-') {
 		nm_error("unknown option '%s' (see 'nodemark --help')", name);
 		return NM_EXIT_USAGE;

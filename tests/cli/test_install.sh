@@ -31,8 +31,17 @@ if [ -x "$build/nodemark-mpi" ]; then
 else
     skip "install: bin/nodemark-mpi" "no MPI binary was built"
 fi
+# The completion scripts, where each shell looks for them, as `nodemark completion SHELL` writes them.
+compl_ok=1
+for f in bash:share/bash-completion/completions/nodemark zsh:share/zsh/vendor-completions/_nodemark \
+    fish:share/fish/vendor_completions.d/nodemark.fish; do
+    "$NM" completion "${f%%:*}" | cmp -s - "$dest/usr/${f#*:}" || compl_ok=0
+done
+if [ $compl_ok = 1 ]; then ok "install: the bash, zsh and fish completion scripts"; else not_ok "install: the bash, zsh and fish completion scripts" "$(cd "$dest" && find . -type f)"; fi
 # Nothing but what install owns under DESTDIR.
-extra=$(cd "$dest" && find . -type f | grep -v -x -e ./usr/bin/nodemark -e ./usr/bin/nodemark-mpi -e ./usr/share/man/man1/nodemark.1)
+extra=$(cd "$dest" && find . -type f | grep -v -x -e ./usr/bin/nodemark -e ./usr/bin/nodemark-mpi -e ./usr/share/man/man1/nodemark.1 \
+    -e ./usr/share/bash-completion/completions/nodemark -e ./usr/share/zsh/vendor-completions/_nodemark \
+    -e ./usr/share/fish/vendor_completions.d/nodemark.fish)
 if [ -z "$extra" ]; then ok "install: writes only its own files"; else not_ok "install: writes only its own files" "$extra"; fi
 
 make -s --no-print-directory -C "$top" BUILD="$build" PREFIX=/usr DESTDIR="$dest" uninstall >uninstall.log 2>&1
