@@ -127,7 +127,8 @@ static const struct cli_option options[] = {
 		 CLI_HELP(NULL, "JSON on stdout: per test an object per job, per target and a total\n"
 				"(iops, bytes_per_sec, io_bytes, runtime_ns, lat_ns{min,mean,max,p50,\n"
 				"p90,p99,p99.9,p99.99}, usr_cpu_ns, sys_cpu_ns, engine, direct)")),
-	CLI_OUTPUT("output", &opts.output, CLI_HELP("FILE", "write the report (or JSON) to FILE instead of stdout")),
+	CLI_OUTPUT("output", &opts.output, .alias = "o",
+		   CLI_HELP("FILE", "write the report (or JSON) to FILE instead of stdout")),
 	CLI_RUN_OPTIONS(&opts.run),
 	CLI_END,
 };

@@ -92,7 +92,7 @@ static const struct cli_option options[] = {
 		 CLI_HELP(NULL, "print JSON: {\"results\":[{\"algo\", \"threads\", \"block\", \"bytes\",\n"
 				"\"seconds\", \"bytes_per_sec\", \"cycles_per_byte\", \"cpu_seconds\",\n"
 				"\"impl\"}, ...]}")),
-	CLI_OUTPUT("output", &opts.output, .seen = &opts.json,
+	CLI_OUTPUT("output", &opts.output, .alias = "o", .seen = &opts.json,
 		   CLI_HELP("FILE", "write the JSON to FILE instead of stdout (implies --json)")),
 	CLI_RUN_OPTIONS(&run_opts),
 	CLI_END,

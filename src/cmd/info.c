@@ -40,7 +40,7 @@ static const struct cli_option options[] = {
 	CLI_STRING("db", &args.db, .bad = "empty value: expected a file name",
 		   CLI_HELP("FILE", "the results store for --diff (default $NODEMARK_DB or\n"
 				    "$XDG_DATA_HOME/nodemark/results.db)")),
-	CLI_OUTPUT("output", &args.output, .bad = "empty value: expected a file name",
+	CLI_OUTPUT("output", &args.output, .alias = "o", .bad = "empty value: expected a file name",
 		   CLI_HELP("FILE", "write to FILE (atomically) instead of standard output")),
 	CLI_NOTE("-h, --help", "this text"),
 	CLI_END,

@@ -88,7 +88,7 @@ static const struct cli_option options[] = {
 		 CLI_HELP(NULL, "print JSON: per phase numeric bytes_per_sec, pieces_per_sec, ns_per_op\n"
 				"and latency percentiles in ns (commit_lat_ns for writes, lat_ns),\n"
 				"cpu_seconds (user + system CPU time of the phase)")),
-	CLI_OUTPUT("output", &opts.output, .seen = &opts.json,
+	CLI_OUTPUT("output", &opts.output, .alias = "o", .seen = &opts.json,
 		   CLI_HELP("FILE", "write the JSON to FILE instead of stdout (implies --json)")),
 	CLI_RUN_OPTIONS(&run_opts),
 	CLI_END,
@@ -571,7 +571,7 @@ static struct verify_args vargs;
 static const struct cli_option verify_options[] = {
 	CLI_FLAG("repair", &vargs.repair),
 	CLI_FLAG("json", &vargs.json),
-	CLI_OUTPUT("output", &vargs.output, .seen = &vargs.json),
+	CLI_OUTPUT("output", &vargs.output, .alias = "o", .seen = &vargs.json),
 	CLI_END,
 };
 

@@ -89,3 +89,14 @@ else
 fi
 
 rm -rf "$d"
+
+# docs/options.md's table of each command's output and format options is what --help says.
+docs="$TESTS_DIR/../docs/options.md"
+bad=""
+for c in $cmds; do
+    want=$(help_options "$c" | tr ' ' '\n' | grep -xE -- '-o|--?output|--json|--?format|--export-[a-z]+|--style' | sort -u | xargs)
+    row=$(grep -E "^\| $c \|" "$docs" | cut -d'|' -f3 | grep -oE -- '(^| |`)-{1,2}[a-z][-a-z]*' | tr -d ' `' | sort -u | xargs)
+    [ "$want" = "$row" ] || bad="$bad $c: help [$want] docs [$row];"
+done
+if [ -z "$bad" ]; then ok "docs/options.md lists each command's output and format options as --help does"; else
+    not_ok "docs/options.md lists each command's output and format options as --help does" "$bad"; fi
