@@ -102,7 +102,7 @@ static const struct cli_option options[] = {
 	CLI_FLAG("json", &args.json, CLI_HELP(NULL, "print the rows and totals as JSON instead of the table")),
 	CLI_STRING("name", &args.name,
 		   CLI_HELP("NAME", "the job's name, which lines its runs up in compare and report\n"
-				    "(default: the command, or the log's base name without a date)")),
+				    "(default: the command, else --pattern; a log's path is a setting)")),
 	CLI_RUN_OPTIONS(&args.ro),
 	CLI_REST(&args.cmd),
 	CLI_END,
@@ -235,23 +235,18 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 			  int argc, char **argv, int *rc)
 {
 	struct record *r = record_new("track", argc, argv);
-	struct strbuf name;
-	char job[256];
-	sb_init(&name);
-	if (a->name) {
-		sb_puts(&name, a->name);
-	} else if (a->log) { /* the job, so the logs of one job on different days line up */
-		sb_puts(&name, track_job_name(a->log, job, sizeof job));
-	} else {
-		for (char **w = a->cmd; *w; w++) {
-			if (w != a->cmd)
-				sb_add(&name, " ", 1);
-			sb_puts(&name, *w);
-		}
+	struct strbuf command;
+	sb_init(&command);
+	for (char **w = a->cmd; w && *w; w++) {
+		if (w != a->cmd)
+			sb_add(&command, " ", 1);
+		sb_puts(&command, *w);
 	}
-	struct bench *b = record_add_bench(r, name.buf);
+	/* The job's name, never the log's: one job's logs (hived-2204.log, hived-2310.log) line
+	 * up in compare; the log and the command are settings. */
+	struct bench *b = record_add_bench(r, a->name ? a->name : a->cmd ? command.buf : a->pattern);
 	bench_set(b, "source", json_string(a->log ? "log" : "command"));
-	bench_set(b, a->log ? "log" : "command", json_string(a->log ? a->log : name.buf));
+	bench_set(b, a->log ? "log" : "command", json_string(a->log ? a->log : command.buf));
 	bench_set(b, "pattern", json_string(a->pattern));
 	if (a->time_pattern) {
 		bench_set(b, "time_pattern", json_string(a->time_pattern));
@@ -282,7 +277,7 @@ static void save_timeline(const struct track_args *a, const struct track *t, dou
 		if (run_save(&a->ro, r) < 0 && *rc == 0)
 			*rc = NM_EXIT_FAILED;
 	}
-	sb_free(&name);
+	sb_free(&command);
 	record_free(r);
 }
 

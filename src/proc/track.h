@@ -84,9 +84,4 @@ double track_series_time(const struct series *s, double value);
  * fraction of a second after the format's end, ".250").  Returns 0 and seconds, or -1. */
 int track_parse_time(const char *text, size_t len, const char *fmt, double *out);
 
-/* The job a log belongs to, from its path: the base name without a date or time in it, so
- * the logs of one job on different days line up ("/var/log/replay-2024-01-03.log" and
- * "replay_20240105T0900.log" are both "replay.log"). Writes into buf, returns it. */
-const char *track_job_name(const char *path, char *buf, size_t len);
-
 #endif

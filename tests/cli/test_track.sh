@@ -146,13 +146,29 @@ run_nm track --no-save --log second.log --pattern 'height=(\d+)' --every 100 --b
 expect_rc 2 "an unknown baseline is bad input"
 one_line_error "unknown baseline: one line"
 
-# Runs of one job line up: logs of two days are both "replay.log", so compare has one row.
-cp replay.log replay-2024-05-01.log
-cp second.log replay_20240502T1000.log
-run_nm track --log replay-2024-05-01.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label day1
-run_nm track --log replay_20240502T1000.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label day2
+# Runs are named after the job, never the log: the same job's logs on two OS versions
+# (hived-2204.log, hived-2310.log) line up on one row; each log is kept as a setting.
+cp replay.log hived-2204.log
+cp second.log hived-2310.log
+run_nm track --log hived-2204.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label day1
+run_nm track --log hived-2310.log --pattern 'height=(\d+)' --total 200 --every 100 --time-pattern '^(\S+)' --label day2
+run_nm show day1 --json
+n1=$(json_get '" | ".join(b["name"] for b in j["benches"])') l1=$(json_get '" | ".join(b["settings"]["log"] for b in j["benches"])')
+run_nm show day2 --json
+n2=$(json_get '" | ".join(b["name"] for b in j["benches"])') l2=$(json_get '" | ".join(b["settings"]["log"] for b in j["benches"])')
+[ "$n1" = 'height=(\d+)' ] && [ "$n1" = "$n2" ] && ok "two logs of one job: the same name, the pattern's" \
+    || not_ok "two logs of one job: the same name" "$n1 / $n2"
+[ "$l1" = hived-2204.log ] && [ "$l2" = hived-2310.log ] && ok "each run keeps its log as a setting" \
+    || not_ok "the log as a setting" "$l1 / $l2"
 run_nm compare day1 day2
-expect_out_matches '^replay\.log +30\.0 s ± .* 27\.0 s ± ' "two days of one job: one row, named after the job"
+expect_out_matches '^height=\(\\d\+\) +30\.0 s ± .* 27\.0 s ± ' "two logs of one job: one row in compare"
+run_nm track --log hived-2204.log --pattern 'height=(\d+)' --every 100 --name hived-replay --label named
+run_nm show named --json
+[ "$(json_get '" | ".join(b["name"] for b in j["benches"])')" = hived-replay ] && ok "--name comes first" || not_ok "--name" "${out:0:300}"
+run_nm track --pattern 'step (\d+)' --every 1 --label cmdrun -- sh -c 'echo "step 1"'
+run_nm show cmdrun --json
+[ "$(json_get '" | ".join(b["name"] for b in j["benches"])')" = 'sh -c echo "step 1"' ] && ok "a command's run is named after the command" \
+    || not_ok "a command's name" "$(json_get '" | ".join(b["name"] for b in j["benches"])')"
 run_nm report day1 day2 -o track.html
 html=$(cat track.html 2>/dev/null)
 if grep -qF "progress over time (s)" <<<"$html"; then ok "the timeline's title says what it shows"

@@ -330,14 +330,3 @@ TEST(track_parse_time_by_hand_agrees_with_strptime)
 	CHECK_EQ_INT(track_parse_time("2024-01-01X00:00:00", 19, "%Y-%m-%dT%H:%M:%S", &a), -1);
 }
 
-TEST(track_job_name_drops_the_date)
-{
-	char b[128];
-	CHECK_EQ_STR(track_job_name("/var/log/replay-2024-01-03.log", b, sizeof b), "replay.log");
-	CHECK_EQ_STR(track_job_name("replay_20240105T0900.log", b, sizeof b), "replay.log");
-	CHECK_EQ_STR(track_job_name("logs/2024-01-03_replay.log", b, sizeof b), "replay.log");
-	CHECK_EQ_STR(track_job_name("node.2024-01-03T05:00:27.log", b, sizeof b), "node.log");
-	CHECK_EQ_STR(track_job_name("sync.log", b, sizeof b), "sync.log");
-	CHECK_EQ_STR(track_job_name("build-1234567.log", b, sizeof b), "build-1234567.log"); /* not a date */
-	CHECK_EQ_STR(track_job_name("20240103.log", b, sizeof b), "20240103.log");
-}
