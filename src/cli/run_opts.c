@@ -3,6 +3,7 @@
 #include "results/store.h"
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/progress.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,20 @@ void run_opts_add_tag(const struct opt_iter *it, void *run_opts)
 	}
 	o->tag_keys[o->ntags] = k; /* owns the copy; v points into it */
 	o->tag_values[o->ntags++] = v;
+}
+
+void run_opts_progress(const struct opt_iter *it, void *unused)
+{
+	(void)unused;
+	progress_set_interval((unsigned)opt_count(it, 1, 3600));
+}
+
+void run_opts_quiet(const struct opt_iter *it, void *unused)
+{
+	(void)unused;
+	if (it->arg)
+		opt_bad_value(it, "takes no value");
+	progress_set_quiet();
 }
 
 int run_opts_handle(struct run_opts *o, int id, const struct opt_iter *it)

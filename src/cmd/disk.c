@@ -327,7 +327,7 @@ int cmd_disk(int argc, char **argv)
 			nm_error("%s", err);
 		return exit_code(st);
 	}
-	if (progress_enabled())
+	if (progress_live())
 		for (const char *const *n = io_session_notes(s); *n; n++)
 			nm_warn("%s", *n);
 

@@ -515,7 +515,7 @@ int cmd_track(int argc, char **argv)
 		track_print_header(stdout, &k.t);
 	sb_init(&k.last);
 	k.have_origin = !k.tre;
-	k.live = progress_enabled() && !args.tee;
+	k.live = progress_live() && !args.tee;
 	k.started = clock_s();
 	rc = read_lines(&k);
 

@@ -91,7 +91,7 @@ int suite_remeasure(const struct suite_opts *o, const struct bench *const *bench
 	c.count = rounds;
 	for (unsigned r = 0; r < rounds && !st; r++) {
 		c.index = r + 1;
-		if (!progress_enabled())
+		if (!progress_live())
 			fprintf(stderr, "[re-measure %u/%u]\n", r + 1, rounds);
 		err[0] = '\0';
 		st = one_round(&c, benches, n, into, err, sizeof err);

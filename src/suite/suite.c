@@ -215,7 +215,7 @@ int suite_run(const struct suite_opts *o, struct record *rec)
 			if (wanted(o, phases[k]->name))
 				c.later_s += phases[k]->expect_s[o->mode];
 		c.phase_start_ns = clock_now_ns();
-		if (!progress_enabled())
+		if (!progress_live())
 			fprintf(stderr, "[%u/%u] %s: %s\n", c.index, c.count, p->name, p->title);
 		suite_progress(&c, 0, "%s", p->title);
 
