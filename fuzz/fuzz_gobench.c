@@ -5,7 +5,7 @@
  * built from it (against itself) hold p = 1 or "all equal" for every cell, since the two
  * columns are the same samples. */
 #include "fuzz_util.h"
-#include "export/comparetab.h"
+#include "export/compare_fmt.h"
 #include "results/gobench.h"
 
 #include <math.h>
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 		FILE *devnull = fopen("/dev/null", "w");
 		if (devnull) {
-			ct_write_text(devnull, &res);
+			ct_write_text(devnull, &res, NULL);
 			ct_write_csv(devnull, &res);
 			fclose(devnull);
 		}

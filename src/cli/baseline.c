@@ -1,13 +1,7 @@
 #include "cli/baseline.h"
-#include "export/calls.h"
-#include "export/changes.h"
-#include "export/comparetab.h"
-#include "export/report.h"
-#include "util/atomicfile.h"
+#include "compare/model.h"
 
-#include <math.h>
 #include <string.h>
-#include <time.h>
 
 static const char *extra_run(const struct record *r, const char *key)
 {
@@ -43,71 +37,9 @@ struct record *baseline_find(struct store *s, const struct record *rec, const ch
 	return found;
 }
 
-static void input_names(const struct record *base, const struct record *rec, char *a, char *b, size_t len)
-{
-	snprintf(a, len, "baseline %.8s%s%s", base->id, base->label ? " " : "", base->label ? base->label : "");
-	snprintf(b, len, "this run %.8s%s%s", rec->id, rec->label ? " " : "", rec->label ? rec->label : "");
-}
-
-static int build_calls(const struct record *base, const struct record *rec, char (*names)[128], struct ct_input *in,
-		       struct ct_result *res, struct call_list *cl, char *err, size_t errlen);
-
-int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen)
-{
-	char names[2][128];
-	struct ct_input in[2];
-	struct ct_result res = { 0 };
-	struct call_list cl;
-	if (build_calls(base, rec, names, in, &res, &cl, err, errlen) < 0)
-		return -1;
-
-	/* the throughput table only: the other metrics are in the report */
-	size_t keep = res.ntables, ntables = res.ntables;
-	for (size_t i = 0; i < res.ntables; i++)
-		if (strcmp(res.tables[i]->metric, "bytes_per_sec") == 0)
-			keep = i;
-	int ncalls = 0;
-	if (keep < ntables) {
-		struct ct_table *first = res.tables[0];
-		res.tables[0] = res.tables[keep];
-		res.tables[keep] = first;
-		res.ntables = 1;
-		ct_write_text(out, &res);
-		res.ntables = ntables;
-		changes_write_text(out, base, names[0], rec, names[1]);
-
-		/* nodemark's calls, the same as compare and report make about these two runs */
-		size_t same, not_compared, called;
-		calls_write_text(out, &cl, "bytes_per_sec");
-		calls_count(&cl, "bytes_per_sec", &called, &same, &not_compared);
-		ncalls = (int)called;
-	} else {
-		fprintf(out, "no throughput figure in common with the baseline\n");
-		changes_write_text(out, base, names[0], rec, names[1]);
-	}
-	calls_free(&cl);
-	ct_free(&res);
-	return ncalls;
-}
-
 #define CONFIRM_ROUNDS 3
 #define CONFIRM_PER_ROUND 2
 #define CONFIRM_MAX 32
-
-/* The table and the calls of base against rec, as compare makes them; the inputs' names live in
- * the caller's names[2] (in[] points at them). */
-static int build_calls(const struct record *base, const struct record *rec, char (*names)[128], struct ct_input *in,
-		       struct ct_result *res, struct call_list *cl, char *err, size_t errlen)
-{
-	input_names(base, rec, names[0], names[1], sizeof names[0]);
-	in[0] = (struct ct_input){ base, names[0] };
-	in[1] = (struct ct_input){ rec, names[1] };
-	struct ct_opts o = { 0 };
-	if (ct_build(in, 2, &o, res, err, errlen) < 0)
-		return -1;
-	calls_build(in, 2, &o, res, cl);
-	return 0;
-}
 
 /* The benches of rec with a call against base, each once, in rec's order. */
 static size_t suspected(const struct record *base, const struct record *rec, const struct bench **out, char *err,
@@ -115,21 +47,20 @@ static size_t suspected(const struct record *base, const struct record *rec, con
 {
 	char names[2][128];
 	struct ct_input in[2];
-	struct ct_result res = { 0 };
-	struct call_list cl;
-	if (build_calls(base, rec, names, in, &res, &cl, err, errlen) < 0)
+	struct cmp_model m;
+	if (cmp_build_pair(base, rec, names, in, &m, err, errlen) < 0)
 		return (size_t)-1;
+	const struct call_list *cl = &m.calls;
 	size_t n = 0;
 	for (size_t i = 0; i < rec->nbenches && n < CONFIRM_MAX; i++) {
 		const struct bench *b = rec->benches[i];
 		int called = 0;
-		for (size_t k = 0; k < cl.n; k++)
-			called |= strcmp(cl.v[k].row, b->name) == 0 && verdict_is_call(cl.v[k].v.kind);
+		for (size_t k = 0; k < cl->n; k++)
+			called |= strcmp(cl->v[k].row, b->name) == 0 && verdict_is_call(cl->v[k].v.kind);
 		if (called && bench_phase(b))
 			out[n++] = b;
 	}
-	calls_free(&cl);
-	ct_free(&res);
+	cmp_free(&m);
 	return n;
 }
 
@@ -174,52 +105,4 @@ int baseline_confirm(baseline_remeasure_fn remeasure, void *arg, const struct re
 				      "per_round", CONFIRM_PER_ROUND, "benches", jb, "noise", noise ? json_incref(noise) : json_object()));
 	record_free(again);
 	return (int)n;
-}
-
-int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,
-		    size_t errlen)
-{
-	char na[128], nb[128];
-	struct ct_input in[2];
-	size_t n = 0;
-	if (base) {
-		input_names(base, rec, na, nb, sizeof na);
-		in[n++] = (struct ct_input){ base, na };
-	} else {
-		snprintf(nb, sizeof nb, "run %.8s", rec->id);
-	}
-	in[n++] = (struct ct_input){ rec, nb };
-	struct ct_opts o = { 0 };
-	struct ct_result res = { 0 };
-	if (ct_build(in, n, &o, &res, err, errlen) < 0)
-		return -1;
-	char generated[96];
-	report_generated(generated, sizeof generated);
-	struct call_list cl;
-	calls_build(in, n, &o, &res, &cl);
-	struct report_opts ro = { "nodemark run", generated, &cl };
-	struct atomic_file af;
-	FILE *f = afile_open(&af, path, err, errlen);
-	int rc = -1;
-	if (f) {
-		report_write_html(f, in, n, &res, &ro);
-		rc = afile_commit(&af, err, errlen);
-	}
-	calls_free(&cl);
-	ct_free(&res);
-	return rc;
-}
-
-json_t *baseline_calls_json(const struct record *base, const struct record *rec, char *err, size_t errlen)
-{
-	char names[2][128];
-	struct ct_input in[2];
-	struct ct_result res = { 0 };
-	struct call_list cl;
-	if (build_calls(base, rec, names, in, &res, &cl, err, errlen) < 0)
-		return NULL;
-	json_t *j = calls_to_json(&cl);
-	calls_free(&cl);
-	ct_free(&res);
-	return j;
 }

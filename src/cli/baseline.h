@@ -1,10 +1,9 @@
-/* A run next to its baseline: finding the earlier run of the same host and directory, the
- * benchstat-style comparison with the significant changes called out, and the HTML report.
- * The suite itself knows nothing of the store: this is the step after it, for the commands. */
+/* A run next to its baseline: finding the earlier run of the same host and directory, and
+ * confirming a call by measuring again before it is made.  The comparison itself is
+ * compare/model.h's; the suite knows nothing of the store: this is the step after it. */
 #ifndef NM_CLI_BASELINE_H
 #define NM_CLI_BASELINE_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "results/record.h"
@@ -16,12 +15,6 @@
 struct record *baseline_find(struct store *s, const struct record *rec, const char *name, char *err,
 			     size_t errlen);
 
-/* The comparison of the throughput figures (bytes_per_sec), then the calls (export/calls.h):
- * one line per change called or not compared, with why ("  RND4K Q1T1 read  regression: -12.0%
- * (p=0.002 n=6+6, noise floor 25% by default)", "not compared: ...busy...").  Returns the number of calls,
- * or -1 with a message. */
-int baseline_compare(FILE *out, const struct record *base, const struct record *rec, char *err, size_t errlen);
-
 /* How the command measures benches again (suite_remeasure behind it: cli/ knows no suite). */
 typedef int (*baseline_remeasure_fn)(void *arg, const struct bench *const *benches, size_t n, unsigned rounds,
 				     unsigned per_round, struct record *into);
@@ -29,18 +22,10 @@ typedef int (*baseline_remeasure_fn)(void *arg, const struct bench *const *bench
  * of rec with a call (any metric) are measured again, 3 rounds of 2 samples each, in turns,
  * and their samples saved in rec->extra.confirm = {"baseline": id, "rounds", "per_round",
  * "benches": {bench: {metric: [samples]}}, "noise": {phase: figures}}; the calls then confirm
- * or withdraw themselves from these (export/calls.h) in run, compare and report alike.
+ * or withdraw themselves from these (compare/calls.h) in run, compare and report alike.
  * Returns how many benches were measured again (0: no call to confirm), or -1 when the
  * re-measure failed or was interrupted (nothing saved: the calls stand unconfirmed). */
 int baseline_confirm(baseline_remeasure_fn remeasure, void *arg, const struct record *base, struct record *rec,
 		     char *err, size_t errlen);
-
-/* The HTML report of rec (and base, when not NULL) into path. 0, or -1 with a message. */
-int baseline_report(const char *path, const struct record *rec, const struct record *base, char *err,
-		    size_t errlen);
-
-/* The calls about rec against base, every metric, as calls_to_json writes them (run --json).
- * NULL with a message when the comparison cannot be built. */
-json_t *baseline_calls_json(const struct record *base, const struct record *rec, char *err, size_t errlen);
 
 #endif

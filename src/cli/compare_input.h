@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "export/comparetab.h"
+#include "compare/table.h"
 #include "results/store.h"
 #include "cli/options.h"
 #include "util/opt.h"

@@ -2,9 +2,7 @@
 #include "cmd/cmd.h"
 #include "cli/compare_input.h"
 #include "cli/options.h"
-#include "export/calls.h"
-#include "export/changes.h"
-#include "export/comparetab.h"
+#include "export/compare_out.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -13,24 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum format { F_TEXT, F_MARKDOWN, F_CSV, F_JSON };
-
 static struct compare_select sel;
 static struct cli_words names;
 static const char *output;
-static int fmt;
+static enum cmp_format fmt;
 
 static void parse_format(const struct opt_iter *it, void *format)
 {
-	int *f = format;
+	enum cmp_format *f = format;
 	if (strcmp(it->arg, "text") == 0)
-		*f = F_TEXT;
+		*f = CMP_TEXT;
 	else if (strcmp(it->arg, "markdown") == 0 || strcmp(it->arg, "md") == 0)
-		*f = F_MARKDOWN;
+		*f = CMP_MARKDOWN;
 	else if (strcmp(it->arg, "csv") == 0)
-		*f = F_CSV;
+		*f = CMP_CSV;
 	else if (strcmp(it->arg, "json") == 0)
-		*f = F_JSON;
+		*f = CMP_JSON;
 	else
 		opt_bad_value(it, "expected text, markdown, csv or json");
 }
@@ -81,44 +77,12 @@ const struct cli_help cmd_compare_help = {
 		"  nodemark compare --where pipeline=gatk --col host --metric wall_s\n",
 };
 
-/* Two saved runs: what differs between the machines and settings they ran with. */
-static void what_changed_text(FILE *f, const struct compare_inputs *ci)
-{
-	if (ci->n == 2)
-		changes_write_text(f, ci->v[0].r, ci->v[0].name, ci->v[1].r, ci->v[1].name);
-}
-
-/* benchstat's tables, then nodemark's calls about saved runs (none for Go text), in --format. */
-static void write_tables(FILE *f, const struct compare_inputs *ci, const struct ct_result *res)
-{
-	struct call_list cl;
-	calls_build(ci->v, ci->n, &sel.o, res, &cl);
-	if (fmt == F_TEXT) {
-		ct_write_text(f, res);
-		calls_write_text(f, &cl, NULL);
-		what_changed_text(f, ci);
-	} else if (fmt == F_MARKDOWN) {
-		ct_write_markdown(f, res);
-		calls_write_markdown(f, &cl);
-	} else if (fmt == F_CSV) {
-		ct_write_csv(f, res);
-	} else {
-		json_t *j = ct_to_json(res);
-		if (cl.n)
-			json_object_set_new(j, "calls", calls_to_json(&cl));
-		json_dumpf(j, f, JSON_INDENT(2));
-		fputc('\n', f);
-		json_decref(j);
-	}
-	calls_free(&cl);
-}
-
-/* The tables of what was loaded, written atomically to --output; an exit code. */
+/* The comparison of what was loaded, built once and written atomically to --output; an exit code. */
 static int compare_loaded(const struct compare_inputs *ci)
 {
 	char err[512];
-	struct ct_result res = { 0 };
-	if (ct_build(ci->v, ci->n, &sel.o, &res, err, sizeof err) < 0) {
+	struct cmp_model m;
+	if (cmp_build(ci->v, ci->n, &sel.o, &m, err, sizeof err) < 0) {
 		nm_error("%s", err);
 		return NM_EXIT_USAGE;
 	}
@@ -126,7 +90,7 @@ static int compare_loaded(const struct compare_inputs *ci)
 	struct atomic_file af;
 	FILE *f = afile_open(&af, output, err, sizeof err);
 	if (f) {
-		write_tables(f, ci, &res);
+		cmp_write(f, &m, fmt);
 		if (afile_commit(&af, err, sizeof err) < 0)
 			f = NULL;
 	}
@@ -134,7 +98,7 @@ static int compare_loaded(const struct compare_inputs *ci)
 		nm_error("%s", err);
 		rc = NM_EXIT_FAILED;
 	}
-	ct_free(&res);
+	cmp_free(&m);
 	return rc;
 }
 
@@ -142,7 +106,7 @@ int cmd_compare(int argc, char **argv)
 {
 	memset(&sel, 0, sizeof sel);
 	output = "-";
-	fmt = F_TEXT;
+	fmt = CMP_TEXT;
 	cli_words_init(&names, argc);
 	cli_parse("compare", argc, argv, options, cli_collect_word, &names);
 	if (names.n == 0 && !sel.where_given) {

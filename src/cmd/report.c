@@ -61,23 +61,21 @@ const struct cli_help cmd_report_help = {
 static int report_loaded(const struct compare_inputs *ci)
 {
 	char err[512], generated[96];
-	struct ct_result res = { 0 };
-	if (ct_build(ci->v, ci->n, &sel.o, &res, err, sizeof err) < 0) {
+	struct cmp_model m;
+	if (cmp_build(ci->v, ci->n, &sel.o, &m, err, sizeof err) < 0) {
 		nm_error("%s", err);
 		return NM_EXIT_USAGE;
 	}
 	report_generated(generated, sizeof generated);
-	struct call_list cl;
-	calls_build(ci->v, ci->n, &sel.o, &res, &cl);
-	struct report_opts ro = { title, generated, &cl };
+	struct report_opts ro = { title, generated };
 	int rc = NM_EXIT_OK;
 	struct atomic_file af;
 	FILE *f = afile_open(&af, output, err, sizeof err);
 	if (f) {
 		if (markdown)
-			report_write_markdown(f, ci->v, ci->n, &res, &ro);
+			report_write_markdown(f, &m, &ro);
 		else
-			report_write_html(f, ci->v, ci->n, &res, &ro);
+			report_write_html(f, &m, &ro);
 		if (afile_commit(&af, err, sizeof err) < 0)
 			f = NULL;
 	}
@@ -85,10 +83,9 @@ static int report_loaded(const struct compare_inputs *ci)
 		nm_error("%s", err);
 		rc = NM_EXIT_FAILED;
 	} else if (strcmp(output, "-") != 0) {
-		fprintf(stderr, "wrote %s (%zu tables%s)\n", output, res.ntables, markdown ? "" : ", SVG charts");
+		fprintf(stderr, "wrote %s (%zu tables%s)\n", output, m.tab.ntables, markdown ? "" : ", SVG charts");
 	}
-	calls_free(&cl);
-	ct_free(&res);
+	cmp_free(&m);
 	return rc;
 }
 

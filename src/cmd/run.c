@@ -9,6 +9,9 @@
 #include "stats/summary.h"
 #include "cli/baseline.h"
 #include "cli/output.h"
+#include "export/calls_fmt.h"
+#include "export/compare_out.h"
+#include "export/report.h"
 #include "suite/suite.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"
@@ -238,8 +241,9 @@ static struct record *find_baseline(const struct run_cmd *o, const struct record
 }
 
 /* The comparison with the baseline (its calls confirmed or withdrawn by baseline_confirm), and
- * the report. */
-static void compare_and_report(const struct run_cmd *o, const struct record *rec, const struct record *base, int *rc)
+ * the report: both render m, the one model of this run and its baseline. */
+static void compare_and_report(const struct run_cmd *o, const struct cmp_model *m, const struct record *rec,
+			       const struct record *base, int *rc)
 {
 	char err[1024];
 	if (base) {
@@ -250,9 +254,7 @@ static void compare_and_report(const struct run_cmd *o, const struct record *rec
 			strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
 		printf("\ncompared with run %s%s%s of %s\n", base->id, base->label ? " " : "",
 		       base->label ? base->label : "", when);
-		fflush(stdout);
-		if (baseline_compare(stdout, base, rec, err, sizeof err) < 0)
-			nm_error("compare: %s", err);
+		cmp_write_baseline(stdout, m);
 	} else if (!o->baseline) {
 		/* A first run is a baseline, not a failure to compare: say so, and how the next one
 		 * will be found. */
@@ -267,7 +269,14 @@ static void compare_and_report(const struct run_cmd *o, const struct record *rec
 	}
 	fflush(stdout);
 	if (!o->no_report) {
-		if (baseline_report("nodemark-report.html", rec, base, err, sizeof err) < 0) {
+		char generated[96];
+		report_generated(generated, sizeof generated);
+		struct report_opts ro = { "nodemark run", generated };
+		struct atomic_file af;
+		FILE *f = afile_open(&af, "nodemark-report.html", err, sizeof err);
+		if (f)
+			report_write_html(f, m, &ro);
+		if (!f || afile_commit(&af, err, sizeof err) < 0) {
 			nm_error("report: %s", err);
 			if (*rc == 0)
 				*rc = NM_EXIT_FAILED;
@@ -279,14 +288,10 @@ static void compare_and_report(const struct run_cmd *o, const struct record *rec
 
 /* --json: the record as show --json prints it (docs/schema.md: import reads it back), with the
  * baseline it was compared with and the calls about it. */
-static void write_json(const struct run_cmd *o, const struct record *rec, const struct record *base, int *rc)
+static void write_json(const struct run_cmd *o, const struct cmp_model *m, const struct record *rec,
+		       const struct record *base, int *rc)
 {
-	char err[512];
-	json_t *j = record_to_json(rec), *calls = base ? baseline_calls_json(base, rec, err, sizeof err) : json_array();
-	if (!calls) {
-		nm_error("calls: %s", err);
-		calls = json_array();
-	}
+	json_t *j = record_to_json(rec), *calls = base && m ? calls_to_json(&m->calls) : json_array();
 	json_object_set_new(j, "baseline", base ? json_pack("{s:s, s:s?}", "id", base->id, "label", base->label)
 						: json_null());
 	json_object_set_new(j, "calls", calls);
@@ -376,15 +381,24 @@ int cmd_run(int argc, char **argv)
 		rc = NM_EXIT_FAILED;
 	if (!o->ro.no_save && saving)
 		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o->suite.mode), o->absdir);
-	if (rec->nbenches)
-		compare_and_report(o, rec, base, &rc);
+	/* one model of this run and its baseline, after the re-measure: every output renders it */
+	char names[2][128], err[1024];
+	struct ct_input in[2];
+	struct cmp_model m;
+	int have_model = rec->nbenches && cmp_build_pair(base, rec, names, in, &m, err, sizeof err) == 0;
+	if (rec->nbenches && !have_model)
+		nm_error("compare: %s", err);
+	if (have_model)
+		compare_and_report(o, &m, rec, base, &rc);
 	if (json_fd >= 0) {
 		fflush(stdout);
 		dup2(json_fd, STDOUT_FILENO);
 		close(json_fd);
 	}
 	if (o->json)
-		write_json(o, rec, base, &rc);
+		write_json(o, have_model ? &m : NULL, rec, base, &rc);
+	if (have_model)
+		cmp_free(&m);
 	record_free(base);
 	record_free(rec);
 	run_opts_free(&o->ro);

@@ -1,5 +1,5 @@
 /* The compare tables as text (aligned like benchstat's), Markdown, CSV and JSON. */
-#include "export/comparetab.h"
+#include "export/compare_fmt.h"
 #include "export/texttab.h"
 #include "stats/scale.h"
 #include "util/units.h"
@@ -193,17 +193,17 @@ static void write_config(FILE *f, const struct ct_result *res)
 		fprintf(f, "%s: %s\n", res->config_keys[i], res->config_values[i]);
 }
 
-static void text_tables(FILE *f, const struct ct_result *res);
+static void text_tables(FILE *f, const struct ct_result *res, const char *metric);
 
 /* Lay the tables out in memory, then drop the padding at the ends of lines. */
-void ct_write_text(FILE *out, const struct ct_result *res)
+void ct_write_text(FILE *out, const struct ct_result *res, const char *metric)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
 		abort();
-	text_tables(f, res);
+	text_tables(f, res, metric);
 	fclose(f);
 	for (char *line = buf, *nl; line < buf + len; line = nl + 1) {
 		nl = memchr(line, '\n', (size_t)(buf + len - line));
@@ -311,13 +311,15 @@ static void write_cell(FILE *f, const struct cellstr *s, size_t c, int gm, const
 	pad(f, wc[6] > used ? wc[6] - used : 0);
 }
 
-static void text_tables(FILE *f, const struct ct_result *res)
+static void text_tables(FILE *f, const struct ct_result *res, const char *metric)
 {
 	struct notes nt = { .n = 0 };
-	size_t nc = res->ncols;
+	size_t nc = res->ncols, shown = 0;
 	write_config(f, res);
 	for (size_t ti = 0; ti < res->ntables; ti++) {
 		const struct ct_table *t = res->tables[ti];
+		if (metric && strcmp(t->metric, metric) != 0)
+			continue;
 		size_t nr = t->nrows, lines = nr + (nr > 1);
 		struct cellstr *cs = table_cells(res, t, &nt);
 		char title[160];
@@ -331,7 +333,7 @@ static void text_tables(FILE *f, const struct ct_result *res)
 		if (!w)
 			abort();
 		column_widths(res, cs, nr, lines, title, w);
-		if (ti > 0)
+		if (shown++)
 			fputc('\n', f);
 		write_heads(f, res, title, w0, w);
 		for (size_t r = 0; r < lines; r++) {
@@ -347,8 +349,26 @@ static void text_tables(FILE *f, const struct ct_result *res)
 	write_notes(f, &nt);
 }
 
-void ct_write_markdown(FILE *f, const struct ct_result *res)
+/* A compared cell's verdict for Markdown: "**regression**: why" for a call, the reason else. */
+static void md_verdict(FILE *f, const struct ct_cell *cell)
 {
+	const struct call *k = cell ? cell->call : NULL;
+	if (!k) {
+		fputs(" |", f);
+		return;
+	}
+	const char *kind = verdict_kind_name(k->v.kind);
+	size_t n = strlen(kind);
+	if (verdict_is_call(k->v.kind) && strncmp(k->v.why, kind, n) == 0)
+		fprintf(f, " **%s**%s |", kind, k->v.why + n);
+	else
+		fprintf(f, " %s |", k->v.why);
+}
+
+void ct_write_markdown(FILE *f, const struct cmp_model *m)
+{
+	const struct ct_result *res = &m->tab;
+	int verdicts = m->calls.n > 0;
 	struct notes nt = { .n = 0 };
 	size_t nc = res->ncols;
 	for (size_t i = 0; i < res->nconfig; i++)
@@ -362,10 +382,11 @@ void ct_write_markdown(FILE *f, const struct ct_result *res)
 		char title[160];
 		fprintf(f, "| %s |", ct_title(t, title, sizeof title));
 		for (size_t c = 0; c < nc; c++)
-			fprintf(f, c ? " %s | vs %s |" : " %s |", res->cols[c], res->cols[0]);
+			fprintf(f, c ? (verdicts ? " %s | vs %s | verdict |" : " %s | vs %s |") : " %s |", res->cols[c],
+				res->cols[0]);
 		fputs("\n|---|", f);
 		for (size_t c = 0; c < nc; c++)
-			fputs(c ? "--:|---|" : "--:|", f);
+			fputs(c ? (verdicts ? "--:|---|---|" : "--:|---|") : "--:|", f);
 		fputc('\n', f);
 		for (size_t r = 0; r < lines; r++) {
 			int gm = r == nr;
@@ -373,7 +394,7 @@ void ct_write_markdown(FILE *f, const struct ct_result *res)
 			for (size_t c = 0; c < nc; c++) {
 				const struct cellstr *s = &cs[r * nc + c];
 				if (!s->present) {
-					fputs(c ? " | |" : " |", f);
+					fputs(c ? (verdicts ? " | | |" : " | |") : " |", f);
 					continue;
 				}
 				fprintf(f, " %s%s%s%s%s |", s->center, gm || !*s->pct ? "" : " ± ", gm ? "" : s->pct,
@@ -381,6 +402,8 @@ void ct_write_markdown(FILE *f, const struct ct_result *res)
 				if (c > 0)
 					fprintf(f, " %s%s%s%s%s%s |", s->delta, *s->pn ? " (" : "", s->pn, *s->pn ? ")" : "",
 						*s->dwarn ? " " : "", s->dwarn);
+				if (c > 0 && verdicts)
+					md_verdict(f, gm ? NULL : ct_cell_at(res, t, r, c));
 			}
 			fputc('\n', f);
 		}
@@ -428,11 +451,12 @@ void ct_write_csv(FILE *f, const struct ct_result *res)
 		char title[160], num[40], pct[16], d[24], pn[48];
 		if (ti)
 			fputc('\n', f);
-		fputs("", f);
+		/* each name over its own median column: the first column has 2 fields (median, CI),
+		 * the others 4 (median, CI, vs base, P) */
 		for (size_t c = 0; c < nc; c++) {
-			fputs(c ? ",,," : ",", f);
-			csv_field(f, res->cols[c]);
 			fputc(',', f);
+			csv_field(f, res->cols[c]);
+			fputs(c ? ",,," : ",", f);
 		}
 		fputc('\n', f);
 		for (size_t c = 0; c < nc; c++) {
@@ -529,9 +553,13 @@ json_t *ct_to_json(const struct ct_result *res)
 					json_object_set_new(jc, "p", json_real(cell->p));
 					json_object_set_new(jc, "delta", json_string(ct_delta(res, base, cell, d, sizeof d)));
 					json_object_set_new(jc, "significant", json_boolean(cell->p <= res->alpha));
-					if (base->sum.center != 0)
-						json_object_set_new(jc, "ratio", json_real(cell->sum.center / base->sum.center));
+					if (isfinite(cell->ratio))
+						json_object_set_new(jc, "ratio", json_real(cell->ratio));
 				}
+				if (cell->call)
+					json_object_set_new(jc, "verdict",
+							    json_pack("{s:s, s:s}", "call", verdict_kind_name(cell->call->v.kind),
+								      "why", cell->call->v.why));
 				json_object_set_new(jc, "warnings", warn_array(cell->warn, cell->nwarn));
 				json_array_append_new(cells, jc);
 			}
@@ -545,6 +573,8 @@ json_t *ct_to_json(const struct ct_result *res)
 			json_object_set_new(jg, "geomean", s->has_gm ? json_real(s->gm) : json_null());
 			if (c > 0)
 				json_object_set_new(jg, "ratio", s->has_ratio ? json_real(s->ratio) : json_null());
+			json_object_set_new(jg, "benchmarks", json_integer((json_int_t)s->ncommon));
+			json_object_set_new(jg, "of", json_integer((json_int_t)s->nrows));
 			json_object_set_new(jg, "warnings", warn_array(s->warn, s->nwarn));
 			json_array_append_new(gm, jg);
 		}
@@ -557,4 +587,32 @@ json_t *ct_to_json(const struct ct_result *res)
 	json_object_set_new(j, "alpha", json_real(res->alpha));
 	json_object_set_new(j, "tables", tables);
 	return j;
+}
+
+const char *ct_delta(const struct ct_result *res, const struct ct_cell *base, const struct ct_cell *c, char *buf,
+		     size_t len)
+{
+	double old = base->sum.center, new = c->sum.center;
+	return tt_delta(old, new, c->p, res->alpha, buf, len);
+}
+
+const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len)
+{
+	char p[32] = "";
+	if (c->p != 0)
+		snprintf(p, sizeof p, "p=%.3f ", c->p);
+	if (base->n == c->n)
+		snprintf(buf, len, "%sn=%zu", p, c->n);
+	else
+		snprintf(buf, len, "%sn=%zu+%zu", p, base->n, c->n);
+	return buf;
+}
+
+const char *ct_title(const struct ct_table *t, char *buf, size_t len)
+{
+	if (strcmp(t->metric, t->unit) == 0)
+		snprintf(buf, len, "%s", t->unit);
+	else
+		snprintf(buf, len, "%s (%s)", t->metric, t->unit);
+	return buf;
 }

@@ -10,22 +10,20 @@
 
 #include <stdio.h>
 
-#include "export/calls.h"
-#include "export/comparetab.h"
+#include "compare/model.h"
 
 struct report_opts {
 	const char *title;
 	const char *generated;  /* e.g. "2026-11-30 09:40 UTC by nodemark 0.1.0" */
-	const struct call_list *calls;  /* nodemark's calls (export/calls.h); NULL or empty: none */
 };
 
 /* The report's "generated" line: "2026-11-30 09:40 UTC, nodemark 0.1.0" (now, UTC). */
 void report_generated(char *buf, size_t len);
 
-void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
-		       const struct report_opts *o);
-void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
-			   const struct report_opts *o);
+/* Each table row shows its verdict beside it (compare/model.h); a cell is coloured from its
+ * verdict alone. */
+void report_write_html(FILE *f, const struct cmp_model *m, const struct report_opts *o);
+void report_write_markdown(FILE *f, const struct cmp_model *m, const struct report_opts *o);
 
 
 #endif

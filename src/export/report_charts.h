@@ -18,7 +18,7 @@
 
 #include <stdio.h>
 
-#include "export/comparetab.h"
+#include "export/compare_fmt.h"
 
 void chart_bars(FILE *f, const struct ct_result *res, const struct ct_table *t);
 void chart_percentiles(FILE *f, const struct ct_input *in, size_t nin);

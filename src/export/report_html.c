@@ -29,7 +29,9 @@ static const char css[] =
 	"td,th{border:1px solid #ddd;padding:.25em .6em;text-align:right;white-space:nowrap}"
 	"td:first-child,th:first-child{text-align:left}"
 	"tr.gm td{font-weight:600;background:#f6f6f6}"
-	".better{color:#1b7a34}.worse{color:#b3261e}.same{color:#777}"
+	".better{color:#1b7a34}.worse{color:#b3261e}.changed{color:#8a5a00}.same{color:#777}"
+	".call-regression{color:#b3261e}.call-improvement{color:#1b7a34}.call-changed{color:#8a5a00}"
+	"td.call-unchanged,td.call-not-compared{color:#555;white-space:normal;text-align:left}"
 	"pre{background:#f6f6f6;padding:.6em;overflow:auto;font-size:.8em;max-height:30em}"
 	".meta{color:#666;font-size:.9em}svg{display:block;margin:.5em 0 1.5em;max-width:100%;height:auto}"
 	"svg text{font-family:system-ui,sans-serif;font-size:12px;fill:#333}"
@@ -110,18 +112,39 @@ static void runs_table(FILE *f, const struct ct_input *in, size_t nin)
 
 /* --- compare tables ----------------------------------------------------------- */
 
-static const char *delta_class(const struct ct_table *t, const char *delta)
+/* A cell's colour comes from its verdict, never from its p-value. */
+static const char *mark_class(const struct ct_cell *c)
 {
-	if (*delta != '+' && *delta != '-')
-		return "same";
-	int up = *delta == '+';
-	if (t->direction == 0)
-		return "same";
-	return up == (t->direction > 0) ? "better" : "worse";
+	static const char *const name[] = { [CMP_MARK_NONE] = "same", [CMP_MARK_BETTER] = "better",
+					    [CMP_MARK_WORSE] = "worse", [CMP_MARK_CHANGED] = "changed" };
+	return name[cmp_cell_mark(c)];
 }
 
-static void html_table(FILE *f, const struct ct_result *res, const struct ct_table *t)
+/* The verdict beside a compared cell: its kind as the class, its reason as the text. */
+static void verdict_cell(FILE *f, const struct ct_result *res, const struct ct_table *t, size_t r, size_t c)
 {
+	const struct ct_cell *cell = r < t->nrows ? ct_cell_at(res, t, r, c) : NULL;
+	const struct call *k = cell ? cell->call : NULL;
+	if (!k) {
+		fputs("<td></td>", f);
+		return;
+	}
+	fprintf(f, "<td class=\"call-%s\" data-metric=\"", k->v.kind == VERDICT_NOT_COMPARED ? "not-compared"
+											    : verdict_kind_name(k->v.kind));
+	chart_esc(f, t->metric);
+	fputs("\" data-row=\"", f);
+	chart_esc(f, t->rows[r]);
+	fputs("\" data-col=\"", f);
+	chart_esc(f, res->cols[c]);
+	fputs("\">", f);
+	chart_esc(f, k->v.why);
+	fputs("</td>", f);
+}
+
+static void html_table(FILE *f, const struct cmp_model *m, const struct ct_table *t)
+{
+	const struct ct_result *res = &m->tab;
+	int verdicts = m->calls.n > 0;
 	size_t nc = res->ncols, nr = t->nrows;
 	struct ct_text *tx = ct_texts(res, t);
 	char title[160];
@@ -133,7 +156,7 @@ static void html_table(FILE *f, const struct ct_result *res, const struct ct_tab
 		chart_esc(f, res->cols[c]);
 		fputs("</th>", f);
 		if (c)
-			fputs("<th>vs base</th>", f);
+			fputs(verdicts ? "<th>vs base</th><th>verdict</th>" : "<th>vs base</th>", f);
 	}
 	fputs("</tr>\n", f);
 	for (size_t r = 0; r <= nr; r++) {
@@ -156,7 +179,7 @@ static void html_table(FILE *f, const struct ct_result *res, const struct ct_tab
 			}
 			fputs("</td>", f);
 			if (c) {
-				fprintf(f, "<td class=\"%s\">", delta_class(t, x->delta));
+				fprintf(f, "<td class=\"%s\">", gm ? "same" : mark_class(ct_cell_at(res, t, r, c)));
 				chart_esc(f, x->delta);
 				if (*x->pn) {
 					fputs(" (", f);
@@ -164,6 +187,8 @@ static void html_table(FILE *f, const struct ct_result *res, const struct ct_tab
 					fputc(')', f);
 				}
 				fputs("</td>", f);
+				if (verdicts)
+					verdict_cell(f, res, t, r, c);
 			}
 		}
 		fputs("</tr>\n", f);
@@ -217,9 +242,11 @@ void report_generated(char *buf, size_t len)
 
 /* --- charts ------------------------------------------------------------------- */
 
-void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
-		       const struct report_opts *o)
+void report_write_html(FILE *f, const struct cmp_model *m, const struct report_opts *o)
 {
+	const struct ct_input *in = m->in;
+	size_t nin = m->nin;
+	const struct ct_result *res = &m->tab;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
 	chart_esc(f, o->title);
@@ -240,7 +267,7 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 		fputs("<h3>", f);
 		chart_esc(f, ct_title(res->tables[t], title, sizeof title));
 		fputs("</h3>\n", f);
-		html_table(f, res, res->tables[t]);
+		html_table(f, m, res->tables[t]);
 		chart_bars(f, res, res->tables[t]);
 	}
 	if (res->nwarn_pool) {
@@ -252,8 +279,12 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 		}
 		fputs("</ul>\n", f);
 	}
-	if (o->calls)
-		calls_write_html(f, o->calls);
+	if (m->calls.n)
+		fprintf(f, "<p class=\"meta\">Verdicts: a change is called when neither run was busy, both have %d "
+			   "or more samples, p ≤ %.2f, and the median moved more than the noise floor (the spread of "
+			   "earlier runs on this machine, or a default until there are %d); only a called change is "
+			   "coloured.</p>\n",
+			VERDICT_MIN_SAMPLES, res->alpha, VERDICT_HISTORY_MIN);
 	if (nin == 2)
 		what_changed_html(f, &in[0], &in[1]);
 	chart_percentiles(f, in, nin);
@@ -262,9 +293,10 @@ void report_write_html(FILE *f, const struct ct_input *in, size_t nin, const str
 	fputs("</body></html>\n", f);
 }
 
-void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const struct ct_result *res,
-			   const struct report_opts *o)
+void report_write_markdown(FILE *f, const struct cmp_model *m, const struct report_opts *o)
 {
+	const struct ct_input *in = m->in;
+	size_t nin = m->nin;
 	char t[40];
 	fprintf(f, "# %s\n\n_%s_\n\n## Machines\n\n", o->title, o->generated);
 	for (size_t i = 0; i < nin; i++) {
@@ -286,9 +318,7 @@ void report_write_markdown(FILE *f, const struct ct_input *in, size_t nin, const
 	}
 	fputs("\n## Results\n\nMedian ± 95% confidence interval; each column after the first against the first "
 	      "by a two-sided Mann-Whitney U test (α = 0.05), as benchstat.\n\n", f);
-	ct_write_markdown(f, res);
-	if (o->calls)
-		calls_write_markdown(f, o->calls);
+	ct_write_markdown(f, m);
 	if (nin == 2 && in[0].r->inventory && in[1].r->inventory) {
 		json_t *changes = record_changes(in[0].r, in[1].r);
 		char *text = changes_text(changes);

@@ -1,6 +1,6 @@
 /* The shared pieces of the report's charts (report_svg.h). */
 #include "export/report_svg.h"
-#include "export/comparetab.h"
+#include "compare/table.h"
 #include "util/units.h"
 
 #include <math.h>

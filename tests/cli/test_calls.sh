@@ -89,10 +89,23 @@ else not_ok "--format json has the calls with column, kind, counts and floor" "$
 
 run_nm report base.json busy.json slow.json -o "$d/r.html"
 expect_rc 0 "report exits 0"
-check "the report has a row per call, classed by its kind" \
-    grep -q '<tr class="call-regression"><td>hash/blake3/1t</td><td>bytes_per_sec</td><td>slow.json</td>' "$d/r.html"
-check "the report names a busy run's row as not compared, with why" \
-    grep -q '<tr class="call-not-compared"><td>hash/blake3/1t</td><td>bytes_per_sec</td><td>busy.json</td><td>not compared</td><td>not compared: busy.json: the hash phase ran on a busy machine' "$d/r.html"
+check "the report shows each row's verdict beside it, classed by its kind" \
+    grep -q '<td class="call-regression" data-metric="bytes_per_sec" data-row="hash/blake3/1t" data-col="slow.json">regression: -30.0%' "$d/r.html"
+check "the report names a busy run's row as not compared, with why, beside it" \
+    grep -q '<td class="call-not-compared" data-metric="bytes_per_sec" data-row="hash/blake3/1t" data-col="busy.json">not compared: busy.json: the hash phase ran on a busy machine' "$d/r.html"
+# the colour of a delta comes from its verdict alone: the busy run's -30% (p=0.002) is not
+# coloured, the called one is, and exactly the called rows are coloured
+row=$(grep -o '<tr><td>hash/blake3/1t</td>.*</tr>' "$d/r.html" | head -1)
+if grep -qE '<td class="same">-30\.00% \(p=0\.002 n=6\)</td><td class="call-not-compared"' <<<"$row" &&
+    grep -qE '<td class="worse">-30\.00% \(p=0\.002 n=6\)</td><td class="call-regression"' <<<"$row"; then
+    ok "a cell is coloured from its verdict, not from its p-value"
+else not_ok "a cell is coloured from its verdict, not from its p-value" "$row"; fi
+coloured=$(grep -oE '<td class="(worse|better|changed)">[^<]*</td><td class="call-[a-z-]+"' "$d/r.html" | sed -E 's/.*class="call-([a-z-]+)"$/\1/' | sort -u | tr '\n' ' ')
+called=$(grep -oE '<td class="call-(regression|improvement|changed)"' "$d/r.html" | wc -l)
+ncoloured=$(grep -oE '<td class="(worse|better|changed)">' "$d/r.html" | wc -l)
+if [ "$coloured" = "regression " ] && [ "$called" = "$ncoloured" ]; then ok "the report colours exactly the rows it calls"
+else not_ok "the report colours exactly the rows it calls" "coloured: $coloured ($ncoloured cells), called: $called"; fi
+if grep -q '<h2>Calls</h2>' "$d/r.html"; then not_ok "the report has no separate calls section" ""; else ok "the report has no separate calls section"; fi
 
 # a call run re-measured: confirmed when the new samples make the same call against the same
 # baseline, withdrawn when they do not (the samples saved in extra.confirm, so compare decides

@@ -41,6 +41,16 @@ run_nm compare old.txt new.txt --format json
 [ "$(json_get 'j["tables"][0]["rows"][0]["cells"][1]["delta"]')" = "-9.57%" ] && ok "json carries the delta" || not_ok "json delta" "$out"
 run_nm compare old.txt new.txt --format csv
 expect_out_matches '^Foo-2,1\.045e-07,3%,9\.45e-08,4%,-9\.57%,p=0\.000 n=10$' "csv rows hold raw medians"
+# each column's name sits over its own median, as benchstat's CSV has it (",old.txt,,new.txt,,,"):
+# the base column has 2 fields (median, CI), each other 4 (median, CI, vs base, P)
+res=$(python3 -c '
+import csv, sys
+rows = list(csv.reader(sys.stdin))
+head, units = rows[0], rows[1]
+named = {v: i for i, v in enumerate(head) if v}
+print(named, units[named["old.txt"]], units[named["new.txt"]], units[named["new.txt"] + 2], len(head) == len(units))' <<<"$out")
+if [ "$res" = "{'old.txt': 1, 'new.txt': 3} sec/op sec/op vs base True" ]; then ok "csv header names sit over their own value columns"
+else not_ok "csv header names sit over their own value columns" "$res / $(head -2 <<<"$out")"; fi
 run_nm compare old.txt new.txt --format markdown
 expect_out_matches '^\| Bar-2 \| 204\.5n ± 2% \| 205\.0n ± 2% \| ~ \(p=0\.739 n=10\) \|$' "markdown table rows"
 expect_out_matches '^\|---\|' "markdown has a header separator"

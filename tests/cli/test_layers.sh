@@ -17,11 +17,12 @@ allowed() {
     io) echo "hash inventory stats util" ;;
     pieces) echo "hash stats util" ;;
     disk) echo "io results stats inventory util" ;;
-    export) echo "results stats inventory io disk proc util" ;;
-    fio) echo "io results stats inventory export util" ;;
-    suite) echo "disk hash pieces mem io proc results stats inventory export util" ;;
-    cli) echo "results export stats inventory util" ;;
-    cmd | mpi) echo "cli fio disk suite hash pieces mem io proc results stats inventory export util" ;;
+    compare) echo "results stats inventory util" ;;
+    export) echo "compare results stats inventory io disk proc util" ;;
+    fio) echo "io results stats inventory export compare util" ;;
+    suite) echo "disk hash pieces mem io proc results stats inventory export compare util" ;;
+    cli) echo "results export compare stats inventory util" ;;
+    cmd | mpi) echo "cli fio disk suite hash pieces mem io proc results stats inventory export compare util" ;;
     *) echo "?" ;;
     esac
 }

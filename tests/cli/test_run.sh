@@ -64,8 +64,8 @@ else not_ok "compare makes the calls run made" "run: $calls_of_run / compare: $c
 run_nm compare "$first" "$second" --format json
 rows_of_compare=$(json_get '"\n".join(sorted(c["name"] + " " + c["call"] for c in j["calls"] if c["metric"] == "bytes_per_sec" and c["call"] != "unchanged"))' 2>&1)
 "$NM" report "$first" "$second" -o "$d.html" 2>/dev/null
-calls_of_report=$(grep -oE '<tr class="call-[a-z-]+"><td>[^<]+</td><td>bytes_per_sec</td>' "$d.html" |
-    sed -E 's/<tr class="call-([a-z-]+)"><td>([^<]+)<.*/\2 \1/; s/not-compared$/not compared/' | grep -v ' unchanged$' | sort)
+calls_of_report=$(grep -oE '<td class="call-[a-z-]+" data-metric="bytes_per_sec" data-row="[^"]+"' "$d.html" |
+    sed -E 's/<td class="call-([a-z-]+)" data-metric="[^"]*" data-row="([^"]+)"/\2 \1/; s/not-compared$/not compared/' | grep -v ' unchanged$' | sort)
 if [ "$calls_of_report" = "$rows_of_compare" ]; then ok "report makes the calls run made"
 else not_ok "report makes the calls run made" "compare: $rows_of_compare / report: $calls_of_report"; fi
 rm -f "$d.html"

@@ -10,12 +10,10 @@
  * A KEY is: "input" (the input's name), "id", "host", "label", "command", "version", "name"
  * (the benchmark), a tag of the run (or a configuration key of Go text), or a setting of the
  * benchmark.  A missing key is the empty string. */
-#ifndef NM_EXPORT_COMPARETAB_H
-#define NM_EXPORT_COMPARETAB_H
+#ifndef NM_COMPARE_TABLE_H
+#define NM_COMPARE_TABLE_H
 
-#include <jansson.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <string.h>
 
 #include "results/record.h"
@@ -23,6 +21,8 @@
 #include "stats/summary.h"
 
 #define CT_MAX_WARN 4
+
+struct call;
 
 struct ct_input {
 	const struct record *r;
@@ -57,11 +57,14 @@ struct ct_cell {
 	size_t nwarn;
 	int is_total;           /* the total row's: sum.center/lo/hi are sums over the rows */
 	const char *kind;       /* what it measures (its table's kind): owned by the input record */
+	double ratio;           /* median / the first column's median in this row; NAN: none */
+	const struct call *call; /* its verdict against the first column (compare/model.h), or NULL */
 };
 
 struct ct_colsum {
 	int has_gm, has_ratio;
-	double gm, ratio;
+	double gm, ratio;       /* ratio: the geomean of the row ratios over the common rows */
+	size_t ncommon, nrows;  /* rows present in this column and the first; rows in either */
 	const char *warn[CT_MAX_WARN];
 	size_t nwarn;
 };
@@ -99,31 +102,5 @@ static inline struct ct_cell *ct_cell_at(const struct ct_result *res, const stru
 {
 	return t->cells[row * res->ncols + col];
 }
-
-/* The "vs base" text: "-17.20%", "~", "0.00%", "?". */
-const char *ct_delta(const struct ct_result *res, const struct ct_cell *base, const struct ct_cell *c,
-		     char *buf, size_t len);
-/* A table of nodemark's own metric (bytes_per_sec in B/s), not of Go benchmark text (whose
- * metric is its unit, sec/op): its figures are shown by the unit policy (units_figure). */
-static inline int ct_own_metric(const struct ct_table *t) { return strcmp(t->metric, t->unit) != 0; }
-
-/* "p=0.000 n=10", "n=10+8", ... */
-const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len);
-/* The table's header unit: "sec/op", or "iops (op/s)" when the metric has its own name. */
-const char *ct_title(const struct ct_table *t, char *buf, size_t len);
-
-/* The texts of one table's cells as the text output shows them, without footnotes:
- * (nrows + 1) * ncols entries, row-major, the last row being the geomean.  Caller frees. */
-struct ct_text {
-	char center[48], pct[16], delta[24], pn[48];
-	int present, compared;
-};
-struct ct_text *ct_texts(const struct ct_result *res, const struct ct_table *t);
-
-/* Renderers (export/compare_fmt.c). */
-void ct_write_text(FILE *f, const struct ct_result *res);
-void ct_write_markdown(FILE *f, const struct ct_result *res);
-void ct_write_csv(FILE *f, const struct ct_result *res);
-json_t *ct_to_json(const struct ct_result *res);
 
 #endif

@@ -1,5 +1,4 @@
-#include "export/comparetab.h"
-#include "export/texttab.h"
+#include "compare/table.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -171,8 +170,11 @@ static void summarize_cells(struct ct_result *res, struct ct_table *t, double co
 					      need > 50 ? ">" : ">=", need > 50 ? (size_t)50 : need, confidence));
 			}
 			struct ct_cell *base = t->cells[r * nc];
+			cell->ratio = NAN;
 			if (c == 0 || !base)
 				continue;
+			if (base->sum.center > 0)
+				cell->ratio = cell->sum.center / base->sum.center;
 			struct mwu_result m;
 			mwu_test(base->v, base->n, cell->v, cell->n, &m);
 			cell->has_cmp = 1;
@@ -189,7 +191,17 @@ static void summarize_cells(struct ct_result *res, struct ct_table *t, double co
 		}
 }
 
-/* Per column the geomean of the medians and of the ratios to the baseline column. */
+/* 1 when every column has row r (the geomean's common set). */
+static int row_in_every_column(const struct ct_result *res, const struct ct_table *t, size_t r)
+{
+	for (size_t c = 0; c < res->ncols; c++)
+		if (!t->cells[r * res->ncols + c])
+			return 0;
+	return 1;
+}
+
+/* Per column the geomean of the medians and of the ratios to the baseline column, both over
+ * the rows every column has: a geomean over different sets of benchmarks compares nothing. */
 static void summarize_columns(struct ct_result *res, struct ct_table *t)
 {
 	size_t nc = res->ncols;
@@ -203,21 +215,29 @@ static void summarize_columns(struct ct_result *res, struct ct_table *t)
 				 pool(res, "no geomean: the rows measure different things"));
 		return;
 	}
-	size_t nbase = 0;
+	size_t ncommon = 0;
 	for (size_t r = 0; r < t->nrows; r++)
-		nbase += t->cells[r * nc] != NULL;
-	double *centers = xrealloc(NULL, t->nrows * sizeof *centers);
-	double *ratios = xrealloc(NULL, t->nrows * sizeof *ratios);
+		ncommon += row_in_every_column(res, t, r);
+	double *centers = xrealloc(NULL, (t->nrows + 1) * sizeof *centers);
+	double *ratios = xrealloc(NULL, (t->nrows + 1) * sizeof *ratios);
 	for (size_t c = 0; c < nc; c++) {
 		struct ct_colsum *s = &t->sums[c];
 		size_t ncenter = 0, nratio = 0;
 		int bad_ratio = 0;
+		s->ncommon = ncommon;
+		s->nrows = t->nrows;
+		if (ncommon < t->nrows)
+			add_warn(s->warn, &s->nwarn,
+				 pool(res, "geomean over the %zu of %zu benchmarks that every column has", ncommon,
+				      t->nrows));
+		if (!ncommon)
+			continue;
 		for (size_t r = 0; r < t->nrows; r++) {
-			struct ct_cell *cell = t->cells[r * nc + c], *base = t->cells[r * nc];
-			if (!cell)
+			if (!row_in_every_column(res, t, r))
 				continue;
+			struct ct_cell *cell = t->cells[r * nc + c], *base = t->cells[r * nc];
 			centers[ncenter++] = cell->sum.center;
-			if (c == 0 || !base)
+			if (c == 0)
 				continue;
 			double a = cell->sum.center, b = base->sum.center;
 			if (a == b)
@@ -227,9 +247,6 @@ static void summarize_columns(struct ct_result *res, struct ct_table *t)
 			else
 				ratios[nratio++] = a / b;
 		}
-		if (c > 0 && nbase != nratio)
-			add_warn(s->warn, &s->nwarn,
-				 pool(res, "benchmark set differs from baseline; geomeans may not be comparable"));
 		s->gm = stats_geomean(centers, ncenter);
 		if (isnan(s->gm))
 			add_warn(s->warn, &s->nwarn, pool(res, "summaries must be >0 to compute geomean"));
@@ -443,32 +460,4 @@ void ct_free(struct ct_result *res)
 	for (size_t i = 0; i < res->nwarn_pool; i++)
 		free(res->warn_pool[i]);
 	memset(res, 0, sizeof *res);
-}
-
-const char *ct_delta(const struct ct_result *res, const struct ct_cell *base, const struct ct_cell *c, char *buf,
-		     size_t len)
-{
-	double old = base->sum.center, new = c->sum.center;
-	return tt_delta(old, new, c->p, res->alpha, buf, len);
-}
-
-const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len)
-{
-	char p[32] = "";
-	if (c->p != 0)
-		snprintf(p, sizeof p, "p=%.3f ", c->p);
-	if (base->n == c->n)
-		snprintf(buf, len, "%sn=%zu", p, c->n);
-	else
-		snprintf(buf, len, "%sn=%zu+%zu", p, base->n, c->n);
-	return buf;
-}
-
-const char *ct_title(const struct ct_table *t, char *buf, size_t len)
-{
-	if (strcmp(t->metric, t->unit) == 0)
-		snprintf(buf, len, "%s", t->unit);
-	else
-		snprintf(buf, len, "%s (%s)", t->metric, t->unit);
-	return buf;
 }

@@ -1,4 +1,4 @@
-#include "export/calls.h"
+#include "compare/calls.h"
 #include "results/history.h"
 
 #include <math.h>
@@ -123,7 +123,7 @@ static void recheck(struct call *c, const struct verdict_input *first_in, const 
 	free(again);
 }
 
-static void add_call(struct call_list *cl, const struct ct_table *t, size_t row, size_t col, const struct ct_input *ia,
+static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, size_t row, size_t col, const struct ct_input *ia,
 		     const struct ct_input *ib, const struct ct_cell *ca, const struct ct_cell *cb, double alpha)
 {
 	const struct bench *ba = record_find_bench(ia->r, t->rows[row]), *bb = record_find_bench(ib->r, t->rows[row]);
@@ -147,7 +147,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t row,
 	if (!cl->v)
 		abort();
 	struct call *c = &cl->v[cl->n++];
-	*c = (struct call){ t->metric, t->unit, t->rows[row], bench_phase(bb), col, { 0 } };
+	*c = (struct call){ t->metric, t->unit, t->rows[row], bench_phase(bb), ti, row, col, { 0 } };
 	verdict_decide(&vi, &c->v);
 	recheck(c, &vi, ia, ib, bb);
 }
@@ -174,7 +174,7 @@ void calls_build(const struct ct_input *in, size_t nin, const struct ct_opts *o,
 			for (size_t r = 0; r < t->nrows; r++) {
 				const struct ct_cell *ca = ct_cell_at(res, t, r, 0), *cb = ct_cell_at(res, t, r, c);
 				if (ca && cb)
-					add_call(out, t, r, c, base, cur, ca, cb, res->alpha);
+					add_call(out, t, ti, r, c, base, cur, ca, cb, res->alpha);
 			}
 		}
 	}
@@ -201,176 +201,4 @@ void calls_count(const struct call_list *cl, const char *metric, size_t *called,
 		else
 			++*unchanged;
 	}
-}
-
-/* Rows i.. of the same block (metric, column) not compared for the same reason in the same
- * phase as row i; 1 when the row stands alone. */
-static size_t same_reason(const struct call_list *cl, size_t i)
-{
-	const struct call *c = &cl->v[i];
-	size_t n = 0;
-	if (c->v.kind != VERDICT_NOT_COMPARED || !c->phase)
-		return 1;
-	for (size_t k = i; k < cl->n; k++) {
-		const struct call *o = &cl->v[k];
-		if (strcmp(o->metric, c->metric) != 0 || o->col != c->col)
-			break;
-		n += o->v.kind == VERDICT_NOT_COMPARED && o->phase && strcmp(o->phase, c->phase) == 0 &&
-		     strcmp(o->v.why, c->v.why) == 0;
-	}
-	return n;
-}
-
-/* 1 when row i was already shown on the grouped line of an earlier row. */
-static int shown_in_group(const struct call_list *cl, size_t first, size_t i)
-{
-	const struct call *c = &cl->v[i];
-	for (size_t k = first; k < i; k++)
-		if (same_reason(cl, k) > 1 && strcmp(cl->v[k].phase, c->phase ? c->phase : "") == 0 &&
-		    strcmp(cl->v[k].v.why, c->v.why) == 0)
-			return 1;
-	return 0;
-}
-
-static void write_block_header(FILE *f, const struct call_list *cl, size_t i)
-{
-	const struct call *c = &cl->v[i];
-	size_t called = 0, same = 0, nc = 0;
-	for (size_t k = i; k < cl->n && strcmp(cl->v[k].metric, c->metric) == 0 && cl->v[k].col == c->col; k++) {
-		if (verdict_is_call(cl->v[k].v.kind))
-			called++;
-		else if (cl->v[k].v.kind == VERDICT_NOT_COMPARED)
-			nc++;
-		else
-			same++;
-	}
-	size_t confirmed = 0, withdrawn = 0;
-	for (size_t k = i; k < cl->n && strcmp(cl->v[k].metric, c->metric) == 0 && cl->v[k].col == c->col; k++) {
-		confirmed += cl->v[k].v.recheck == VERDICT_CONFIRMED;
-		withdrawn += cl->v[k].v.recheck == VERDICT_WITHDRAWN;
-	}
-	fprintf(f, "%s (%s), %s vs %s: %zu called, %zu unchanged, %zu not compared", c->metric, c->unit,
-		cl->res->cols[c->col], cl->res->cols[0], called, same, nc);
-	if (confirmed || withdrawn)
-		fprintf(f, "; re-measured: %zu confirmed, %zu withdrawn", confirmed, withdrawn);
-	fputc('\n', f);
-}
-
-void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
-{
-	size_t w = 0, shown = 0;
-	for (size_t i = 0; i < cl->n; i++)
-		if (!metric || strcmp(cl->v[i].metric, metric) == 0) {
-			size_t n = strlen(cl->v[i].row);
-			w = n > w ? n : w;
-			shown++;
-		}
-	if (!shown)
-		return;
-	fprintf(f, "\ncalls: a change is called when neither run was busy, both have %d or more samples,\n"
-		   "p <= %.2f, and the median moved more than the noise floor (docs/compare.md)\n",
-		VERDICT_MIN_SAMPLES, cl->res->alpha);
-	size_t block = 0;
-	for (size_t i = 0; i < cl->n; i++) {
-		const struct call *c = &cl->v[i];
-		if (metric && strcmp(c->metric, metric) != 0)
-			continue;
-		if (i == 0 || strcmp(cl->v[block].metric, c->metric) != 0 || cl->v[block].col != c->col ||
-		    (metric && strcmp(cl->v[block].metric, metric) != 0)) {
-			block = i;
-			write_block_header(f, cl, i);
-		}
-		if ((c->v.kind == VERDICT_UNCHANGED && c->v.recheck != VERDICT_WITHDRAWN) || shown_in_group(cl, block, i))
-			continue;
-		size_t group = same_reason(cl, i);
-		if (group > 1) {
-			char label[96];
-			snprintf(label, sizeof label, "%s phase, %zu figures", c->phase, group);
-			fprintf(f, "  %-*s %s\n", (int)w, label, c->v.why);
-		} else {
-			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.why);
-		}
-	}
-}
-
-void calls_write_markdown(FILE *f, const struct call_list *cl)
-{
-	if (!cl->n)
-		return;
-	fprintf(f, "\n### Calls\n\nA change is called when neither run was busy, both have %d or more samples, "
-		   "p <= %.2f, and the median moved more than the noise floor.\n\n",
-		VERDICT_MIN_SAMPLES, cl->res->alpha);
-	for (size_t i = 0; i < cl->n; i++) {
-		const struct call *c = &cl->v[i];
-		if (c->v.kind != VERDICT_UNCHANGED || c->v.recheck == VERDICT_WITHDRAWN)
-			fprintf(f, "- `%s` %s, %s: %s\n", c->row, c->metric, cl->res->cols[c->col], c->v.why);
-	}
-}
-
-static void html_esc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '<')
-			fputs("&lt;", f);
-		else if (*s == '>')
-			fputs("&gt;", f);
-		else if (*s == '&')
-			fputs("&amp;", f);
-		else if (*s == '"')
-			fputs("&quot;", f);
-		else
-			fputc(*s, f);
-	}
-}
-
-void calls_write_html(FILE *f, const struct call_list *cl)
-{
-	if (!cl->n)
-		return;
-	fprintf(f, "<h2>Calls</h2>\n<p class=\"meta\">A change is called when neither run was busy, both have %d or "
-		   "more samples, p ≤ %.2f, and the median moved more than the noise floor (the spread of earlier "
-		   "runs on this machine, or a default until there are %d).</p>\n<table class=\"calls\">"
-		   "<tr><th>benchmark</th><th>metric</th><th>vs base</th><th>call</th><th>why</th></tr>\n",
-		VERDICT_MIN_SAMPLES, cl->res->alpha, VERDICT_HISTORY_MIN);
-	for (size_t i = 0; i < cl->n; i++) {
-		const struct call *c = &cl->v[i];
-		const char *kind = verdict_kind_name(c->v.kind);
-		fprintf(f, "<tr class=\"call-%s\"><td>", c->v.kind == VERDICT_NOT_COMPARED ? "not-compared" : kind);
-		html_esc(f, c->row);
-		fputs("</td><td>", f);
-		html_esc(f, c->metric);
-		fputs("</td><td>", f);
-		html_esc(f, cl->res->cols[c->col]);
-		fprintf(f, "</td><td>%s</td><td>", kind);
-		html_esc(f, c->v.why);
-		fputs("</td></tr>\n", f);
-	}
-	fputs("</table>\n", f);
-}
-
-static json_t *num_or_null(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
-
-json_t *calls_to_json(const struct call_list *cl)
-{
-	json_t *a = json_array();
-	for (size_t i = 0; i < cl->n; i++) {
-		const struct call *c = &cl->v[i];
-		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:[I, I], s:f, s:s, s:i, s:s}", "metric", c->metric,
-				     "unit", c->unit, "name", c->row, "column", cl->res->cols[c->col], "call",
-				     verdict_kind_name(c->v.kind), "delta_pct", num_or_null(c->v.delta_pct), "p",
-				     num_or_null(c->v.p), "n", (json_int_t)c->v.nbase, (json_int_t)c->v.ncur, "floor_pct",
-				     c->v.floor_pct, "floor_from", verdict_floor_source(c->v.floor_runs, c->v.floor_host_paced),
-				     "floor_runs", c->v.floor_runs, "why", c->v.why));
-		json_t *o = json_array_get(a, json_array_size(a) - 1);
-		if (c->v.recheck != VERDICT_NOT_RECHECKED)
-			json_object_set_new(o, "remeasure",
-					    json_pack("{s:s, s:s}", "result",
-						      c->v.recheck == VERDICT_CONFIRMED ? "confirmed" : "withdrawn",
-						      "first_call", verdict_kind_name(c->v.first_kind)));
-	}
-	return a;
 }

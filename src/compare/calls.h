@@ -6,20 +6,19 @@
  *
  * Calls are made when the columns are the inputs and the rows the benchmark names (the default
  * keys) and no input is Go benchmark text (benchstat's contract there is its own output). */
-#ifndef NM_EXPORT_CALLS_H
-#define NM_EXPORT_CALLS_H
+#ifndef NM_COMPARE_CALLS_H
+#define NM_COMPARE_CALLS_H
 
-#include <jansson.h>
-#include <stdio.h>
 
-#include "export/comparetab.h"
+#include "compare/table.h"
 #include "stats/verdict.h"
 
 struct call {
 	const char *metric, *unit;      /* the table's */
 	const char *row;                /* the benchmark */
 	const char *phase;              /* its phase in a nodemark run, or NULL */
-	size_t col;                     /* compared with column 0 */
+	size_t table, rowi;             /* its cell: tables[table], row rowi ... */
+	size_t col;                     /* ... and column col, compared with column 0 */
 	struct verdict v;
 };
 
@@ -39,19 +38,5 @@ void calls_free(struct call_list *cl);
  * NULL: every metric. */
 void calls_count(const struct call_list *cl, const char *metric, size_t *called, size_t *unchanged,
 		 size_t *not_compared);
-
-/* The text section: a header with the rule, one line per row that is a call or was not
- * compared, and the counts; rows of one phase not compared for the same reason share one line
- * ("  hash phase, 4 figures  not compared: ...").  metric NULL: every metric.  Nothing when cl
- * is empty. */
-void calls_write_text(FILE *f, const struct call_list *cl, const char *metric);
-/* A Markdown list of the same lines under "### Calls". */
-void calls_write_markdown(FILE *f, const struct call_list *cl);
-/* An HTML section "Calls": a table of every row's call with why (classes call-regression,
- * call-improvement, call-changed, call-unchanged, call-not-compared). */
-void calls_write_html(FILE *f, const struct call_list *cl);
-/* [{"metric", "unit", "name", "column", "call", "delta_pct", "p", "n": [a, b], "floor_pct",
- *   "floor_from": "history" | "default", "floor_runs", "why"}] */
-json_t *calls_to_json(const struct call_list *cl);
 
 #endif
