@@ -2,6 +2,7 @@
  * table in options.c in the order the options were given.  fio's engines map onto ours here. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "io/engine.h"
 #include "util/error.h"
 #include "util/parse.h"
 
@@ -294,30 +295,21 @@ APPLY(randseed)
 	return fio_count(v, 0, UINT64_MAX, &j->io.seed, err, errlen);
 }
 
-/* fio's engines onto ours.  The mapping is said on stderr (the plan's notes) when the engine
- * that runs is not the one named. */
-static const struct { const char *fio; enum io_engine_kind kind; } engine_map[] = {
-	{ "io_uring", ENGINE_URING }, { "libaio", ENGINE_URING }, { "posixaio", ENGINE_URING },
-	{ "psync", ENGINE_PSYNC },    { "sync", ENGINE_PSYNC },   { "pvsync", ENGINE_PSYNC },
-	{ "pvsync2", ENGINE_PSYNC },  { "vsync", ENGINE_PSYNC },  { "mmap", ENGINE_MMAP },
-	{ "null", ENGINE_NULL },      { "filecreate", ENGINE_FILECREATE }, { "filestat", ENGINE_FILESTAT },
-	{ "filedelete", ENGINE_FILEDELETE }, { "ftruncate", ENGINE_FTRUNCATE }, { "falloc", ENGINE_FALLOC }, { "cpuio", ENGINE_CPUIO },
-	{ "exec", ENGINE_EXEC },      { "net", ENGINE_NET },
-};
+/* fio's engines onto ours, through the engine table (each engine lists the fio names it
+ * runs).  The mapping is said on stderr (the plan's notes) when the engine that runs is not
+ * the one named. */
 
 /* --enghelp: fio's engine names nodemark runs, one a line under fio's heading; with an
  * engine, 0 when it is one of them (out NULL: just the check), else -1. */
 int fio_engine_help(FILE *out, const char *engine)
 {
-	if (engine) {
-		for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
-			if (strcmp(engine_map[i].fio, engine) == 0)
-				return 0;
-		return -1;
-	}
+	const struct io_engine_ops *e;
+	if (engine)
+		return io_engine_parse_fio(engine, &e);
 	fprintf(out, "Available IO engines:\n");
-	for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
-		fprintf(out, "\t%s\n", engine_map[i].fio);
+	const char *name;
+	for (unsigned i = 0; (name = io_engine_fio_name_at(i)); i++)
+		fprintf(out, "\t%s\n", name);
 	return 0;
 }
 
@@ -326,17 +318,16 @@ APPLY(ioengine)
 	char qb[64];
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
-		if (strcmp(engine_map[i].fio, v) == 0) {
-			j->io.engine = engine_map[i].kind;
-			free(j->ioengine);
-			j->ioengine = xstrdup(v);
-			return 0;
-		}
+	if (io_engine_parse_fio(v, &j->io.engine) == 0) {
+		free(j->ioengine);
+		j->ioengine = xstrdup(v);
+		return 0;
+	}
 	char list[512] = "";
-	for (size_t i = 0; i < sizeof engine_map / sizeof engine_map[0]; i++)
+	const char *name;
+	for (unsigned i = 0; (name = io_engine_fio_name_at(i)); i++)
 		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s",
-			 i ? (i + 1 < sizeof engine_map / sizeof engine_map[0] ? ", " : " and ") : "", engine_map[i].fio);
+			 i ? (io_engine_fio_name_at(i + 1) ? ", " : " and ") : "", name);
 	return nm_errf(err, errlen, "\"%s\": not supported (%s are)", fio_q(v, qb, sizeof qb), list);
 }
 

@@ -3,6 +3,7 @@
  * cmdprio_bssplit (per-I/O priorities, io/prio.c), with fio 3.33's syntax and checks. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "io/engine.h"
 #include "util/error.h"
 
 #include <stdlib.h>
@@ -149,7 +150,7 @@ int fio_job_prio(struct fio_job *j, char *err, size_t errlen)
 	if (!pct && !o->bssplit)
 		return 0;
 	const char *which = o->bssplit ? "cmdprio_bssplit" : "cmdprio_percentage";
-	if (io->engine != ENGINE_URING)
+	if (!(io_engine_caps(io->engine) & IO_ENGINE_CMDPRIO))
 		return nm_errf(err, errlen, "%s: an option of ioengine=io_uring or libaio (as in fio)", which);
 	if (pct && o->bssplit)
 		return nm_errf(err, errlen, "cmdprio_percentage and cmdprio_bssplit: use one or the other (as in fio)");

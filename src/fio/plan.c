@@ -5,6 +5,7 @@
 #include "fio/logs.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "io/engine.h"
 #include "fio/targets.h"
 #include "util/error.h"
 
@@ -78,7 +79,7 @@ static void job_defaults(struct fio_job *j)
 	io->numjobs = 1;
 	io->nrfiles = 1;
 	io->loops = 1;
-	io->engine = ENGINE_PSYNC; /* fio's default ioengine on Linux */
+	io->engine = io_engine_fio_default();
 	io->direct = DIRECT_OFF;
 	io->fill = FILL_RANDOM;
 	io->content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
@@ -235,25 +236,18 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		j->io.size -= j->io.size % min_bs;
 	if (j->io.rw != IO_READ && j->io.rw != IO_RANDREAD && p->readonly)
 		return nm_errf(err, errlen, "job '%s': --readonly given but the job writes", fio_q(j->name, qb, sizeof qb));
-	if (j->ioengine) {
-		const char *ours = NULL;
-		if (!strcmp(j->ioengine, "libaio") || !strcmp(j->ioengine, "posixaio"))
-			ours = "uring";
-		else if (!strcmp(j->ioengine, "sync") || !strcmp(j->ioengine, "pvsync") ||
-			 !strcmp(j->ioengine, "pvsync2") || !strcmp(j->ioengine, "vsync"))
-			ours = "psync";
-		if (ours) {
-			char *n;
-			if (asprintf(&n, "ioengine=%s runs on nodemark's %s engine", j->ioengine, ours) < 0)
-				abort();
-			int dup = 0;
-			for (size_t i = 0; i < p->nnotes; i++)
-				dup |= strcmp(p->notes[i], n) == 0;
-			if (dup)
-				free(n);
-			else
-				fio_strv_push(&p->notes, &p->nnotes, n);
-		}
+	/* a fio name that is not the engine's own (libaio, sync, ...): say which engine runs it */
+	if (j->ioengine && strcmp(j->ioengine, io_engine_fio_name(j->io.engine)) != 0) {
+		char *n;
+		if (asprintf(&n, "ioengine=%s runs on nodemark's %s engine", j->ioengine, io_engine_name(j->io.engine)) < 0)
+			abort();
+		int dup = 0;
+		for (size_t i = 0; i < p->nnotes; i++)
+			dup |= strcmp(p->notes[i], n) == 0;
+		if (dup)
+			free(n);
+		else
+			fio_strv_push(&p->notes, &p->nnotes, n);
 	}
 	return 0;
 }

@@ -290,6 +290,5 @@ const char *fio_engine_name(const struct fio_runner *r, const struct fio_job *j)
 {
 	if (j->ioengine)
 		return j->ioengine;
-	const char *ours = io_session_engine(r->session, 0);
-	return strcmp(ours, "uring") == 0 ? "io_uring" : ours;
+	return io_engine_fio_name(io_session_engine(r->session, 0));
 }

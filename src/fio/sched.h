@@ -52,7 +52,7 @@ void fio_sched_join(struct fio_sched *s);
 int fio_sched_status(const struct fio_sched *s);
 void fio_sched_close(struct fio_sched *s);
 
-/* fio's name for the engine that ran ("io_uring" for ours "uring"). */
+/* fio's name for the engine that ran (the one typed, else the engine's first fio name). */
 const char *fio_engine_name(const struct fio_runner *r, const struct fio_job *j);
 
 #endif

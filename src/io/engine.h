@@ -46,11 +46,18 @@ int io_job_writes(const struct io_job *job);
 int io_job_trims(const struct io_job *job);
 
 /* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown.
- * Engine names (and their aliases: io_uring, sync, pvsync) come from the engine table. */
+ * An engine is its ops (the table's entry); NULL is "auto", a choice made per target. Its
+ * names come from its own file: nodemark's name and aliases (io_uring, sync, pvsync), and the
+ * fio names it runs (libaio and posixaio run as uring, as fio's front end maps them). */
 const char *io_rw_name(enum io_rw rw);
 int io_rw_parse(const char *s, enum io_rw *out);
-const char *io_engine_name(enum io_engine_kind k);
-int io_engine_parse(const char *s, enum io_engine_kind *out);
+const char *io_engine_name(const struct io_engine_ops *e);   /* "auto" for NULL */
+int io_engine_parse(const char *s, const struct io_engine_ops **out);
+/* fio's ioengine= names: each engine's fio_names (its name when it has none), in table order. */
+int io_engine_parse_fio(const char *s, const struct io_engine_ops **out);
+const char *io_engine_fio_name(const struct io_engine_ops *e); /* the first of them */
+const char *io_engine_fio_name_at(unsigned i);                 /* NULL past the last */
+const struct io_engine_ops *io_engine_fio_default(void);       /* fio's on Linux (psync) */
 /* "auto, uring, psync, mmap or null": every engine of the table, for help and errors. */
 const char *io_engine_choices(void);
 const char *io_engine_expected(void);  /* "expected auto, uring, ... or null" */
@@ -101,7 +108,7 @@ int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigne
 const char *const *io_session_notes(const struct io_session *s);
 
 /* Per target: which engine "auto" picked, whether O_DIRECT is in use, the file(s) used. */
-const char *io_session_engine(const struct io_session *s, unsigned target);
+const struct io_engine_ops *io_session_engine(const struct io_session *s, unsigned target);
 int io_session_direct(const struct io_session *s, unsigned target);
 
 /* Remove what the session created (files, private directories) and free it. */
@@ -155,6 +162,10 @@ enum io_engine_caps {
 	IO_ENGINE_TRIM = 1 << 6,      /* takes DIR_TRIM requests (io/trim.c does them) */
 	IO_ENGINE_NO_PAYLOAD = 1 << 7,/* an I/O is a size, not the buffer's bytes (ftruncate,
 	                               * falloc): nothing to verify */
+	IO_ENGINE_TRIM_FILES = 1 << 8,/* trims a regular file (punches a hole, or moves nothing);
+	                               * the others' trims are block-device discards */
+	IO_ENGINE_CMDPRIO = 1 << 9,   /* a priority per request (fio's cmdprio_*: io_uring) */
+	IO_ENGINE_FIO_DEFAULT = 1 << 10, /* fio's default ioengine on Linux (psync) */
 };
 
 enum { IO_VCHECK_READ = 1, IO_VCHECK_WRITE = 2 };
@@ -164,11 +175,12 @@ enum { IO_VCHECK_READ = 1, IO_VCHECK_WRITE = 2 };
 #define IO_QUEUE_LAST 2
 
 /* An engine: one file (io/uring.c, ...) defines one of these, and one line of the table in
- * io/engines.c (with its enum io_engine_kind) makes it known everywhere: names, parsing,
- * help, errors, checks. */
+ * io/engines.c makes it known everywhere: names, parsing, help, errors, checks. The pointer is
+ * the engine's identity (io_job.engine). */
 struct io_engine_ops {
 	const char *name;
-	const char *aliases[3];     /* other names it is asked for by (fio's), NULL-ended */
+	const char *aliases[3];     /* other names nodemark takes for it, NULL-ended */
+	const char *fio_names[6];   /* fio's ioengine= names it runs, NULL-ended; none: its name */
 	unsigned caps;              /* enum io_engine_caps */
 	/* Whether it works on this system (io_uring may be disabled); NULL: always. */
 	int (*available)(void);
@@ -190,12 +202,10 @@ struct io_engine_ops {
 	void (*cleanup)(struct io_worker *w);
 };
 
-/* The table's entry for k; NULL for ENGINE_AUTO (a choice made per target, not an engine). */
-const struct io_engine_ops *io_engine_ops(enum io_engine_kind k);
-/* Its capabilities (0 for ENGINE_AUTO), and whether it is usable here. */
-unsigned io_engine_caps(enum io_engine_kind k);
-int io_engine_available(enum io_engine_kind k);
+/* An engine's capabilities (0 for auto, NULL), and whether it is usable here. */
+unsigned io_engine_caps(const struct io_engine_ops *e);
+int io_engine_available(const struct io_engine_ops *e);
 /* The engines in table order: io_engine_at(0), ... until NULL (for listings and tests). */
-const struct io_engine_ops *io_engine_at(unsigned i, enum io_engine_kind *kind);
+const struct io_engine_ops *io_engine_at(unsigned i);
 
 #endif

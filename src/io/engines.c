@@ -1,84 +1,116 @@
 /* The engine table: every engine nodemark has, in the order listings show them. Adding an
- * engine is its file (the ops) and one line here (with its name in enum io_engine_kind);
- * names, parsing, help and error lists, and the capability checks all come from this table. */
+ * engine is its file (the ops: names, fio's names, capabilities) and one line here; names,
+ * parsing (nodemark's and fio's), help and error lists, and the capability checks all come
+ * from this table. An engine is known by its ops pointer. */
 #include "io/internal.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
-static const struct io_engine_ops *const engines[] = {
-	[ENGINE_URING] = &io_uring_ops,
-	[ENGINE_PSYNC] = &io_psync_ops,
-	[ENGINE_MMAP] = &io_mmap_ops,
-	[ENGINE_NULL] = &io_null_ops,
-	[ENGINE_FILECREATE] = &io_filecreate_ops,
-	[ENGINE_FILESTAT] = &io_filestat_ops,
-	[ENGINE_FILEDELETE] = &io_filedelete_ops,
-	[ENGINE_FTRUNCATE] = &io_ftruncate_ops,
-	[ENGINE_FALLOC] = &io_falloc_ops,
-	[ENGINE_CPUIO] = &io_cpuio_ops,
-	[ENGINE_EXEC] = &io_exec_ops,
-	[ENGINE_NET] = &io_net_ops,
-};
+/* One line per engine: its ops, defined in its own file. */
+#define ENGINE_TABLE(E) \
+	E(io_uring_ops) \
+	E(io_psync_ops) \
+	E(io_mmap_ops) \
+	E(io_null_ops) \
+	E(io_filecreate_ops) \
+	E(io_filestat_ops) \
+	E(io_filedelete_ops) \
+	E(io_ftruncate_ops) \
+	E(io_falloc_ops) \
+	E(io_cpuio_ops) \
+	E(io_exec_ops) \
+	E(io_net_ops)
+
+#define DECLARE(ops) extern const struct io_engine_ops ops;
+#define ENTRY(ops) &ops,
+ENGINE_TABLE(DECLARE)
+static const struct io_engine_ops *const engines[] = { ENGINE_TABLE(ENTRY) };
 
 #define NENGINES (sizeof engines / sizeof engines[0])
+#define NAMES(a) (sizeof(a) / sizeof(a)[0])
 
-const struct io_engine_ops *io_engine_ops(enum io_engine_kind k)
+const struct io_engine_ops *io_engine_at(unsigned i)
 {
-	return (unsigned)k < NENGINES ? engines[k] : NULL;
+	return i < NENGINES ? engines[i] : NULL;
 }
 
-const struct io_engine_ops *io_engine_at(unsigned i, enum io_engine_kind *kind)
+unsigned io_engine_caps(const struct io_engine_ops *e)
 {
-	for (unsigned k = 0; k < NENGINES; k++)
-		if (engines[k] && i-- == 0) {
-			if (kind)
-				*kind = (enum io_engine_kind)k;
-			return engines[k];
-		}
-	return NULL;
-}
-
-unsigned io_engine_caps(enum io_engine_kind k)
-{
-	const struct io_engine_ops *e = io_engine_ops(k);
 	return e ? e->caps : 0;
 }
 
-int io_engine_available(enum io_engine_kind k)
+int io_engine_available(const struct io_engine_ops *e)
 {
-	const struct io_engine_ops *e = io_engine_ops(k);
 	return e && (!e->available || e->available());
 }
 
-const char *io_engine_name(enum io_engine_kind k)
+const char *io_engine_name(const struct io_engine_ops *e)
 {
-	if (k == ENGINE_AUTO)
-		return "auto";
-	const struct io_engine_ops *e = io_engine_ops(k);
-	return e ? e->name : NULL;
+	return e ? e->name : "auto";
 }
 
-int io_engine_parse(const char *s, enum io_engine_kind *out)
+/* s among names[] (NULL-ended within n). */
+static int named(const char *s, const char *const *names, size_t n)
+{
+	for (size_t a = 0; a < n && names[a]; a++)
+		if (strcmp(s, names[a]) == 0)
+			return 1;
+	return 0;
+}
+
+int io_engine_parse(const char *s, const struct io_engine_ops **out)
 {
 	if (strcmp(s, "auto") == 0) {
-		*out = ENGINE_AUTO;
+		*out = NULL;
 		return 0;
 	}
+	for (unsigned k = 0; k < NENGINES; k++)
+		if (strcmp(s, engines[k]->name) == 0 || named(s, engines[k]->aliases, NAMES(engines[k]->aliases))) {
+			*out = engines[k];
+			return 0;
+		}
+	return -1;
+}
+
+const char *io_engine_fio_name(const struct io_engine_ops *e)
+{
+	return e->fio_names[0] ? e->fio_names[0] : e->name;
+}
+
+const char *io_engine_fio_name_at(unsigned i)
+{
 	for (unsigned k = 0; k < NENGINES; k++) {
 		const struct io_engine_ops *e = engines[k];
-		if (!e)
-			continue;
-		int match = strcmp(s, e->name) == 0;
-		for (unsigned a = 0; !match && a < sizeof e->aliases / sizeof e->aliases[0] && e->aliases[a]; a++)
-			match = strcmp(s, e->aliases[a]) == 0;
-		if (match) {
-			*out = (enum io_engine_kind)k;
+		size_t n = 0;
+		while (n < NAMES(e->fio_names) && e->fio_names[n])
+			n++;
+		if (i < (n ? n : 1))
+			return n ? e->fio_names[i] : e->name;
+		i -= (unsigned)(n ? n : 1);
+	}
+	return NULL;
+}
+
+int io_engine_parse_fio(const char *s, const struct io_engine_ops **out)
+{
+	for (unsigned k = 0; k < NENGINES; k++) {
+		const struct io_engine_ops *e = engines[k];
+		if (e->fio_names[0] ? named(s, e->fio_names, NAMES(e->fio_names)) : strcmp(s, e->name) == 0) {
+			*out = e;
 			return 0;
 		}
 	}
 	return -1;
+}
+
+const struct io_engine_ops *io_engine_fio_default(void)
+{
+	for (unsigned k = 0; k < NENGINES; k++)
+		if (engines[k]->caps & IO_ENGINE_FIO_DEFAULT)
+			return engines[k];
+	return NULL;
 }
 
 static char choices[512], expected[540];
@@ -87,8 +119,8 @@ static void build_choices(void)
 {
 	size_t n = (size_t)snprintf(choices, sizeof choices, "auto");
 	const struct io_engine_ops *e, *next;
-	for (unsigned i = 0; (e = io_engine_at(i, NULL)) && n < sizeof choices; i++) {
-		next = io_engine_at(i + 1, NULL);
+	for (unsigned i = 0; (e = io_engine_at(i)) && n < sizeof choices; i++) {
+		next = io_engine_at(i + 1);
 		n += (size_t)snprintf(choices + n, sizeof choices - n, "%s%s", next ? ", " : " or ", e->name);
 	}
 	snprintf(expected, sizeof expected, "expected %s", choices);

@@ -28,7 +28,7 @@ static void falloc_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_falloc_ops = {
 	.name = "falloc",
-	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM | IO_ENGINE_NO_PAYLOAD,
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM | IO_ENGINE_TRIM_FILES | IO_ENGINE_NO_PAYLOAD,
 	.setup = falloc_setup,
 	.queue = falloc_queue,
 	.cleanup = falloc_cleanup,

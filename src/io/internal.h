@@ -56,7 +56,7 @@ struct io_target {
 	int direct;                 /* O_DIRECT in use */
 	int writable;               /* writes allowed */
 	int numa_node;              /* -1 when unknown */
-	enum io_engine_kind engine; /* resolved (never AUTO) */
+	const struct io_engine_ops *engine; /* resolved (never auto) */
 	int engine_auto;            /* picked by auto: may follow each run's queue depth */
 	uint64_t dev_size;          /* block device or existing file size */
 	unsigned align;             /* O_DIRECT alignment (logical block size) */
@@ -373,9 +373,8 @@ unsigned io_next_file(struct io_worker *w, uint64_t bs);
 /* Run one worker to completion (the thread body). */
 void *io_worker_main(void *arg);
 
-extern const struct io_engine_ops io_null_ops, io_psync_ops, io_mmap_ops, io_uring_ops;
-extern const struct io_engine_ops io_filecreate_ops, io_filestat_ops, io_filedelete_ops, io_ftruncate_ops, io_falloc_ops,
-	io_cpuio_ops, io_exec_ops, io_net_ops;
+/* The engines "auto" chooses between (io/session.c); every engine is in io/engines.c's table. */
+extern const struct io_engine_ops io_psync_ops, io_uring_ops;
 
 /* The offset of a non-uniform random I/O (io/distrib.c). */
 uint64_t io_dist_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs);

@@ -18,7 +18,7 @@ void io_job_init(struct io_job *job)
 	job->nrfiles = 1;
 	job->loops = 1;
 	job->randrepeat = 1;
-	job->engine = ENGINE_AUTO;
+	job->engine = NULL;         /* auto */
 	job->direct = DIRECT_AUTO;
 	job->fixedbufs = 1;         /* cheaper per I/O; the device sees the same requests */
 	job->registerfiles = 1;
@@ -120,16 +120,14 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 		return nm_errf(err, errlen, "no target: name a directory, file or block device"), IO_BAD_JOB;
 	if (job->ntargets > IO_MAX_TARGETS)
 		return nm_errf(err, errlen, "%u targets: at most %d", job->ntargets, IO_MAX_TARGETS), IO_BAD_JOB;
-	if (!io_engine_name(job->engine))
-		return nm_errf(err, errlen, "unknown engine %d", (int)job->engine), IO_BAD_JOB;
 	if ((caps & IO_ENGINE_NO_DIRECT) && job->direct == DIRECT_ON)
 		return nm_errf(err, errlen, "the %s engine cannot do O_DIRECT", io_engine_name(job->engine)), IO_BAD_JOB;
 	if (job->time_based && !job->runtime_ns)
 		return nm_errf(err, errlen, "time-based without a runtime"), IO_BAD_JOB;
-	if (io_job_trims(job) && job->engine != ENGINE_AUTO && !(caps & IO_ENGINE_TRIM))
+	if (io_job_trims(job) && job->engine && !(caps & IO_ENGINE_TRIM))
 		return nm_errf(err, errlen, "rw=%s: the %s engine does not trim (psync, uring, falloc and null do)",
 			       io_rw_name(job->rw), io_engine_name(job->engine)), IO_BAD_JOB;
-	const struct io_engine_ops *ops = io_engine_ops(job->engine);
+	const struct io_engine_ops *ops = job->engine;
 	if (ops && ops->check && ops->check(job, err, errlen) < 0)
 		return IO_BAD_JOB;
 	if (io_verify_check_job(job, err, errlen) < 0)

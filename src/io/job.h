@@ -25,22 +25,6 @@ enum io_rw {
 
 enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_TRIM = 2, DIR_COUNT = 3 };
 
-enum io_engine_kind {
-	ENGINE_AUTO = 0, /* uring for O_DIRECT and block devices, psync/mmap for buffered tmpfs */
-	ENGINE_URING,
-	ENGINE_PSYNC,
-	ENGINE_MMAP,
-	ENGINE_NULL,
-	ENGINE_FILECREATE, /* fio's file-operation engines: each I/O is a create, stat or unlink */
-	ENGINE_FILESTAT,
-	ENGINE_FILEDELETE,
-	ENGINE_FTRUNCATE,  /* each write is an ftruncate to its offset */
-	ENGINE_FALLOC,     /* each I/O is a fallocate of its range */
-	ENGINE_CPUIO,      /* burns CPU, moves no data */
-	ENGINE_EXEC,       /* runs a program for the runtime, moves no data */
-	ENGINE_NET,        /* TCP or UDP: writes send, reads receive */
-};
-
 enum io_stat_type { STAT_STAT = 0, STAT_LSTAT, STAT_STATX };
 enum io_net_proto { NET_TCP = 0, NET_UDP, NET_UNIX, NET_TCPV6, NET_UDPV6 };
 
@@ -161,6 +145,7 @@ struct io_verify_opts {
 
 struct io_log;
 struct io_flow;
+struct io_engine_ops;
 
 /* What refilled write buffers hold (io/content.c: fio's buffer_compress_* and dedupe_*);
  * all 0: random bytes. Used with refill_buffers only, as fio's. */
@@ -257,7 +242,7 @@ struct io_job {
 	                             * the depth is found, one more window measures it and the job ends */
 
 	/* How */
-	enum io_engine_kind engine;
+	const struct io_engine_ops *engine; /* NULL: auto (io/engine.h) */
 	enum io_direct direct;
 	int fixedbufs, registerfiles, sqpoll, hipri;
 	struct io_engine_opts eng;  /* options of the engines that are not block I/O */

@@ -21,7 +21,7 @@ static void null_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_null_ops = {
 	.name = "null",
-	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_TRIM,
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_TRIM | IO_ENGINE_TRIM_FILES,
 	.setup = null_setup,
 	.queue = null_queue,
 	.cleanup = null_cleanup,

@@ -32,7 +32,8 @@ static void psync_cleanup(struct io_worker *w)
 const struct io_engine_ops io_psync_ops = {
 	.name = "psync",
 	.aliases = { "sync", "pvsync", NULL },
-	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM,
+	.fio_names = { "psync", "sync", "pvsync", "pvsync2", "vsync", NULL },
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM | IO_ENGINE_FIO_DEFAULT,
 	.setup = psync_setup,
 	.queue = psync_queue,
 	.cleanup = psync_cleanup,

@@ -64,9 +64,9 @@ const char *const *io_session_notes(const struct io_session *s)
 	return s->notes ? (const char *const *)s->notes : none;
 }
 
-const char *io_session_engine(const struct io_session *s, unsigned t)
+const struct io_engine_ops *io_session_engine(const struct io_session *s, unsigned t)
 {
-	return t < s->ntargets ? io_engine_name(s->targets[t].engine) : NULL;
+	return t < s->ntargets ? s->targets[t].engine : NULL;
 }
 
 int io_session_direct(const struct io_session *s, unsigned t)
@@ -247,13 +247,13 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
  * data is a copy from the page cache: one pread per I/O is cheapest at depth 1, while a deep
  * queue lets io_uring copy a whole batch inline in one system call (measured on tmpfs: about a
  * quarter of the CPU per I/O of psync at depth 32). */
-static enum io_engine_kind pick_auto(const struct io_target *t, const struct io_job *job)
+static const struct io_engine_ops *pick_auto(const struct io_target *t, const struct io_job *job)
 {
-	if (!io_engine_available(ENGINE_URING))
-		return ENGINE_PSYNC;
+	if (!io_engine_available(&io_uring_ops))
+		return &io_psync_ops;
 	if (t->direct || t->kind == TARGET_BLOCK)
-		return ENGINE_URING;
-	return job->iodepth > 1 ? ENGINE_URING : ENGINE_PSYNC;
+		return &io_uring_ops;
+	return job->iodepth > 1 ? &io_uring_ops : &io_psync_ops;
 }
 
 /* O_DIRECT and the engine, once the first file exists. */
@@ -295,7 +295,7 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 			t->align = align;
 		}
 	}
-	if (job->engine != ENGINE_AUTO) {
+	if (job->engine) {
 		t->engine = job->engine;
 		if (!io_engine_available(t->engine))
 			return nm_errf(err, errlen, "the %s engine is not available on this system",
@@ -304,7 +304,7 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	}
 	t->engine_auto = 1;
 	t->engine = pick_auto(t, job);
-	if (t->direct || t->kind == TARGET_BLOCK || !io_engine_available(ENGINE_URING))
+	if (t->direct || t->kind == TARGET_BLOCK || !io_engine_available(&io_uring_ops))
 		add_note(s, "%s: engine auto picked %s (%s%s)", t->path, io_engine_name(t->engine),
 			 t->direct ? "O_DIRECT" : "buffered", t->memory_backed ? ", memory-backed" : "");
 	else
@@ -443,7 +443,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->target = t;
 	w->res = res;
 	w->direct = t->direct;
-	w->ops = io_engine_ops(t->engine_auto ? pick_auto(t, job) : t->engine);
+	w->ops = t->engine_auto ? pick_auto(t, job) : t->engine;
 	w->cpu = s->ncpus > 0 ? s->cpus[i % (unsigned)s->ncpus] : -1;
 	w->cpuset = t->node_cpus;
 	w->ncpuset = t->nnode_cpus;

@@ -19,11 +19,11 @@ int io_trim_check(const struct io_job *job, const struct io_target *t, char *err
 {
 	if (!io_job_trims(job) || t->kind == TARGET_BLOCK || t->kind == TARGET_NONE)
 		return IO_OK;
-	if (job->engine == ENGINE_FALLOC || job->engine == ENGINE_NULL)
+	if (io_engine_caps(job->engine) & IO_ENGINE_TRIM_FILES)
 		return IO_OK;
 	return nm_errf(err, errlen,
 		       "%s: rw=%s on a file: fio's %s trims are block-device discards (BLKDISCARD), which a file "
 		       "refuses; ioengine=falloc punches holes in files",
-		       t->path, io_rw_name(job->rw), job->engine == ENGINE_AUTO ? "psync and io_uring" : io_engine_name(job->engine)),
+		       t->path, io_rw_name(job->rw), job->engine ? io_engine_name(job->engine) : "psync and io_uring"),
 	       IO_BAD_JOB;
 }

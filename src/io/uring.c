@@ -206,7 +206,8 @@ static void uring_cleanup(struct io_worker *w)
 const struct io_engine_ops io_uring_ops = {
 	.name = "uring",
 	.aliases = { "io_uring", NULL },
-	.caps = IO_ENGINE_TRIM,
+	.fio_names = { "io_uring", "libaio", "posixaio", NULL },
+	.caps = IO_ENGINE_TRIM | IO_ENGINE_CMDPRIO,
 	.available = target_uring_available,
 	.setup = uring_setup,
 	.queue = uring_queue,

@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "io/engine.h"
 #include "util/cleanup.h"
 
 struct test {
@@ -86,4 +87,14 @@ int main(int argc, char **argv)
 	}
 	printf("unit: %d passed, %d failed\n", pass, fail);
 	return fail ? 1 : 0;
+}
+
+const struct io_engine_ops *test_engine(const char *name)
+{
+	const struct io_engine_ops *e;
+	if (io_engine_parse(name, &e) < 0 || !e) {
+		fprintf(stderr, "no engine named %s\n", name);
+		abort();
+	}
+	return e;
 }

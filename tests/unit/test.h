@@ -80,4 +80,8 @@ void test_failed(const char *file, int line, const char *fmt, ...) __attribute__
 /* A scratch directory for this test (removed afterwards by the runner). */
 const char *test_tmpdir(void);
 
+/* The engine nodemark knows by this name (io_engine_parse); the test aborts when none is. */
+struct io_engine_ops;
+const struct io_engine_ops *test_engine(const char *name);
+
 #endif

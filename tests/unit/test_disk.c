@@ -113,12 +113,11 @@ TEST(disk_plan_direct_checks_follow_the_engine_table)
 {
 	char err[256];
 	struct disk_plan p;
-	enum io_engine_kind k;
 	const struct io_engine_ops *e;
 	unsigned n = 0;
-	for (unsigned i = 0; (e = io_engine_at(i, &k)); i++, n++) {
+	for (unsigned i = 0; (e = io_engine_at(i)); i++, n++) {
 		disk_plan_init(&p);
-		p.base.engine = k;
+		p.base.engine = e;
 		p.base.direct = DIRECT_ON;
 		int rc = disk_plan_build(&p, err, sizeof err);
 		CHECK_EQ_INT(rc, (e->caps & IO_ENGINE_NO_DIRECT) ? -1 : 0);
@@ -127,7 +126,7 @@ TEST(disk_plan_direct_checks_follow_the_engine_table)
 		}
 		disk_plan_free(&p);
 		disk_plan_init(&p);
-		p.base.engine = k;
+		p.base.engine = e;
 		p.base.bs[DIR_READ] = p.base.bs[DIR_WRITE] = 1000;
 		rc = disk_plan_build(&p, err, sizeof err);
 		CHECK_EQ_INT(rc, (e->caps & (IO_ENGINE_NO_DIRECT | IO_ENGINE_DISKLESS)) ? 0 : -1);
@@ -142,7 +141,7 @@ TEST(disk_pass_loop_counts_passes_and_stops_when_told)
 	struct disk_plan p;
 	disk_plan_init(&p);
 	p.profile = disk_profile_find("peak");
-	p.base.engine = ENGINE_NULL;
+	p.base.engine = test_engine("null");
 	p.base.runtime_ns = 60 * 1000000000ull; /* a minute a pass, unless the progress callback ends it */
 	p.have_runtime = 1;
 	p.have_interval = 1;

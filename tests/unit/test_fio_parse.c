@@ -225,7 +225,7 @@ TEST(fio_jobfile_sections_globals_and_comments)
 	CHECK_EQ_U64(p.jobs[0].io.size, 2 << 20);
 	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 4096); /* the later [global] does not reach back */
 	CHECK_EQ_INT(p.jobs[0].io.numjobs, 2);
-	CHECK_EQ_INT(p.jobs[0].io.engine, ENGINE_PSYNC);
+	CHECK_EQ_INT(p.jobs[0].io.engine, test_engine("psync"));
 	CHECK_EQ_STR(p.jobs[1].name, "rand write");
 	CHECK_EQ_U64(p.jobs[1].io.bs[DIR_READ], 8192);
 	CHECK_EQ_INT(p.jobs[1].io.group, 1);
@@ -316,7 +316,7 @@ TEST(fio_ioengine_mapping_is_noted)
 	struct fio_plan p;
 	char err[512];
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
-	CHECK_EQ_INT(p.jobs[0].io.engine, ENGINE_URING);
+	CHECK_EQ_INT(p.jobs[0].io.engine, test_engine("uring"));
 	CHECK_EQ_INT(p.nnotes, 1);
 	CHECK_CONTAINS(p.notes[0], "libaio");
 	fio_plan_free(&p);

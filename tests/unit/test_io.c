@@ -95,9 +95,9 @@ TEST(names_round_trip)
 		CHECK(io_rw_parse(io_rw_name((enum io_rw)rw), &back) == 0);
 		CHECK_EQ_INT(back, rw);
 	}
-	enum io_engine_kind k;
-	CHECK(io_engine_parse("io_uring", &k) == 0 && k == ENGINE_URING);
-	CHECK(io_engine_parse("mmap", &k) == 0 && k == ENGINE_MMAP);
+	const struct io_engine_ops *k;
+	CHECK(io_engine_parse("io_uring", &k) == 0 && k == test_engine("uring"));
+	CHECK(io_engine_parse("mmap", &k) == 0 && k == test_engine("mmap"));
 	CHECK(io_engine_parse("libaio", &k) < 0);
 	enum io_rw rw;
 	CHECK(io_rw_parse("randrd", &rw) < 0);
@@ -108,7 +108,7 @@ TEST(null_engine_size_based_counts_every_io)
 	char err[256];
 	struct io_job j;
 	io_job_init(&j);
-	j.engine = ENGINE_NULL;
+	j.engine = test_engine("null");
 	j.size = 1 << 20;
 	j.numjobs = 2;
 	struct io_job_result r[2], total;
@@ -134,7 +134,7 @@ TEST(null_engine_time_based_runs_for_the_runtime)
 	char err[256];
 	struct io_job j;
 	io_job_init(&j);
-	j.engine = ENGINE_NULL;
+	j.engine = test_engine("null");
 	j.time_based = 1;
 	j.runtime_ns = 300 * 1000 * 1000ull;
 	struct io_job_result r;
@@ -158,7 +158,7 @@ TEST(progress_callback_stops_a_job_early_and_keeps_what_ran)
 	char err[256];
 	struct io_job j;
 	io_job_init(&j);
-	j.engine = ENGINE_NULL;
+	j.engine = test_engine("null");
 	j.time_based = 1;
 	j.runtime_ns = 60 * 1000000000ull; /* a minute, unless stopped */
 	j.numjobs = 2;
@@ -201,7 +201,7 @@ TEST(snapshot_copies_the_figures_of_a_run_in_progress)
 	struct bg_run b;
 	memset(&b, 0, sizeof b);
 	io_job_init(&b.job);
-	b.job.engine = ENGINE_NULL;
+	b.job.engine = test_engine("null");
 	b.job.time_based = 1;
 	b.job.runtime_ns = 800 * 1000 * 1000ull;
 	b.job.numjobs = 2;
@@ -250,7 +250,7 @@ static unsigned count_entries(const char *dir)
 	return n;
 }
 
-static void run_engine(enum io_engine_kind k, enum io_rw rw, unsigned depth, struct io_job_result *r, int *st)
+static void run_engine(const struct io_engine_ops *k, enum io_rw rw, unsigned depth, struct io_job_result *r, int *st)
 {
 	char err[256];
 	struct io_job j = base_job();
@@ -264,7 +264,7 @@ static void run_engine(enum io_engine_kind k, enum io_rw rw, unsigned depth, str
 
 TEST(each_engine_reads_the_whole_file_once)
 {
-	const enum io_engine_kind kinds[] = { ENGINE_PSYNC, ENGINE_MMAP, ENGINE_URING };
+	const struct io_engine_ops *const kinds[] = { test_engine("psync"), test_engine("mmap"), test_engine("uring") };
 	for (unsigned i = 0; i < 3; i++) {
 		struct io_job_result r;
 		int st;
@@ -284,7 +284,7 @@ TEST(each_engine_reads_the_whole_file_once)
 
 TEST(each_engine_writes)
 {
-	const enum io_engine_kind kinds[] = { ENGINE_PSYNC, ENGINE_MMAP, ENGINE_URING };
+	const struct io_engine_ops *const kinds[] = { test_engine("psync"), test_engine("mmap"), test_engine("uring") };
 	for (unsigned i = 0; i < 3; i++) {
 		struct io_job_result r;
 		int st;
@@ -303,7 +303,7 @@ TEST(mixed_workload_follows_the_read_share)
 	j.rw = IO_RANDRW;
 	j.rwmix_read = 75;
 	j.size = 4 << 20;
-	j.engine = ENGINE_PSYNC;
+	j.engine = test_engine("psync");
 	struct io_job_result r;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	uint64_t rd = r.dir[DIR_READ].ios, wr = r.dir[DIR_WRITE].ios;
@@ -322,7 +322,7 @@ TEST(uring_direct_is_used_on_a_disk_file)
 	CHECK(s != NULL);
 	/* the test directory may be tmpfs (no O_DIRECT): then auto must not pick uring */
 	if (io_session_direct(s, 0))
-		CHECK_EQ_STR(io_session_engine(s, 0), "uring");
+		CHECK(io_session_engine(s, 0) == test_engine("uring"));
 	else
 		CHECK(io_session_notes(s)[0] != NULL);
 	io_session_close(s);
@@ -351,7 +351,7 @@ TEST(existing_file_is_read_not_written)
 	struct io_job j = base_job();
 	j.targets[0] = path;
 	j.size = 0;
-	j.engine = ENGINE_PSYNC;
+	j.engine = test_engine("psync");
 	struct io_job_result r;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	CHECK_EQ_U64(r.dir[DIR_READ].ios, 16);
@@ -368,7 +368,7 @@ TEST(session_runs_several_jobs_on_one_layout)
 	char err[256];
 	struct io_job j = base_job();
 	j.shared_file = 1;
-	j.engine = ENGINE_PSYNC;
+	j.engine = test_engine("psync");
 	int st;
 	struct io_session *s = io_session_open(&j, &st, err, sizeof err);
 	CHECK(s != NULL);

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-static struct io_job file_job(enum io_engine_kind k, enum io_rw rw, unsigned depth)
+static struct io_job file_job(const struct io_engine_ops *k, enum io_rw rw, unsigned depth)
 {
 	struct io_job j;
 	io_job_init(&j);
@@ -25,7 +25,7 @@ TEST(the_ring_holds_iodepth_ios_in_flight)
 	const enum io_direct modes[] = { DIRECT_AUTO, DIRECT_OFF };
 	for (unsigned m = 0; m < 2; m++) {
 		char err[256];
-		struct io_job j = file_job(ENGINE_URING, IO_RANDREAD, 32);
+		struct io_job j = file_job(test_engine("uring"), IO_RANDREAD, 32);
 		j.direct = modes[m];
 		j.size = 2 << 20; /* 512 I/Os: all but the last few submissions refill to 32 */
 		struct io_job_result r;
@@ -46,7 +46,7 @@ TEST(the_ring_holds_iodepth_ios_in_flight)
 TEST(each_wait_waits_for_iodepth_batch_complete_min)
 {
 	char err[256];
-	struct io_job j = file_job(ENGINE_URING, IO_RANDREAD, 32);
+	struct io_job j = file_job(test_engine("uring"), IO_RANDREAD, 32);
 	j.size = 2 << 20; /* 512 I/Os */
 	struct io_job_result r;
 	/* fio's default (1): a wait per completion, the slot refilled before the next */
@@ -70,7 +70,7 @@ TEST(what_is_in_flight_at_the_deadline_is_counted)
 	/* fio drains its queue when the runtime is up and counts what completes: every I/O
 	 * submitted is counted, none of the last iodepth left out */
 	char err[256];
-	struct io_job j = file_job(ENGINE_URING, IO_RANDREAD, 8);
+	struct io_job j = file_job(test_engine("uring"), IO_RANDREAD, 8);
 	j.time_based = 1;
 	j.runtime_ns = 200 * 1000 * 1000ull;
 	struct io_job_result r;
@@ -86,7 +86,7 @@ TEST(what_is_in_flight_at_the_deadline_is_counted)
 TEST(a_sync_engine_has_one_io_in_flight)
 {
 	char err[256];
-	struct io_job j = file_job(ENGINE_PSYNC, IO_RANDREAD, 32);
+	struct io_job j = file_job(test_engine("psync"), IO_RANDREAD, 32);
 	struct io_job_result r;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	CHECK_EQ_INT((int)r.depth_max, 1);
@@ -97,7 +97,7 @@ TEST(a_sync_engine_has_one_io_in_flight)
 TEST(every_loop_drops_the_page_cache_unless_kept)
 {
 	char err[256];
-	struct io_job j = file_job(ENGINE_PSYNC, IO_READ, 1);
+	struct io_job j = file_job(test_engine("psync"), IO_READ, 1);
 	j.loops = 3;
 	struct io_job_result r;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
@@ -116,7 +116,7 @@ TEST(every_loop_drops_the_page_cache_unless_kept)
 TEST(every_time_based_wrap_drops_the_page_cache)
 {
 	char err[256];
-	struct io_job j = file_job(ENGINE_PSYNC, IO_RANDREAD, 1);
+	struct io_job j = file_job(test_engine("psync"), IO_RANDREAD, 1);
 	j.size = 8 * 1024; /* 2 I/Os a pass, so even a starved 100 ms wraps several times */
 	j.time_based = 1;
 	j.runtime_ns = 100 * 1000 * 1000ull;
@@ -143,7 +143,7 @@ TEST(bw_and_iops_are_sampled_every_500ms)
 	char err[256];
 	struct io_job j;
 	io_job_init(&j);
-	j.engine = ENGINE_NULL;
+	j.engine = test_engine("null");
 	j.time_based = 1;
 	j.runtime_ns = 1000 * 1000 * 1000ull;
 	struct io_job_result r;
@@ -167,7 +167,7 @@ TEST(each_direction_of_a_mix_has_its_own_samples)
 	char err[256];
 	struct io_job j;
 	io_job_init(&j);
-	j.engine = ENGINE_NULL;
+	j.engine = test_engine("null");
 	j.rw = IO_RANDRW;
 	j.rwmix_read = 70;
 	j.time_based = 1;
