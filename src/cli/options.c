@@ -231,6 +231,57 @@ int cli_parse_go_flags(int argc, char **argv, const struct cli_option *opts)
 
 enum { HELP_COLUMN = 22 }; /* where the help text starts, after "  " and the option */
 
+enum { HELP_WIDTH = 80 }; /* help fits a classic terminal */
+
+/* Columns a UTF-8 text takes (µ and ± are one each). */
+static int columns(const char *s, size_t n)
+{
+	int c = 0;
+	for (size_t i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return c;
+}
+
+/* An option's help as one paragraph (its newlines are spaces) filled to HELP_WIDTH, the first
+ * line from column `col`, the later ones from HELP_COLUMN; a word longer than a line stands
+ * alone on it. */
+static void put_filled_words(FILE *out, const char *help, int col, int indent);
+
+static void put_wrapped(FILE *out, const char *help, int col)
+{
+	put_filled_words(out, help, col, HELP_COLUMN);
+}
+
+/* The words of text (newlines are spaces) filled to HELP_WIDTH from column col, later lines
+ * from column indent; a newline after the last. */
+static void put_filled_words(FILE *out, const char *text, int col, int indent)
+{
+	const char *w = text;
+	int first = 1;
+	while (*w) {
+		while (*w == ' ' || *w == '\n')
+			w++;
+		if (!*w)
+			break;
+		size_t n = strcspn(w, " \n");
+		int wc = columns(w, n);
+		if (!first && col + 1 + wc > HELP_WIDTH) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+			first = 1;
+		}
+		if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(w, 1, n, out);
+		col += wc;
+		first = 0;
+		w += n;
+	}
+	fputc('\n', out);
+}
+
 /* go: every name with one dash, as Go's flags are written. */
 static void options_print(FILE *out, const struct cli_option *opts, int go)
 {
@@ -252,11 +303,7 @@ static void options_print(FILE *out, const struct cli_option *opts, int go)
 			snprintf(left + strlen(left), sizeof left - strlen(left), "%s", o->arg);
 		int pad = HELP_COLUMN - 2 - (int)strlen(left);
 		fprintf(out, "  %s%*s", left, pad < 2 ? 2 : pad, "");
-		for (const char *h = o->help; *h;) { /* a line at a time, the later ones indented */
-			size_t n = strcspn(h, "\n");
-			fprintf(out, "%s%.*s\n", h == o->help ? "" : "                      ", (int)n, h);
-			h += n + (h[n] == '\n');
-		}
+		put_wrapped(out, o->help, 2 + (int)strlen(left) + (pad < 2 ? 2 : pad));
 	}
 }
 
@@ -270,12 +317,75 @@ void cli_go_flags_print(FILE *out, const struct cli_option *opts)
 	options_print(out, opts, 1);
 }
 
+/* A line of prose a paragraph can be refilled from: after its indent, no example
+ * ("nodemark ..."), no option or list item ("-x", "*"), no columns (two spaces, other than
+ * after a sentence's full stop). */
+static int is_prose(const char *line, size_t n, size_t indent)
+{
+	const char *t = line + indent;
+	size_t m = n - indent;
+	if (m == 0 || *t == '-' || *t == '*' || (m >= 9 && strncmp(t, "nodemark ", 9) == 0) ||
+	    (m >= 6 && strncmp(t, "usage:", 6) == 0))
+		return 0;
+	for (size_t i = 1; i + 1 < m; i++)
+		if (t[i] == ' ' && t[i + 1] == ' ' && t[i - 1] != '.')
+			return 0;
+	return 1;
+}
+
+static size_t indent_of(const char *line, size_t n)
+{
+	size_t i = 0;
+	while (i < n && line[i] == ' ')
+		i++;
+	return i;
+}
+
+/* A help text with its paragraphs of prose that run past HELP_WIDTH refilled to it (at
+ * their indent); other lines (examples, tables, short paragraphs) as they are written. */
+static void put_filled(FILE *out, const char *text)
+{
+	const char *p = text;
+	while (*p) {
+		size_t n = strcspn(p, "\n"), ind = indent_of(p, n);
+		if (!is_prose(p, n, ind)) {
+			fprintf(out, "%.*s%s", (int)n, p, p[n] ? "\n" : "");
+			p += n + (p[n] == '\n');
+			continue;
+		}
+		/* the paragraph: the following prose lines at the same indent */
+		const char *end = p;
+		int too_wide = 0;
+		for (;;) {
+			size_t m = strcspn(end, "\n");
+			if (end != p && (indent_of(end, m) != ind || !is_prose(end, m, ind)))
+				break;
+			too_wide |= columns(end, m) > HELP_WIDTH;
+			end += m;
+			if (*end != '\n')
+				break;
+			end++;
+		}
+		if (!too_wide) {
+			fwrite(p, 1, (size_t)(end - p), out);
+		} else {
+			char *para = strndup(p, (size_t)(end - p));
+			if (!para)
+				abort();
+			fprintf(out, "%*s", (int)ind, "");
+			put_filled_words(out, para, (int)ind, (int)ind);
+			free(para);
+		}
+		p = end;
+	}
+}
+
 void cli_help_print(FILE *out, const struct cli_help *h)
 {
-	fputs(h->usage, out);
+	put_filled(out, h->usage);
 	options_print(out, h->options, h->go_flags);
 	if (h->rest)
-		fputs(h->rest, out);
+		put_filled(out, h->rest);
 }
 
 char *cli_help_text(const struct cli_help *h)

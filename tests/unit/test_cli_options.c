@@ -186,13 +186,40 @@ TEST(cli_help_is_written_from_the_table)
 	const struct cli_help h = { "usage: cmd\n\nOptions:\n", opts, "\nExample:\n  cmd --size 1m\n", 0 };
 	char *text = cli_help_text(&h);
 	CHECK_EQ_STR(text, "usage: cmd\n\nOptions:\n"
-			   "  --size SIZE         bytes per piece\n"
-			   "                      (default 1MiB)\n"
+			   "  --size SIZE         bytes per piece (default 1MiB)\n"
 			   "  --backend files|log  the store layout\n"
 			   "  --sync[=data]       fsync each piece\n"
 			   "  -o, --output FILE   write to FILE\n"
 			   "  -h, --help          this text\n"
 			   "\nExample:\n  cmd --size 1m\n");
+	free(text);
+}
+
+/* Help fits 80 columns: an option's help is refilled as a paragraph from column 22, a
+ * paragraph of prose past 80 columns is refilled at its indent, and an example or a table line
+ * stays as written. */
+TEST(cli_help_fits_80_columns)
+{
+	int f = 0;
+	const struct cli_option opts[] = {
+		CLI_FLAG("flag", &f, CLI_HELP(NULL, "one two three four five six seven eight nine ten eleven twelve\n"
+						     "thirteen fourteen")),
+		CLI_END,
+	};
+	const struct cli_help h = {
+		"usage: cmd\n\nAlpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron pi\n"
+		"rho sigma.\n  short prose stays\n\nOptions:\n",
+		opts,
+		"\n  nodemark cmd --an-example-that-is-long-on-purpose --with-many-words --that-run-past-the-edge\n", 0
+	};
+	char *text = cli_help_text(&h);
+	CHECK_EQ_STR(text, "usage: cmd\n\n"
+			   "Alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu nu xi omicron\n"
+			   "pi rho sigma.\n"
+			   "  short prose stays\n\nOptions:\n"
+			   "  --flag              one two three four five six seven eight nine ten eleven\n"
+			   "                      twelve thirteen fourteen\n"
+			   "\n  nodemark cmd --an-example-that-is-long-on-purpose --with-many-words --that-run-past-the-edge\n");
 	free(text);
 }
 
