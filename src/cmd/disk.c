@@ -1,7 +1,8 @@
 /* nodemark disk: CrystalDiskMark's profiles and fio-like custom jobs on directories, files and
  * block devices.  Parses options into a plan (disk/plan.h), runs its passes on one io session
- * (disk/passes.h: files laid out once), and hands the results to export/disk_report and the
- * store.  On Ctrl-C the tests that finished are saved. */
+ * (disk/passes.h: files laid out once), and hands the results to disk/report.h (the table and
+ * the JSON) and disk/record.h (the record for the store).  On Ctrl-C the tests that finished
+ * are saved. */
 #include "cmd/cmd.h"
 #include "cli/options.h"
 #include "cli/output.h"
@@ -9,7 +10,8 @@
 #include "disk/passes.h"
 #include "disk/plan.h"
 #include "disk/profiles.h"
-#include "export/disk_report.h"
+#include "disk/record.h"
+#include "disk/report.h"
 #include "inventory/inventory.h"
 #include "io/engine.h"
 #include "util/error.h"
@@ -282,10 +284,10 @@ static const char *measured_dir(const struct io_job *b)
 	return NULL;
 }
 
-static int save_record(struct disk_opts *o, const struct disk_report *rep, int argc, char **argv)
+static int save_record(struct disk_opts *o, int argc, char **argv)
 {
 	struct record *rec = record_new("disk", argc, argv);
-	disk_to_record(rep, rec);
+	disk_to_record(&o->plan, rec);
 	run_opts_apply(&o->run, rec, measured_dir(&o->plan.base));
 	int rc = run_save(&o->run, rec);
 	record_free(rec);
@@ -342,7 +344,7 @@ int cmd_disk(int argc, char **argv)
 	if (st == IO_OK) {
 		if (write_output(o, &rep, io_session_notes(s)) < 0)
 			rc = NM_EXIT_FAILED;
-		if (save_record(o, &rep, argc, argv) < 0)
+		if (save_record(o, argc, argv) < 0)
 			rc = NM_EXIT_FAILED;
 	} else if (st == IO_INTERRUPTED) {
 		/* Ctrl-C: remove the test files first (a second signal must find nothing left to
@@ -353,7 +355,7 @@ int cmd_disk(int argc, char **argv)
 		rc = NM_EXIT_INTERRUPTED;
 		if (done && !o->run.no_save) {
 			nm_error("interrupted: saving the %u test%s that finished", done, done == 1 ? "" : "s");
-			save_record(o, &rep, argc, argv);
+			save_record(o, argc, argv);
 		} else {
 			nm_error("interrupted%s", done ? "" : " before a test finished: nothing to save");
 		}

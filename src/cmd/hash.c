@@ -6,6 +6,7 @@
 #include "stats/verdict.h"
 #include "hash/bench.h"
 #include "hash/cpufeat.h"
+#include "hash/record.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/parse.h"
@@ -157,12 +158,9 @@ static int cmp_rate(const void *a, const void *b)
 static struct bench *plan_bench(struct record *rec, const struct hash_bench_plan *plan)
 {
 	char name[64];
-	snprintf(name, sizeof name, "hash/%s/%ut", hash_algo_name(plan->algo), plan->threads);
+	hash_bench_name(plan, name, sizeof name);
 	struct bench *b = record_add_bench(rec, name);
-	bench_set(b, "algo", json_string(hash_algo_name(plan->algo)));
-	bench_set(b, "impl", json_string(hash_impl_name(plan->algo)));
-	bench_set(b, "threads", json_integer(plan->threads));
-	bench_set(b, "block", json_integer((json_int_t)plan->block));
+	hash_settings(b->settings, plan);
 	bench_set(b, "bytes", json_integer((json_int_t)plan->size));
 	return b;
 }

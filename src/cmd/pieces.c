@@ -6,7 +6,7 @@
 #include "cli/run_opts.h"
 #include "hash/cpufeat.h"
 #include "inventory/inventory.h"
-#include "pieces/pieces.h"
+#include "pieces/record.h"
 #include "stats/summary.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -161,35 +161,13 @@ static void parse_args(int argc, char **argv)
 		nm_usage_fail("--runs: only with --matrix");
 }
 
-static const char *sync_label(const struct pieces_plan *p, char *buf, size_t len)
-{
-	if (p->backend == PIECES_LOG && p->sync != PIECES_NOSYNC && p->sync_batch > 1)
-		snprintf(buf, len, "%s-batch%u", pieces_sync_name(p->sync), p->sync_batch);
-	else
-		snprintf(buf, len, "%s", pieces_sync_name(p->sync));
-	return buf;
-}
-
-static const double pcts[] = { 50, 90, 99, 99.9 };
-static const char *const pct_keys[] = { "p50", "p90", "p99", "p99.9" };
-#define NPCTS 4
-
-/* Bucket midpoints can lie a little above the largest value seen: never report more than it. */
-static void lat_percentiles(const struct hist *h, uint64_t v[NPCTS])
-{
-	hist_percentiles(h, pcts, NPCTS, v);
-	for (int i = 0; i < NPCTS; i++)
-		if (h->n && v[i] > h->max)
-			v[i] = h->max;
-}
-
 static json_t *lat_json(const struct hist *h)
 {
-	uint64_t v[NPCTS];
+	uint64_t v[PIECES_NPCTS];
 	json_t *j = json_object();
-	lat_percentiles(h, v);
-	for (int i = 0; i < NPCTS; i++)
-		json_object_set_new(j, pct_keys[i], json_integer((json_int_t)v[i]));
+	pieces_lat_percentiles(h, v);
+	for (int i = 0; i < PIECES_NPCTS; i++)
+		json_object_set_new(j, pieces_pct_keys[i], json_integer((json_int_t)v[i]));
 	json_object_set_new(j, "max", json_integer(h->n ? (json_int_t)h->max : 0));
 	json_object_set_new(j, "mean", json_real(hist_mean(h)));
 	return j;
@@ -217,57 +195,14 @@ static json_t *phase_json(const struct pieces_phase *ph, int write)
 	return j;
 }
 
-static void bench_settings(struct bench *b, const struct pieces_plan *p)
-{
-	char sl[32];
-	bench_set(b, "backend", json_string(pieces_backend_name(p->backend)));
-	bench_set(b, "hash", json_string(hash_algo_name(p->hash)));
-	bench_set(b, "hash_impl", json_string(hash_impl_name(p->hash)));
-	bench_set(b, "sync", json_string(sync_label(p, sl, sizeof sl)));
-	bench_set(b, "dirsync", json_boolean(p->dirsync));
-	bench_set(b, "workers", json_integer(p->workers));
-	bench_set(b, "count", json_integer((json_int_t)p->count));
-	bench_set(b, "size", json_integer((json_int_t)p->size));
-	bench_set(b, "block", json_integer((json_int_t)p->block));
-	bench_set(b, "dirs", json_integer(p->ndirs));
-}
-
-/* One bench per phase and configuration; a matrix adds one sample per repetition. */
-static void record_phase(struct record *rec, const struct pieces_plan *p, const struct pieces_phase *ph,
-			 int write, int with_hist)
-{
-	char name[128], sl[32];
-	snprintf(name, sizeof name, "pieces/%s/%s/%s/%s", pieces_backend_name(p->backend), hash_algo_name(p->hash),
-		 sync_label(p, sl, sizeof sl), write ? "write" : "read");
-	struct bench *b = record_find_bench(rec, name);
-	if (!b) {
-		b = record_add_bench(rec, name);
-		bench_settings(b, p);
-	}
-	metric_add(bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER), pieces_bytes_per_sec(ph));
-	metric_add(bench_metric(b, "pieces_per_sec", "op/s", HIGHER_IS_BETTER), pieces_per_sec(ph));
-	metric_add(bench_metric(b, "ns_per_op", "ns", LOWER_IS_BETTER), pieces_ns_per_op(ph));
-	const struct hist *h = write ? &ph->commit_lat : &ph->op_lat;
-	const char *pre = write ? "commit" : "lat";
-	uint64_t v[NPCTS];
-	lat_percentiles(h, v);
-	for (int i = 0; i < NPCTS; i++) {
-		char m[32];
-		snprintf(m, sizeof m, "%s_%s_ns", pre, pct_keys[i]);
-		metric_add(bench_metric(b, m, "ns", LOWER_IS_BETTER), (double)v[i]);
-	}
-	if (with_hist)
-		bench_add_latency(b, write ? "commit" : "read", h);
-}
-
 static void print_lat_row(const char *what, const struct hist *h)
 {
-	uint64_t v[NPCTS];
-	char buf[NPCTS + 1][32];
-	lat_percentiles(h, v);
-	for (int i = 0; i < NPCTS; i++)
+	uint64_t v[PIECES_NPCTS];
+	char buf[PIECES_NPCTS + 1][32];
+	pieces_lat_percentiles(h, v);
+	for (int i = 0; i < PIECES_NPCTS; i++)
 		units_duration(v[i], buf[i], sizeof buf[i]);
-	units_duration(h->n ? h->max : 0, buf[NPCTS], sizeof buf[NPCTS]);
+	units_duration(h->n ? h->max : 0, buf[PIECES_NPCTS], sizeof buf[PIECES_NPCTS]);
 	printf("  %-14s %9s %9s %9s %9s %9s\n", what, buf[0], buf[1], buf[2], buf[3], buf[4]);
 }
 
@@ -298,7 +233,7 @@ static void print_run(const struct pieces_plan *p, const struct pieces_result *r
 	printf("pieces: %s backend, %llu pieces of %s (%s), %s (%s), %s%s, %u worker%s over %u director%s\n",
 	       pieces_backend_name(p->backend), (unsigned long long)p->count,
 	       units_bytes_si((double)p->size, sz, sizeof sz), units_bytes_si((double)(p->count * p->size), total, sizeof total),
-	       hash_algo_name(p->hash), hash_impl_name(p->hash), sync_label(p, sl, sizeof sl),
+	       hash_algo_name(p->hash), hash_impl_name(p->hash), pieces_sync_label(p, sl, sizeof sl),
 	       p->dirsync ? "+dirsync" : "", p->workers, p->workers == 1 ? "" : "s", p->ndirs,
 	       p->ndirs == 1 ? "y" : "ies");
 	printf("  %-6s %8s %10s %10s %10s\n", "phase", "pieces", "time/op", "MB/s", "pieces/s");
@@ -335,7 +270,7 @@ static json_t *run_json(const struct pieces_plan *p, const struct pieces_result 
 		json_array_append_new(kept, json_string(r->kept[i]));
 	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:b, s:i, s:i, s:o, s:I, s:I, s:I, s:o}", "backend",
 			      pieces_backend_name(p->backend), "hash", hash_algo_name(p->hash), "hash_impl",
-			      hash_impl_name(p->hash), "sync", sync_label(p, sl, sizeof sl), "dirsync", p->dirsync,
+			      hash_impl_name(p->hash), "sync", pieces_sync_label(p, sl, sizeof sl), "dirsync", p->dirsync,
 			      "sync_batch", p->sync_batch ? p->sync_batch : 1, "workers", p->workers, "dirs", dirs,
 			      "count", (json_int_t)p->count, "size", (json_int_t)p->size, "block",
 			      (json_int_t)p->block, "write", phase_json(&r->write, 1));
@@ -356,7 +291,7 @@ static int run_once(struct pieces_opts *o, struct run_opts *ro, struct record *r
 		/* Ctrl-C: the pieces committed so far are a measurement too; report and keep them. */
 		nm_error("interrupted: %llu pieces were written; reporting and saving those",
 			 (unsigned long long)r->write.pieces);
-		record_phase(rec, &o->plan, &r->write, 1, 1);
+		pieces_record_phase(rec, &o->plan, &r->write, 1, 1);
 		if (!o->json)
 			print_run(&o->plan, r);
 		free(r);
@@ -367,9 +302,9 @@ static int run_once(struct pieces_opts *o, struct run_opts *ro, struct record *r
 		free(r);
 		return rc;
 	}
-	record_phase(rec, &o->plan, &r->write, 1, 1);
+	pieces_record_phase(rec, &o->plan, &r->write, 1, 1);
 	if (r->read.ran)
-		record_phase(rec, &o->plan, &r->read, 0, 1);
+		pieces_record_phase(rec, &o->plan, &r->read, 0, 1);
 	for (unsigned i = 0; i < r->nkept; i++)
 		fprintf(stderr, "kept piece store: %s (check it with 'nodemark pieces verify %s')\n", r->kept[i],
 			r->kept[i]);
@@ -427,10 +362,10 @@ static int matrix_measure(const struct pieces_opts *o, struct record *rec, unsig
 				nm_error("%s", err);
 				break;
 			}
-			record_phase(rec, &p, &r->write, 1, 0);
+			pieces_record_phase(rec, &p, &r->write, 1, 0);
 			samples[c][0][i] = pieces_bytes_per_sec(&r->write);
 			if (r->read.ran) {
-				record_phase(rec, &p, &r->read, 0, 0);
+				pieces_record_phase(rec, &p, &r->read, 0, 0);
 				samples[c][1][i] = pieces_bytes_per_sec(&r->read);
 				/* As a Go ReadWrite benchmark: bytes of one piece per write-and-read. */
 				samples[c][2][i] = (double)r->write.bytes * 1e9 / (double)(r->write.ns + r->read.ns);
@@ -458,7 +393,7 @@ static int matrix_report(const struct pieces_opts *o, unsigned runs, double *sam
 			p.sync = matrix_syncs[c / 2];
 			char name[96], rate[32], pct[32];
 			struct summary s;
-			snprintf(name, sizeof name, "%s/%s-%s", rows[k], sync_label(&p, sl, sizeof sl),
+			snprintf(name, sizeof name, "%s/%s-%s", rows[k], pieces_sync_label(&p, sl, sizeof sl),
 				 hash_algo_title(matrix_hashes[c % 2]));
 			summary_median(samples[c][k], runs, 0.95, &s);
 			summary_range_pct(&s, pct, sizeof pct);

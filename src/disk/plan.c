@@ -106,6 +106,12 @@ unsigned disk_plan_ntargets(const struct disk_plan *p)
 	return p->base.ntargets ? p->base.ntargets : 1;
 }
 
+const char *const *disk_plan_targets(const struct disk_plan *p)
+{
+	static const char *const null_target[] = { "null" };
+	return p->base.ntargets ? p->base.targets : null_target;
+}
+
 uint64_t disk_plan_expected_ns(const struct disk_plan *p)
 {
 	const struct io_job *b = &p->base;

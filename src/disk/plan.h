@@ -44,6 +44,8 @@ struct io_job disk_plan_layout(const struct disk_plan *p);
 
 /* Targets counted as results are (the null engine runs on none but reports one). */
 unsigned disk_plan_ntargets(const struct disk_plan *p);
+/* Their names, as results are named: the targets, or "null" for the null engine's. */
+const char *const *disk_plan_targets(const struct disk_plan *p);
 
 /* The planned length of the whole run (passes, preparing passes, intervals); 0 when the tests
  * are size-based and their length unknown. */

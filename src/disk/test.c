@@ -74,6 +74,18 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+void disk_result_lat(const struct io_job_result *r, struct hist *h)
+{
+	hist_init(h);
+	hist_merge(h, &r->dir[DIR_READ].lat);
+	hist_merge(h, &r->dir[DIR_WRITE].lat);
+}
+
+uint64_t disk_result_ios(const struct io_job_result *r)
+{
+	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
+}
+
 void disk_test_spread(const struct disk_test *t, double *median, double *spread)
 {
 	double v[256];

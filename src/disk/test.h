@@ -26,6 +26,10 @@ int disk_test_alloc(struct disk_test *t, unsigned passes, unsigned ntargets);
 void disk_test_add_pass(struct disk_test *t, unsigned ntargets, struct io_job_result *results);
 void disk_test_free(struct disk_test *t, unsigned ntargets);
 
+/* Both directions' total latency in one histogram, and their I/Os. */
+void disk_result_lat(const struct io_job_result *r, struct hist *h);
+uint64_t disk_result_ios(const struct io_job_result *r);
+
 /* Median of the passes' bandwidth and the spread: how far the farthest pass is from it, in %. */
 void disk_test_spread(const struct disk_test *t, double *median, double *spread_pct);
 

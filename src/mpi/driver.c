@@ -28,6 +28,7 @@ struct wire {
 struct phase_log {
 	char name[64];
 	unsigned rep;
+	json_t *settings;       /* rank 0's, from the workload */
 	struct wire *ranks;     /* size entries (rank 0 only) */
 };
 
@@ -134,6 +135,7 @@ static int run_phase(struct driver *d, unsigned phase, unsigned rep)
 {
 	struct work_phase out;
 	memset(&out, 0, sizeof out);
+	out.settings = json_object();
 	if (d->ctx.stonewall)
 		comm_stonewall_begin(&d->comm, rep * 1000 + phase);
 	uint64_t zero = comm_barrier();
@@ -143,6 +145,8 @@ static int run_phase(struct driver *d, unsigned phase, unsigned rep)
 	if (!out.status && cleanup_interrupted())
 		out.status = NM_EXIT_INTERRUPTED;
 	int st = comm_agree(&d->comm, out.status, out.errmsg);
+	if (st || d->comm.rank != 0)
+		json_decref(out.settings);
 	if (st)
 		return st;
 
@@ -160,6 +164,7 @@ static int run_phase(struct driver *d, unsigned phase, unsigned rep)
 		snprintf(l->name, sizeof l->name, "%s", out.name);
 		l->rep = rep;
 		l->ranks = all;
+		l->settings = out.settings;
 	}
 	return 0;
 }
@@ -217,11 +222,6 @@ static void build_record(struct driver *d, struct record *rec, json_t *inventori
 	int n = d->comm.size;
 	struct rank_interval *iv = calloc((size_t)n, sizeof *iv);
 	json_t *mpi = json_object(), *aggs = json_array(), *per_rank = json_array();
-	json_t *settings = d->w->settings(d->st);
-
-	json_object_set_new(settings, "ranks", json_integer(n));
-	json_object_set_new(settings, "shared_file", json_boolean(d->ctx.shared_file));
-	json_object_set_new(settings, "stonewall", json_boolean(d->ctx.stonewall));
 	for (size_t i = 0; i < d->nlog; i++) {
 		const struct phase_log *l = &d->log[i];
 		struct rank_aggregate ab, ao;
@@ -233,10 +233,10 @@ static void build_record(struct driver *d, struct record *rec, json_t *inventori
 		struct bench *b = record_find_bench(rec, l->name);
 		if (!b) {
 			b = record_add_bench(rec, l->name);
-			json_t *k;
-			const char *key;
-			json_object_foreach(settings, key, k)
-				bench_set(b, key, json_incref(k));
+			json_object_update(b->settings, l->settings);
+			bench_set(b, "ranks", json_integer(n));
+			bench_set(b, "shared_file", json_boolean(d->ctx.shared_file));
+			bench_set(b, "stonewall", json_boolean(d->ctx.stonewall));
 		}
 		if (ab.total > 0) {
 			metric_add(bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER), ab.rate);
@@ -278,7 +278,6 @@ static void build_record(struct driver *d, struct record *rec, json_t *inventori
 	char v[16];
 	snprintf(v, sizeof v, "%d", n);
 	record_set_tag(rec, "mpi_ranks", v);
-	json_decref(settings);
 	free(iv);
 }
 
@@ -506,8 +505,10 @@ int mpi_main(const char *name, int (*fn)(int, char **), const char *usage, int a
 		return rc;
 	}
 	rc = drive(d, argc, argv);
-	for (size_t i = 0; i < d->nlog; i++)
+	for (size_t i = 0; i < d->nlog; i++) {
 		free(d->log[i].ranks);
+		json_decref(d->log[i].settings);
+	}
 	free(d->log);
 	free(d->owned_dir);
 	run_opts_free(&d->ro);

@@ -3,6 +3,7 @@
  * pass of `nodemark disk`'s pass loop (disk/passes.h) on the same I/O engine. */
 #include "mpi/workload.h"
 #include "disk/passes.h"
+#include "disk/record.h"
 #include "io/engine.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
@@ -213,6 +214,8 @@ static void disk_run(void *st, struct work_ctx *ctx, unsigned phase, struct work
 		disk_test_free(&t, 1);
 		return;
 	}
+	const char *target = s->target;
+	disk_test_settings(out->settings, &t, &target, 1);
 	const struct io_job_result *total = &t.total[0];
 	out->bytes = total->dir[DIR_READ].bytes + total->dir[DIR_WRITE].bytes;
 	out->ops = total->dir[DIR_READ].ios + total->dir[DIR_WRITE].ios;
@@ -220,15 +223,6 @@ static void disk_run(void *st, struct work_ctx *ctx, unsigned phase, struct work
 	out->start_ns = total->start_ns ? total->start_ns : t0;
 	out->end_ns = total->end_ns > out->start_ns ? total->end_ns : t1;
 	disk_test_free(&t, 1);
-}
-
-static json_t *disk_settings(void *st)
-{
-	struct disk_state *s = st;
-	return json_pack("{s:I, s:I, s:i, s:i, s:s, s:s}", "bs", (json_int_t)s->job.bs[DIR_READ], "size",
-			 (json_int_t)s->job.size, "iodepth", (int)s->job.iodepth, "numjobs", (int)s->job.numjobs,
-			 "direct", s->job.direct == DIRECT_ON ? "on" : s->job.direct == DIRECT_OFF ? "off" : "auto",
-			 "engine", io_engine_name(s->job.engine));
 }
 
 static void disk_finish(void *st, struct work_ctx *ctx)
@@ -261,7 +255,6 @@ const struct workload work_disk = {
 	.prepare = disk_prepare,
 	.nphases = disk_nphases,
 	.run = disk_run,
-	.settings = disk_settings,
 	.finish = disk_finish,
 	.can_stonewall = 1,
 };

@@ -3,6 +3,7 @@
 #include "mpi/workload.h"
 #include "hash/bench.h"
 #include "hash/cpufeat.h"
+#include "hash/record.h"
 #include "util/clock.h"
 #include "util/error.h"
 #include "util/parse.h"
@@ -90,7 +91,9 @@ static void hash_run(void *st, struct work_ctx *ctx, unsigned phase, struct work
 		.algo = s->algos[phase], .size = s->size, .block = (size_t)s->block, .threads = s->threads,
 	};
 	struct hash_bench_result r;
-	snprintf(out->name, sizeof out->name, "hash/%s/%ut", hash_algo_name(plan.algo), plan.threads);
+	hash_bench_name(&plan, out->name, sizeof out->name);
+	hash_settings(out->settings, &plan);
+	json_object_set_new(out->settings, "bytes", json_integer((json_int_t)plan.size));
 	out->unit = "B";
 	out->start_ns = clock_now_ns();
 	if (hash_bench(&plan, &r, out->errmsg, sizeof out->errmsg) < 0) {
@@ -100,13 +103,6 @@ static void hash_run(void *st, struct work_ctx *ctx, unsigned phase, struct work
 	out->end_ns = clock_now_ns();
 	out->bytes = r.bytes;
 	out->ops = r.bytes / s->block;
-}
-
-static json_t *hash_settings(void *st)
-{
-	struct hash_state *s = st;
-	return json_pack("{s:I, s:I, s:i}", "size", (json_int_t)s->size, "block", (json_int_t)s->block,
-			 "threads", (int)s->threads);
 }
 
 static void hash_finish(void *st, struct work_ctx *ctx)
@@ -128,6 +124,5 @@ const struct workload work_hash = {
 	.prepare = hash_prepare,
 	.nphases = hash_nphases,
 	.run = hash_run,
-	.settings = hash_settings,
 	.finish = hash_finish,
 };

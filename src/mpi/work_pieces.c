@@ -1,7 +1,7 @@
 /* pieces under MPI: every rank writes --count pieces into its own store (DIR/rank-<r>), one
  * phase per hash and sync mode, through the same piece store code as `nodemark pieces`. */
 #include "mpi/workload.h"
-#include "pieces/pieces.h"
+#include "pieces/record.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
 #include "util/error.h"
@@ -147,8 +147,8 @@ static void pieces_run_phase(void *st, struct work_ctx *ctx, unsigned phase, str
 	struct pieces_plan p = s->plan;
 	p.hash = s->hashes[phase % s->nhashes];
 	p.sync = s->syncs[phase / s->nhashes];
-	snprintf(out->name, sizeof out->name, "pieces/%s/%s/%s/write", pieces_backend_name(p.backend),
-		 hash_algo_name(p.hash), pieces_sync_name(p.sync));
+	pieces_bench_name(&p, 1, out->name, sizeof out->name);
+	pieces_settings(out->settings, &p);
 	out->unit = "B";
 	struct pieces_result *r = calloc(1, sizeof *r);
 	uint64_t t0 = clock_now_ns();
@@ -164,14 +164,6 @@ static void pieces_run_phase(void *st, struct work_ctx *ctx, unsigned phase, str
 	out->start_ns = t0;
 	out->end_ns = t0 + r->write.ns;
 	free(r);
-}
-
-static json_t *pieces_settings(void *st)
-{
-	struct pieces_state *s = st;
-	return json_pack("{s:s, s:I, s:I, s:I, s:i}", "backend", pieces_backend_name(s->plan.backend), "count",
-			 (json_int_t)s->plan.count, "size", (json_int_t)s->plan.size, "block",
-			 (json_int_t)s->plan.block, "workers", (int)s->plan.workers);
 }
 
 static void pieces_finish(void *st, struct work_ctx *ctx)
@@ -197,6 +189,5 @@ const struct workload work_pieces = {
 	.prepare = pieces_prepare,
 	.nphases = pieces_nphases,
 	.run = pieces_run_phase,
-	.settings = pieces_settings,
 	.finish = pieces_finish,
 };

@@ -28,6 +28,9 @@ struct work_phase {
 	uint64_t start_ns, end_ns;
 	int status;             /* 0, 1 failed, 130 interrupted */
 	char errmsg[256];
+	/* An empty object the workload fills with the bench's settings as the plain command saves
+	 * them, through its domain's converter (disk/record.h, pieces/record.h, hash/record.h). */
+	json_t *settings;
 };
 
 struct workload {
@@ -49,8 +52,6 @@ struct workload {
 	int (*prepare)(void *st, struct work_ctx *ctx, char *err, size_t errlen);
 	unsigned (*nphases)(void *st);
 	void (*run)(void *st, struct work_ctx *ctx, unsigned phase, struct work_phase *out);
-	/* The settings that define the workload, for the record (new reference). */
-	json_t *(*settings)(void *st);
 	/* Remove what prepare made (every rank, also after a failure). */
 	void (*finish)(void *st, struct work_ctx *ctx);
 	int can_stonewall;

@@ -8,7 +8,7 @@
 #include "disk/passes.h"
 #include "disk/plan.h"
 #include "disk/profiles.h"
-#include "export/disk_report.h"
+#include "disk/record.h"
 #include "inventory/inventory.h"
 #include "stats/verdict.h"
 #include "util/units.h"
@@ -127,13 +127,11 @@ static int run_plan(struct suite_ctx *c, struct disk_plan *dp, const char *what,
 	}
 	/* On a signal the tests that finished all their passes are kept, as `nodemark disk` keeps
 	 * them: the run saves what finished. */
-	struct disk_report rep;
-	disk_report_init(&rep, dp);
 	for (unsigned i = 0; i < dp->ntests; i++) {
 		if (st == IO_INTERRUPTED && !dp->tests[i].complete)
 			continue;
 		struct bench *b = suite_bench(c, dp->tests[i].name);
-		disk_test_to_bench(&rep, &dp->tests[i], b);
+		disk_test_to_bench(&dp->tests[i], disk_plan_targets(dp), disk_plan_ntargets(dp), b);
 		if (!passes.smp[i].stopped) /* the plan's last pass came first */
 			passes.smp[i].stopped = "max";
 		suite_sampler_save(c, b, &passes.smp[i], bench_find_metric(b, "bytes_per_sec"));

@@ -3,6 +3,7 @@
 #include "suite/phase.h"
 #include "hash/bench.h"
 #include "hash/cpufeat.h"
+#include "hash/record.h"
 #include "util/clock.h"
 #include "util/cleanup.h"
 #include "util/randfill.h"
@@ -40,10 +41,7 @@ static int figure_setup(struct suite_ctx *c, struct hash_figure *f, const char *
 	double size = r.bytes_per_sec * pass_seconds(c);
 	f->plan.size = size < (8 << 20) ? 8 << 20 : size > (8ull << 30) ? 8ull << 30 : (uint64_t)size;
 	f->b = suite_bench(c, name);
-	bench_set(f->b, "algo", json_string(hash_algo_name(f->plan.algo)));
-	bench_set(f->b, "impl", json_string(hash_impl_name(f->plan.algo)));
-	bench_set(f->b, "threads", json_integer(f->plan.threads));
-	bench_set(f->b, "block", json_integer((json_int_t)f->plan.block));
+	hash_settings(f->b->settings, &f->plan);
 	f->m = bench_metric(f->b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
 	return 0;
 }
@@ -61,15 +59,15 @@ static int algo_run(struct suite_ctx *c, enum hash_algo algo, const unsigned *th
 	suite_sampler_start(c, &smp, NULL, 0);
 	for (unsigned t = 0; t < nthreads; t++) {
 		char name[64];
-		snprintf(name, sizeof name, "hash/%s/%ut", hash_algo_name(algo), threads[t]);
-		if (!suite_wants_bench(c, name))
-			continue;
-		suite_progress(c, (double)*step / steps, "%s on %u thread%s", hash_algo_name(algo), threads[t],
-			       threads[t] == 1 ? "" : "s");
 		fig[n].plan = (struct hash_bench_plan){
 			.algo = algo, .block = 256 << 10, .threads = threads[t],
 			.data = data, .data_len = DATA, .size = 8u << 20,
 		};
+		hash_bench_name(&fig[n].plan, name, sizeof name);
+		if (!suite_wants_bench(c, name))
+			continue;
+		suite_progress(c, (double)*step / steps, "%s on %u thread%s", hash_algo_name(algo), threads[t],
+			       threads[t] == 1 ? "" : "s");
 		if (figure_setup(c, &fig[n], name, err, errlen) < 0)
 			return 1;
 		if (n == 0)

@@ -2,7 +2,7 @@
  * with and without fsync, the same benches as `nodemark pieces` (pieces/files/<hash>/<sync>/write).
  * The four cells take turns, so drift on a busy machine spreads over all of them. */
 #include "suite/phase.h"
-#include "pieces/pieces.h"
+#include "pieces/record.h"
 #include "util/error.h"
 #include "util/units.h"
 
@@ -13,9 +13,13 @@ static const enum hash_algo hashes[2] = { HASH_BLAKE3, HASH_SHA256 };
 static const enum pieces_sync syncs[2] = { PIECES_NOSYNC, PIECES_FSYNC };
 
 /* cell 0..3: pieces/files/<hash>/<sync>/write */
-static void cell_name(unsigned cell, char *buf, size_t len)
+static struct pieces_plan cell_plan(unsigned cell, const char *const *dirs, uint64_t count)
 {
-	snprintf(buf, len, "pieces/files/%s/%s/write", hash_algo_name(hashes[cell % 2]), pieces_sync_name(syncs[cell / 2]));
+	return (struct pieces_plan){
+		.dirs = dirs, .ndirs = 1, .backend = PIECES_FILES, .hash = hashes[cell % 2], .sync = syncs[cell / 2],
+		.count = count, .size = PIECES_DEFAULT_SIZE, .block = PIECES_DEFAULT_BLOCK,
+		.log_limit = PIECES_DEFAULT_LOG_LIMIT, .workers = 1,
+	};
 }
 
 static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
@@ -48,7 +52,8 @@ static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 	unsigned cells[4], ncells = 0; /* all four, or a re-measure's */
 	for (unsigned cell = 0; cell < 4; cell++) {
 		char name[128];
-		cell_name(cell, name, sizeof name);
+		struct pieces_plan p = cell_plan(cell, dirs, count);
+		pieces_bench_name(&p, 1, name, sizeof name);
 		if (suite_wants_bench(c, name)) {
 			cells[ncells++] = cell;
 			suite_sampler_also(c, &smp, name);
@@ -57,29 +62,19 @@ static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 	for (unsigned i = 0; !rc && ncells && (i == 0 || suite_sampler_more_all(&smp, rates, ncells)); i++) {
 		for (unsigned ci = 0; ci < ncells && !rc; ci++) {
 			unsigned cell = cells[ci];
-			struct pieces_plan p = {
-				.dirs = dirs, .ndirs = 1, .backend = PIECES_FILES, .hash = hashes[cell % 2],
-				.sync = syncs[cell / 2], .count = count, .size = PIECES_DEFAULT_SIZE,
-				.block = PIECES_DEFAULT_BLOCK, .log_limit = PIECES_DEFAULT_LOG_LIMIT, .workers = 1,
-			};
+			struct pieces_plan p = cell_plan(cell, dirs, count);
 			suite_progress(c, (double)(i * 4 + cell) / (4.0 * smp.max), "%llu pieces, %s, %s",
 				       (unsigned long long)count, hash_algo_name(p.hash), pieces_sync_name(p.sync));
 			rc = pieces_run(&p, r, err, errlen);
 			if (rc)
 				break;
 			char name[128];
-			cell_name(cell, name, sizeof name);
+			pieces_bench_name(&p, 1, name, sizeof name);
 			struct bench *bench = suite_bench(c, name);
-			bench_set(bench, "backend", json_string("files"));
-			bench_set(bench, "hash", json_string(hash_algo_name(p.hash)));
-			bench_set(bench, "sync", json_string(pieces_sync_name(p.sync)));
-			bench_set(bench, "count", json_integer((json_int_t)count));
-			bench_set(bench, "size", json_integer((json_int_t)p.size));
+			/* samples each round: no histogram, as pieces --matrix */
+			pieces_phase_to_bench(&p, &r->write, 1, 0, bench);
 			benches[ci] = bench;
-			rates[ci] = bench_metric(bench, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
-			metric_add(rates[ci], pieces_bytes_per_sec(&r->write));
-			metric_add(bench_metric(bench, "pieces_per_sec", "op/s", HIGHER_IS_BETTER),
-				   pieces_per_sec(&r->write));
+			rates[ci] = bench_find_metric(bench, "bytes_per_sec");
 		}
 	}
 	for (unsigned ci = 0; ci < ncells && !rc; ci++)

@@ -43,6 +43,34 @@ ok = ok and all(f["bytes_per_sec"]["pct"] > 0 for f in j["extra"]["noise_floor"]
 print(ok)' <<<"$out" 2>&1)
 if [ "$res" = True ]; then ok "the record holds every phase, its samples, sample counts, noise figures and floors"; else not_ok "the record holds every phase, its samples, sample counts, noise figures and floors" "$res"; fi
 
+# run's figures and the commands' are built by the same converters (pieces/record.c,
+# disk/record.c): a bench of the same name carries the same setting keys and metrics (the suite
+# adds its phase and mode), so the two compare key for key.
+run_json=$out
+run_nm pieces "$d" --count 2 --size 8k --label keys-pieces
+run_nm disk "$d" --profile cdm --size 1MiB --runtime 0.1s --loops 1 --interval 0 --label keys-disk
+cmd_json=$(for l in keys-pieces keys-disk; do "$NM" export "$l"; done)
+res=$(RUN="$run_json" CMD="$cmd_json" python3 -c '
+import json, os
+def docs(text):
+    dec, i, out = json.JSONDecoder(), 0, []
+    while True:
+        while i < len(text) and text[i].isspace():
+            i += 1
+        if i == len(text):
+            return out
+        o, i = dec.raw_decode(text, i)
+        out.append(o)
+run = {b["name"]: b for b in json.loads(os.environ["RUN"])["benches"]}
+cmd = {b["name"]: b for d in docs(os.environ["CMD"]) for b in d["benches"]}
+keys = lambda b: (sorted(set(b["settings"]) - {"phase", "mode"}), sorted(m["name"] for m in b["metrics"]))
+want = {"pieces/files/blake3/nosync/write", "SEQ1M Q8T1 read"}
+both = want & set(run) & set(cmd)
+bad = [(n, keys(run[n]), keys(cmd[n])) for n in sorted(both) if keys(run[n]) != keys(cmd[n])]
+print(True if both == want and not bad else (sorted(want - both), bad))' 2>&1)
+what="run's pieces and disk benches carry the same setting keys and metrics as pieces' and disk's"
+if [ "$res" = True ]; then ok "$what"; else not_ok "$what" "$res"; fi
+
 run_nm run "$d" --quick --no-report --phases inventory,hash
 expect_rc 0 "a second run exits 0"
 expect_out_has "compared with run $first first" "the second run compares against the first of this directory"

@@ -1,6 +1,7 @@
-/* The table `nodemark track` prints: one row per milestone, then the totals. */
-#ifndef NM_EXPORT_TRACK_H
-#define NM_EXPORT_TRACK_H
+/* The table `nodemark track` prints while it follows a job (a live timeline, not a record):
+ * one row per milestone, then the totals. */
+#ifndef NM_PROC_TRACK_TABLE_H
+#define NM_PROC_TRACK_TABLE_H
 
 #include "proc/track.h"
 

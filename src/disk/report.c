@@ -1,5 +1,4 @@
-#include "export/disk_report.h"
-#include "disk/plan.h"
+#include "disk/report.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -10,26 +9,12 @@ static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 static const char *const pct_names[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
 #define NPCTS (sizeof pcts / sizeof pcts[0])
 
-/* Both directions' total latency in one histogram. */
-static void lat_both(const struct io_job_result *r, struct hist *h)
-{
-	hist_init(h);
-	hist_merge(h, &r->dir[DIR_READ].lat);
-	hist_merge(h, &r->dir[DIR_WRITE].lat);
-}
-
-static uint64_t total_ios(const struct io_job_result *r)
-{
-	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
-}
-
 void disk_report_init(struct disk_report *r, const struct disk_plan *p)
 {
-	static const char *const null_target[] = { "null" };
 	const struct io_job *b = &p->base;
 	*r = (struct disk_report){
 		.profile = p->profile ? p->profile->name : NULL,
-		.targets = b->ntargets ? b->targets : null_target,
+		.targets = disk_plan_targets(p),
 		.ntargets = disk_plan_ntargets(p),
 		.tests = p->tests,
 		.ntests = p->ntests,
@@ -63,7 +48,7 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 			continue;
 		const struct io_job_result *best = &t->total[t->best];
 		struct hist h;
-		lat_both(best, &h);
+		disk_result_lat(best, &h);
 		double med, spread;
 		disk_test_spread(t, &med, &spread);
 		fprintf(out, "%-22s %10.2f %10.1f %10.2f   %10.2f %6.0f%%   %s %s\n", t->name,
@@ -78,8 +63,8 @@ static void print_result(FILE *out, const char *indent, const struct io_job_resu
 {
 	char a[32], b[32], c[32], d[32];
 	struct hist h;
-	lat_both(r, &h);
-	uint64_t ios = total_ios(r);
+	disk_result_lat(r, &h);
+	uint64_t ios = disk_result_ios(r);
 	double secs = (double)r->runtime_ns / 1e9;
 	fprintf(out, "%sIOPS %s, %.2f MB/s, %.2f MiB/s (%s in %.2f s", indent, units_count(io_result_iops(r), a, sizeof a),
 		io_result_bytes_per_sec(r) / 1e6, io_result_bytes_per_sec(r) / 1048576.0,
@@ -167,8 +152,8 @@ static json_t *result_json(const struct io_job_result *r)
 	json_t *o = json_object();
 	struct hist h;
 	double secs = (double)r->runtime_ns / 1e9;
-	uint64_t ios = total_ios(r);
-	lat_both(r, &h);
+	uint64_t ios = disk_result_ios(r);
+	disk_result_lat(r, &h);
 	json_object_set_new(o, "iops", json_real(io_result_iops(r)));
 	json_object_set_new(o, "bytes_per_sec", json_real(io_result_bytes_per_sec(r)));
 	json_object_set_new(o, "io_bytes", json_integer((json_int_t)(r->dir[DIR_READ].bytes + r->dir[DIR_WRITE].bytes)));
@@ -253,66 +238,4 @@ json_t *disk_json(const struct disk_report *r)
 		json_array_append_new(tests, test_json(r, &r->tests[i]));
 	json_object_set_new(o, "tests", tests);
 	return o;
-}
-
-/* --- the record -------------------------------------------------------------------------- */
-
-void disk_test_to_bench(const struct disk_report *r, const struct disk_test *t, struct bench *b)
-{
-	const struct io_job *j = &t->job;
-	bench_set(b, "rw", json_string(io_rw_name(j->rw)));
-	bench_set(b, "bs", json_integer((json_int_t)j->bs[j->rw == IO_WRITE || j->rw == IO_RANDWRITE]));
-	bench_set(b, "iodepth", json_integer(j->iodepth));
-	bench_set(b, "numjobs", json_integer(j->numjobs));
-	bench_set(b, "size", json_integer((json_int_t)j->size));
-	bench_set(b, "runtime_ns", json_integer((json_int_t)j->runtime_ns));
-	bench_set(b, "engine", json_string(t->engine));
-	bench_set(b, "direct", json_boolean(t->direct > 0));
-	if (j->rw == IO_RW || j->rw == IO_RANDRW)
-		bench_set(b, "rwmix_read", json_integer(j->rwmix_read));
-	json_t *tg = json_array();
-	for (unsigned k = 0; k < r->ntargets; k++)
-		json_array_append_new(tg, json_string(r->targets[k]));
-	bench_set(b, "targets", tg);
-
-	struct metric *bw = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
-	struct metric *iops = bench_metric(b, "iops", "op/s", HIGHER_IS_BETTER);
-	struct metric *lat = bench_metric(b, "lat_mean_ns", "ns", LOWER_IS_BETTER);
-	struct metric *p99 = bench_metric(b, "lat_p99_ns", "ns", LOWER_IS_BETTER);
-	struct metric *cpu = bench_metric(b, "cpu_ns_per_io", "ns", LOWER_IS_BETTER);
-	for (unsigned p = 0; p < t->npasses; p++) {
-		const struct io_job_result *x = &t->total[p];
-		struct hist h;
-		lat_both(x, &h);
-		uint64_t ios = total_ios(x);
-		metric_add(bw, io_result_bytes_per_sec(x));
-		metric_add(iops, io_result_iops(x));
-		metric_add(lat, hist_mean(&h));
-		metric_add(p99, (double)hist_percentile(&h, 99));
-		metric_add(cpu, ios ? (double)(x->usr_cpu_ns + x->sys_cpu_ns) / (double)ios : 0);
-	}
-
-	/* The best pass's completion latency as sparse (bucket value, count) pairs. */
-	const struct io_job_result *best = &t->total[t->best];
-	struct hist clat;
-	hist_init(&clat);
-	hist_merge(&clat, &best->dir[DIR_READ].clat);
-	hist_merge(&clat, &best->dir[DIR_WRITE].clat);
-	if (clat.n)
-		bench_add_latency(b, "clat", &clat);
-	if (best->nsec && best->sec_iops && best->sec_bw) {
-		struct series *si = bench_series(b, "iops", "s", "op/s");
-		struct series *sb = bench_series(b, "bytes_per_sec", "s", "B/s");
-		for (size_t k = 0; k < best->nsec; k++) {
-			series_add(si, (double)(k + 1), best->sec_iops[k]);
-			series_add(sb, (double)(k + 1), best->sec_bw[k]);
-		}
-	}
-}
-
-void disk_to_record(const struct disk_report *r, struct record *rec)
-{
-	for (unsigned i = 0; i < r->ntests; i++)
-		if (r->tests[i].complete && r->tests[i].npasses)
-			disk_test_to_bench(r, &r->tests[i], record_add_bench(rec, r->tests[i].name));
 }

@@ -1,4 +1,4 @@
-#include "export/track.h"
+#include "proc/track_table.h"
 #include "util/units.h"
 
 #include <math.h>

@@ -1,0 +1,66 @@
+#include "disk/record.h"
+
+void disk_test_settings(json_t *settings, const struct disk_test *t, const char *const *targets, unsigned ntargets)
+{
+	const struct io_job *j = &t->job;
+	json_object_set_new(settings, "rw", json_string(io_rw_name(j->rw)));
+	json_object_set_new(settings, "bs", json_integer((json_int_t)j->bs[j->rw == IO_WRITE || j->rw == IO_RANDWRITE]));
+	json_object_set_new(settings, "iodepth", json_integer(j->iodepth));
+	json_object_set_new(settings, "numjobs", json_integer(j->numjobs));
+	json_object_set_new(settings, "size", json_integer((json_int_t)j->size));
+	json_object_set_new(settings, "runtime_ns", json_integer((json_int_t)j->runtime_ns));
+	json_object_set_new(settings, "engine", json_string(t->engine));
+	json_object_set_new(settings, "direct", json_boolean(t->direct > 0));
+	if (j->rw == IO_RW || j->rw == IO_RANDRW)
+		json_object_set_new(settings, "rwmix_read", json_integer(j->rwmix_read));
+	json_t *tg = json_array();
+	for (unsigned k = 0; k < ntargets; k++)
+		json_array_append_new(tg, json_string(targets[k]));
+	json_object_set_new(settings, "targets", tg);
+}
+
+void disk_test_to_bench(const struct disk_test *t, const char *const *targets, unsigned ntargets, struct bench *b)
+{
+	disk_test_settings(b->settings, t, targets, ntargets);
+	struct metric *bw = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+	struct metric *iops = bench_metric(b, "iops", "op/s", HIGHER_IS_BETTER);
+	struct metric *lat = bench_metric(b, "lat_mean_ns", "ns", LOWER_IS_BETTER);
+	struct metric *p99 = bench_metric(b, "lat_p99_ns", "ns", LOWER_IS_BETTER);
+	struct metric *cpu = bench_metric(b, "cpu_ns_per_io", "ns", LOWER_IS_BETTER);
+	for (unsigned p = 0; p < t->npasses; p++) {
+		const struct io_job_result *x = &t->total[p];
+		struct hist h;
+		disk_result_lat(x, &h);
+		uint64_t ios = disk_result_ios(x);
+		metric_add(bw, io_result_bytes_per_sec(x));
+		metric_add(iops, io_result_iops(x));
+		metric_add(lat, hist_mean(&h));
+		metric_add(p99, (double)hist_percentile(&h, 99));
+		metric_add(cpu, ios ? (double)(x->usr_cpu_ns + x->sys_cpu_ns) / (double)ios : 0);
+	}
+
+	/* The best pass's completion latency as sparse (bucket value, count) pairs. */
+	const struct io_job_result *best = &t->total[t->best];
+	struct hist clat;
+	hist_init(&clat);
+	hist_merge(&clat, &best->dir[DIR_READ].clat);
+	hist_merge(&clat, &best->dir[DIR_WRITE].clat);
+	if (clat.n)
+		bench_add_latency(b, "clat", &clat);
+	if (best->nsec && best->sec_iops && best->sec_bw) {
+		struct series *si = bench_series(b, "iops", "s", "op/s");
+		struct series *sb = bench_series(b, "bytes_per_sec", "s", "B/s");
+		for (size_t k = 0; k < best->nsec; k++) {
+			series_add(si, (double)(k + 1), best->sec_iops[k]);
+			series_add(sb, (double)(k + 1), best->sec_bw[k]);
+		}
+	}
+}
+
+void disk_to_record(const struct disk_plan *p, struct record *rec)
+{
+	for (unsigned i = 0; i < p->ntests; i++)
+		if (p->tests[i].complete && p->tests[i].npasses)
+			disk_test_to_bench(&p->tests[i], disk_plan_targets(p), disk_plan_ntargets(p),
+					   record_add_bench(rec, p->tests[i].name));
+}
