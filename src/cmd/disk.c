@@ -329,10 +329,6 @@ int cmd_disk(int argc, char **argv)
 			nm_error("%s", err);
 		return exit_code(st);
 	}
-	if (progress_live())
-		for (const char *const *n = io_session_notes(s); *n; n++)
-			nm_warn("%s", *n);
-
 	struct disk_loop loop = disk_plan_loop(plan);
 	loop.on_progress = show_progress;
 	st = disk_run_tests(s, plan->tests, plan->ntests, disk_plan_ntargets(plan), &loop, err, sizeof err);

@@ -32,3 +32,10 @@ n=$(grep -cE "$line" short.err)
 [ "$n" -eq 0 ] && ok "a job shorter than the 10 s default leaves no progress line in a log" || not_ok "a job shorter than the 10 s default leaves no progress line in a log" "$(head -3 short.err)"
 run_nm disk dk --progress 0
 expect_refused "--progress 0 is refused" "--progress"
+# On a terminal, the session's notes (the engine picked) are said once, in the report, not also
+# as a warning before it.
+if command -v script >/dev/null; then
+    script -qec "env -u NODEMARK_NO_PROGRESS $NM disk dk --rw read --bs 1m --size 16m --runtime 1 --loops 1 --no-save" /dev/null >tty2.out 2>&1
+    n=$(tr '\r' '\n' <tty2.out | grep -c 'engine auto picked')
+    [ "$n" -eq 1 ] && ok "disk on a terminal says the engine it picked once" || not_ok "disk on a terminal says the engine it picked once" "$n times: $(tr '\r' '\n' <tty2.out | grep picked)"
+fi
