@@ -135,10 +135,10 @@ int main(int argc, char **argv)
 	char *table_usage = c->help ? cli_help_text(c->help) : NULL;
 	int rc = mpi_main(c->name, c->fn, table_usage ? table_usage : c->usage, argc - 1, argv + 1);
 	free(table_usage);
-	return rc;
+	return cleanup_exit_code(rc);
 #endif
 	if (cli_asks_for_help(argc - 1, argv + 1))
 		return show_usage(c);
 	cleanup_init();
-	return c->fn(argc - 1, argv + 1);
+	return cleanup_exit_code(c->fn(argc - 1, argv + 1));
 }

@@ -14,6 +14,7 @@
 #include "disk/report.h"
 #include "inventory/inventory.h"
 #include "io/engine.h"
+#include "util/cleanup.h"
 #include "util/error.h"
 #include "util/opt.h"
 #include "util/parse.h"
@@ -303,6 +304,7 @@ static int exit_code(int io_status)
 
 int cmd_disk(int argc, char **argv)
 {
+	cleanup_stop_at_safe_points(); /* its loops poll cleanup_interrupted() */
 	struct disk_opts *o = &opts;
 	struct disk_plan *plan = &o->plan;
 	char err[512];

@@ -7,6 +7,7 @@
 #include "fio/run.h"
 #include "fio/targets.h"
 #include "io/engine.h"
+#include "util/cleanup.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -122,6 +123,7 @@ static int run_and_save(struct fio_cmd *c, int argc, char **argv)
 
 int cmd_fio(int argc, char **argv)
 {
+	cleanup_stop_at_safe_points(); /* its loops poll cleanup_interrupted() */
 	struct fio_cmd c;
 	char err[768];
 	memset(&c, 0, sizeof c);

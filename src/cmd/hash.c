@@ -259,6 +259,7 @@ static int finish_output(const char *feat, json_t *results)
 
 int cmd_hash(int argc, char **argv)
 {
+	cleanup_stop_at_safe_points(); /* its loops poll cleanup_interrupted() */
 	parse_args(argc, argv);
 	void *data = NULL;
 	size_t data_len = 0;

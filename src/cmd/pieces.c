@@ -544,6 +544,7 @@ static int cmd_pieces_verify(int argc, char **argv)
 
 int cmd_pieces(int argc, char **argv)
 {
+	cleanup_stop_at_safe_points(); /* its loops poll cleanup_interrupted() */
 	if (argc > 1 && strcmp(argv[1], "verify") == 0)
 		return cmd_pieces_verify(argc - 1, argv + 1);
 

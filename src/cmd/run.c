@@ -335,6 +335,7 @@ static void show_results(const struct record *rec, int rc, int saving)
 
 int cmd_run(int argc, char **argv)
 {
+	cleanup_stop_at_safe_points(); /* its loops poll cleanup_interrupted() */
 	struct run_cmd *o = &opts;
 	parse_args(o, argc, argv);
 	if (o->baseline)

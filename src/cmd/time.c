@@ -6,6 +6,7 @@
 #include "cmd/time_args.h"
 #include "export/hyperfine.h"
 #include "proc/spawner.h"
+#include "util/cleanup.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -83,6 +84,7 @@ static int to_stdout(const char *path)
 
 int cmd_time(int argc, char **argv)
 {
+	cleanup_stop_at_safe_points(); /* its loops poll cleanup_interrupted() */
 	struct time_args *a;
 	char err[1024], cwd[4096];
 	spawner_start(); /* now, while nodemark is small: the commands start from its copy */

@@ -480,6 +480,7 @@ static void finish(struct tracking *k, double end, int exit_code, int argc, char
 
 int cmd_track(int argc, char **argv)
 {
+	cleanup_stop_at_safe_points(); /* its loops poll cleanup_interrupted() */
 	struct tracking k = { .a = &args, .src = { .fd = -1, .pid = -1 } };
 	struct record *base_rec = NULL;
 	const struct series *baseline = NULL;

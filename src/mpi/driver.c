@@ -415,6 +415,7 @@ static int drive(struct driver *d, int argc, char **argv)
 	char err[512] = "";
 	int st = 0;
 
+	cleanup_stop_at_safe_points(); /* the workloads poll cleanup_interrupted() */
 	parse(d, argc, argv);
 	d->ctx.rank = d->comm.rank;
 	d->ctx.size = d->comm.size;

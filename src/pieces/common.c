@@ -1,5 +1,6 @@
 /* Helpers the backends share: streaming a piece out while hashing it, hashing a range back. */
 #include "pieces/internal.h"
+#include "util/cleanup.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -159,6 +160,8 @@ int pieces_hash_range(int fd, uint64_t off, uint64_t size, enum hash_algo algo, 
 		return -1;
 	}
 	while (size) {
+		if (cleanup_interrupted())
+			return -3; /* a piece may be up to 1 TiB: a signal must not wait for its end */
 		size_t want = size < buflen ? (size_t)size : buflen;
 		int n = pread_full(fd, buf, want, off);
 		if (n < 0)

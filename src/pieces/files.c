@@ -194,7 +194,9 @@ static int files_read(struct pieces_worker *w, const struct piece_loc *loc)
 	} else {
 		int h = pieces_hash_range(fd, PIECE_HEADER_SIZE, pi.size, pi.algo, &w->hash, w->rbuf,
 					  p->block, digest);
-		if (h == -1) {
+		if (h == -3) {
+			; /* stopping: no verdict, and the read phase of a stopped run is not kept */
+		} else if (h == -1) {
 			nm_errf(w->err, sizeof w->err, "%s: read: %s", path, strerror(errno));
 			rc = -1;
 		} else if (h == -2) {

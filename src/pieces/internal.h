@@ -55,8 +55,9 @@ extern const struct pieces_backend_ops pieces_files_ops, pieces_log_ops;
 int pieces_stream_out(struct pieces_worker *w, int fd, uint64_t off, const char *path,
 		      uint8_t hash[HASH_MAX_DIGEST]);
 
-/* Read size bytes at off in buflen reads and hash them with algo. Returns 0, -1 (errno set)
- * or -2 when the file ends early. */
+/* Read size bytes at off in buflen reads and hash them with algo. Returns 0, -1 (errno set),
+ * -2 when the file ends early, or -3 when a signal asked to stop (cleanup_interrupted()): no
+ * verdict then. */
 int pieces_hash_range(int fd, uint64_t off, uint64_t size, enum hash_algo algo, struct hash_ctx *h,
 		      uint8_t *buf, size_t buflen, uint8_t out[HASH_MAX_DIGEST]);
 

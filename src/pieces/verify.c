@@ -4,6 +4,7 @@
  * goes through the decoders in format.c, and never follows a link out of the store
  * (verify_internal.h).  This file: the walk, the marker, the files backend; verify_log.c: the log. */
 #include "pieces/verify_internal.h"
+#include "util/cleanup.h"
 #include "util/error.h"
 
 #include <dirent.h>
@@ -13,6 +14,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+int verify_stopping(struct verifier *v)
+{
+	if (!v->stopped && cleanup_interrupted())
+		v->stopped = 1;
+	return v->stopped;
+}
 
 void verify_note(struct verifier *v, enum pieces_finding kind, const char *path, const char *why)
 {
@@ -95,7 +103,7 @@ int verify_each(struct verifier *v, int dfd, const char *dirpath, verify_entry_f
 		return nm_errf(v->err, v->errlen, "%s: cannot read: %s", dirpath, strerror(errno));
 	}
 	rewinddir(d);
-	for (struct dirent *e; (e = readdir(d));) {
+	for (struct dirent *e; !verify_stopping(v) && (e = readdir(d));) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
 		fn(v, dfd, dirpath, e->d_name, ctx);
@@ -114,6 +122,11 @@ const char *verify_data(struct verifier *v, int fd, uint64_t off, uint64_t size,
 		return NULL;
 	}
 	int h = pieces_hash_range(fd, off, size, algo, &v->hash, v->buf, VERIFY_BUF, digest);
+	if (h == -3) { /* stopped inside the piece: no verdict on it */
+		v->stopped = 1;
+		*unverified = 1;
+		return NULL;
+	}
 	return h == -1 ? strerror(errno) : h == -2 ? "the file ends inside the piece"
 		: memcmp(digest, want, HASH_MAX_DIGEST) ? "hash mismatch" : NULL;
 }
@@ -272,7 +285,9 @@ static int verify_store(struct verifier *v, int rfd, const char *root, int backe
 	uint64_t before = v->rep->pieces;
 	int rc = backend == PIECES_LOG ? verify_log_store(v, rfd, root, committed) : verify_files(v, rfd, root);
 	uint64_t found = v->rep->pieces - before;
-	if (committed < 0) {
+	if (v->stopped) {
+		; /* what was not looked at is not missing */
+	} else if (committed < 0) {
 		v->rep->uncounted++;
 	} else if (found < (uint64_t)committed) {
 		v->rep->missing += (uint64_t)committed - found;
@@ -326,6 +341,12 @@ int pieces_verify(const char *dir, int repair, struct pieces_verify_report *rep,
 	close(fd);
 	free(v.buf);
 	hash_release(&v.hash);
+	if (v.stopped)
+		return nm_errf(err, errlen, "stopped by a signal after checking %llu pieces: no verdict%s",
+			       (unsigned long long)rep->pieces,
+			       !repair ? "" : rep->removed || rep->reindexed ? " (the repairs made before it are kept)"
+									: ", nothing repaired"),
+		       NM_EXIT_INTERRUPTED;
 	if (rc < 0)
 		return NM_EXIT_FAILED;
 	if (!rep->stores)

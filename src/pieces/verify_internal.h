@@ -21,9 +21,13 @@ struct verifier {
 	uint8_t *buf;                   /* VERIFY_BUF bytes for hashing */
 	struct hash_ctx hash;
 	dev_t dev;                      /* the store's file system, never left */
+	int stopped;                    /* a signal came: no more checks, no repair, no verdict */
 	char *err;
 	size_t errlen;
 };
+
+/* Whether a signal asked to stop (cleanup_interrupted()); the walks poll it between entries. */
+int verify_stopping(struct verifier *v);
 
 void verify_note(struct verifier *v, enum pieces_finding kind, const char *path, const char *why);
 void verify_corrupt(struct verifier *v, const char *path, const char *why);

@@ -140,7 +140,7 @@ static void read_index(struct verifier *v, struct shard *sh)
 		index_damaged(v, sh, path, "index shorter than its slot count");
 	else {
 		size_t per = VERIFY_BUF / INDEX_RECORD_SIZE;
-		for (uint64_t s = 0; s < nslots; s += per) {
+		for (uint64_t s = 0; s < nslots && !verify_stopping(v); s += per) {
 			size_t k = nslots - s < per ? (size_t)(nslots - s) : per;
 			n = pread_full(fd, sh->scan, k * INDEX_RECORD_SIZE, (s + 1) * INDEX_RECORD_SIZE);
 			if (n < (int)(k * INDEX_RECORD_SIZE)) {
@@ -211,10 +211,12 @@ static void check_record(struct verifier *v, struct shard *sh, const struct inde
 		v->rep->ok++;
 }
 
-/* The offset of the footer of a piece starting at pos, ending by end; -1 when there is none. */
-static int64_t find_footer(struct shard *sh, int fd, uint64_t pos, uint64_t end, struct piece_info *pi)
+/* The offset of the footer of a piece starting at pos, ending by end; -1 when there is none
+ * (or a signal came: the caller asks verify_stopping). */
+static int64_t find_footer(struct verifier *v, struct shard *sh, int fd, uint64_t pos, uint64_t end,
+			   struct piece_info *pi)
 {
-	for (uint64_t b = pos; b + LOG_FOOTER_SIZE <= end;) {
+	for (uint64_t b = pos; b + LOG_FOOTER_SIZE <= end && !verify_stopping(v);) {
 		size_t want = end - b < VERIFY_BUF ? (size_t)(end - b) : VERIFY_BUF;
 		int n = pread_full(fd, sh->scan, want, b);
 		if (n < LOG_FOOTER_SIZE)
@@ -247,7 +249,7 @@ static void cut_tail(struct verifier *v, struct shard *sh, const struct logfile 
 	char name[32];
 	struct stat st;
 	v->rep->tail_bytes += lf->size - pos;
-	if (!v->repair)
+	if (!v->repair || v->stopped)
 		return;
 	log_name(lf->no, name, sizeof name);
 	int fd = openat(sh->dfd, name, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -299,7 +301,7 @@ static void walk_log(struct verifier *v, struct shard *sh, const struct logfile 
 	if (fd < 0)
 		return;
 	uint64_t pos = 0;
-	while (pos < lf->size) {
+	while (pos < lf->size && !verify_stopping(v)) {
 		while (*ri < sh->nrecs && sh->recs[*ri].log_no == lf->no && sh->recs[*ri].offset < pos)
 			(*ri)++; /* overlaps the piece before: already judged by its footer */
 		int indexed_next = *ri < sh->nrecs && sh->recs[*ri].log_no == lf->no;
@@ -309,7 +311,9 @@ static void walk_log(struct verifier *v, struct shard *sh, const struct logfile 
 			continue;
 		}
 		uint64_t next = indexed_next ? sh->recs[*ri].offset : lf->size;
-		int64_t f = find_footer(sh, fd, pos, next, &pi);
+		int64_t f = find_footer(v, sh, fd, pos, next, &pi);
+		if (verify_stopping(v))
+			break;
 		if (f >= 0 && committed_at(sh, lf->no, pos)) {
 			found_piece(v, sh, fd, lf, pos, &pi);
 			pos = (uint64_t)f + LOG_FOOTER_SIZE;
@@ -393,7 +397,7 @@ static int verify_shard(struct verifier *v, int dfd, const char *dirpath, const 
 		qsort(sh.logs, sh.nlogs, sizeof *sh.logs, by_no);
 	if (sh.nrecs)
 		qsort(sh.recs, sh.nrecs, sizeof *sh.recs, by_place);
-	for (size_t i = 0; i < sh.nrecs; i++) {
+	for (size_t i = 0; i < sh.nrecs && !verify_stopping(v); i++) {
 		check_record(v, &sh, &sh.recs[i]);
 		sh.has_last = 1;
 		sh.last_log = sh.recs[i].log_no;
@@ -402,14 +406,14 @@ static int verify_shard(struct verifier *v, int dfd, const char *dirpath, const 
 	if (sh.fd >= 0)
 		close(sh.fd);
 	size_t ri = 0;
-	for (size_t i = 0; i < sh.nlogs; i++) {
+	for (size_t i = 0; i < sh.nlogs && !verify_stopping(v); i++) {
 		while (ri < sh.nrecs && sh.recs[ri].log_no < sh.logs[i].no)
 			ri++;
 		walk_log(v, &sh, &sh.logs[i], &ri);
 	}
 	/* No index and no whole piece: killed before the index existed; nothing was committed. */
 	int never_indexed = sh.index_state == INDEX_MISSING && !sh.nfound;
-	if (!never_indexed && (sh.index_state != INDEX_OK || sh.nfound || v->rep->bad_records > bad_before)) {
+	if (!never_indexed && !v->stopped && (sh.index_state != INDEX_OK || sh.nfound || v->rep->bad_records > bad_before)) {
 		if (sh.index_state != INDEX_OK) {
 			char path[4300], why[200];
 			snprintf(path, sizeof path, "%s/index.tbl", sh.dir);

@@ -136,13 +136,17 @@ FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t err
 		nm_errf(err, errlen, "%s: path too long", path);
 		return NULL;
 	}
+	sigset_t held;
+	cleanup_hold(&held);
 	int fd = mkostemp(af->tmp, O_CLOEXEC);
+	if (fd >= 0)
+		cleanup_add(af->tmp);
+	cleanup_release(&held);
 	if (fd < 0) {
 		nm_errf(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		return NULL;
 	}
 	fchmod(fd, 0644);
-	cleanup_add(af->tmp);
 	af->fp = open_fd_stream(af, fd);
 	if (!af->fp) {
 		nm_errf(err, errlen, "cannot write %s: %s", path, strerror(errno));

@@ -1,4 +1,5 @@
 #include "util/cleanup.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -16,8 +17,12 @@
 
 static char *paths[MAX_PATHS];
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted;    /* the first signal */
+static volatile sig_atomic_t safe_points;    /* the command polls cleanup_interrupted() */
+static volatile sig_atomic_t removed_since;  /* paths removed since that signal */
 static int initialised;
+
+void cleanup_stop_at_safe_points(void) { safe_points = 1; }
 
 int cleanup_interrupted(void) { return interrupted; }
 
@@ -70,23 +75,59 @@ void cleanup_forget(const char *path)
 	pthread_mutex_unlock(&lock);
 }
 
+static void say_stopped(int sig, int again, unsigned removed, const char *then);
+
 void cleanup_now(const char *path)
 {
 	rm_tree(path);
+	if (interrupted)
+		removed_since++;
 	cleanup_forget(path);
 }
 
 void cleanup_all(void)
 {
 	pthread_mutex_lock(&lock);
-	/* Newest first: a temp file inside a registered directory goes before the directory. */
+	/* Newest first: a temp file inside a registered directory goes before the directory. The
+	 * path stays registered while it is removed: a second signal meanwhile finishes the job. */
 	for (int i = MAX_PATHS - 1; i >= 0; i--)
 		if (paths[i]) {
 			rm_tree(paths[i]);
-			free(paths[i]);
+			char *p = paths[i];
 			paths[i] = NULL;
+			free(p);
+			if (interrupted)
+				removed_since++;
 		}
 	pthread_mutex_unlock(&lock);
+	/* The command has said what it saved; this says what went. */
+	if (interrupted && safe_points) {
+		say_stopped(interrupted, 0, (unsigned)removed_since, "");
+		safe_points = 0; /* said once */
+	}
+}
+
+void cleanup_hold(sigset_t *old)
+{
+	sigset_t set;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
+}
+
+void cleanup_release(const sigset_t *old)
+{
+	pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+int cleanup_exit_code(int rc)
+{
+	/* Done (0), or an input that "could not be read" (2: an open or read cut short by the
+	 * signal), is an interrupted run. A failure (1) stays one, and track's command's own status
+	 * (it passes the signal on) stays its own. */
+	return interrupted && (rc == 0 || rc == 2) ? 130 : rc;
 }
 
 /* A reader that went away (`nodemark ... | head`) must not kill us before the cleanup runs:
@@ -149,27 +190,66 @@ static void say(const char *msg)
 	(void)n;
 }
 
-/* The first signal asks the program to stop: it stops its loops, saves what finished and
- * removes what it wrote. A second one while it does that must not cut it short (that left whole
- * stores behind and saved nothing): it is acknowledged only. A third one means the program is
- * stuck: remove every registered file and tree here, and leave at once. */
+/* "nodemark: CMD: stopped by SIG: <what was removed><then>" (or "stopped at once by a second
+ * signal (SIG)"), built without stdio or allocation: the signal handler says it too. */
+static void say_stopped(int sig, int again, unsigned removed, const char *then)
+{
+	char msg[512], num[16];
+	const char *cmd = nm_command();
+	int k = (int)sizeof num - 1;
+	num[k] = 0;
+	do
+		num[--k] = (char)('0' + removed % 10);
+	while ((removed /= 10) && k > 0);
+	const char *parts[] = {
+		"nodemark: ", cmd ? cmd : "", cmd ? ": " : "", again ? "stopped at once by a second signal (" : "stopped by ",
+		sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP" : "a signal", again ? "): " : ": ",
+		num[k] == '0' ? "it had written nothing to remove" : "removed what it had written (",
+		num[k] == '0' ? "" : num + k, num[k] == '0' ? "" : strcmp(num + k, "1") ? " files or trees)" : " file or tree)",
+		then, "\n",
+	};
+	size_t len = 0;
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+		size_t l = strlen(parts[i]);
+		if (len + l >= sizeof msg)
+			break;
+		memcpy(msg + len, parts[i], l);
+		len += l;
+	}
+	msg[len] = 0;
+	say(msg);
+}
+
+/* Remove every registered path from the handler, say so, and leave. */
+static void quit_now(int sig, int again, const char *then)
+{
+	unsigned n = (unsigned)removed_since;
+	for (int i = MAX_PATHS - 1; i >= 0; i--) {
+		const char *p = paths[i];
+		if (p) {
+			rm_at_signal_safe(AT_FDCWD, p, 0, 0);
+			n++;
+		}
+	}
+	say_stopped(sig, again, n, then);
+	_exit(130);
+}
+
+/* One policy for every command. A command whose long loops poll cleanup_interrupted() says so
+ * (cleanup_stop_at_safe_points): the first signal only sets the flag, and the command stops at
+ * its next safe point, saves what finished and returns; its registered files go at exit. Any
+ * other command has no safe point to reach: the first signal removes what it registered and
+ * exits 130 here, which also ends any blocking read. A second signal while a command stops
+ * means "now": the handler removes what is registered and exits, saving nothing more. */
 static void on_signal(int sig)
 {
-	static volatile sig_atomic_t count;
-	count++;
 	if (!interrupted) {
 		interrupted = sig;
-		return;
+		if (safe_points)
+			return;
+		quit_now(sig, 0, "");
 	}
-	if (count == 2) {
-		say("nodemark: stopping: removing what was written and saving what finished "
-		    "(a third signal quits at once, saving nothing)\n");
-		return;
-	}
-	for (int i = MAX_PATHS - 1; i >= 0; i--)
-		if (paths[i])
-			rm_at_signal_safe(AT_FDCWD, paths[i], 0, 0);
-	_exit(130);
+	quit_now(sig, 1, "; what was not saved by now is lost");
 }
 
 void cleanup_init(void)
@@ -181,6 +261,10 @@ void cleanup_init(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
+	/* One handler at a time: a SIGTERM during the SIGINT handler waits for it. */
+	sigaddset(&sa.sa_mask, SIGINT);
+	sigaddset(&sa.sa_mask, SIGTERM);
+	sigaddset(&sa.sa_mask, SIGHUP);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);

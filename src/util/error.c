@@ -6,6 +6,7 @@
 static const char *current_command;
 
 void nm_set_command(const char *cmd) { current_command = cmd; }
+const char *nm_command(void) { return current_command; }
 
 static void vreport(const char *kind, const char *fmt, va_list ap)
 {

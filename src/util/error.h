@@ -16,6 +16,7 @@ enum nm_exit {
 };
 
 void nm_set_command(const char *cmd);
+const char *nm_command(void); /* the command's name, or NULL; safe in a signal handler */
 
 /* "nodemark: cmd: msg" on stderr. */
 void nm_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -33,10 +33,14 @@ int workdir_create(const char *parent, char *out, size_t outlen, char *err, size
 		if ((size_t)snprintf(out, outlen, "%s/.nodemark-%08llx", parent,
 				     (unsigned long long)(random_u64() & 0xffffffffu)) >= outlen)
 			return nm_errf(err, errlen, "%s: path too long", parent);
-		if (mkdir(out, 0700) == 0) {
+		sigset_t held;
+		cleanup_hold(&held);
+		int made = mkdir(out, 0700) == 0;
+		if (made)
 			cleanup_add(out);
+		cleanup_release(&held);
+		if (made)
 			return 0;
-		}
 		if (errno != EEXIST)
 			return nm_errf(err, errlen, "cannot create a directory in %s: %s", parent, strerror(errno));
 	}

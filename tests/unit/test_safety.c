@@ -152,10 +152,9 @@ TEST(cleanup_forget_keeps_a_path)
 	CHECK(rm_tree(dir) == 0); /* gone already is fine */
 }
 
-/* The first signal only asks to stop; a second one removes what is registered and exits 130. */
-/* A second signal does not cut the cleanup short; a third removes the registered trees (files
- * in subdirectories too) from the handler and exits 130. */
-TEST(cleanup_third_signal_exits_130_and_removes)
+/* A command that stops at safe points: the first signal only asks it to stop; a second one
+ * removes the registered trees (files in subdirectories too) from the handler and exits 130. */
+TEST(cleanup_second_signal_exits_130_and_removes)
 {
 	char dir[4096], err[256], tmp[4200], sub[4200], deep[4300];
 	CHECK(workdir_create(test_tmpdir(), dir, sizeof dir, err, sizeof err) == 0);
@@ -166,18 +165,18 @@ TEST(cleanup_third_signal_exits_130_and_removes)
 	pid_t pid = fork();
 	if (pid == 0) {
 		cleanup_init();
+		cleanup_stop_at_safe_points();
 		cleanup_add(dir);
 		mkdir(sub, 0755);
 		write_file(deep, "data");
 		write_file(tmp, "half");
 		cleanup_add(tmp);
 		raise(SIGTERM);
-		if (cleanup_interrupted() != SIGTERM)
-			_exit(3);
+		if (cleanup_interrupted() != SIGTERM || !exists(deep))
+			_exit(3); /* the first signal leaves the stopping to the program */
+		if (cleanup_exit_code(0) != 130)
+			_exit(5);
 		raise(SIGHUP);
-		if (!exists(deep))
-			_exit(5); /* the second signal must leave the cleanup to the program */
-		raise(SIGINT);
 		_exit(4); /* not reached */
 	}
 	int status;
@@ -185,6 +184,29 @@ TEST(cleanup_third_signal_exits_130_and_removes)
 	CHECK(WIFEXITED(status));
 	CHECK_EQ_INT(WEXITSTATUS(status), 130);
 	CHECK(!exists(tmp));
+	CHECK(!exists(dir));
+}
+
+/* A command with no safe point to reach is stopped by the first signal: what it registered is
+ * removed and it exits 130 from the handler. */
+TEST(cleanup_first_signal_stops_a_command_without_safe_points)
+{
+	char dir[4096], err[256], deep[4300];
+	CHECK(workdir_create(test_tmpdir(), dir, sizeof dir, err, sizeof err) == 0);
+	cleanup_forget(dir);
+	snprintf(deep, sizeof deep, "%s/file", dir);
+	pid_t pid = fork();
+	if (pid == 0) {
+		cleanup_init();
+		cleanup_add(dir);
+		write_file(deep, "data");
+		raise(SIGTERM);
+		_exit(4); /* not reached */
+	}
+	int status;
+	CHECK(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status));
+	CHECK_EQ_INT(WEXITSTATUS(status), 130);
 	CHECK(!exists(dir));
 }
 
