@@ -184,12 +184,15 @@ static json_t *phase_json(const struct pieces_phase *ph, int write)
 		json_object_set_new(j, "commit_lat_ns", lat_json(&ph->commit_lat));
 	json_object_set_new(j, "lat_ns", lat_json(&ph->op_lat));
 	json_t *dirs = json_array();
+	/* A directory's rates are its share of the phase's: its bytes over the phase's time, so
+	 * the shares add up to the total (over its own, shorter span they added up to more). */
+	double phase_secs = (double)ph->ns / 1e9;
 	for (unsigned d = 0; d < ph->ndirs; d++) {
 		const struct pieces_dir_share *sh = &ph->dir[d];
-		double secs = (double)sh->ns / 1e9;
 		json_array_append_new(dirs, json_pack("{s:I, s:I, s:f, s:f, s:f}", "pieces", (json_int_t)sh->pieces,
-						      "bytes", (json_int_t)sh->bytes, "seconds", secs, "bytes_per_sec",
-						      (double)sh->bytes / secs, "pieces_per_sec", (double)sh->pieces / secs));
+						      "bytes", (json_int_t)sh->bytes, "seconds", (double)sh->ns / 1e9,
+						      "bytes_per_sec", (double)sh->bytes / phase_secs, "pieces_per_sec",
+						      (double)sh->pieces / phase_secs));
 	}
 	json_object_set_new(j, "per_dir", dirs); /* in the order of "dirs" */
 	return j;
@@ -214,14 +217,15 @@ static void print_phase_row(const char *name, const struct pieces_phase *ph)
 	       pieces_per_sec(ph));
 }
 
-/* With several directories, each one's share, as disk shows each target. */
+/* With several directories, each one's share of the phase's rates (over the phase's time, so
+ * the rows add up to the phase's), as disk shows each target. */
 static void print_dir_rows(const struct pieces_plan *p, const char *name, const struct pieces_phase *ph)
 {
 	if (ph->ndirs < 2)
 		return;
+	double secs = (double)ph->ns / 1e9;
 	for (unsigned d = 0; d < ph->ndirs; d++) {
 		const struct pieces_dir_share *sh = &ph->dir[d];
-		double secs = (double)sh->ns / 1e9;
 		printf("    %-6s %8llu %10s %10.1f %10.1f  %s\n", name, (unsigned long long)sh->pieces, "",
 		       (double)sh->bytes / secs / 1e6, (double)sh->pieces / secs, p->dirs[d]);
 	}

@@ -114,6 +114,9 @@ res=$(json_get 'all(len(j[ph]["per_dir"]) == 2 and sum(d["pieces"] for d in j[ph
     and all(d["pieces"] > 0 and d["bytes"] == d["pieces"] * j["size"] and d["bytes_per_sec"] > 0 for d in j[ph]["per_dir"])
     for ph in ("write", "read"))' 2>&1)
 if [ "$res" = True ]; then ok "pieces --json: per_dir shares add up to the phase, for write and read"; else not_ok "pieces --json: per_dir shares add up to the phase, for write and read" "$res ${out:0:300}"; fi
+res=$(json_get 'all(abs(sum(d["bytes_per_sec"] for d in j[ph]["per_dir"]) / j[ph]["bytes_per_sec"] - 1) < 0.001
+    and abs(sum(d["pieces_per_sec"] for d in j[ph]["per_dir"]) / j[ph]["pieces_per_sec"] - 1) < 0.001 for ph in ("write", "read"))' 2>&1)
+if [ "$res" = True ]; then ok "pieces --json: the directories' rates add up to the phase's rate"; else not_ok "pieces --json: the directories' rates add up to the phase's rate" "$res"; fi
 run_nm pieces pd/a pd/b --count 12 --workers 2 --no-save
 if grep -qE '^    write +6 .* pd/a$' <<<"$out" && grep -qE '^    write +6 .* pd/b$' <<<"$out"; then
     ok "pieces text: a row per directory with its share"
