@@ -25,16 +25,21 @@ static const struct {
 	{ "iops", "write_iops_log", FIO_LOG_IOPS }, { "clat_hist", "write_hist_log", FIO_LOG_HIST },
 };
 
-/* fio's gen_log_name: PREFIX_TYPE.N.log, or PREFIX_TYPE.log without per_job_logs. */
+/* fio's gen_log_name: PREFIX_TYPE.N.log, or PREFIX_TYPE.log without per_job_logs. A prefix
+ * the option gives names a file, as --output does; without one the job's name is no path: its
+ * '/' are made '_', as in the job's test file names, so --name=../../x or a [/etc/x] section
+ * writes .._.._x_bw.1.log or _etc_x_bw.1.log here, never outside (fio's would). */
 static void log_name(char *buf, size_t len, const struct fio_job *j, enum log_type ty, unsigned thread_no)
 {
 	const char *pre = j->logs.prefix[types[ty].kind];
-	if (!pre || !*pre)
-		pre = j->name;
+	int derived = !pre || !*pre;
 	if (j->logs.per_job)
-		snprintf(buf, len, "%s_%s.%u.log", pre, types[ty].name, thread_no);
+		snprintf(buf, len, "%s_%s.%u.log", derived ? j->name : pre, types[ty].name, thread_no);
 	else
-		snprintf(buf, len, "%s_%s.log", pre, types[ty].name);
+		snprintf(buf, len, "%s_%s.log", derived ? j->name : pre, types[ty].name);
+	for (size_t k = 0; derived && k < strlen(j->name) && buf[k]; k++)
+		if (buf[k] == '/')
+			buf[k] = '_';
 }
 
 int fio_logs_check(const struct fio_plan *p, char *err, size_t errlen)

@@ -5,7 +5,8 @@
  * Names: PREFIX_TYPE.N.log, N the thread's number in the whole run (1, 2, ... over every job's
  * threads, in job order, as fio's), or PREFIX_TYPE.log with per_job_logs=0 (the threads of the
  * job, and jobs of the same prefix, share it). PREFIX is write_*_log's value, or the job's
- * name; TYPE is lat, slat, clat, bw, iops or clat_hist.
+ * name with every '/' made '_' (a name stays in the current directory); TYPE is lat, slat,
+ * clat, bw, iops or clat_hist.
  * Lines: "time (ms), value, direction, bs, [offset,] priority" (hist: "time, direction, bs,
  * bucket counts..."); values in ns (latencies), KiB/s (bw), I/Os per s (iops). */
 #ifndef NM_FIO_LOGS_H

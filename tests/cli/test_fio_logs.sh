@@ -178,3 +178,29 @@ if command -v fio_generate_plots >/dev/null && command -v gnuplot >/dev/null; th
 else
     skip "fio_generate_plots on nodemark's logs" "gnuplot is missing (scripts/deps.sh installs gnuplot-nox)"
 fi
+
+# --- a log named after the job stays in the current directory --------------------------------
+# A log option without a value takes the job's name as its prefix. A name is no path: fio writes
+# [../../x]'s log two directories up and [/abs/x]'s at /abs/x_bw.1.log; nodemark makes each
+# '/' a '_' (as in the job's test file names) and writes them here. A file already in the place
+# fio would write is left as it was.
+mkdir -p names/a/b names/abs
+echo keep >names/x_bw.1.log
+echo keep >names/abs/x_bw.1.log
+abs=$PWD/names/abs/x
+printf '[../../x]\nioengine=null\nsize=64k\nrw=read\nwrite_bw_log\n[%s]\nioengine=null\nsize=64k\nrw=read\nwrite_iops_log\n' \
+    "$abs" >names/a/b/j.fio
+(cd names/a/b && "$NM" fio --no-save j.fio >/dev/null 2>&1)
+check "[../../x] write_bw_log: .._.._x_bw.1.log in the current directory" test -s names/a/b/.._.._x_bw.1.log
+check "[/abs/x] write_iops_log: the path with '_' for '/', in the current directory" \
+    test -s "names/a/b/${abs//\//_}_iops.2.log"
+check "nothing written where the job's name points: the files there are as they were" \
+    test "$(cat names/x_bw.1.log names/abs/x_bw.1.log)" = "$(printf 'keep\nkeep')" -a ! -e names/abs/x_iops.2.log
+if [ "$HAVE_FIO" = 1 ]; then
+    # fio's own behaviour, for the record: it follows the name out of the directory.
+    rm -f names/x_bw.1.log
+    (cd names/a/b && fio j.fio >/dev/null 2>&1)
+    check "fio itself writes [../../x]'s log two directories up (what nodemark does not)" test -s names/x_bw.1.log
+else
+    skip "fio's own log names for [../../x]" "fio is not installed"
+fi
