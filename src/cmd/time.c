@@ -52,12 +52,26 @@ static size_t finished_runs(const struct record *r)
 struct report {
 	FILE *out;
 	struct record *r;
+	int header_first; /* --show-output: the header before the runs' output, as hyperfine */
 };
+
+static void on_start(const struct time_plan *p, size_t index, void *arg)
+{
+	struct report *rep = arg;
+	if (!p->show_output)
+		return;
+	time_print_header(rep->out, p->cmds[index].name, index + 1);
+	fflush(rep->out);
+	rep->header_first = 1;
+}
 
 static void on_done(const struct time_plan *p, size_t index, void *arg)
 {
 	struct report *rep = arg;
-	time_print_bench(rep->out, rep->r, p->cmds[index].bench, index + 1);
+	if (!rep->header_first)
+		time_print_header(rep->out, p->cmds[index].name, index + 1);
+	rep->header_first = 0;
+	time_print_bench(rep->out, rep->r, p->cmds[index].bench);
 }
 
 struct export_out {
@@ -102,10 +116,10 @@ int cmd_time(int argc, char **argv)
 		json_object_set_new(r->extra, "cwd", json_string(cwd));
 	int export_to_stdout = to_stdout(a->export_json) || to_stdout(a->export_csv) || to_stdout(a->export_md) ||
 			       to_stdout(a->export_adoc) || to_stdout(a->export_org);
-	struct report rep = { export_to_stdout ? stderr : stdout, r };
+	struct report rep = { export_to_stdout ? stderr : stdout, r, 0 };
 	if (a->style_none && (devnull = fopen("/dev/null", "w")))
 		rep.out = devnull;
-	rc = time_plan_run(&a->plan, r, on_done, &rep, err, sizeof err);
+	rc = time_plan_run(&a->plan, r, on_start, on_done, &rep, err, sizeof err);
 	if (rc == NM_EXIT_INTERRUPTED && finished_runs(r) && !a->ro.no_save) {
 		/* Ctrl-C: keep what was measured, as every benchmarking command does. */
 		nm_error("interrupted: saving the %zu runs that finished", finished_runs(r));

@@ -304,9 +304,9 @@ static int open_streams(struct time_args *a)
 	return 0;
 }
 
-/* What one template runs for combination c: its argv and text; 1 when through the shell. */
-static int command_argv(struct time_args *a, const char *tmpl, char **direct, size_t c, char ***argv_out,
-			char **text_out, char *err, size_t errlen)
+/* What one template runs for combination c of pp: its argv and text; 1 when through the shell. */
+static int command_argv(struct time_args *a, const struct params *pp, const char *tmpl, char **direct, size_t c,
+			char ***argv_out, char **text_out, char *err, size_t errlen)
 {
 	struct strbuf sb;
 	if (direct) {
@@ -318,7 +318,7 @@ static int command_argv(struct time_args *a, const char *tmpl, char **direct, si
 			abort();
 		sb_init(&sb);
 		for (size_t i = 0; i < argc; i++) {
-			argv[i] = params_substitute(&a->params, c, direct[i]);
+			argv[i] = params_substitute(pp, c, direct[i]);
 			if (i)
 				sb_add(&sb, " ", 1);
 			quote_word(&sb, argv[i]);
@@ -327,7 +327,7 @@ static int command_argv(struct time_args *a, const char *tmpl, char **direct, si
 		*text_out = sb_detach(&sb);
 		return 0;
 	}
-	char *text = params_substitute(&a->params, c, tmpl);
+	char *text = params_substitute(pp, c, tmpl);
 	*text_out = text;
 	if (a->no_shell) { /* -N: the words of the string, run directly */
 		*argv_out = shellwords_split(text, err, errlen);
@@ -360,18 +360,21 @@ static int build_plan(struct time_args *a)
 	char err[512];
 	size_t ncombo = params_combinations(&a->params), nuser = a->direct ? 1 : a->nshell;
 	size_t nref = a->reference != NULL;
+	const struct params none = { 0 };
 	for (size_t t = 0; t < nref + nuser; t++)
-		for (size_t c = 0; c < ncombo; c++) {
+		/* The reference takes no parameters: it runs once, as benchmark 1 (hyperfine's way). */
+		for (size_t c = 0; c < (t < nref ? 1 : ncombo); c++) {
 			int is_ref = t < nref;
+			const struct params *pp = is_ref ? &none : &a->params;
 			size_t u = t - nref; /* index among the user's commands */
 			json_t *pj = json_object();
-			for (size_t k = 0; k < a->params.naxes; k++)
-				json_object_set_new(pj, a->params.axes[k].name, json_string(params_value(&a->params, c, k)));
+			for (size_t k = 0; k < pp->naxes; k++)
+				json_object_set_new(pj, pp->axes[k].name, json_string(params_value(pp, c, k)));
 			const char *nt = is_ref ? a->reference_name : u < a->nnames ? a->names[u] : NULL;
-			char *name = nt ? params_substitute(&a->params, c, nt) : NULL;
+			char *name = nt ? params_substitute(pp, c, nt) : NULL;
 			char **argv, *text;
-			int shell = command_argv(a, is_ref ? a->reference : a->shell_cmds[u], is_ref ? NULL : a->direct, c,
-						 &argv, &text, err, sizeof err);
+			int shell = command_argv(a, pp, is_ref ? a->reference : a->shell_cmds[u], is_ref ? NULL : a->direct,
+						 c, &argv, &text, err, sizeof err);
 			int rc = shell < 0 ? -1 : time_plan_add(&a->plan, name, text, argv, shell, pj, err, sizeof err);
 			if (shell >= 0)
 				shellwords_free(argv);
@@ -385,10 +388,10 @@ static int build_plan(struct time_args *a)
 			struct time_command *tc = &a->plan.cmds[a->plan.ncmds - 1];
 			const char *prep = hook_for(a->prepares, a->nprepares, t);
 			const char *conc = hook_for(a->concludes, a->nconcludes, t);
-			tc->setup = a->setup ? params_substitute(&a->params, c, a->setup) : NULL;
-			tc->prepare = prep ? params_substitute(&a->params, c, prep) : NULL;
-			tc->conclude = conc ? params_substitute(&a->params, c, conc) : NULL;
-			tc->cleanup = a->cleanup ? params_substitute(&a->params, c, a->cleanup) : NULL;
+			tc->setup = a->setup ? params_substitute(pp, c, a->setup) : NULL;
+			tc->prepare = prep ? params_substitute(pp, c, prep) : NULL;
+			tc->conclude = conc ? params_substitute(pp, c, conc) : NULL;
+			tc->cleanup = a->cleanup ? params_substitute(pp, c, a->cleanup) : NULL;
 		}
 	return 0;
 }

@@ -143,7 +143,12 @@ static const char *command_text(const struct bench *b)
 	return json_is_string(c) ? json_string_value(c) : b->name;
 }
 
-void time_print_bench(FILE *fp, const struct record *r, const struct bench *b, size_t index)
+void time_print_header(FILE *fp, const char *name, size_t index)
+{
+	fprintf(fp, "Benchmark %zu: %s\n", index, name);
+}
+
+void time_print_bench(FILE *fp, const struct record *r, const struct bench *b)
 {
 	struct time_stats wall, user, sys, rss, majf, minf, vcs, ics;
 	const struct metric *wm = bench_find_metric(b, "wall_s");
@@ -159,10 +164,6 @@ void time_print_bench(FILE *fp, const struct record *r, const struct bench *b, s
 	metric_stats(b, "invol_ctx_switches", &ics);
 	struct tunit u = unit_for(wall.mean), uu = u; /* user and system in the mean's unit, as hyperfine */
 
-	if (strcmp(b->name, command_text(b)) != 0)
-		fprintf(fp, "Benchmark %zu: %s (%s)\n", index, b->name, command_text(b));
-	else
-		fprintf(fp, "Benchmark %zu: %s\n", index, b->name);
 	label(fp, "Time (mean ± σ):");
 	fprintf(fp, "%s ± %s    [User: %s, System: %s]\n", tfmt(wall.mean, u, b1), tfmt(wall.stddev, u, b2),
 		tfmt(user.mean, uu, b3), tfmt(sys.mean, uu, b4));

@@ -27,8 +27,10 @@ void time_ratio(const struct time_stats *a, const struct time_stats *b, double *
 /* The benches of r that hold timings (a wall_s metric), in order. Returns the count. */
 size_t time_benches(const struct record *r, const struct bench **out, size_t max);
 
-/* The terminal report of one bench ("Benchmark 1: ..."), warnings via nm_warn. */
-void time_print_bench(FILE *fp, const struct record *r, const struct bench *b, size_t index);
+/* "Benchmark 1: NAME" (the --command-name alone, as hyperfine shows it), then the terminal
+ * report of one bench, warnings via nm_warn. */
+void time_print_header(FILE *fp, const char *name, size_t index);
+void time_print_bench(FILE *fp, const struct record *r, const struct bench *b);
 /* The comparison of several benches: relative speed and significance (Mann-Whitney U). */
 void time_print_summary(FILE *fp, const struct record *r);
 

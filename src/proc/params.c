@@ -133,8 +133,8 @@ size_t params_combinations(const struct params *p)
 
 const char *params_value(const struct params *p, size_t c, size_t a)
 {
-	/* The last axis varies fastest. */
-	for (size_t i = p->naxes; i-- > a + 1;)
+	/* The first axis varies fastest, as in hyperfine (-L a 1,2 -L b x,y: 1x 2x 1y 2y). */
+	for (size_t i = 0; i < a; i++)
 		c /= p->axes[i].n;
 	return p->axes[a].values[c % p->axes[a].n];
 }

@@ -1,6 +1,7 @@
 /* Parameters substituted into commands, as hyperfine's --parameter-list and
  * --parameter-scan: `--param NAME=a,b,c` and `--scan NAME=lo:hi[:step]` put each value into
- * {NAME}.  Several parameters give every combination (the first one varies slowest). */
+ * {NAME}.  Several parameters give every combination, the first one varying fastest (hyperfine's
+ * order). */
 #ifndef NM_RUN_PARAMS_H
 #define NM_RUN_PARAMS_H
 

@@ -328,7 +328,7 @@ static int done_with(struct runner *x, size_t i, time_done_fn done, void *arg)
 	return 0;
 }
 
-static int run_plan(struct runner *x, time_done_fn done, void *arg)
+static int run_plan(struct runner *x, time_start_fn start, time_done_fn done, void *arg)
 {
 	struct time_plan *p = x->p;
 	int rc;
@@ -339,6 +339,8 @@ static int run_plan(struct runner *x, time_done_fn done, void *arg)
 	if (!p->interleave) {
 		for (size_t i = 0; i < p->ncmds; i++) {
 			struct time_command *c = &p->cmds[i];
+			if (start)
+				start(p, i, arg);
 			if ((rc = set_up(x, c)) != 0)
 				return rc;
 			do {
@@ -371,7 +373,7 @@ static int run_plan(struct runner *x, time_done_fn done, void *arg)
 	return 0;
 }
 
-int time_plan_run(struct time_plan *p, struct record *r, time_done_fn done, void *arg,
+int time_plan_run(struct time_plan *p, struct record *r, time_start_fn start, time_done_fn done, void *arg,
 		  char *err, size_t errlen)
 {
 	struct runner x = { .p = p, .r = r, .err = err, .errlen = errlen };
@@ -382,7 +384,7 @@ int time_plan_run(struct time_plan *p, struct record *r, time_done_fn done, void
 	if (p->suite)
 		json_object_set_new(r->extra, "suite", json_string(p->suite));
 	p->start_ns = clock_now_ns();
-	int rc = run_plan(&x, done, arg);
+	int rc = run_plan(&x, start, done, arg);
 	progress_clear();
 	if (rc == 130) {
 		/* Interrupted: the runs that finished still go into the record (and are reported),

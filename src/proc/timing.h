@@ -56,10 +56,13 @@ struct time_plan {
 
 /* Called when a command's runs are done (its bench is in the record). */
 typedef void (*time_done_fn)(const struct time_plan *p, size_t index, void *arg);
+/* Called before a command's setup and warmups when the commands run one after another (not
+ * under --interleave), so what is printed there comes before the command's own output. */
+typedef void (*time_start_fn)(const struct time_plan *p, size_t index, void *arg);
 
-/* Run the plan. Returns 0; 1 when a command or hook failed (message in err); 130 when
- * interrupted. */
-int time_plan_run(struct time_plan *p, struct record *r, time_done_fn done, void *arg,
+/* Run the plan (start may be NULL). Returns 0; 1 when a command or hook failed (message in
+ * err); 130 when interrupted. */
+int time_plan_run(struct time_plan *p, struct record *r, time_start_fn start, time_done_fn done, void *arg,
 		  char *err, size_t errlen);
 
 /* Add a command; argv is copied (argv[0] is resolved on $PATH unless shell). Returns 0 or -1. */

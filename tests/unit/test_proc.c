@@ -94,12 +94,15 @@ TEST(params_list_scan_and_combinations)
 	CHECK_EQ_INT(params_add_list(&p, "comp=gzip,zstd", err, sizeof err), 0);
 	CHECK_EQ_INT(params_add_scan(&p, "t=1:3", err, sizeof err), 0);
 	CHECK_EQ_INT(params_combinations(&p), 6);
-	/* The first parameter varies slowest. */
+	/* The first parameter varies fastest, as in hyperfine. */
 	char *s = params_substitute(&p, 0, "{comp} -T{t} {x} {");
 	CHECK_EQ_STR(s, "gzip -T1 {x} {");
 	free(s);
+	s = params_substitute(&p, 1, "{comp}-{t}");
+	CHECK_EQ_STR(s, "zstd-1");
+	free(s);
 	s = params_substitute(&p, 4, "{comp}-{t}");
-	CHECK_EQ_STR(s, "zstd-2");
+	CHECK_EQ_STR(s, "gzip-3");
 	free(s);
 	CHECK_EQ_INT(params_add_list(&p, "t=5", err, sizeof err), -1);
 	CHECK_CONTAINS(err, "given twice");
