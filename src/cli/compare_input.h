@@ -57,13 +57,14 @@ void compare_select_metric(const struct opt_iter *it, void *select); /* --metric
 
 #define CLI_COMPARE_SELECT(s)                                                                        \
 	CLI_STRING("col", &(s)->o.col_key,                                                           \
-		   CLI_HELP("KEY", "columns by KEY instead of by input (e.g. host, label, a tag such as fs,\n" \
-				   "a Go configuration key such as goos, a benchmark setting such as bs)")), \
+		   CLI_HELP("KEY", "columns by KEY instead of by input (e.g. host, label, a tag, a Go\n"   \
+				   "configuration key such as goos, a setting such as bs, a parameter of\n" \
+				   "time -P/-L, an inventory fact: kernel os fs device cpu virt)")), \
 	CLI_STRING("row", &(s)->o.row_key, CLI_HELP("KEY", "rows by KEY instead of by benchmark name")),  \
 	CLI_CALL("filter", compare_select_filter, (s),                                                \
 		 CLI_HELP("KEY=GLOB", "keep only benchmarks whose KEY matches the glob; KEY!=GLOB drops them;\n" \
-				      "repeatable (all must hold). Keys: input id host label command version\n" \
-				      "name, tags, settings")),                                      \
+				      "repeatable (all must hold). Keys: as --col; a key no input has is an\n" \
+				      "error naming those there are")),                              \
 	CLI_CALL("where", compare_select_where, (s), .seen = &(s)->where_given,                       \
 		 CLI_HELP("KEY=VALUE", "also every saved run whose host, label, command or tag KEY is VALUE\n" \
 				       "(oldest first); repeatable (all must hold)")),               \

@@ -355,6 +355,22 @@ static const char *hook_for(const char *const *list, size_t n, size_t t)
 	return n == 0 ? NULL : n == 1 ? list[0] : list[t];
 }
 
+/* The command as written, its parameters unsubstituted ("sleep 0.0{n}"): the row a comparison
+ * over a parameter (compare --col n) puts its values side by side in. */
+static char *command_template(const struct time_args *a, const char *name, const char *shell_cmd)
+{
+	if (name || shell_cmd)
+		return strdup(name ? name : shell_cmd);
+	struct strbuf sb;
+	sb_init(&sb);
+	for (size_t i = 0; a->direct[i]; i++) {
+		if (i)
+			sb_add(&sb, " ", 1);
+		sb_add(&sb, a->direct[i], strlen(a->direct[i]));
+	}
+	return sb_detach(&sb);
+}
+
 static int build_plan(struct time_args *a)
 {
 	char err[512];
@@ -386,6 +402,8 @@ static int build_plan(struct time_args *a)
 				return NM_EXIT_USAGE;
 			}
 			struct time_command *tc = &a->plan.cmds[a->plan.ncmds - 1];
+			if (a->params.naxes)
+				tc->template = command_template(a, nt, is_ref ? a->reference : a->direct ? NULL : a->shell_cmds[u]);
 			const char *prep = hook_for(a->prepares, a->nprepares, t);
 			const char *conc = hook_for(a->concludes, a->nconcludes, t);
 			tc->setup = a->setup ? params_substitute(pp, c, a->setup) : NULL;

@@ -1,4 +1,5 @@
 #include "compare/table.h"
+#include "compare/keys.h"
 #include "util/error.h"
 #include "util/xalloc.h"
 
@@ -9,41 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The value of KEY for one benchmark of one input, into buf (see comparetab.h). */
-static const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf,
-			     size_t len)
+/* KEY's value, "" when the benchmark has none. */
+static const char *value_or_empty(const struct ct_input *in, const struct bench *b, const char *key, char *buf,
+				  size_t len)
 {
-	const struct record *r = in->r;
-	const char *v = NULL;
-	json_t *s;
-	if (strcmp(key, "input") == 0)
-		v = in->name;
-	else if (strcmp(key, "name") == 0)
-		v = b->name;
-	else if (strcmp(key, "id") == 0)
-		v = r->id;
-	else if (strcmp(key, "host") == 0)
-		v = r->host;
-	else if (strcmp(key, "label") == 0)
-		v = r->label;
-	else if (strcmp(key, "command") == 0)
-		v = r->command;
-	else if (strcmp(key, "version") == 0)
-		v = r->version;
-	else if ((v = record_tag(r, key)))
-		;
-	else if ((s = json_object_get(b->settings, key))) {
-		if (json_is_string(s))
-			v = json_string_value(s);
-		else if (json_is_integer(s))
-			snprintf(buf, len, "%lld", (long long)json_integer_value(s)), v = buf;
-		else if (json_is_real(s))
-			snprintf(buf, len, "%g", json_real_value(s)), v = buf;
-		else if (json_is_boolean(s))
-			v = json_is_true(s) ? "true" : "false";
-	}
-	if (v != buf)
-		snprintf(buf, len, "%s", v ? v : "");
+	if (!key_value(in, b, key, buf, len))
+		buf[0] = '\0';
 	return buf;
 }
 
@@ -61,7 +33,7 @@ static int passes(const struct ct_input *in, const struct bench *b, const struct
 {
 	char buf[256];
 	for (size_t i = 0; i < o->nfilters; i++) {
-		const char *v = key_value(in, b, o->filters[i].key, buf, sizeof buf);
+		const char *v = value_or_empty(in, b, o->filters[i].key, buf, sizeof buf);
 		int match = fnmatch(o->filters[i].pattern, v, 0) == 0;
 		if (match == o->filters[i].negate)
 			return 0;
@@ -364,11 +336,43 @@ static void drop_empty_cells(struct ct_result *out)
 		}
 }
 
+/* A key no input has is refused, naming the keys there are: projecting over it would pool
+ * every benchmark into one blank row or column. */
+static int check_key(const struct ct_input *in, size_t nin, const char *opt, const char *key, char *err,
+		     size_t errlen)
+{
+	if (!key || keys_known(in, nin, key))
+		return 0;
+	char have[640];
+	keys_list(in, nin, have, sizeof have);
+	return nm_errf(err, errlen, "%s %s: no input has this key; keys: %s", opt, key, have);
+}
+
+static int check_keys(const struct ct_input *in, size_t nin, const struct ct_opts *o, char *err, size_t errlen)
+{
+	if (check_key(in, nin, "--col", o->col_key, err, errlen) < 0 ||
+	    check_key(in, nin, "--row", o->row_key, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < o->nfilters; i++)
+		if (check_key(in, nin, "--filter", o->filters[i].key, err, errlen) < 0)
+			return -1;
+	return 0;
+}
+
+/* The row of benchmark b: its name (as the user named it, or its command as written when the
+ * columns are one of its parameters), or the value of --row. */
+static const char *row_of(const struct ct_input *in, const struct bench *b, const struct ct_opts *o, char *buf,
+			  size_t len)
+{
+	if (o->row_key)
+		return value_or_empty(in, b, o->row_key, buf, len);
+	return key_row_name(b, o->col_key, buf, len);
+}
+
 int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, struct ct_result *out, char *err,
 	     size_t errlen)
 {
 	const char *col_key = o->col_key ? o->col_key : "input";
-	const char *row_key = o->row_key ? o->row_key : "name";
 	double confidence = o->confidence > 0 ? o->confidence : 0.95;
 	char buf[256];
 
@@ -376,13 +380,15 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 	out->alpha = o->alpha > 0 ? o->alpha : 0.05;
 	if (nin == 0)
 		return nm_errf(err, errlen, "nothing to compare");
+	if (check_keys(in, nin, o, err, errlen) < 0)
+		return -1;
 
 	/* Pass 1: the columns, in order of appearance. */
 	for (size_t i = 0; i < nin; i++)
 		for (size_t k = 0; k < in[i].r->nbenches; k++)
 			if (passes(&in[i], in[i].r->benches[k], o))
-				index_of(&out->cols, &out->ncols, key_value(&in[i], in[i].r->benches[k], col_key, buf,
-									    sizeof buf));
+				index_of(&out->cols, &out->ncols, value_or_empty(&in[i], in[i].r->benches[k], col_key, buf,
+										 sizeof buf));
 	if (out->ncols == 0)
 		return nm_errf(err, errlen, "no benchmarks to compare%s", o->nfilters ? " (after --filter)" : "");
 
@@ -394,8 +400,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			if (!passes(&in[i], b, o))
 				continue;
 			char row[256];
-			size_t col = index_of(&out->cols, &out->ncols, key_value(&in[i], b, col_key, buf, sizeof buf));
-			key_value(&in[i], b, row_key, row, sizeof row);
+			size_t col = index_of(&out->cols, &out->ncols, value_or_empty(&in[i], b, col_key, buf, sizeof buf));
+			row_of(&in[i], b, o, row, sizeof row);
 			for (size_t m = 0; m < b->nmetrics; m++) {
 				const struct metric *mt = b->metrics[m];
 				if (!metric_wanted(o, mt->name))
@@ -405,6 +411,19 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 					kind = in[i].r->command ? in[i].r->command : "";
 				size_t t = table_for(out, &tbs, mt, kind);
 				struct ct_cell *c = cell_for(&tbs[t], out->ncols, row, col);
+				/* samples of several inputs pool; two benchmarks of one input never do */
+				if (c->from && c->from_input == i && c->from != b) {
+					nm_errf(err, errlen,
+						"%s: \"%s\" and \"%s\" of %s would pool into one cell (row %s, column %s): "
+						"choose --row/--col keys that tell them apart",
+						o->row_key ? "--row" : "--col", c->from->name, b->name, in[i].name,
+						row[0] ? row : "(empty)", out->cols[col][0] ? out->cols[col] : "(empty)");
+					free(tbs);
+					ct_free(out);
+					return -1;
+				}
+				c->from = b;
+				c->from_input = i;
 				c->kind = kind;
 				for (size_t s = 0; s < mt->nsamples; s++)
 					if (!isnan(mt->samples[s]))

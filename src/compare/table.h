@@ -7,9 +7,9 @@
  * two-sided Mann-Whitney U test against the first column's cell in the same row (alpha 0.05);
  * per column: the geometric mean of the medians and of the ratios to the first column.
  *
- * A KEY is: "input" (the input's name), "id", "host", "label", "command", "version", "name"
- * (the benchmark), a tag of the run (or a configuration key of Go text), or a setting of the
- * benchmark.  A missing key is the empty string. */
+ * A KEY is one of compare/keys.h's; a key that no input has is refused (naming those there
+ * are), and two benchmarks of one input never pool into one cell (an error saying which).  A
+ * benchmark without the key has the empty string. */
 #ifndef NM_COMPARE_TABLE_H
 #define NM_COMPARE_TABLE_H
 
@@ -59,6 +59,8 @@ struct ct_cell {
 	const char *kind;       /* what it measures (its table's kind): owned by the input record */
 	double ratio;           /* median / the first column's median in this row; NAN: none */
 	const struct call *call; /* its verdict against the first column (compare/model.h), or NULL */
+	const struct bench *from; /* the benchmark its last samples came from, of input from_input */
+	size_t from_input;
 };
 
 struct ct_colsum {

@@ -60,6 +60,7 @@ void time_plan_free(struct time_plan *p)
 		free(c->argv);
 		free(c->name);
 		free(c->text);
+		free(c->template);
 		free(c->setup);
 		free(c->prepare);
 		free(c->conclude);
@@ -284,6 +285,8 @@ static void finish(struct runner *x, struct time_command *c)
 	bench_set(b, "argv", argv);
 	bench_set(b, "shell", json_boolean(c->shell));
 	bench_set(b, "parameters", json_incref(c->parameters));
+	if (c->template)
+		bench_set(b, "template", json_string(c->template));
 	bench_set(b, "warmup", json_integer((json_int_t)p->warmup));
 	if (c->shell && p->shell_measured)
 		bench_set(b, "shell_overhead_s", json_real(p->shell_wall_s));

@@ -19,6 +19,7 @@ struct time_command {
 	char **argv;            /* what is executed: {"/bin/sh", "-c", text} or the direct argv */
 	int shell;
 	json_t *parameters;     /* {"NAME": "value"}; never NULL */
+	char *template;         /* with parameters: the command (or --name) as written, "{NAME}" kept */
 	char *setup, *prepare, *conclude, *cleanup; /* shell hooks, parameters substituted; may be NULL */
 	uint64_t warmups_done;
 

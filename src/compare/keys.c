@@ -1,0 +1,183 @@
+#include "compare/keys.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const builtin[] = { "input", "name", "id", "host", "label", "command", "version" };
+
+/* Inventory facts by a short key: where they are in the inventory. */
+static const struct {
+	const char *key, *path[3];
+} facts[] = {
+	{ "kernel", { "os", "kernel" } },
+	{ "os", { "os", "pretty_name" } },
+	{ "virt", { "os", "virtualization", "type" } },
+	{ "cpu", { "cpu", "model" } },
+	{ "fs", { "path", "fstype" } },
+	{ "device", { "path", "device" } },
+	{ "mount", { "path", "mountpoint" } },
+};
+
+/* A scalar JSON value as text into buf; NULL for objects, arrays and null. */
+static const char *scalar(json_t *s, char *buf, size_t len)
+{
+	if (json_is_string(s))
+		snprintf(buf, len, "%s", json_string_value(s));
+	else if (json_is_integer(s))
+		snprintf(buf, len, "%lld", (long long)json_integer_value(s));
+	else if (json_is_real(s))
+		snprintf(buf, len, "%g", json_real_value(s));
+	else if (json_is_boolean(s))
+		snprintf(buf, len, "%s", json_is_true(s) ? "true" : "false");
+	else
+		return NULL;
+	return buf;
+}
+
+static const char *builtin_value(const struct ct_input *in, const struct bench *b, const char *key)
+{
+	const struct record *r = in->r;
+	if (strcmp(key, "input") == 0)
+		return in->name;
+	if (strcmp(key, "name") == 0)
+		return b->name;
+	if (strcmp(key, "id") == 0)
+		return r->id;
+	if (strcmp(key, "host") == 0)
+		return r->host;
+	if (strcmp(key, "label") == 0)
+		return r->label;
+	if (strcmp(key, "command") == 0)
+		return r->command;
+	if (strcmp(key, "version") == 0)
+		return r->version;
+	return NULL;
+}
+
+static json_t *fact(const struct record *r, const char *key)
+{
+	for (size_t i = 0; i < sizeof facts / sizeof facts[0]; i++)
+		if (strcmp(facts[i].key, key) == 0) {
+			json_t *j = r->inventory;
+			for (size_t k = 0; k < 3 && facts[i].path[k]; k++)
+				j = json_object_get(j, facts[i].path[k]);
+			return j;
+		}
+	return NULL;
+}
+
+const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len)
+{
+	const char *v = builtin_value(in, b, key);
+	if (!v)
+		v = record_tag(in->r, key);
+	if (v) {
+		snprintf(buf, len, "%s", v);
+		return buf;
+	}
+	json_t *s = json_object_get(b->settings, key);
+	if (!s)
+		s = json_object_get(json_object_get(b->settings, "parameters"), key);
+	if (!s)
+		s = json_object_get(json_object_get(b->settings, "job_options"), key);
+	if (!s)
+		s = fact(in->r, key);
+	return scalar(s, buf, len);
+}
+
+int keys_known(const struct ct_input *in, size_t nin, const char *key)
+{
+	char buf[256];
+	for (size_t i = 0; i < nin; i++)
+		for (size_t k = 0; k < in[i].r->nbenches; k++)
+			if (key_value(&in[i], in[i].r->benches[k], key, buf, sizeof buf))
+				return 1;
+	return 0;
+}
+
+/* Each key once, in the order first seen. */
+static void add_key(struct strbuf *sb, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p = sb->len ? sb->buf : "";
+	while ((p = strstr(p, key))) {
+		int starts = p == sb->buf || p[-1] == ' ', ends = p[n] == ',' || p[n] == '\0';
+		if (starts && ends)
+			return;
+		p += n;
+	}
+	if (sb->len)
+		sb_add(sb, ", ", 2);
+	sb_add(sb, key, n);
+}
+
+static void add_scalars(struct strbuf *sb, json_t *obj)
+{
+	const char *k;
+	json_t *v;
+	char buf[8];
+	json_object_foreach(obj, k, v) {
+		if (scalar(v, buf, sizeof buf))
+			add_key(sb, k);
+	}
+}
+
+void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+		add_key(&sb, builtin[i]);
+	for (size_t i = 0; i < nin; i++) {
+		const struct record *r = in[i].r;
+		for (size_t t = 0; t < r->ntags; t++)
+			add_key(&sb, r->tag_keys[t]);
+		for (size_t k = 0; k < r->nbenches; k++) {
+			json_t *s = r->benches[k]->settings;
+			add_scalars(&sb, s);
+			add_scalars(&sb, json_object_get(s, "parameters"));
+			add_scalars(&sb, json_object_get(s, "job_options"));
+		}
+		for (size_t f = 0; f < sizeof facts / sizeof facts[0]; f++)
+			if (scalar(fact(r, facts[f].key), buf, len))
+				add_key(&sb, facts[f].key);
+	}
+	const char *all = sb.len ? sb.buf : "";
+	if (strlen(all) < len)
+		snprintf(buf, len, "%s", all);
+	else
+		snprintf(buf, len, "%.*s...", (int)(len > 4 ? len - 4 : 0), all);
+	sb_free(&sb);
+}
+
+const char *key_row_name(const struct bench *b, const char *by, char *buf, size_t len)
+{
+	json_t *params = json_object_get(b->settings, "parameters");
+	const char *tmpl = json_string_value(json_object_get(b->settings, "template"));
+	if (!by || !tmpl || !json_object_get(params, by)) {
+		snprintf(buf, len, "%s", b->name);
+		return buf;
+	}
+	/* the template with every parameter but the projected one substituted */
+	struct strbuf sb;
+	sb_init(&sb);
+	for (const char *p = tmpl; *p;) {
+		const char *close = *p == '{' ? strchr(p, '}') : NULL;
+		if (close) {
+			char name[128];
+			snprintf(name, sizeof name, "%.*s", (int)(close - p - 1), p + 1);
+			json_t *v = json_object_get(params, name);
+			if (v && strcmp(name, by) != 0 && json_is_string(v)) {
+				sb_add(&sb, json_string_value(v), strlen(json_string_value(v)));
+				p = close + 1;
+				continue;
+			}
+		}
+		sb_add(&sb, p, 1);
+		p++;
+	}
+	snprintf(buf, len, "%s", sb.len ? sb.buf : "");
+	sb_free(&sb);
+	return buf;
+}

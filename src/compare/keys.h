@@ -1,0 +1,32 @@
+/* The keys of a comparison, as benchstat's data model has them: every benchmark of every input
+ * answers a KEY with a value, or has none.  --row, --col and --filter project over them.
+ *
+ * A KEY is, first found first:
+ *   input, name, id, host, label, command, version       the input and its run
+ *   a tag of the run (--tag fs=xfs; a Go configuration key such as goos)
+ *   a setting of the benchmark (rw, bs, iodepth, direct, engine, hash, sync, backend, size, ...)
+ *   a parameter of time's -P/-L (n), a fio job option (job_options: ioengine, ...)
+ *   an inventory fact: kernel, os, fs, device, mount, cpu, virt */
+#ifndef NM_COMPARE_KEYS_H
+#define NM_COMPARE_KEYS_H
+
+#include <stddef.h>
+
+#include "compare/table.h"
+
+/* The value of key for benchmark b of input in, into buf; NULL when it has none. */
+const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len);
+
+/* 1 when some benchmark of some input has key. */
+int keys_known(const struct ct_input *in, size_t nin, const char *key);
+
+/* The keys the inputs have, ", "-separated, into buf (shortened with "..." when long). */
+void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len);
+
+/* The row of benchmark b when the columns (or rows) are another key than its name: a time
+ * command run over -P/-L parameters is named with its values substituted ("sleep 0.01",
+ * "sleep 0.03"); over the parameter projected (by) its row is the command as written with the
+ * others substituted ("sleep 0.0{n}"), so its values stand side by side.  Otherwise the name. */
+const char *key_row_name(const struct bench *b, const char *by, char *buf, size_t len);
+
+#endif

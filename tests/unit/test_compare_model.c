@@ -1,0 +1,133 @@
+/* The comparison model (compare/model.h): keys and projections, a row's ratio and verdict with
+ * its reason, the geomean over the common set, single samples. */
+#include "test.h"
+#include "compare/keys.h"
+#include "compare/model.h"
+
+/* A run of `nodemark run` with one hash figure: six samples around mb MB/s, optionally busy. */
+static struct record *hash_run(const char *id, double mb, int busy, size_t n)
+{
+	struct record *r = record_new("run", 0, NULL);
+	snprintf(r->id, sizeof r->id, "%s", id);
+	struct bench *b = record_add_bench(r, "hash/blake3/1t");
+	bench_set(b, "phase", json_string("hash"));
+	bench_set(b, "threads", json_integer(1));
+	struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+	static const double jitter[] = { 1.000, 1.004, 0.996, 1.001, 0.999, 1.002 };
+	for (size_t i = 0; i < n; i++)
+		metric_add(m, mb * 1e6 * jitter[i % 6]);
+	if (busy)
+		json_object_set_new(r->extra, "noise",
+				    json_pack("{s:{s:b, s:s}}", "hash", "busy", 1, "why", "other processes used 93% of the CPUs"));
+	return r;
+}
+
+/* A time run over -L n 1,3: two benches named with the value, the template kept. */
+static struct record *sweep(void)
+{
+	struct record *r = record_new("time", 0, NULL);
+	for (int n = 1; n <= 3; n += 2) {
+		char name[32], v[4];
+		snprintf(name, sizeof name, "sleep 0.0%d", n);
+		snprintf(v, sizeof v, "%d", n);
+		struct bench *b = record_add_bench(r, name);
+		bench_set(b, "parameters", json_pack("{s:s}", "n", v));
+		bench_set(b, "template", json_string("sleep 0.0{n}"));
+		struct metric *m = bench_metric(b, "wall_s", "s", LOWER_IS_BETTER);
+		for (int i = 0; i < 6; i++)
+			metric_add(m, n * 0.01 + i * 1e-5);
+	}
+	record_set_inventory(r, json_pack("{s:{s:s}, s:{s:s}}", "os", "kernel", "6.1.0", "path", "fstype", "xfs"));
+	return r;
+}
+
+TEST(compare_keys_reach_parameters_settings_and_inventory)
+{
+	struct record *r = sweep();
+	struct ct_input in = { r, "sweep" };
+	char buf[64];
+	CHECK_EQ_STR(key_value(&in, r->benches[1], "n", buf, sizeof buf), "3");
+	CHECK_EQ_STR(key_value(&in, r->benches[0], "kernel", buf, sizeof buf), "6.1.0");
+	CHECK_EQ_STR(key_value(&in, r->benches[0], "fs", buf, sizeof buf), "xfs");
+	CHECK_EQ_STR(key_value(&in, r->benches[0], "input", buf, sizeof buf), "sweep");
+	CHECK(key_value(&in, r->benches[0], "bs", buf, sizeof buf) == NULL);
+	CHECK(keys_known(&in, 1, "n"));
+	CHECK(!keys_known(&in, 1, "nosuchkey"));
+	char list[256];
+	keys_list(&in, 1, list, sizeof list);
+	CHECK(strstr(list, "input, name,") == list);
+	CHECK(strstr(list, ", n,") && strstr(list, "kernel") && strstr(list, "fs"));
+	/* over the parameter, a row is the command as written; over anything else its name */
+	CHECK_EQ_STR(key_row_name(r->benches[0], "n", buf, sizeof buf), "sleep 0.0{n}");
+	CHECK_EQ_STR(key_row_name(r->benches[0], "host", buf, sizeof buf), "sleep 0.01");
+	record_free(r);
+}
+
+TEST(compare_projects_over_a_parameter_and_refuses_unknown_keys)
+{
+	struct record *r = sweep();
+	struct ct_input in = { r, "sweep" };
+	struct ct_opts o = { .col_key = "n" };
+	struct cmp_model m;
+	char err[512];
+	CHECK(cmp_build(&in, 1, &o, &m, err, sizeof err) == 0);
+	CHECK_EQ_INT(m.tab.ncols, 2);
+	CHECK_EQ_STR(m.tab.cols[0], "1");
+	CHECK_EQ_STR(m.tab.cols[1], "3");
+	const struct ct_table *t = m.tab.tables[0];
+	CHECK_EQ_INT(t->nrows, 1);
+	CHECK_EQ_STR(t->rows[0], "sleep 0.0{n}");
+	/* the ratio is a field of the cell: 3 is about three times 1 */
+	CHECK_NEAR(ct_cell_at(&m.tab, t, 0, 1)->ratio, (0.03 + 2.5e-5) / (0.01 + 2.5e-5), 1e-9);
+	cmp_free(&m);
+
+	o = (struct ct_opts){ .row_key = "nosuchkey" };
+	CHECK(cmp_build(&in, 1, &o, &m, err, sizeof err) < 0);
+	CHECK(strstr(err, "--row nosuchkey: no input has this key; keys: input, name,") == err);
+	CHECK(strstr(err, " n,") != NULL);
+	struct ct_filter f = { "nosuch", "*", 0 };
+	o = (struct ct_opts){ .filters = &f, .nfilters = 1 };
+	CHECK(cmp_build(&in, 1, &o, &m, err, sizeof err) < 0);
+	CHECK(strstr(err, "--filter nosuch:") == err);
+
+	/* rows by a key both benchmarks share would pool 10 ms with 30 ms: refused, naming them */
+	record_set_tag(r, "site", "lab");
+	o = (struct ct_opts){ .row_key = "site" };
+	CHECK(cmp_build(&in, 1, &o, &m, err, sizeof err) < 0);
+	CHECK(strstr(err, "\"sleep 0.01\" and \"sleep 0.03\" of sweep would pool into one cell") != NULL);
+	record_free(r);
+}
+
+TEST(compare_verdicts_are_fields_of_the_cells_with_their_reason)
+{
+	struct record *base = hash_run("6b0e000000000001", 100, 0, 6), *slow = hash_run("6b0e000000000002", 70, 0, 6),
+		      *busy = hash_run("6b0e000000000003", 70, 1, 6), *few = hash_run("6b0e000000000004", 70, 0, 1);
+	struct ct_input in[] = { { base, "base" }, { slow, "slow" }, { busy, "busy" }, { few, "few" } };
+	struct ct_opts o = { 0 };
+	struct cmp_model m;
+	char err[256];
+	CHECK(cmp_build(in, 4, &o, &m, err, sizeof err) == 0);
+	const struct ct_table *t = m.tab.tables[0];
+	const struct ct_cell *cs = ct_cell_at(&m.tab, t, 0, 1), *cb = ct_cell_at(&m.tab, t, 0, 2),
+			     *cf = ct_cell_at(&m.tab, t, 0, 3);
+	CHECK(ct_cell_at(&m.tab, t, 0, 0)->call == NULL); /* the base is compared with nothing */
+	CHECK(cs->call && cs->call->v.kind == VERDICT_REGRESSION);
+	CHECK(strstr(cs->call->v.why, "regression: -30.0% (p=0.002 n=6+6, noise floor 35% by default)") == cs->call->v.why);
+	CHECK_EQ_INT(cmp_cell_mark(cs), CMP_MARK_WORSE);
+	/* the same -30% (and the same p) from a busy run is not compared, and not marked */
+	CHECK(cb->call && cb->call->v.kind == VERDICT_NOT_COMPARED);
+	CHECK(strstr(cb->call->v.why, "busy: the hash phase ran on a busy machine") != NULL);
+	CHECK_NEAR(cb->p, cs->p, 1e-12);
+	CHECK_EQ_INT(cmp_cell_mark(cb), CMP_MARK_NONE);
+	/* a single sample: its value, no interval, no verdict beyond "too few samples" */
+	CHECK_EQ_INT(cf->n, 1);
+	CHECK(isinf(cf->sum.lo) || isinf(cf->sum.hi));
+	CHECK(cf->call && cf->call->v.kind == VERDICT_NOT_COMPARED && strstr(cf->call->v.why, "too few samples"));
+	CHECK_EQ_INT(cmp_cell_mark(cf), CMP_MARK_NONE);
+	CHECK_NEAR(cs->ratio, 0.7, 1e-9);
+	cmp_free(&m);
+	record_free(base);
+	record_free(slow);
+	record_free(busy);
+	record_free(few);
+}
