@@ -5,6 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "d.ddde+XX" (in a buffer of len) with its last digit one up, a carry going left; all nines
+ * become "1.000e+YY", one decade up. */
+static void round_up_last(char *e, size_t len)
+{
+	char *x = strchr(e, 'e'), *first = *e == '-' ? e + 1 : e;
+	for (char *d = x - 1; d >= first; d--) {
+		if (*d == '.')
+			continue;
+		if (*d != '9') {
+			(*d)++;
+			return;
+		}
+		*d = '0';
+	}
+	*first = '1';
+	int exp = atoi(x + 1) + 1;
+	snprintf(x, len - (size_t)(x - e), "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+}
+
 const char *go_float(double v, char *buf, size_t len)
 {
 	if (isnan(v))
@@ -14,10 +33,15 @@ const char *go_float(double v, char *buf, size_t len)
 	if (v == 0)
 		return snprintf(buf, len, signbit(v) ? "-0" : "0"), buf;
 	char e[40];
-	int p;
-	for (p = 1; p <= 17; p++) {
+	for (int p = 1; p <= 17; p++) {
 		snprintf(e, sizeof e, "%.*e", p - 1, v);
-		if (strtod(e, NULL) == v)
+		double back = strtod(e, NULL);
+		if (back == v)
+			break;
+		/* At a power of two the doubles below are twice as dense as those above, so the
+		 * nearest p digits can fall below v's interval while the next p digits up are inside
+		 * it: those are the shortest, as Go finds them (2^-1017 is 7.120236347223045e-307). */
+		if (fabs(back) < fabs(v) && (round_up_last(e, sizeof e), strtod(e, NULL) == v))
 			break;
 	}
 	/* e is "-d.ddde+XX": the digits and the decimal exponent */

@@ -1,6 +1,12 @@
-/* src/util/units.c: how numbers are shown to people. */
+/* src/util/units.c and gofloat.c: how numbers are shown to people, and as Go prints them. */
 #include "test.h"
+#include "util/gofloat.h"
 #include "util/units.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 static const char *dur(uint64_t ns)
 {
@@ -42,4 +48,52 @@ TEST(units_figure_one_policy)
 	CHECK_EQ_STR(fig(3080.4, "mean_rate", "/s"), "3080 /s");
 	CHECK_EQ_STR(fig(102.5, "iops", "op/s"), "102.5 IOPS"); /* a median between two counts */
 	CHECK_EQ_STR(fig(0.6973, "cycles_per_byte", "cycles/B"), "0.6973 cycles/B"); /* not 697.3m */
+}
+
+static const char *gof(double v)
+{
+	static char buf[40];
+	return go_float(v, buf, sizeof buf);
+}
+
+/* Go's %v of a float64 (strconv 'g', shortest): the texts Go prints for these doubles. */
+TEST(go_float_prints_what_go_prints)
+{
+	CHECK_EQ_STR(gof(4.598759832824491e+07), "4.598759832824491e+07");
+	CHECK_EQ_STR(gof(nextafter(4.598759832824491e+07, 0)), "4.59875983282449e+07");
+	CHECK_EQ_STR(gof(0.1 + 0.2), "0.30000000000000004");
+	CHECK_EQ_STR(gof(1e6), "1e+06");
+	CHECK_EQ_STR(gof(123456.7), "123456.7");
+	CHECK_EQ_STR(gof(100000), "100000");
+	CHECK_EQ_STR(gof(0.0001), "0.0001");
+	CHECK_EQ_STR(gof(0.00001), "1e-05");
+	CHECK_EQ_STR(gof(1e23), "1e+23");
+	CHECK_EQ_STR(gof(5e-324), "5e-324");
+	CHECK_EQ_STR(gof(1.7976931348623157e308), "1.7976931348623157e+308");
+	CHECK_EQ_STR(gof(2.2250738585072014e-308), "2.2250738585072014e-308");
+	CHECK_EQ_STR(gof(-0.0), "-0");
+	CHECK_EQ_STR(gof(NAN), "NaN");
+	CHECK_EQ_STR(gof(-INFINITY), "-Inf");
+	/* Powers of two, where the doubles below are twice as dense as above: the nearest 16
+	 * digits miss, the next 16 up are the shortest (17 digits before this was fixed). */
+	CHECK_EQ_STR(gof(ldexp(1, -1017)), "7.120236347223045e-307");
+	CHECK_EQ_STR(gof(-ldexp(1, -1007)), "-7.291122019556398e-304");
+	CHECK_EQ_STR(gof(ldexp(1, -705)), "5.940911144672375e-213");
+}
+
+/* Every power of two and a spread of doubles read back as themselves. */
+TEST(go_float_reads_back)
+{
+	for (int k = -1074; k <= 1023; k++) {
+		double v = ldexp(1, k);
+		CHECK(strtod(gof(v), NULL) == v);
+	}
+	uint64_t s = 88172645463325252ull;
+	for (int i = 0; i < 20000; i++) {
+		double v;
+		s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+		memcpy(&v, &s, sizeof v);
+		if (isfinite(v))
+			CHECK(strtod(gof(v), NULL) == v);
+	}
 }
