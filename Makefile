@@ -49,11 +49,12 @@ CPPFLAGS_ALL := -D_GNU_SOURCE -DNODEMARK_VERSION='"$(VERSION)"' -Isrc $(if $(BLA
 CFLAGS_ALL   := -std=gnu11 $(OPT) $(WARN) -pthread $(CFLAGS)
 LDLIBS_ALL   := $(PKG_LIBS) -pthread -lm
 
-LIB_SRC  := $(filter-out src/main.c $(HELPER_MAIN), $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort))
 # The spawner helper (src/proc/spawner.h): a static program of its own, embedded in nodemark by
 # spawner_blob.c; built without sanitizers (a static binary cannot carry them) in every flavour.
+# Set before LIB_SRC, which leaves its main out of the library (:= expands at once).
 HELPER_MAIN := src/proc/spawner_main.c
 HELPER_SRC  := $(HELPER_MAIN) src/proc/spawner_serve.c
+LIB_SRC  := $(filter-out src/main.c $(HELPER_MAIN), $(shell find src -name '*.c' -not -path 'src/mpi/*' | sort))
 TEST_SRC := $(sort $(wildcard tests/unit/*.c))
 SHIM_SRC := $(sort $(wildcard tests/shim/*.c))
 FUZZ_SRC := $(sort $(wildcard fuzz/fuzz_*.c))
@@ -242,4 +243,8 @@ uninstall:
 clean:
 	rm -rf build
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# The header dependencies of this flavour's objects only (BUILD=build would also find
+# build/asan's and build/fuzz's under it); the fuzz objects' when a fuzz goal is asked for.
+DEP_OBJ := $(LIB_OBJ) $(call objs,$(BUILD),src/main.c $(TEST_SRC)) $(call objs,$(BUILD)/mpi,src/main.c $(MPI_SRC)) \
+           $(if $(filter fuzz%,$(MAKECMDGOALS)),$(FUZZ_LIB_OBJ))
+-include $(wildcard $(DEP_OBJ:.o=.d))

@@ -8,7 +8,8 @@
  * and nothing outside the store is touched: a sentinel directory next to it, which links may
  * point into, is the same after every --repair. */
 #include "fuzz_util.h"
-#include "pieces/pieces.h"
+#include "pieces/run.h"
+#include "pieces/verify.h"
 
 #include <ftw.h>
 #include <sys/stat.h>

@@ -8,6 +8,7 @@
 #include "fuzz_util.h"
 #include "inventory/layers.h"
 #include "inventory/parsers.h"
+#include "util/cpulist.h"
 #include "inventory/zfs.h"
 
 #define TERMINATED(field) FUZZ_ASSERT(memchr((field), '\0', sizeof(field)) != NULL)
@@ -21,7 +22,7 @@ static void check_cpuinfo(const char *s)
 	TERMINATED(ci.vendor);
 	FUZZ_ASSERT((ci.isa & ~31u) == 0);
 	FUZZ_ASSERT(ci.processors >= 0 && ci.cpu_cores >= 0 && ci.siblings >= 0);
-	FUZZ_ASSERT(parse_cpulist_count(s) >= -1);
+	FUZZ_ASSERT(cpulist_count(s) >= -1);
 	(void)parse_cache_size(s);
 }
 

@@ -9,7 +9,7 @@ set -eu
 mode=${1:-all}
 case $mode in all | build) ;; *) echo "deps.sh: unknown argument '$mode' (expected: build)" >&2; exit 2 ;; esac
 
-# Build: compiler toolchain, pkg-config and the libraries of DESIGN.md.
+# Build: compiler toolchain, pkg-config and the libraries of docs/design.md.
 BUILD_PKGS="build-essential pkg-config liburing-dev libssl-dev libjansson-dev libsqlite3-dev librust-blake3-dev libpcre2-dev"
 # Tests and benchmarks: the reference tools we compare against (fio's plot tools need gnuplot),
 # fuzzing, MPI, the browser for reports, zsh and fish (their completion scripts are tested).

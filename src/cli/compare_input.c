@@ -102,11 +102,6 @@ static int load_where(struct compare_inputs *ci, struct store **s, const struct 
 	return rc;
 }
 
-int compare_inputs_load(struct compare_inputs *ci, const char *const *words, size_t nwords, const char *db)
-{
-	return compare_inputs_load_where(ci, words, nwords, NULL, db);
-}
-
 /* A bare word that names a file here and a saved run too is refused: neither may silently win.
  * "./NAME" (any word with a '/') is a file; an id is a run.  No store yet: no ambiguity. */
 static int ambiguous(struct store **s, const char *word, const char *db)

@@ -21,10 +21,9 @@ struct compare_inputs {
 	size_t nowned;
 };
 
-/* 0, or -1 after printing a one-line error (bad file, unknown run, bad store). */
-int compare_inputs_load(struct compare_inputs *ci, const char *const *words, size_t nwords, const char *db);
-/* The same, plus every saved run that matches where (NULL: none), oldest first, after the
- * words; -1 too when where matches no run. */
+/* The runs the words name, then every saved run that matches where (NULL: none), oldest
+ * first.  0, or -1 after printing a one-line error (bad file, unknown run, bad store, where
+ * matching no run). */
 int compare_inputs_load_where(struct compare_inputs *ci, const char *const *words, size_t nwords,
 			      const struct store_filter *where, const char *db);
 

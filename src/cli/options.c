@@ -312,11 +312,6 @@ void cli_options_print(FILE *out, const struct cli_option *opts)
 	options_print(out, opts, 0);
 }
 
-void cli_go_flags_print(FILE *out, const struct cli_option *opts)
-{
-	options_print(out, opts, 1);
-}
-
 /* A line of prose a paragraph can be refilled from: after its indent, no example
  * ("nodemark ..."), no option or list item ("-x", "*"), no columns (two spaces, other than
  * after a sentence's full stop). */

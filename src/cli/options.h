@@ -110,11 +110,10 @@ int cli_parse_go_flags(int argc, char **argv, const struct cli_option *opts);
 /* The Options part of a command's help: a line per option, "  --name ARG" then its help from
  * the 23rd column (further lines of it indented as far); a section's title on its own line. */
 void cli_options_print(FILE *out, const struct cli_option *opts);
-/* The same with Go's spelling, "  -name ARG" (cli_parse_go_flags). */
-void cli_go_flags_print(FILE *out, const struct cli_option *opts);
 
 /* A command's help written from its table: usage (up to and with "Options:\n"), the options,
- * then the rest (examples).  go_flags: the options as cli_go_flags_print writes them. */
+ * then the rest (examples).  go_flags: with Go's spelling, "  -name ARG"
+ * (cli_parse_go_flags). */
 struct cli_help {
 	const char *usage;
 	const struct cli_option *options;

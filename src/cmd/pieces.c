@@ -7,6 +7,7 @@
 #include "hash/cpufeat.h"
 #include "inventory/inventory.h"
 #include "pieces/record.h"
+#include "pieces/verify.h"
 #include "stats/summary.h"
 #include "util/cleanup.h"
 #include "util/error.h"

@@ -2,7 +2,7 @@
 #include "cmd/cmd.h"
 #include "cli/compare_input.h"
 #include "cli/options.h"
-#include "export/report.h"
+#include "export/report_html.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/opt.h"

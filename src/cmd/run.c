@@ -11,7 +11,7 @@
 #include "cli/output.h"
 #include "export/calls_fmt.h"
 #include "export/compare_out.h"
-#include "export/report.h"
+#include "export/report_html.h"
 #include "suite/suite.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"

@@ -421,7 +421,7 @@ static int resolve_shell(struct time_args *a)
 	if (!a->shell || a->no_shell)
 		return 0;
 	a->plan.shell = shellwords_split(a->shell, err, sizeof err);
-	char *path = a->plan.shell ? run_resolve(a->plan.shell[0], err, sizeof err) : NULL;
+	char *path = a->plan.shell ? spawn_resolve(a->plan.shell[0], err, sizeof err) : NULL;
 	if (!path) {
 		nm_error("--shell: %s", err);
 		return -1;

@@ -324,18 +324,18 @@ static int open_source(struct tracking *k)
 		return NM_EXIT_OK;
 	}
 	int p[2];
-	char *path = run_resolve(a->cmd[0], err, sizeof err);
+	char *path = spawn_resolve(a->cmd[0], err, sizeof err);
 	if (!path)
 		nm_usage_fail("%s", err);
 	char *saved = a->cmd[0];
 	a->cmd[0] = path;
-	struct run_spec spec = { .argv = a->cmd, .in = RUN_IO_INHERIT, .out = RUN_IO_INHERIT, .out_fd = -1 };
+	struct spawn_spec spec = { .argv = a->cmd, .in = SPAWN_IO_INHERIT, .out = SPAWN_IO_INHERIT, .out_fd = -1 };
 	if (pipe2(p, O_CLOEXEC) < 0) {
 		nm_error("pipe: %s", strerror(errno));
 		return NM_EXIT_FAILED;
 	}
 	spec.out_fd = p[1];
-	k->src.pid = run_start(&spec, &k->src.t0_ns, err, sizeof err);
+	k->src.pid = spawn_start(&spec, &k->src.t0_ns, err, sizeof err);
 	a->cmd[0] = saved;
 	free(path);
 	close(p[1]);
@@ -530,8 +530,8 @@ int cmd_track(int argc, char **argv)
 	if (k.src.pid > 0 && k.until_hit)
 		kill(k.src.pid, SIGTERM); /* the job is done; what it does after is not tracked */
 	if (k.src.pid > 0) {
-		struct run_sample s;
-		if (run_finish(k.src.pid, k.src.t0_ns, 0, &s, err, sizeof err) < 0) {
+		struct spawn_sample s;
+		if (spawn_finish(k.src.pid, k.src.t0_ns, 0, &s, err, sizeof err) < 0) {
 			nm_error("%s", err);
 			rc = NM_EXIT_FAILED;
 		} else {

@@ -29,7 +29,3 @@ const struct disk_profile *disk_profile_default(void)
 	return &profiles[0];
 }
 
-const char *disk_profile_choices(void)
-{
-	return "cdm, cdm-nvme, peak or realworld";
-}

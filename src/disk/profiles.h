@@ -31,7 +31,5 @@ struct disk_profile {
 const struct disk_profile *disk_profile_find(const char *name);
 /* The default profile (cdm). */
 const struct disk_profile *disk_profile_default(void);
-/* "cdm, cdm-nvme, peak or realworld", for error messages. */
-const char *disk_profile_choices(void);
 
 #endif

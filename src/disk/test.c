@@ -68,12 +68,6 @@ void disk_test_free(struct disk_test *t, unsigned ntargets)
 	t->npasses = t->maxpasses = 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 void disk_result_lat(const struct io_job_result *r, struct hist *h)
 {
 	hist_init(h);
@@ -95,7 +89,7 @@ void disk_test_spread(const struct disk_test *t, double *median, double *spread)
 		return;
 	for (unsigned i = 0; i < n; i++)
 		v[i] = io_result_bytes_per_sec(&t->total[i]);
-	qsort(v, n, sizeof v[0], cmp_double);
+	stats_sort(v, n);
 	*median = stats_median_sorted(v, n);
 	if (*median > 0) {
 		double hi = v[n - 1] / *median - 1, lo = 1 - v[0] / *median;

@@ -114,14 +114,6 @@ void bt_add(struct bt_builder *b, const struct bf_result *r)
 
 /* ---- summarizing ---- */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	if (isnan(x) || isnan(y))
-		return isnan(y) - isnan(x); /* NaN first, as Go's sort.Float64s */
-	return (x > y) - (x < y);
-}
-
 /* go-moremath's GeoMean: a running mean of the logs (the order of rounding shows in CSV). */
 static double geomean(const double *x, size_t n)
 {
@@ -294,7 +286,7 @@ static void finish_table(struct bt_builder *b, struct bt_table *t, const struct 
 	for (size_t i = 0; i < t->ncells; i++) {
 		struct bt_cell *c = t->cells[i];
 		grid[key_index(t->rows, t->nrows, c->row) * t->ncols + key_index(t->cols, t->ncols, c->col)] = c;
-		qsort(c->v, c->n, sizeof *c->v, cmp_double);
+		stats_sort(c->v, c->n);
 	}
 	free(t->cells);
 	free(t->slots);

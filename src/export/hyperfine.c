@@ -13,12 +13,6 @@
 #define OUTLIER_THRESHOLD 14.826 /* hyperfine's: 10 sigma, as MADs (1.4826 MAD = 1 sigma) */
 #define MAX_BENCHES 4096
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 void time_stats_of(const double *x, size_t n, struct time_stats *st)
 {
 	memset(st, 0, sizeof *st);
@@ -37,13 +31,13 @@ void time_stats_of(const double *x, size_t n, struct time_stats *st)
 		ss += (x[i] - st->mean) * (x[i] - st->mean);
 	st->stddev = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
 	memcpy(s, x, n * sizeof *s);
-	qsort(s, n, sizeof *s, cmp_double);
+	stats_sort(s, n);
 	st->min = s[0];
 	st->max = s[n - 1];
 	st->median = stats_quantile(s, n, 0.5);
 	for (size_t i = 0; i < n; i++)
 		s[i] = fabs(x[i] - st->median);
-	qsort(s, n, sizeof *s, cmp_double);
+	stats_sort(s, n);
 	st->mad = stats_quantile(s, n, 0.5);
 	free(s);
 }

@@ -4,6 +4,7 @@
  * differ more than 30-fold, else linear. */
 #include "export/report_charts.h"
 #include "export/report_svg.h"
+#include "stats/summary.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -79,12 +80,6 @@ static void time_axis(const struct boxes *x, struct chart_axis *a)
 		a->hi = a->lo + a->step;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The q-quantile of n sorted values, interpolated. */
 static double quantile(const double *v, size_t n, double q)
 {
@@ -107,7 +102,7 @@ static void one_box(FILE *f, const struct chart_axis *a, const struct metric *m,
 		free(v);
 		return;
 	}
-	qsort(v, n, sizeof *v, cmp_double);
+	stats_sort(v, n);
 	double q1 = quantile(v, n, 0.25), med = quantile(v, n, 0.5), q3 = quantile(v, n, 0.75), iqr = q3 - q1;
 	double wlo = v[0], whi = v[n - 1];
 	for (size_t s = 0; s < n && v[s] < q1 - 1.5 * iqr; s++)

@@ -1,4 +1,4 @@
-#include "export/report.h"
+#include "export/report_html.h"
 #include "export/changes.h"
 #include "export/report_charts.h"
 #include "export/report_svg.h"

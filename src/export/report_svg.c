@@ -76,17 +76,6 @@ void chart_legend_runs(FILE *f, const struct ct_input *const *runs, size_t n, in
 	free(names);
 }
 
-void chart_legend_html(FILE *f, const char *const *names, size_t n)
-{
-	fputs("<p class=\"meta\">", f);
-	for (size_t i = 0; i < n; i++) {
-		fprintf(f, "<span style=\"color:%s\">■</span> ", chart_color(i));
-		chart_esc(f, names[i]);
-		fputs("&nbsp;&nbsp; ", f);
-	}
-	fputs("</p>\n", f);
-}
-
 double chart_nice_step(double max, int n)
 {
 	if (!(max > 0))

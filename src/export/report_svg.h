@@ -22,8 +22,6 @@ void chart_legend(FILE *f, const char *const *names, size_t n, int y);
  * nothing for one run (there is nothing to tell apart). */
 struct ct_input;
 void chart_legend_runs(FILE *f, const struct ct_input *const *runs, size_t n, int y);
-/* The same legend as a line of HTML under a chart. */
-void chart_legend_html(FILE *f, const char *const *names, size_t n);
 
 /* A round step for about n ticks up to max: 1, 2 or 5 times a power of ten. */
 double chart_nice_step(double max, int n);

@@ -5,8 +5,8 @@
 #include "fio/logs.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
-#include "io/engine.h"
 #include "fio/targets.h"
+#include "io/engine.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -67,29 +67,18 @@ struct fio_job *fio_plan_add_job(struct fio_plan *p, const char *name, const str
 	return j;
 }
 
-/* fio's defaults, which are not all nodemark's: buffered I/O unless direct=1. */
+/* nodemark's job (io_job_init) with fio's defaults where they differ: fio's engine, buffered, no
+ * registered files or fixed buffers unless asked, fio's buffer content settings. */
 static void job_defaults(struct fio_job *j)
 {
 	struct io_job *io = &j->io;
-	memset(io, 0, sizeof *io);
-	io->rw = IO_READ;
-	io->rwmix_read = 50;
-	io->bs[DIR_READ] = io->bs[DIR_WRITE] = io->bs[DIR_TRIM] = 4096;
-	io->iodepth = 1;
-	io->numjobs = 1;
-	io->nrfiles = 1;
-	io->loops = 1;
+	io_job_init(io);
 	io->engine = io_engine_fio_default();
 	io->direct = DIRECT_OFF;
-	io->fill = FILL_RANDOM;
+	io->fixedbufs = io->registerfiles = 0;
 	io->content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
 	io->content.ws_pct = 5;
-	io->randrepeat = 1;
 	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
-	io->eng.grace_time_s = 1;   /* fio's engine options' defaults */
-	io->eng.std_redirect = 1;
-	io->eng.ttl = 1;
-	io->lat_percentile = 100;   /* fio's latency_percentile */
 	j->flow_id = 0;
 	j->kb_base = 1024;
 	j->unit_base = 8;

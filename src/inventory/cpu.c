@@ -3,6 +3,7 @@
 #include "inventory/parsers.h"
 #include "inventory/sections.h"
 #include "inventory/sysfs.h"
+#include "util/cpulist.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -96,42 +97,6 @@ void parse_cpuinfo(const char *buf, struct cpuinfo *ci)
 		ci->mhz = 0;
 }
 
-int parse_cpulist_count(const char *s)
-{
-	long count = 0;
-	const char *p = s;
-	while (*p == ' ')
-		p++;
-	if (*p == '\n' || !*p)
-		return 0;
-	for (;;) {
-		char *end;
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		long a = strtol(p, &end, 10), b = a;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p))
-				return -1;
-			b = strtol(p, &end, 10);
-			p = end;
-		}
-		if (a < 0 || b < a || b > 1 << 22)
-			return -1;
-		count += b - a + 1;
-		if (count > 1 << 22)
-			return -1;
-		if (*p == ',') {
-			p++;
-			continue;
-		}
-		while (*p == ' ' || *p == '\n')
-			p++;
-		return *p ? -1 : (int)count;
-	}
-}
-
 uint64_t parse_cache_size(const char *s)
 {
 	char *end;
@@ -210,8 +175,8 @@ static json_t *caches(const char *root, const struct cpuinfo *ci)
 		if (sysfs_str(root, type, sizeof type, "/sys/devices/system/cpu/cpu0/cache/%s/type", idx[i]) == 0)
 			json_object_set_new(c, "type", json_string(type));
 		if (sysfs_str(root, shared, sizeof shared, "/sys/devices/system/cpu/cpu0/cache/%s/shared_cpu_list", idx[i]) == 0 &&
-		    parse_cpulist_count(shared) > 0)
-			json_object_set_new(c, "shared_by", json_integer(parse_cpulist_count(shared)));
+		    cpulist_count(shared) > 0)
+			json_object_set_new(c, "shared_by", json_integer(cpulist_count(shared)));
 		json_array_append_new(arr, c);
 	}
 	sysfs_list_free(idx, n);
@@ -267,8 +232,8 @@ json_t *cpu_collect(const char *root)
 	char s[256];
 	if (sysfs_str(root, s, sizeof s, "/sys/devices/system/cpu/online") == 0) {
 		json_object_set_new(o, "online", json_string(s));
-		if (parse_cpulist_count(s) >= 0)
-			json_object_set_new(o, "online_count", json_integer(parse_cpulist_count(s)));
+		if (cpulist_count(s) >= 0)
+			json_object_set_new(o, "online_count", json_integer(cpulist_count(s)));
 	}
 	if (sysfs_str(root, s, sizeof s, "/sys/devices/system/cpu/smt/control") == 0)
 		json_object_set_new(o, "smt", json_string(s));

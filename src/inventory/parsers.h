@@ -27,9 +27,6 @@ struct cpuinfo {
 };
 void parse_cpuinfo(const char *buf, struct cpuinfo *ci);
 
-/* "0-3,8-11\n" -> 8; -1 on garbage. */
-int parse_cpulist_count(const char *s);
-
 /* "32K", "1024 KB", "8M" -> bytes; 0 on garbage. */
 uint64_t parse_cache_size(const char *s);
 

@@ -8,6 +8,7 @@
 #include "inventory/inventory.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
+#include "util/cpulist.h"
 #include "util/error.h"
 #include "util/units.h"
 #include "util/workdir.h"
@@ -337,7 +338,7 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 	s->job = *job;
 	s->ntargets = nt;
 	if (job->cpus) {
-		s->ncpus = parse_cpu_list(job->cpus, s->cpus, MAX_CPUS);
+		s->ncpus = cpulist_cpus(job->cpus, s->cpus, MAX_CPUS);
 		if (s->ncpus <= 0) {
 			nm_errf(err, errlen, "cpus \"%s\": expected a list like 0-3,8", job->cpus);
 			st = IO_BAD_JOB;

@@ -2,6 +2,7 @@
  * whether it is memory-backed, its NUMA node, and which engine "auto" picks for it. */
 #include "io/target.h"
 #include "inventory/sysfs.h"
+#include "util/cpulist.h"
 #include "util/error.h"
 
 #include <ctype.h>
@@ -87,41 +88,7 @@ int target_node_cpus(int node, int *cpus, unsigned max)
 	char buf[4096];
 	if (target_node_cpulist(node, buf, sizeof buf) < 0)
 		return -1;
-	return parse_cpu_list(buf, cpus, max);
-}
-
-int parse_cpu_list(const char *s, int *cpus, unsigned max)
-{
-	unsigned n = 0;
-	const char *p = s;
-	if (!*p)
-		return -1;
-	while (*p) {
-		char *end;
-		if (!isdigit((unsigned char)*p))
-			return -1;
-		long a = strtol(p, &end, 10), b = a;
-		p = end;
-		if (*p == '-') {
-			p++;
-			if (!isdigit((unsigned char)*p))
-				return -1;
-			b = strtol(p, &end, 10);
-			p = end;
-		}
-		if (a > b || b >= CPU_SETSIZE)
-			return -1;
-		for (long c = a; c <= b; c++) {
-			if (n == max)
-				return -1;
-			cpus[n++] = (int)c;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -1;
-	}
-	return (int)n;
+	return cpulist_cpus(buf, cpus, max);
 }
 
 /* Is the block device (or one of its partitions) mounted? /proc/self/mountinfo field 3 is

@@ -16,8 +16,6 @@ int target_numa_node(dev_t dev);                   /* the device's node, -1 unkn
 int target_node_cpulist(int node, char *buf, size_t len);
 /* The CPUs of a NUMA node into cpus[]; returns the count or -1. */
 int target_node_cpus(int node, int *cpus, unsigned max);
-/* "0-3,8" into cpus[]; returns the count, or -1 when malformed or too many. */
-int parse_cpu_list(const char *s, int *cpus, unsigned max);
 int target_blockdev_mounted(dev_t rdev);            /* the disk or one of its partitions */
 /* 1: O_DIRECT opens (align = the alignment it needs), 0: not supported here, -errno. */
 int target_direct_works(const char *path, unsigned *align);

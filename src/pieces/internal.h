@@ -1,10 +1,10 @@
 /* What the piece-store runner shares with its backends (files.c, log.c). Not for callers
- * outside src/pieces/: they use pieces.h. */
+ * outside src/pieces/: they use run.h, verify.h and record.h. */
 #ifndef NM_PIECES_INTERNAL_H
 #define NM_PIECES_INTERNAL_H
 
 #include "pieces/format.h"
-#include "pieces/pieces.h"
+#include "pieces/run.h"
 
 #include <stdint.h>
 

@@ -5,7 +5,7 @@
 #define NM_PIECES_RECORD_H
 
 #include <jansson.h>
-#include "pieces/pieces.h"
+#include "pieces/run.h"
 #include "results/record.h"
 
 /* The latency percentiles pieces reports, and their keys ("p50" ... "p99.9"). */

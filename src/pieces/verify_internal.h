@@ -7,6 +7,7 @@
 #define NM_PIECES_VERIFY_INTERNAL_H
 
 #include "pieces/internal.h"
+#include "pieces/verify.h"
 
 #include <sys/stat.h>
 #include <sys/types.h>

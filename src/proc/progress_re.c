@@ -290,14 +290,6 @@ void progress_re_free(struct progress_re *re)
 	free(re);
 }
 
-const char *progress_re_literal(const struct progress_re *re, size_t *len)
-{
-	*len = re->need_len;
-	return re->need;
-}
-
-int progress_re_jit(const struct progress_re *re) { return re->jit; }
-
 /* --- matching ----------------------------------------------------------------------------- */
 
 int progress_re_capture_unfiltered(const struct progress_re *re, const char *line, size_t len,

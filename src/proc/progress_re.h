@@ -37,11 +37,6 @@ int progress_re_number(const struct progress_re *re, const char *line, size_t le
 int progress_re_capture_unfiltered(const struct progress_re *re, const char *line, size_t len,
 				   const char **cap, size_t *caplen);
 
-/* The literal every match contains, used as a prefilter (NULL: none), and whether the JIT
- * compiled the pattern. For tests and the fuzzer. */
-const char *progress_re_literal(const struct progress_re *re, size_t *len);
-int progress_re_jit(const struct progress_re *re);
-
 /* The literal prefilter of a pattern (malloc'd), NULL when it has none usable. Exposed for
  * tests. */
 char *progress_re_required_literal(const char *pattern, size_t *len);

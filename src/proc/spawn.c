@@ -27,7 +27,7 @@ static int executable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
 }
 
-char *run_resolve(const char *name, char *err, size_t errlen)
+char *spawn_resolve(const char *name, char *err, size_t errlen)
 {
 	if (!*name) {
 		nm_errf(err, errlen, "empty command");
@@ -76,25 +76,25 @@ static int devnull_fd(void)
 }
 
 /* The descriptors the child gets as 0, 1 and 2. */
-static void child_fds(const struct run_spec *spec, int dn, int fds[3])
+static void child_fds(const struct spawn_spec *spec, int dn, int fds[3])
 {
-	fds[0] = spec->in == RUN_IO_NULL ? dn : spec->in == RUN_IO_FD ? spec->in_fd : 0;
+	fds[0] = spec->in == SPAWN_IO_NULL ? dn : spec->in == SPAWN_IO_FD ? spec->in_fd : 0;
 	for (int i = 1; i < 3; i++)
-		fds[i] = spec->out_fd >= 0 ? spec->out_fd : spec->out == RUN_IO_NULL ? dn : i;
+		fds[i] = spec->out_fd >= 0 ? spec->out_fd : spec->out == SPAWN_IO_NULL ? dn : i;
 }
 
 /* posix_spawn from nodemark itself: when there is no spawner (NODEMARK_SPAWNER=off, or it could
  * not be started). The child's peak memory then starts at nodemark's. */
-static pid_t spawn_directly(const struct run_spec *spec, const int fds[3], uint64_t *t0, char *err, size_t errlen)
+static pid_t spawn_directly(const struct spawn_spec *spec, const int fds[3], uint64_t *t0, char *err, size_t errlen)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
 	pid_t pid;
 
 	posix_spawn_file_actions_init(&fa);
-	if (spec->in != RUN_IO_INHERIT)
+	if (spec->in != SPAWN_IO_INHERIT)
 		posix_spawn_file_actions_adddup2(&fa, fds[0], 0);
-	if (spec->out_fd >= 0 || spec->out != RUN_IO_INHERIT)
+	if (spec->out_fd >= 0 || spec->out != SPAWN_IO_INHERIT)
 		for (int i = 1; i < 3; i++)
 			posix_spawn_file_actions_adddup2(&fa, fds[i], i);
 	/* nodemark blocks no signal and its handlers are reset by exec, so the child starts
@@ -102,7 +102,7 @@ static pid_t spawn_directly(const struct run_spec *spec, const int fds[3], uint6
 	posix_spawnattr_init(&attr);
 
 	*t0 = clock_now_ns();
-	int rc = posix_spawn(&pid, spec->argv[0], &fa, &attr, spec->argv, environ);
+	int rc = posix_spawn(&pid, spec->argv[0], &fa, &attr, spec->argv, spec->envp ? spec->envp : environ);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	if (rc != 0) {
@@ -112,19 +112,19 @@ static pid_t spawn_directly(const struct run_spec *spec, const int fds[3], uint6
 	return pid;
 }
 
-pid_t run_start(const struct run_spec *spec, uint64_t *t0, char *err, size_t errlen)
+pid_t spawn_start(const struct spawn_spec *spec, uint64_t *t0, char *err, size_t errlen)
 {
 	int fds[3];
 	int dn = devnull_fd();
 	pid_t pid;
 
-	if (dn < 0 && (spec->in == RUN_IO_NULL || (spec->out == RUN_IO_NULL && spec->out_fd < 0))) {
+	if (dn < 0 && (spec->in == SPAWN_IO_NULL || (spec->out == SPAWN_IO_NULL && spec->out_fd < 0))) {
 		nm_errf(err, errlen, "/dev/null: %s", strerror(errno));
 		return -1;
 	}
 	child_fds(spec, dn, fds);
 	if (spawner_start() == 0) {
-		int rc = spawner_spawn(spec->argv, environ, fds, &pid, t0);
+		int rc = spawner_spawn(spec->argv, spec->envp ? spec->envp : environ, fds, &pid, t0);
 		if (rc == 0)
 			return pid;
 		if (rc > 0) {
@@ -135,7 +135,7 @@ pid_t run_start(const struct run_spec *spec, uint64_t *t0, char *err, size_t err
 	return spawn_directly(spec, fds, t0, err, errlen);
 }
 
-int run_exit_code(int status)
+int spawn_exit_code(int status)
 {
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
@@ -144,16 +144,16 @@ int run_exit_code(int status)
 	return 255;
 }
 
-void run_parse_proc_io(const char *text, struct run_sample *s)
+void spawn_parse_proc_io(const char *text, struct spawn_sample *s)
 {
 	static const struct {
 		const char *key;
 		size_t off;
 	} keys[] = {
-		{ "rchar: ", offsetof(struct run_sample, rchar) },
-		{ "wchar: ", offsetof(struct run_sample, wchar) },
-		{ "read_bytes: ", offsetof(struct run_sample, read_bytes) },
-		{ "write_bytes: ", offsetof(struct run_sample, write_bytes) },
+		{ "rchar: ", offsetof(struct spawn_sample, rchar) },
+		{ "wchar: ", offsetof(struct spawn_sample, wchar) },
+		{ "read_bytes: ", offsetof(struct spawn_sample, read_bytes) },
+		{ "write_bytes: ", offsetof(struct spawn_sample, write_bytes) },
 	};
 	int found = 0;
 	for (const char *line = text; line && *line;) {
@@ -171,7 +171,7 @@ void run_parse_proc_io(const char *text, struct run_sample *s)
 	s->io_ok = found == 4;
 }
 
-static void read_proc_io(pid_t pid, struct run_sample *s)
+static void read_proc_io(pid_t pid, struct spawn_sample *s)
 {
 	char path[64], buf[1024];
 	snprintf(path, sizeof path, "/proc/%d/io", (int)pid);
@@ -184,7 +184,7 @@ static void read_proc_io(pid_t pid, struct run_sample *s)
 	if (n <= 0)
 		return;
 	buf[n] = 0;
-	run_parse_proc_io(buf, s);
+	spawn_parse_proc_io(buf, s);
 }
 
 static uint64_t tv_ns(struct timeval tv)
@@ -247,7 +247,7 @@ static int wait_exit(pid_t pid, uint64_t t0, uint64_t timeout_ns, int *forwarded
 	return 1;
 }
 
-int run_finish(pid_t pid, uint64_t t0, uint64_t timeout_ns, struct run_sample *s, char *err, size_t errlen)
+int spawn_finish(pid_t pid, uint64_t t0, uint64_t timeout_ns, struct spawn_sample *s, char *err, size_t errlen)
 {
 	struct rusage ru;
 	int status = 0, forwarded = 0;
@@ -275,7 +275,7 @@ int run_finish(pid_t pid, uint64_t t0, uint64_t timeout_ns, struct run_sample *s
 		return -1;
 	}
 	s->status = status;
-	s->exit_code = run_exit_code(status);
+	s->exit_code = spawn_exit_code(status);
 	s->user_ns = tv_ns(ru.ru_utime);
 	s->sys_ns = tv_ns(ru.ru_stime);
 	s->max_rss = (uint64_t)ru.ru_maxrss * 1024;
@@ -286,11 +286,11 @@ int run_finish(pid_t pid, uint64_t t0, uint64_t timeout_ns, struct run_sample *s
 	return 0;
 }
 
-int run_measure(const struct run_spec *spec, struct run_sample *s, char *err, size_t errlen)
+int spawn_measure(const struct spawn_spec *spec, struct spawn_sample *s, char *err, size_t errlen)
 {
 	uint64_t t0;
-	pid_t pid = run_start(spec, &t0, err, errlen);
+	pid_t pid = spawn_start(spec, &t0, err, errlen);
 	if (pid < 0)
 		return -1;
-	return run_finish(pid, t0, spec->timeout_ns, s, err, errlen);
+	return spawn_finish(pid, t0, spec->timeout_ns, s, err, errlen);
 }

@@ -23,8 +23,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-/* Start the spawner now (once; run_start calls it too).  Call it early: the fork that executes
- * the helper copies nodemark as it is, and so does the fallback.  Returns 0, or -1 (run_start
+/* Start the spawner now (once; spawn_start calls it too).  Call it early: the fork that executes
+ * the helper copies nodemark as it is, and so does the fallback.  Returns 0, or -1 (spawn_start
  * then spawns directly).  NODEMARK_SPAWNER=fork skips the helper, =off the spawner (to compare);
  * NODEMARK_TEST_BALLAST_MIB=N then makes nodemark hold N MiB, for the tests. */
 int spawner_start(void);

@@ -30,7 +30,7 @@ int time_plan_add(struct time_plan *p, const char *name, const char *text, char 
 	for (size_t i = 0; i < argc; i++)
 		c.argv[i] = xstrdup(argv[i]);
 	if (!shell) {
-		char *path = run_resolve(argv[0], err, errlen);
+		char *path = spawn_resolve(argv[0], err, errlen);
 		if (!path) {
 			for (size_t i = 0; i < argc; i++)
 				free(c.argv[i]);
@@ -114,12 +114,12 @@ static char **shell_argv(const struct time_plan *p, const char *cmd, char **buf,
 static int run_hook(struct runner *x, const char *cmd, const char *what)
 {
 	char *argv[32];
-	struct run_spec spec = { .argv = shell_argv(x->p, cmd, argv, 32), .in = RUN_IO_NULL, .out_fd = -1,
-				 .out = x->p->show_output ? RUN_IO_INHERIT : RUN_IO_NULL };
-	struct run_sample s;
+	struct spawn_spec spec = { .argv = shell_argv(x->p, cmd, argv, 32), .in = SPAWN_IO_NULL, .out_fd = -1,
+				 .out = x->p->show_output ? SPAWN_IO_INHERIT : SPAWN_IO_NULL };
+	struct spawn_sample s;
 	if (!cmd)
 		return 0;
-	if (run_measure(&spec, &s, x->err, x->errlen) < 0)
+	if (spawn_measure(&spec, &s, x->err, x->errlen) < 0)
 		return 1;
 	if (interrupted())
 		return 130;
@@ -130,7 +130,7 @@ static int run_hook(struct runner *x, const char *cmd, const char *what)
 	return 0;
 }
 
-static int failure_ignored(const struct time_plan *p, const struct run_sample *s)
+static int failure_ignored(const struct time_plan *p, const struct spawn_sample *s)
 {
 	if (p->ignore_failure != 2)
 		return p->ignore_failure;
@@ -140,7 +140,7 @@ static int failure_ignored(const struct time_plan *p, const struct run_sample *s
 	return 0;
 }
 
-static void push_sample(struct time_command *c, const struct run_sample *s)
+static void push_sample(struct time_command *c, const struct spawn_sample *s)
 {
 	if (c->nsamples == c->cap) {
 		c->cap = c->cap ? c->cap * 2 : 64;
@@ -158,32 +158,63 @@ static uint64_t minus(uint64_t v, double cost_s)
 }
 
 /* One run of command c: prepare, the measured run, conclude. measured = 0 for a warmup. */
+#define ITERATION_VAR "HYPERFINE_ITERATION"
+
+/* Our environment with name=value in place of any name=...: the child's own, so that nothing
+ * changes ours while the noise monitor's thread may read it. */
+static char **env_with(const char *name, const char *value)
+{
+	size_t n = 0, k = 0, len = strlen(name);
+	while (environ[n])
+		n++;
+	char **env = xcalloc(n + 2, sizeof *env);
+	for (size_t i = 0; i < n; i++)
+		if (strncmp(environ[i], name, len) != 0 || environ[i][len] != '=')
+			env[k++] = environ[i];
+	size_t sz = len + strlen(value) + 2;
+	env[k] = xmalloc(sz);
+	snprintf(env[k], sz, "%s=%s", name, value);
+	return env;
+}
+
+/* Frees what env_with made: its own entry (the last) and the array. */
+static void env_free(char **env)
+{
+	if (!env)
+		return;
+	size_t k = 0;
+	while (env[k + 1])
+		k++;
+	free(env[k]);
+	free(env);
+}
+
 static int one_run(struct runner *x, struct time_command *c, int measured)
 {
 	struct time_plan *p = x->p;
-	struct run_spec spec = { .argv = c->argv, .in = p->has_in_fd ? RUN_IO_FD : RUN_IO_NULL,
+	struct spawn_spec spec = { .argv = c->argv, .in = p->has_in_fd ? SPAWN_IO_FD : SPAWN_IO_NULL,
 				 .in_fd = p->in_fd, .out_fd = p->has_out_fd ? p->out_fd : -1,
-				 .out = p->show_output ? RUN_IO_INHERIT : RUN_IO_NULL,
+				 .out = p->show_output ? SPAWN_IO_INHERIT : SPAWN_IO_NULL,
 				 .timeout_ns = p->timeout_ns };
-	struct run_sample s;
+	struct spawn_sample s;
 	int rc;
 
 	if ((rc = run_hook(x, c->prepare, "--prepare")) != 0)
 		return rc;
 	if (p->has_in_fd)
 		lseek(p->in_fd, 0, SEEK_SET);
+	char **env = NULL;
 	if (p->iteration_env) {
 		char it[32];
 		if (measured)
 			snprintf(it, sizeof it, "%zu", c->nsamples);
 		else
 			snprintf(it, sizeof it, "warmup-%llu", (unsigned long long)c->warmups_done++);
-		setenv("HYPERFINE_ITERATION", it, 1);
+		spec.envp = env = env_with(ITERATION_VAR, it);
 	}
 	double e0 = x->rapl ? rapl_read_j(x->rapl) : 0;
-	int mrc = run_measure(&spec, &s, x->err, x->errlen);
-	if (p->iteration_env)
-		unsetenv("HYPERFINE_ITERATION");
+	int mrc = spawn_measure(&spec, &s, x->err, x->errlen);
+	env_free(env);
 	if (mrc < 0)
 		return 1;
 	if (x->rapl)
@@ -232,13 +263,13 @@ static int one_run(struct runner *x, struct time_command *c, int measured)
 static int measure_shell(struct runner *x)
 {
 	char *argv[32], empty[] = "";
-	struct run_spec spec = { .argv = shell_argv(x->p, empty, argv, 32), .in = RUN_IO_NULL, .out = RUN_IO_NULL,
+	struct spawn_spec spec = { .argv = shell_argv(x->p, empty, argv, 32), .in = SPAWN_IO_NULL, .out = SPAWN_IO_NULL,
 				 .out_fd = -1 };
-	struct run_sample s;
+	struct spawn_sample s;
 	double w = 0, u = 0, sy = 0;
 	int n = 0;
 	for (int i = -2; i < SHELL_CALIBRATION_MAX; i++) {
-		if (run_measure(&spec, &s, x->err, x->errlen) < 0)
+		if (spawn_measure(&spec, &s, x->err, x->errlen) < 0)
 			return 1;
 		if (interrupted())
 			return 130;
@@ -269,7 +300,7 @@ static int set_up(struct runner *x, struct time_command *c)
 	do {                                                                  \
 		struct metric *m_ = bench_metric(b, name, unit, dir);          \
 		for (size_t i = 0; i < c->nsamples; i++) {                     \
-			const struct run_sample *s = &c->samples[i];           \
+			const struct spawn_sample *s = &c->samples[i];           \
 			metric_add(m_, (expr));                                \
 		}                                                              \
 	} while (0)

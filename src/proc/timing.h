@@ -23,7 +23,7 @@ struct time_command {
 	char *setup, *prepare, *conclude, *cleanup; /* shell hooks, parameters substituted; may be NULL */
 	uint64_t warmups_done;
 
-	struct run_sample *samples;
+	struct spawn_sample *samples;
 	size_t nsamples, cap;
 	uint64_t target;        /* runs wanted; 0 until known */
 	int set_up;

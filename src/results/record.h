@@ -1,4 +1,4 @@
-/* The one record type that every benchmarking command produces (DESIGN.md: "one record type
+/* The one record type that every benchmarking command produces (docs/design.md: "one record type
  * flows everywhere; every output format is an exporter of that record").
  *
  *   record     a run: id, time, host, version, command line, label, tags, inventory

@@ -1,15 +1,10 @@
 #include "stats/mannwhitney.h"
+#include "stats/summary.h"
 #include "util/xalloc.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
 
 static double choose(long n, long k)
 {
@@ -80,11 +75,11 @@ int mwu_test(const double *a, size_t na, const double *b, size_t nb, struct mwu_
 	double *vals = xcalloc(1, n * sizeof *vals);
 	memcpy(vals, a, na * sizeof *vals);
 	memcpy(vals + na, b, nb * sizeof *vals);
-	qsort(vals, n, sizeof *vals, cmp_double);
+	stats_sort(vals, n);
 	/* How many of each distinct value come from a: walk a sorted copy of a alongside. */
 	double *as = xcalloc(1, na * sizeof *as);
 	memcpy(as, a, na * sizeof *as);
-	qsort(as, na, sizeof *as, cmp_double);
+	stats_sort(as, na);
 
 	size_t *ties = xcalloc(1, n * sizeof *ties), ngroups = 0, ai = 0;
 	double r1 = 0, tie_term = 0;

@@ -13,6 +13,11 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void stats_sort(double *v, size_t n)
+{
+	qsort(v, n, sizeof *v, cmp_double);
+}
+
 double stats_quantile(const double *sorted, size_t n, double p)
 {
 	if (n == 0)
@@ -41,7 +46,7 @@ double stats_median(const double *x, size_t n)
 		return 0;
 	double *v = xcalloc(n, sizeof *v);
 	memcpy(v, x, n * sizeof *v);
-	qsort(v, n, sizeof *v, cmp_double);
+	stats_sort(v, n);
 	double med = stats_median_sorted(v, n);
 	free(v);
 	return med;
@@ -160,7 +165,7 @@ int summary_median(const double *x, size_t n, double confidence, struct summary 
 	if (!v)
 		abort();
 	memcpy(v, x, n * sizeof *v);
-	qsort(v, n, sizeof *v, cmp_double);
+	stats_sort(v, n);
 
 	size_t lo, hi;
 	stats_median_ci_orders(n, confidence, &lo, &hi, &out->confidence);

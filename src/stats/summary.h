@@ -17,6 +17,9 @@ struct summary {
 	size_t n;
 };
 
+/* v[0..n) in ascending order (qsort with the one comparison of doubles). */
+void stats_sort(double *v, size_t n);
+
 /* The R8 quantile (Hyndman & Fan) of sorted[0..n), p in [0, 1]. NAN when n is 0. */
 double stats_quantile(const double *sorted, size_t n, double p);
 

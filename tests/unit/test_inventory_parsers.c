@@ -2,6 +2,7 @@
 #include "test.h"
 
 #include "inventory/parsers.h"
+#include "util/cpulist.h"
 #include "inventory/sysfs.h"
 
 #include <stdlib.h>
@@ -68,15 +69,32 @@ TEST(cpuinfo_garbage_never_crashes)
 
 TEST(cpulist_counts_ranges)
 {
-	CHECK_EQ_INT(parse_cpulist_count("0-3,8-11\n"), 8);
-	CHECK_EQ_INT(parse_cpulist_count("5"), 1);
-	CHECK_EQ_INT(parse_cpulist_count("0,2,4-5"), 4);
-	CHECK_EQ_INT(parse_cpulist_count("\n"), 0);
-	CHECK_EQ_INT(parse_cpulist_count("3-1"), -1);
-	CHECK_EQ_INT(parse_cpulist_count("a-b"), -1);
-	CHECK_EQ_INT(parse_cpulist_count("0-"), -1);
-	CHECK_EQ_INT(parse_cpulist_count("0-99999999999"), -1);
-	CHECK_EQ_INT(parse_cpulist_count("1,,2"), -1);
+	CHECK_EQ_INT(cpulist_count("0-3,8-11\n"), 8);
+	CHECK_EQ_INT(cpulist_count("5"), 1);
+	CHECK_EQ_INT(cpulist_count("0,2,4-5"), 4);
+	CHECK_EQ_INT(cpulist_count("\n"), 0);
+	CHECK_EQ_INT(cpulist_count("3-1"), -1);
+	CHECK_EQ_INT(cpulist_count("a-b"), -1);
+	CHECK_EQ_INT(cpulist_count("0-"), -1);
+	CHECK_EQ_INT(cpulist_count("0-99999999999"), -1);
+	CHECK_EQ_INT(cpulist_count("1,,2"), -1);
+	CHECK_EQ_INT(cpulist_count("0,"), -1);
+}
+
+/* The same parser for pinning (--cpus, a NUMA node's list): the CPUs in order, bounded. */
+TEST(cpulist_lists_cpus)
+{
+	int c[8];
+	CHECK_EQ_INT(cpulist_cpus("0-2,7", c, 8), 4);
+	CHECK_EQ_INT(c[0], 0);
+	CHECK_EQ_INT(c[2], 2);
+	CHECK_EQ_INT(c[3], 7);
+	CHECK_EQ_INT(cpulist_cpus("", c, 8), -1);
+	CHECK_EQ_INT(cpulist_cpus("0-8", c, 8), -1);
+	CHECK_EQ_INT(cpulist_cpus("0,", c, 8), -1);
+	CHECK_EQ_INT(cpulist_cpus("1023", c, 8), 1);
+	CHECK_EQ_INT(cpulist_cpus("1024", c, 8), -1);
+	CHECK_EQ_INT(cpulist_cpus("2-1", c, 8), -1);
 }
 
 TEST(cache_size_units)

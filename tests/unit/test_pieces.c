@@ -3,7 +3,8 @@
 #include "test.h"
 
 #include "pieces/format.h"
-#include "pieces/pieces.h"
+#include "pieces/run.h"
+#include "pieces/verify.h"
 #include "util/error.h"
 
 #include <dirent.h>

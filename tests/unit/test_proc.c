@@ -9,31 +9,31 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int measure(char **argv, uint64_t timeout_ns, struct run_sample *s)
+static int measure(char **argv, uint64_t timeout_ns, struct spawn_sample *s)
 {
 	char err[256];
-	struct run_spec spec = { .argv = argv, .in = RUN_IO_NULL, .out = RUN_IO_NULL, .out_fd = -1,
+	struct spawn_spec spec = { .argv = argv, .in = SPAWN_IO_NULL, .out = SPAWN_IO_NULL, .out_fd = -1,
 				 .timeout_ns = timeout_ns };
-	return run_measure(&spec, s, err, sizeof err);
+	return spawn_measure(&spec, s, err, sizeof err);
 }
 
-TEST(run_resolve_finds_programs_on_path)
+TEST(spawn_resolve_finds_programs_on_path)
 {
 	char err[256];
-	char *p = run_resolve("sh", err, sizeof err);
+	char *p = spawn_resolve("sh", err, sizeof err);
 	CHECK(p != NULL);
 	CHECK(p[0] == '/');
 	CHECK(access(p, X_OK) == 0);
 	free(p);
-	CHECK(run_resolve("no-such-program-nodemark", err, sizeof err) == NULL);
+	CHECK(spawn_resolve("no-such-program-nodemark", err, sizeof err) == NULL);
 	CHECK_CONTAINS(err, "command not found");
-	CHECK(run_resolve("/etc/passwd", err, sizeof err) == NULL);
+	CHECK(spawn_resolve("/etc/passwd", err, sizeof err) == NULL);
 	CHECK_CONTAINS(err, "not an executable");
 }
 
-TEST(run_measure_reports_exit_codes_and_signals)
+TEST(spawn_measure_reports_exit_codes_and_signals)
 {
-	struct run_sample s;
+	struct spawn_sample s;
 	char *ok[] = { "/bin/sh", "-c", "exit 0", NULL };
 	char *three[] = { "/bin/sh", "-c", "exit 3", NULL };
 	char *killed[] = { "/bin/sh", "-c", "kill -TERM $$", NULL };
@@ -47,9 +47,9 @@ TEST(run_measure_reports_exit_codes_and_signals)
 	CHECK_EQ_INT(s.exit_code, 128 + SIGTERM);
 }
 
-TEST(run_measure_takes_rusage_and_proc_io)
+TEST(spawn_measure_takes_rusage_and_proc_io)
 {
-	struct run_sample s;
+	struct spawn_sample s;
 	/* 4 MiB through write() and 8 MiB of memory touched by the child itself. */
 	char *argv[] = { "/bin/sh", "-c", "head -c 4194304 /dev/zero > /dev/null", NULL };
 	CHECK_EQ_INT(measure(argv, 0, &s), 0);
@@ -62,9 +62,9 @@ TEST(run_measure_takes_rusage_and_proc_io)
 	CHECK(s.wall_ns >= s.user_ns / 4); /* sanity: both filled, same unit */
 }
 
-TEST(run_measure_kills_at_the_timeout)
+TEST(spawn_measure_kills_at_the_timeout)
 {
-	struct run_sample s;
+	struct spawn_sample s;
 	char *argv[] = { "/bin/sleep", "10", NULL };
 	CHECK_EQ_INT(measure(argv, 200000000ull, &s), 0);
 	CHECK(s.timed_out);
@@ -74,16 +74,16 @@ TEST(run_measure_kills_at_the_timeout)
 
 TEST(run_parse_proc_io_reads_the_four_counters)
 {
-	struct run_sample s = { 0 };
-	run_parse_proc_io("rchar: 11\nwchar: 22\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\n"
+	struct spawn_sample s = { 0 };
+	spawn_parse_proc_io("rchar: 11\nwchar: 22\nsyscr: 3\nsyscw: 4\nread_bytes: 4096\n"
 			  "write_bytes: 8192\ncancelled_write_bytes: 0\n", &s);
 	CHECK(s.io_ok);
 	CHECK_EQ_U64(s.rchar, 11);
 	CHECK_EQ_U64(s.wchar, 22);
 	CHECK_EQ_U64(s.read_bytes, 4096);
 	CHECK_EQ_U64(s.write_bytes, 8192);
-	struct run_sample t = { 0 };
-	run_parse_proc_io("rchar: 11\n", &t);
+	struct spawn_sample t = { 0 };
+	spawn_parse_proc_io("rchar: 11\n", &t);
 	CHECK(!t.io_ok);
 }
 

@@ -1,6 +1,6 @@
 /* The storage-node piece store workloads: write a fixed number of pieces (hash as written,
- * optionally sync, commit), optionally read every piece back and verify it, and check a store
- * that is left on disk (`pieces verify`).
+ * optionally sync, commit), optionally read every piece back and verify it (a store left on
+ * disk is checked by pieces/verify.h).
  *
  * A run writes only inside a private ".nodemark-<id>" directory under each directory given
  * (util/workdir.h), removed at the end unless plan->keep.  That directory is a store root:
@@ -8,8 +8,8 @@
  *   files backend:  temp/blob-<random>.partial while written, blobs/<namespace>/<2>/<rest>.sj1
  *   log backend:    log/w<worker>/log-<n>.log and log/w<worker>/index.tbl (one shard per worker)
  * See pieces/format.h for the bytes. */
-#ifndef NM_PIECES_PIECES_H
-#define NM_PIECES_PIECES_H
+#ifndef NM_PIECES_RUN_H
+#define NM_PIECES_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -88,39 +88,5 @@ int pieces_backend_parse(const char *s, enum pieces_backend *out);
 const char *pieces_durability(const struct pieces_plan *p, const char **why);
 /* "nosync", "sync", "syncdata" (for bench names and tables). */
 const char *pieces_sync_name(enum pieces_sync s);
-
-/* What `pieces verify` found. */
-struct pieces_verify_report {
-	uint64_t pieces, ok, corrupt;
-	uint64_t unverified;            /* pieces stored without a hash: data not checkable */
-	uint64_t missing;               /* committed (the marker's count) but not found */
-	uint64_t unindexed;             /* log: committed pieces found by their footers, not in the index */
-	uint64_t bad_records;           /* log: damaged index records and index headers */
-	uint64_t left_alone;            /* entries nodemark does not write (links, other files): untouched */
-	uint64_t temp_files;            /* files backend: leftover temp/blob-...partial files */
-	uint64_t tail_bytes;            /* log backend: bytes after the last committed piece */
-	uint64_t removed;               /* temp files removed / logs truncated by repair */
-	uint64_t reindexed;             /* log: pieces put back in a rebuilt index by repair */
-	unsigned index_damaged;         /* log: shards whose index is missing, damaged or lacks pieces */
-	unsigned index_rebuilt;         /* log: of those, rebuilt by repair */
-	unsigned stores;
-	unsigned uncounted;             /* stores without a committed count (the run did not finish) */
-};
-
-/* What a finding is: a corrupt piece, a damaged store (missing pieces, a damaged index), or an
- * entry left alone (nodemark did not write it, and never follows or removes it). */
-enum pieces_finding { PIECES_CORRUPT, PIECES_DAMAGED, PIECES_LEFT_ALONE };
-
-/* Called for each finding: its kind, the file and what is wrong. */
-typedef void (*pieces_verify_fn)(void *arg, enum pieces_finding kind, const char *path, const char *why);
-
-/* The store is sound: no corrupt or missing piece, no damaged index, nothing foreign. */
-int pieces_verify_sound(const struct pieces_verify_report *rep);
-
-/* Verify the store at dir, or every store directly under dir (a kept run's parent).
- * Returns 0 when checked (corrupt pieces are in the report), NM_EXIT_USAGE when dir holds no
- * store, NM_EXIT_FAILED on an I/O error. */
-int pieces_verify(const char *dir, int repair, struct pieces_verify_report *rep, pieces_verify_fn fn,
-		  void *arg, char *err, size_t errlen);
 
 #endif

@@ -5,8 +5,8 @@
  * boxes, the compare tables each with its bar chart, the latency percentiles, the timelines and
  * track's segments against the baseline (the charts: report_charts.h).  Markdown: the same
  * machines, runs and tables. */
-#ifndef NM_EXPORT_REPORT_H
-#define NM_EXPORT_REPORT_H
+#ifndef NM_EXPORT_REPORT_HTML_H
+#define NM_EXPORT_REPORT_HTML_H
 
 #include <stdio.h>
 
