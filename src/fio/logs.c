@@ -9,6 +9,7 @@
 #include "util/clock.h"
 #include "util/error.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,25 +105,37 @@ static void put_line(FILE *out, const struct fio_log_opts *o, uint64_t t_ms, uin
 		fprintf(out, ", %u\n", (prio >> 13) == 1);
 }
 
-static void io_lines(FILE *out, const struct fio_log_opts *o, const struct io_log *l, enum log_type ty,
-		     uint64_t epoch_ms)
+struct io_lines {
+	FILE *out;
+	const struct fio_log_opts *o;
+	enum log_type ty;
+	uint64_t epoch_ms;
+};
+
+static void io_line(const struct io_log_io *e, void *arg)
 {
-	for (size_t i = 0; i < l->ios.n; i++) {
-		const struct io_log_io *e = io_log_chunks_at(&l->ios, i);
-		uint64_t v;
-		switch (ty) {
-		case T_LAT: v = e->lat_ns; break;
-		case T_SLAT:
-			if (e->slat_ns == IO_LOG_NO_SLAT)
-				continue;
-			v = e->slat_ns;
-			break;
-		case T_CLAT: v = e->clat_ns; break;
-		case T_BW: v = e->clat_ns ? (uint64_t)e->bs * 1000000ull / e->clat_ns : 0; break; /* fio's KB/s */
-		default: v = 1; break; /* iops: one I/O */
-		}
-		put_line(out, o, e->t_ns / 1000000 + epoch_ms, v, e->dir, e->bs, e->offset, e->prio);
+	const struct io_lines *a = arg;
+	uint64_t v;
+	switch (a->ty) {
+	case T_LAT: v = e->lat_ns; break;
+	case T_SLAT:
+		if (e->slat_ns == IO_LOG_NO_SLAT)
+			return;
+		v = e->slat_ns;
+		break;
+	case T_CLAT: v = e->clat_ns; break;
+	case T_BW: v = e->clat_ns ? (uint64_t)e->bs * 1000000ull / e->clat_ns : 0; break; /* fio's KB/s */
+	default: v = 1; break; /* iops: one I/O */
 	}
+	put_line(a->out, a->o, e->t_ns / 1000000 + a->epoch_ms, v, e->dir, e->bs, e->offset, e->prio);
+}
+
+/* The per-I/O lines, read back from the thread's records (some on disk: io/iolog.h). */
+static int io_lines(FILE *out, const struct fio_log_opts *o, const struct io_log *l, enum log_type ty,
+		    uint64_t epoch_ms)
+{
+	struct io_lines a = { out, o, ty, epoch_ms };
+	return io_log_each_io(l, io_line, &a);
 }
 
 static uint64_t mean_or_max(const struct fio_log_opts *o, double sum, uint64_t n, uint64_t max)
@@ -183,18 +196,19 @@ static uint64_t unix_ms_at(uint64_t mono_ns)
 	return (uint64_t)((int64_t)(mono_ns / 1000000) + off_ms);
 }
 
-static void thread_lines(FILE *out, const struct fio_job *j, const struct io_job_result *r, enum log_type ty)
+static int thread_lines(FILE *out, const struct fio_job *j, const struct io_job_result *r, enum log_type ty)
 {
 	const struct io_log *l = r->log;
 	if (!l)
-		return;
+		return 0;
 	uint64_t epoch_ms = j->logs.unix_epoch ? unix_ms_at(r->start_ns) : 0;
 	if (ty == T_HIST)
 		hist_lines(out, &j->logs, l, epoch_ms);
 	else if (l->spec.ios && l->spec.window_ns)
 		window_lines(out, &j->logs, l, ty, epoch_ms);
 	else if (l->spec.ios)
-		io_lines(out, &j->logs, l, ty, epoch_ms);
+		return io_lines(out, &j->logs, l, ty, epoch_ms);
+	return 0;
 }
 
 static int write_file(const struct fio_plan *p, struct io_job_result *const *res_of, const struct log_file *f,
@@ -205,7 +219,11 @@ static int write_file(const struct fio_plan *p, struct io_job_result *const *res
 	if (!out)
 		return -1;
 	for (size_t s = 0; s < f->nsrc; s++)
-		thread_lines(out, &p->jobs[f->src[s].job], &res_of[f->src[s].job][f->src[s].thread], f->type);
+		if (thread_lines(out, &p->jobs[f->src[s].job], &res_of[f->src[s].job][f->src[s].thread], f->type) < 0) {
+			nm_errf(err, errlen, "%s: reading back the log records: %s", f->name, strerror(errno));
+			afile_abort(&af);
+			return -1;
+		}
 	return afile_commit(&af, err, errlen);
 }
 
@@ -218,7 +236,10 @@ int fio_write_logs(const struct fio_plan *p, struct io_job_result *const *res_of
 		const struct fio_job *j = &p->jobs[i];
 		for (unsigned t = 0; t < j->io.numjobs; t++, thread_no++) {
 			const struct io_log *l = res_of[i][t].log;
-			if (l && l->truncated)
+			if (l && l->nospace)
+				nm_warn("job '%s': thread %u's log records stopped: the file system of the current "
+					"directory keeps its reserve free, as for test files", j->name, t + 1);
+			else if (l && l->truncated)
 				nm_warn("job '%s': thread %u's log records stopped at %zu MiB (log_avg_msec keeps them "
 					"smaller)", j->name, t + 1, l->bytes >> 20);
 			for (int ty = 0; ty < T_COUNT; ty++) {

@@ -3,9 +3,14 @@
 #include "io/iolog.h"
 #include "io/ticks.h"
 #include "stats/hist.h"
+#include "util/workdir.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
 
 static void chunks_init(struct io_log_chunks *c, size_t esz)
 {
@@ -21,9 +26,67 @@ static void chunks_free(struct io_log_chunks *c)
 	memset(c, 0, sizeof *c);
 }
 
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t k = write(fd, p, n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return -1;
+		p += k;
+		n -= (size_t)k;
+	}
+	return 0;
+}
+
+/* The full per-I/O chunks to the file, which then holds them: 0, or -1 (they stay in memory,
+ * which grows as before), or -2 (the file system's reserve would go: the log stops). */
+static int spill(struct io_log *l)
+{
+	struct io_log_chunks *c = &l->ios;
+	size_t sz = IO_LOG_CHUNK * c->esz, bytes = c->nchunks * sz;
+	struct statvfs fs;
+	if (l->spill_fd == -1) {
+		l->spill_fd = open(".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+		if (l->spill_fd < 0) { /* a file system without O_TMPFILE: a name, at once unlinked */
+			char name[] = ".nodemark-iolog-XXXXXX";
+			l->spill_fd = mkostemp(name, O_CLOEXEC);
+			if (l->spill_fd >= 0)
+				unlink(name);
+			else
+				l->spill_fd = -2;
+		}
+	}
+	if (l->spill_fd < 0)
+		return -1;
+	/* Room for these records, and for the lines all of them become at the end (a line of each
+	 * of up to five files is about 20 bytes: 3x a 48-byte record is a generous bound). */
+	if (fstatvfs(l->spill_fd, &fs) == 0) {
+		uint64_t total = (uint64_t)fs.f_blocks * fs.f_frsize, avail = (uint64_t)fs.f_bavail * fs.f_frsize;
+		uint64_t lines = 3 * (l->spilled + c->n) * c->esz;
+		if (avail < bytes + lines + space_reserve(total))
+			return -2;
+	}
+	for (size_t i = 0; i < c->nchunks; i++)
+		if (write_all(l->spill_fd, c->chunk[i], sz) < 0)
+			return errno == ENOSPC || errno == EDQUOT ? -2 : -1;
+	l->spilled += c->n;
+	c->n = 0;
+	return 0;
+}
+
 /* Room for one more record of c, or NULL (the log is then truncated). */
 static void *chunks_push(struct io_log *l, struct io_log_chunks *c)
 {
+	if (c == &l->ios && c->n == IO_LOG_SPILL_CHUNKS * IO_LOG_CHUNK && c->nchunks == IO_LOG_SPILL_CHUNKS &&
+	    !l->truncated) {
+		int st = spill(l);
+		if (st == -2) {
+			l->nospace = 1;
+			goto full;
+		}
+	}
 	if (c->n == c->nchunks * IO_LOG_CHUNK) {
 		size_t sz = IO_LOG_CHUNK * c->esz;
 		if (l->truncated || l->bytes + sz > IO_LOG_MAX_BYTES)
@@ -55,6 +118,7 @@ struct io_log *io_log_new(const struct io_log_spec *spec)
 	if (!l)
 		return NULL;
 	l->spec = *spec;
+	l->spill_fd = -1;
 	chunks_init(&l->ios, sizeof(struct io_log_io));
 	chunks_init(&l->windows, sizeof(struct io_log_window));
 	chunks_init(&l->hists, sizeof(struct io_log_hist));
@@ -77,7 +141,37 @@ void io_log_free(struct io_log *l)
 	chunks_free(&l->bins);
 	for (int d = 0; d < DIR_COUNT; d++)
 		free(l->hist_cur[d]);
+	if (l->spill_fd >= 0)
+		close(l->spill_fd);
 	free(l);
+}
+
+int io_log_each_io(const struct io_log *l, void (*fn)(const struct io_log_io *e, void *arg), void *arg)
+{
+	const struct io_log_chunks *c = &l->ios;
+	if (l->spilled) {
+		size_t per = IO_LOG_CHUNK, esz = c->esz;
+		char *buf = malloc(per * esz);
+		if (!buf)
+			return -1;
+		for (uint64_t i = 0; i < l->spilled;) {
+			size_t k = l->spilled - i < per ? (size_t)(l->spilled - i) : per;
+			ssize_t n = pread(l->spill_fd, buf, k * esz, (off_t)(i * esz));
+			if (n != (ssize_t)(k * esz)) {
+				free(buf);
+				if (n >= 0)
+					errno = EIO;
+				return -1;
+			}
+			for (size_t r = 0; r < k; r++)
+				fn((const struct io_log_io *)(buf + r * esz), arg);
+			i += k;
+		}
+		free(buf);
+	}
+	for (size_t i = 0; i < c->n; i++)
+		fn(io_log_chunks_at(c, i), arg);
+	return 0;
 }
 
 void io_log_start(struct io_log *l, uint64_t t0)
@@ -93,6 +187,11 @@ void io_log_start(struct io_log *l, uint64_t t0)
 	}
 	/* a ramp's records (a stop during it restarts here) are not the measured part's */
 	l->ios.n = l->windows.n = l->hists.n = l->bins.n = 0;
+	l->spilled = 0;
+	if (l->spill_fd >= 0 && (ftruncate(l->spill_fd, 0) < 0 || lseek(l->spill_fd, 0, SEEK_SET) < 0)) {
+		close(l->spill_fd);
+		l->spill_fd = -2;
+	}
 }
 
 static void emit_window(struct io_log *l, int d, uint64_t t, uint64_t len, int last)

@@ -11,8 +11,13 @@
  *    last, unclosed window has none.
  * The worker calls io_log_start, io_log_io for each measured completion and io_log_end; a
  * job that asks for nothing has no io_log and pays one untaken branch per I/O. Records live in
- * chunks (no big copy while the job runs); past IO_LOG_MAX_BYTES a log stops growing and says
- * so in truncated. */
+ * chunks (no big copy while the job runs). Per-I/O records, the ones that grow with the I/O
+ * rate, are kept in memory IO_LOG_SPILL_CHUNKS chunks at a time: then they go, as they are, to
+ * an unnamed file in the current directory (O_TMPFILE: nothing is left if the process dies)
+ * and the chunks are reused, so memory stays bounded however long the job runs. Before each
+ * such write the file system must keep space_reserve() free, as for test files; when it would
+ * not, the log stops there (nospace). Where no such file can be made, the records stay in
+ * memory up to IO_LOG_MAX_BYTES. A log that stopped says so in truncated. */
 #ifndef NM_IO_IOLOG_H
 #define NM_IO_IOLOG_H
 
@@ -20,7 +25,8 @@
 #include <stdint.h>
 #include "io/job.h"
 
-#define IO_LOG_MAX_BYTES (1ull << 30) /* per thread */
+#define IO_LOG_MAX_BYTES (1ull << 30) /* per thread, in memory */
+#define IO_LOG_SPILL_CHUNKS 16        /* per-I/O chunks in memory before they go to the file */
 #define IO_LOG_NO_SLAT UINT64_MAX     /* an engine without a submission step (psync) */
 
 struct io_log_io {
@@ -71,7 +77,10 @@ struct io_log {
 	uint64_t hist_n[DIR_COUNT], hist_end[DIR_COUNT];
 	uint32_t hist_bs[DIR_COUNT];
 	size_t bytes;               /* memory held by the records */
-	int truncated;              /* a record was dropped (IO_LOG_MAX_BYTES or no memory) */
+	int truncated;              /* a record was dropped (IO_LOG_MAX_BYTES, no memory, nospace) */
+	int nospace;                /* dropped to keep the file system's reserve free */
+	int spill_fd;               /* the per-I/O records written out (-1: none, -2: cannot) */
+	uint64_t spilled;           /* how many: they come before those in ios */
 };
 
 /* A log for spec, or NULL when it asks for nothing or memory is short (then nothing is logged). */
@@ -85,6 +94,10 @@ void io_log_start(struct io_log *l, uint64_t t0);
 void io_log_io(struct io_log *l, uint8_t dir, uint32_t bs, uint64_t offset, uint16_t prio, uint64_t start,
 	       uint64_t issue, uint64_t done, int async);
 void io_log_end(struct io_log *l, uint64_t end_ns);
+
+/* Every per-I/O record, in the order they were made (the file's, then memory's). 0, or -1
+ * with errno when the file cannot be read back. */
+int io_log_each_io(const struct io_log *l, void (*fn)(const struct io_log_io *e, void *arg), void *arg);
 
 /* Reading the records back (in the order they were made): record i of c. */
 #define IO_LOG_CHUNK 4096 /* records per chunk */
