@@ -12,6 +12,8 @@
 #include "disk/profiles.h"
 #include "disk/record.h"
 #include "disk/report.h"
+#include "disk/turns.h"
+#include "disk/turns_report.h"
 #include "inventory/inventory.h"
 #include "io/engine.h"
 #include "util/cleanup.h"
@@ -36,6 +38,8 @@ struct disk_opts {
 	int json;
 	const char *output;
 	struct run_opts run;
+	int together;               /* several targets at once (threads spread, summed), not in turns */
+	const char *reference;      /* the target the others are compared with (default: the first) */
 };
 
 static struct disk_opts opts;
@@ -123,6 +127,11 @@ static const struct cli_option options[] = {
 	CLI_STRING("cpus", &JOB->cpus, CLI_HELP("LIST", "pin thread i to the i-th CPU of LIST, e.g. 0-3,8")),
 	CLI_FLAG("sqpoll", &JOB->sqpoll, CLI_HELP(NULL, "io_uring: a kernel thread polls the submission queue")),
 	CLI_FLAG("hipri", &JOB->hipri, CLI_HELP(NULL, "io_uring: polled completions (needs poll queues)")),
+	CLI_FLAG("together", &opts.together,
+		 CLI_HELP(NULL, "several targets at once: threads spread over them and summed (default:\n"
+				"in turns, one pass of each per round, compared with the first)")),
+	CLI_STRING("reference", &opts.reference,
+		   CLI_HELP("TARGET", "in turns, compare the other targets with this one (default: the first)")),
 	CLI_LIST("allow-write", opts.allow_write, &opts.nallow, IO_MAX_TARGETS,
 		 .bad = "at most " STR(IO_MAX_TARGETS) " paths",
 		 CLI_HELP("PATH", "allow writing to this block device or existing file (repeatable)")),
@@ -143,9 +152,13 @@ const struct cli_help cmd_disk_help = {
 		 "Measure a directory, file or block device the way CrystalDiskMark and fio do.\n"
 		 "A directory gets a private .nodemark-* subdirectory with the test files, removed at the end\n"
 		 "(also on Ctrl-C). A file or block device is only read, unless it is named again in\n"
-		 "--allow-write; a mounted device is never written. Several targets: the threads are spread\n"
-		 "over them, and results are shown per target and in total. Ctrl-C (or SIGTERM) stops the\n"
-		 "run, removes the test files and saves the tests that finished all their passes.\n"
+		 "--allow-write; a mounted device is never written. Several targets are measured in turns:\n"
+		 "each test runs one pass on every target per round (the order rotated each round, the same\n"
+		 "preparation for each; 6 passes unless --loops), and each target is compared with the first\n"
+		 "(or --reference) from the per-round pairs: the ratio, its 95% interval and a verdict.\n"
+		 "--together runs them at once instead: the threads spread over them, results per target and\n"
+		 "in total. Ctrl-C (or SIGTERM) stops the run, removes the test files and saves the tests\n"
+		 "that finished all their passes.\n"
 		 "\n"
 		 "Profiles (CrystalDiskMark 8; the default when --rw is not given is cdm):\n"
 		 "  cdm        SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1\n"
@@ -165,7 +178,8 @@ const struct cli_help cmd_disk_help = {
 		"  nodemark disk /mnt/data --profile cdm-nvme --size 256m --runtime 2s --loops 3 --interval 1s\n"
 		"  nodemark disk /mnt/data --rw randread --bs 4k --iodepth 32 --jobs 4 --runtime 10s\n"
 		"  nodemark disk /dev/nvme0n1 --rw randread --iodepth 32 --runtime 10s --json\n"
-		"  nodemark disk /d1 /d2 /d3 --rw write --bs 1m --jobs 3 --size 4g --end-fsync\n",
+		"  nodemark disk /mnt/old /mnt/new --profile realworld --size 256m --runtime 2s\n"
+		"  nodemark disk /d1 /d2 /d3 --together --rw write --bs 1m --jobs 3 --size 4g --end-fsync\n",
 };
 
 static void parse_args(int argc, char **argv)
@@ -228,10 +242,14 @@ static int show_progress(const struct disk_progress *p, void *arg)
 	uint64_t left = p->planned_ns > p->elapsed_ns ? p->planned_ns - p->elapsed_ns : 0;
 	if (!p->planned_ns && io->expected_ns > io->elapsed_ns)
 		left = io->expected_ns - io->elapsed_ns;
+	char on[32] = "";
+	if (p->narms)
+		snprintf(on, sizeof on, " on target %u/%u", p->arm + 1, p->narms);
 	if (p->pass == 0)
-		progress_update("%s: preparing, %s, ETA %s", p->test->name, rate, units_duration(left, eta, sizeof eta));
+		progress_update("%s%s: preparing, %s, ETA %s", p->test->name, on, rate,
+				units_duration(left, eta, sizeof eta));
 	else
-		progress_update("%s: pass %u/%u, %s%s, ETA %s", p->test->name, p->pass, p->passes, rate,
+		progress_update("%s%s: pass %u/%u, %s%s, ETA %s", p->test->name, on, p->pass, p->passes, rate,
 				io->ramping ? " (ramp)" : "", units_duration(left, eta, sizeof eta));
 	(void)arg;
 	return 0;
@@ -268,12 +286,6 @@ static int write_report(FILE *out, void *ctx)
 	return 0;
 }
 
-static int write_output(struct disk_opts *o, const struct disk_report *rep, const char *const *notes)
-{
-	struct disk_out d = { o, rep, notes };
-	return cli_output(o->output, write_report, &d);
-}
-
 /* The directory the run measured (for the inventory's file system facts), or NULL. */
 static const char *measured_dir(const struct io_job *b)
 {
@@ -285,14 +297,36 @@ static const char *measured_dir(const struct io_job *b)
 	return NULL;
 }
 
-static int save_record(struct disk_opts *o, int argc, char **argv)
+/* Saves rec (with the run options and the measured directory's inventory) and frees it. */
+static int save_run_record(const struct disk_opts *o, struct record *rec)
 {
-	struct record *rec = record_new("disk", argc, argv);
-	disk_to_record(&o->plan, rec);
 	run_opts_apply(&o->run, rec, measured_dir(&o->plan.base));
 	int rc = run_save(&o->run, rec);
 	record_free(rec);
 	return rc;
+}
+
+struct single_run {
+	const struct disk_opts *o;
+	const struct disk_report *rep;
+	const char *const *notes;
+	int argc;
+	char **argv;
+};
+
+static int single_report(void *ctx)
+{
+	const struct single_run *r = ctx;
+	struct disk_out d = { r->o, r->rep, r->notes };
+	return cli_output(r->o->output, write_report, &d);
+}
+
+static int single_save(void *ctx)
+{
+	const struct single_run *r = ctx;
+	struct record *rec = record_new("disk", r->argc, r->argv);
+	disk_to_record(&r->o->plan, rec);
+	return save_run_record(r->o, rec);
 }
 
 static int exit_code(int io_status)
@@ -300,6 +334,140 @@ static int exit_code(int io_status)
 	return io_status == IO_INTERRUPTED ? NM_EXIT_INTERRUPTED
 	       : io_status == IO_BAD_JOB   ? NM_EXIT_USAGE
 					   : NM_EXIT_FAILED;
+}
+
+/* How a run ends, with one session or several: on IO_OK the report and the saved run; on a
+ * signal (the caller has removed the test files) the `done` tests that finished are saved;
+ * otherwise the error.  Returns the exit code. */
+struct run_end {
+	int (*report)(void *ctx); /* 0, or -1 */
+	int (*save)(void *ctx);   /* 0, or -1 */
+	void *ctx;
+};
+
+static int end_run(const struct disk_opts *o, int st, const char *err, unsigned done, const struct run_end *e)
+{
+	if (st == IO_OK) {
+		int rc = NM_EXIT_OK;
+		if (e->report(e->ctx) < 0)
+			rc = NM_EXIT_FAILED;
+		if (e->save(e->ctx) < 0)
+			rc = NM_EXIT_FAILED;
+		return rc;
+	}
+	if (st == IO_INTERRUPTED) {
+		if (done && !o->run.no_save) {
+			nm_error("interrupted: saving the %u test%s that finished", done, done == 1 ? "" : "s");
+			e->save(e->ctx);
+		} else {
+			nm_error("interrupted%s", done ? "" : " before a test finished: nothing to save");
+		}
+		return NM_EXIT_INTERRUPTED;
+	}
+	nm_error("%s", err);
+	return exit_code(st);
+}
+
+/* --- several targets in turns ------------------------------------------------------------ */
+
+static unsigned reference_index(const struct disk_opts *o)
+{
+	const struct io_job *j = &o->plan.base;
+	if (!o->reference)
+		return 0;
+	for (unsigned i = 0; i < j->ntargets; i++)
+		if (strcmp(j->targets[i], o->reference) == 0)
+			return i;
+	for (unsigned i = 0; i < j->ntargets; i++)
+		if (same_file(j->targets[i], o->reference))
+			return i;
+	nm_usage_fail("--reference: %s is not one of the targets", o->reference);
+}
+
+struct turns_run {
+	const struct disk_opts *o;
+	const struct disk_turns *t;
+	int argc;
+	char **argv;
+};
+
+static int write_turns(FILE *out, void *ctx)
+{
+	const struct turns_run *d = ctx;
+	for (unsigned a = 0; a < d->t->narms; a++)
+		for (const char *const *n = io_session_notes(d->t->arms[a].session); *n; n++)
+			if (!d->o->json)
+				fprintf(out, "note: %s\n", *n); /* a note names its target */
+	if (d->o->json) {
+		json_t *j = disk_turns_json(d->t);
+		json_dumpf(j, out, JSON_INDENT(2));
+		fputc('\n', out);
+		json_decref(j);
+	} else {
+		disk_turns_print(out, d->t);
+	}
+	return 0;
+}
+
+static int turns_report(void *ctx)
+{
+	return cli_output(((struct turns_run *)ctx)->o->output, write_turns, ctx);
+}
+
+static int turns_save(void *ctx)
+{
+	struct turns_run *d = ctx;
+	struct record *rec = record_new("disk", d->argc, d->argv);
+	disk_turns_to_record(d->t, rec);
+	return save_run_record(d->o, rec);
+}
+
+static void close_sessions(struct disk_turns *t)
+{
+	for (unsigned a = 0; a < t->narms; a++) {
+		io_session_close(t->arms[a].session);
+		t->arms[a].session = NULL;
+	}
+}
+
+/* Every target its own session (its files laid out alike), the tests in turns, the pairs. */
+static int run_turns(struct disk_opts *o, int argc, char **argv)
+{
+	struct disk_plan *plan = &o->plan;
+	struct disk_turns t;
+	char err[512];
+	int st = IO_OK;
+	if (!plan->have_loops) { /* one pass each cannot be paired: the fewest that give an interval */
+		plan->base.loops = PAIRED_MIN_PAIRS;
+		plan->have_loops = 1;
+	}
+	if (disk_turns_init(&t, plan, reference_index(o), err, sizeof err) < 0)
+		nm_usage_fail("%s", err);
+	for (unsigned a = 0; a < t.narms && st == IO_OK; a++) {
+		struct io_job layout = disk_plan_layout(&t.plans[a]);
+		if (!(t.arms[a].session = io_session_open(&layout, &st, err, sizeof err)))
+			break;
+		if (progress_enabled())
+			for (const char *const *n = io_session_notes(t.arms[a].session); *n; n++)
+				nm_warn("%s", *n);
+	}
+	if (st == IO_OK) {
+		struct disk_loop loop = disk_plan_loop(&t.plans[0]);
+		loop.planned_ns *= t.narms;
+		loop.on_progress = show_progress;
+		st = disk_run_turns(t.arms, t.narms, t.ntests, &loop, err, sizeof err);
+		progress_clear();
+	}
+	disk_turns_pair(&t);
+	if (st == IO_INTERRUPTED)
+		close_sessions(&t); /* the test files go first, as a single target's run does */
+	struct turns_run tr = { o, &t, argc, argv };
+	int rc = end_run(o, st, err, t.narms ? disk_tests_complete(t.arms[0].tests, t.ntests) : 0,
+			 &(struct run_end){ turns_report, turns_save, &tr });
+	close_sessions(&t);
+	disk_turns_free(&t);
+	run_opts_free(&o->run);
+	return rc;
 }
 
 int cmd_disk(int argc, char **argv)
@@ -317,9 +485,13 @@ int cmd_disk(int argc, char **argv)
 	if (plan->profile && (o->have_bs || o->have_jobs))
 		nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
 	plan->writable = check_targets(o);
-	char shared[1024];
-	if (inventory_shared_disks(NULL, plan->base.targets, plan->base.ntargets, shared, sizeof shared) > 0)
+	if (o->reference && (o->together || plan->base.ntargets < 2))
+		nm_usage_fail("--reference compares targets measured in turns: name two or more, without --together");
+	char shared[1024]; /* in turns, one disk under two targets is a fair comparison (A/A) */
+	if ((o->together || plan->base.ntargets < 2) && inventory_shared_disks(NULL, plan->base.targets, plan->base.ntargets, shared, sizeof shared) > 0)
 		nm_warn("%s: one disk measured from several targets, not independent disks", shared);
+	if (plan->base.ntargets > 1 && !o->together)
+		return run_turns(o, argc, argv);
 	if (disk_plan_build(plan, err, sizeof err) < 0)
 		nm_usage_fail("%s", err);
 
@@ -338,29 +510,13 @@ int cmd_disk(int argc, char **argv)
 
 	struct disk_report rep;
 	disk_report_init(&rep, plan);
-	int rc = NM_EXIT_OK;
-	if (st == IO_OK) {
-		if (write_output(o, &rep, io_session_notes(s)) < 0)
-			rc = NM_EXIT_FAILED;
-		if (save_record(o, argc, argv) < 0)
-			rc = NM_EXIT_FAILED;
-	} else if (st == IO_INTERRUPTED) {
-		/* Ctrl-C: remove the test files first (a second signal must find nothing left to
-		 * remove), then keep what finished, as every benchmarking command does. */
+	if (st == IO_INTERRUPTED) { /* a second signal must find no test files left to remove */
 		io_session_close(s);
 		s = NULL;
-		unsigned done = disk_tests_complete(plan->tests, plan->ntests);
-		rc = NM_EXIT_INTERRUPTED;
-		if (done && !o->run.no_save) {
-			nm_error("interrupted: saving the %u test%s that finished", done, done == 1 ? "" : "s");
-			save_record(o, argc, argv);
-		} else {
-			nm_error("interrupted%s", done ? "" : " before a test finished: nothing to save");
-		}
-	} else {
-		nm_error("%s", err);
-		rc = exit_code(st);
 	}
+	struct single_run sr = { o, &rep, s ? io_session_notes(s) : NULL, argc, argv };
+	int rc = end_run(o, st, err, disk_tests_complete(plan->tests, plan->ntests),
+			 &(struct run_end){ single_report, single_save, &sr });
 	disk_plan_free(plan);
 	io_session_close(s);
 	run_opts_free(&o->run);

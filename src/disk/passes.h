@@ -21,6 +21,7 @@ struct disk_progress {
 	const struct disk_test *test;
 	unsigned test_index, ntests;
 	unsigned pass, passes;      /* pass 0 = the preparing pass */
+	unsigned arm, narms;        /* in turns (disk_run_turns): whose pass this is; narms 0 otherwise */
 	const struct io_progress *io;
 	uint64_t elapsed_ns;        /* since the loop began */
 	uint64_t planned_ns;        /* the loop's planned length; 0 when unknown (size-based) */
@@ -54,6 +55,26 @@ struct disk_loop disk_plan_loop(const struct disk_plan *p);
  * IO_INTERRUPTED with a message in err (the tests before stay as they are). */
 int disk_run_tests(struct io_session *s, struct disk_test *tests, unsigned ntests, unsigned ntargets,
 		   const struct disk_loop *l, char *err, size_t errlen);
+
+/* Measuring in turns: several targets (or settings), each an arm with its own session and its
+ * own copy of the same tests.  Each test runs round by round: one pass of every arm per round,
+ * the order rotated each round (A B C, B C A, C A B, ...) so that no arm always runs first; a
+ * preparing round first when the loop has one; the interval after every pass but the run's
+ * last, whichever arm it was.  The host's slow minute then falls on every arm alike, and round
+ * r's passes pair up (disk/pairs.h). */
+struct disk_arm {
+	struct io_session *session;
+	struct disk_test *tests;    /* [ntests]: the same tests in every arm */
+	unsigned ntargets;          /* targets within the arm (results per target) */
+};
+
+/* The arm that runs k-th in round r (rounds counted from 0). */
+unsigned disk_turn_arm(unsigned round, unsigned k, unsigned narms);
+
+/* Run tests[0..ntests) of every arm in turns.  A test ends after l->passes rounds, or after a
+ * round in which on_pass said DISK_PASS_ENOUGH for every arm.  Returns as disk_run_tests. */
+int disk_run_turns(struct disk_arm *arms, unsigned narms, unsigned ntests, const struct disk_loop *l, char *err,
+		   size_t errlen);
 
 /* Tests marked complete. */
 unsigned disk_tests_complete(const struct disk_test *tests, unsigned ntests);

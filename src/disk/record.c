@@ -64,3 +64,26 @@ void disk_to_record(const struct disk_plan *p, struct record *rec)
 			disk_test_to_bench(&p->tests[i], disk_plan_targets(p), disk_plan_ntargets(p),
 					   record_add_bench(rec, p->tests[i].name));
 }
+
+void disk_turns_to_record(const struct disk_turns *t, struct record *rec)
+{
+	for (unsigned k = 0; k < t->narms; k++) {
+		const char *target = disk_turns_target(t, k);
+		const struct disk_target_facts *f = &t->facts[k];
+		for (unsigned i = 0; i < t->ntests; i++) {
+			const struct disk_test *at = &t->arms[k].tests[i];
+			if (!at->complete || !at->npasses)
+				continue;
+			struct bench *b = record_add_bench(rec, at->name);
+			disk_test_to_bench(at, &target, 1, b);
+			bench_set(b, "target", json_string(target));
+			bench_set(b, "fs", json_string(f->fs));
+			bench_set(b, "device", json_string(f->device));
+			bench_set(b, "mount_options", json_string(f->mount_options));
+			bench_set(b, "turns", json_integer(t->narms));
+			bench_set(b, "reference", json_string(disk_turns_target(t, t->ref)));
+			if (k != t->ref)
+				bench_set(b, "paired", disk_pair_json(t, k, &t->pairs[i * t->narms + k]));
+		}
+	}
+}

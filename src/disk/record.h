@@ -7,6 +7,7 @@
 #include <jansson.h>
 #include "disk/plan.h"
 #include "disk/test.h"
+#include "disk/turns.h"
 #include "results/record.h"
 
 /* Into settings, what defines test t on these targets: rw, bs, iodepth, numjobs, size,
@@ -16,5 +17,9 @@ void disk_test_settings(json_t *settings, const struct disk_test *t, const char 
 void disk_test_to_bench(const struct disk_test *t, const char *const *targets, unsigned ntargets, struct bench *b);
 /* One bench per complete test of the plan (a test cut short by an error or a signal is left out). */
 void disk_to_record(const struct disk_plan *p, struct record *rec);
+/* Targets measured in turns: one bench per complete test and target (the same name), keyed by
+ * target, fs, device, mount_options, turns (the number of targets) and reference; a compared
+ * target's bench also keeps its paired verdict (paired). */
+void disk_turns_to_record(const struct disk_turns *t, struct record *rec);
 
 #endif

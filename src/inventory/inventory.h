@@ -28,6 +28,7 @@ char *inventory_text(const json_t *inv);
 struct path_device {
 	char fstype[32];      /* "ext4", "tmpfs", "xfs", "zfs" */
 	char mountpoint[256];
+	char mount_options[256]; /* per-mount options, then the superblock's ("rw,relatime,rw") */
 	char device[64];      /* top block device name, "" for tmpfs etc: "dm-0", "md0", "nvme0n1p1" */
 	char transport[16];   /* of the physical device(s): "nvme", "sata", "sas", "virtio", "scsi", "mmc", "" */
 	int rotational;       /* 1 when any physical device spins, -1 unknown */

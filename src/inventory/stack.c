@@ -314,6 +314,7 @@ static json_t *resolve(const char *root, const char *path, int serials, const de
 		json_object_set_new(o, "resolved", json_string(abs));
 	sysfs_copy(pd->fstype, sizeof pd->fstype, m.fstype);
 	sysfs_copy(pd->mountpoint, sizeof pd->mountpoint, m.mountpoint);
+	sysfs_copy(pd->mount_options, sizeof pd->mount_options, m.options);
 	pd->memory_backed = memory_backed_fs(m.fstype);
 	json_object_set_new(o, "mountpoint", m.mountpoint[0] ? json_string(m.mountpoint) : json_null());
 	json_object_set_new(o, "fstype", json_string(m.fstype));

@@ -75,18 +75,18 @@ static double binom_half_pmf(long n, long k)
 	return c * pow(0.5, (double)k) * pow(0.5, (double)(n - k));
 }
 
-static double std_normal_cdf(double z)
+double stats_normal_cdf(double z)
 {
 	return 0.5 * erfc(-z / M_SQRT2);
 }
 
 /* Inverse of the standard normal CDF: bisection on erfc, ample for confidence levels. */
-static double std_normal_inv(double p)
+double stats_normal_quantile(double p)
 {
 	double lo = -40, hi = 40;
 	for (int i = 0; i < 200; i++) {
 		double mid = (lo + hi) / 2;
-		if (std_normal_cdf(mid) < p)
+		if (stats_normal_cdf(mid) < p)
 			lo = mid;
 		else
 			hi = mid;
@@ -128,13 +128,13 @@ void stats_median_ci_orders(size_t n, double confidence, size_t *lo_order, size_
 		}
 	} else {
 		double mu = N * 0.5, sigma = sqrt(N * 0.25);
-		double l1 = mu + sigma * std_normal_inv((1 - confidence) / 2);
+		double l1 = mu + sigma * stats_normal_quantile((1 - confidence) / 2);
 		double r1 = 2 * mu - l1;
 		/* Round out to the bands [k - 0.5, k + 0.5] of the continuity correction. */
 		l = (long)floor(floor(l1 - 0.5) + 0.5) + 1;
 		r = (long)floor(ceil(r1 - 0.5) + 0.5) + 1;
-#define BAND(l_, r_) (std_normal_cdf(((double)(r_) - 0.5 - mu) / sigma) - \
-		      std_normal_cdf(((double)(l_) - 0.5 - mu) / sigma))
+#define BAND(l_, r_) (stats_normal_cdf(((double)(r_) - 0.5 - mu) / sigma) - \
+		      stats_normal_cdf(((double)(l_) - 0.5 - mu) / sigma))
 		conf = BAND(l, r);
 		double biased = BAND(l, r - 1);
 #undef BAND

@@ -45,6 +45,11 @@ size_t summary_min_samples(double confidence);
  * "∞" for an infinite bound, "?" when the bounds have another sign than the center. */
 const char *summary_range_pct(const struct summary *s, char *buf, size_t len);
 
+/* The standard normal distribution function, and its inverse (by bisection: ample for
+ * confidence levels). */
+double stats_normal_cdf(double z);
+double stats_normal_quantile(double p);
+
 /* Geometric mean of x[0..n); NAN when n is 0 or a value is <= 0. */
 double stats_geomean(const double *x, size_t n);
 

@@ -68,8 +68,8 @@ expect_out_matches "IOPS .* MB/s, .* MiB/s" "the report has IOPS, MB/s and MiB/s
 expect_out_matches "p50 .*p90 .*p99 .*p99.9 .*p99.99 " "the report has the percentiles"
 expect_out_has "per I/O" "the report has CPU per I/O"
 
-# --- several targets: threads spread, results per target -----------------------------------
-run_nm disk d1 d2 --rw write --bs 64k --size 1m --jobs 4 --engine psync --end-fsync --json --no-save
+# --- several targets --together: threads spread, results per target -----------------------------------
+run_nm disk d1 d2 --together --rw write --bs 64k --size 1m --jobs 4 --engine psync --end-fsync --json --no-save
 expect_rc 0 "two targets, four jobs: exit 0"
 jvals 'len(j["tests"][0]["targets"])' '",".join(str(t["io_bytes"]) for t in j["tests"][0]["targets"])' 'len(j["tests"][0]["jobs"])' 'j["tests"][0]["jobs"][1]["target"]' 'int(j["tests"][0]["total"]["sync_ios"] >= 4)'
 check "a result per target" test "${V[0]:-}" = 2
@@ -169,7 +169,7 @@ check "the histogram holds the best pass's 64 I/Os" test "${V[2]:-}" = 64
 # Two directories and one job per target: the session lays out a file in each target before it
 # probes O_DIRECT there (it used to open the second target's file before creating it).
 mkdir -p two/a two/b
-run_nm disk two/a two/b --rw read --size 256k --runtime 0.3 --no-save --json
+run_nm disk two/a two/b --together --rw read --size 256k --runtime 0.3 --no-save --json
 expect_rc 0 "disk A B with the default --jobs 1 runs"
 n=$(json_get 'len(j["tests"][0]["targets"])' 2>/dev/null)
 if [ "$n" = 2 ]; then ok "disk A B reports both targets"; else not_ok "disk A B reports both targets" "targets: $n; ${out:0:300}"; fi

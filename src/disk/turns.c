@@ -1,0 +1,126 @@
+#include "disk/turns.h"
+#include "inventory/inventory.h"
+#include "util/error.h"
+
+#include <libgen.h>
+#include <math.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+void disk_target_facts_of(const char *target, struct disk_target_facts *f)
+{
+	struct stat st;
+	memset(f, 0, sizeof *f);
+	if (stat(target, &st) == 0 && S_ISBLK(st.st_mode)) {
+		/* a device node sits on devtmpfs: the device is the node's own, and no file system */
+		char real[PATH_MAX];
+		if (realpath(target, real))
+			snprintf(f->device, sizeof f->device, "%s", basename(real));
+		return;
+	}
+	struct path_device pd;
+	if (inventory_path_device(NULL, target, &pd) == 0) {
+		snprintf(f->fs, sizeof f->fs, "%s", pd.fstype);
+		snprintf(f->device, sizeof f->device, "%s", pd.device);
+		snprintf(f->mount_options, sizeof f->mount_options, "%s", pd.mount_options);
+	}
+}
+
+int disk_turns_init(struct disk_turns *t, const struct disk_plan *req, unsigned ref, char *err, size_t errlen)
+{
+	unsigned n = req->base.ntargets;
+	memset(t, 0, sizeof *t);
+	if (ref >= n)
+		return nm_errf(err, errlen, "--reference: %u targets, no target %u", n, ref + 1);
+	t->narms = n;
+	t->ref = ref;
+	t->plans = calloc(n, sizeof *t->plans);
+	t->arms = calloc(n, sizeof *t->arms);
+	t->facts = calloc(n, sizeof *t->facts);
+	if (!t->plans || !t->arms || !t->facts)
+		return nm_errf(err, errlen, "out of memory");
+	for (unsigned a = 0; a < n; a++) {
+		struct disk_plan *p = &t->plans[a];
+		*p = *req;
+		p->base.targets[0] = req->base.targets[a];
+		p->base.ntargets = 1;
+		if (disk_plan_build(p, err, errlen) < 0)
+			return -1;
+		t->arms[a] = (struct disk_arm){ .tests = p->tests, .ntargets = 1 };
+		disk_target_facts_of(req->base.targets[a], &t->facts[a]);
+	}
+	t->ntests = t->plans[0].ntests;
+	t->pairs = calloc((size_t)t->ntests * n, sizeof *t->pairs);
+	return t->pairs ? 0 : nm_errf(err, errlen, "out of memory");
+}
+
+void disk_turns_pair(struct disk_turns *t)
+{
+	for (unsigned i = 0; i < t->ntests; i++) {
+		const struct disk_test *rt = &t->arms[t->ref].tests[i];
+		for (unsigned a = 0; a < t->narms; a++) {
+			const struct disk_test *at = &t->arms[a].tests[i];
+			struct disk_pair *pr = &t->pairs[i * t->narms + a];
+			unsigned n = rt->npasses < at->npasses ? rt->npasses : at->npasses;
+			double *x = calloc(n ? n : 1, sizeof *x), *y = calloc(n ? n : 1, sizeof *y);
+			if (x && y) {
+				for (unsigned p = 0; p < n; p++) {
+					x[p] = io_result_bytes_per_sec(&rt->total[p]);
+					y[p] = io_result_bytes_per_sec(&at->total[p]);
+				}
+				paired_ratio(x, y, n, 0.95, &pr->r);
+				paired_decide(&pr->r, 0, &pr->v);
+			}
+			free(x);
+			free(y);
+		}
+	}
+}
+
+const char *disk_turns_target(const struct disk_turns *t, unsigned a)
+{
+	return t->plans[a].base.targets[0];
+}
+
+static const char *call_word(enum paired_call c)
+{
+	return c == PAIRED_CALLED ? "called" : c == PAIRED_NO_CHANGE ? "no change" : "can't tell";
+}
+
+static json_t *num_or_null(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *disk_pair_json(const struct disk_turns *t, unsigned k, const struct disk_pair *pr)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "target", json_string(disk_turns_target(t, k)));
+	json_object_set_new(o, "reference", json_string(disk_turns_target(t, t->ref)));
+	json_object_set_new(o, "n", json_integer((json_int_t)pr->r.n));
+	json_object_set_new(o, "ratio", num_or_null(pr->r.ratio));
+	json_object_set_new(o, "lo", pr->r.lo > 0 ? num_or_null(pr->r.lo) : json_null());
+	json_object_set_new(o, "hi", num_or_null(pr->r.hi));
+	json_object_set_new(o, "confidence", json_real(pr->r.confidence));
+	json_object_set_new(o, "median_ratio", num_or_null(pr->r.median_ratio));
+	json_object_set_new(o, "p", json_real(pr->r.p));
+	json_object_set_new(o, "verdict", json_string(call_word(pr->v.call)));
+	json_object_set_new(o, "text", json_string(pr->v.text));
+	json_object_set_new(o, "why", json_string(pr->v.why));
+	return o;
+}
+
+void disk_turns_free(struct disk_turns *t)
+{
+	if (t->plans)
+		for (unsigned a = 0; a < t->narms; a++)
+			disk_plan_free(&t->plans[a]);
+	free(t->plans);
+	free(t->arms);
+	free(t->facts);
+	free(t->pairs);
+	memset(t, 0, sizeof *t);
+}

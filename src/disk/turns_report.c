@@ -1,0 +1,163 @@
+#include "disk/turns_report.h"
+#include "util/units.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Targets are lettered A, B, ... in the table (past Z: T27, T28, ...). */
+static const char *letter(unsigned a, char *buf, size_t len) /* len >= 16 */
+{
+	if (a < 26)
+		snprintf(buf, len, "%c", 'A' + a);
+	else
+		snprintf(buf, len, "T%u", a + 1);
+	return buf;
+}
+
+static void facts_text(const struct disk_target_facts *f, char *buf, size_t len)
+{
+	if (!f->fs[0] && !f->device[0])
+		snprintf(buf, len, "(not known)");
+	else if (!f->fs[0])
+		snprintf(buf, len, "block device %s", f->device);
+	else
+		snprintf(buf, len, "%s%s%s%s%s%s", f->fs, f->device[0] ? " on " : "", f->device,
+			 f->mount_options[0] ? " (" : "", f->mount_options, f->mount_options[0] ? ")" : "");
+}
+
+/* The median of a test's passes (bytes per second); 0 without passes. */
+static double test_median(const struct disk_test *t)
+{
+	double med, spread;
+	disk_test_spread(t, &med, &spread);
+	return med;
+}
+
+static int ran_everywhere(const struct disk_turns *t, unsigned i)
+{
+	for (unsigned a = 0; a < t->narms; a++)
+		if (!t->arms[a].tests[i].npasses)
+			return 0;
+	return 1;
+}
+
+void disk_turns_print(FILE *out, const struct disk_turns *t)
+{
+	const struct disk_plan *p0 = &t->plans[0];
+	char a[32], b[32], l1[16], l2[16], facts[400];
+	unsigned rounds = 0;
+	for (unsigned i = 0; i < t->ntests; i++)
+		if (t->arms[t->ref].tests[i].npasses > rounds)
+			rounds = t->arms[t->ref].tests[i].npasses;
+	fprintf(out, "nodemark disk: %u targets in turns, %u round%s (one pass of each per round, the order rotated)",
+		t->narms, rounds, rounds == 1 ? "" : "s");
+	if (p0->profile)
+		fprintf(out, ", --profile %s", p0->profile->name);
+	fprintf(out, ", %s file", units_bytes_iec(p0->base.size ? p0->base.size : p0->base.filesize, a, sizeof a));
+	if (p0->base.runtime_ns)
+		fprintf(out, ", passes of %s", units_duration(p0->base.runtime_ns, b, sizeof b));
+	fputc('\n', out);
+	for (unsigned k = 0; k < t->narms; k++) {
+		facts_text(&t->facts[k], facts, sizeof facts);
+		fprintf(out, "  %-3s %s  %s%s\n", letter(k, l1, sizeof l1), disk_turns_target(t, k), facts,
+			k == t->ref ? "  (reference)" : "");
+	}
+	fprintf(out, "\n%-22s", "test (median MB/s)");
+	for (unsigned k = 0; k < t->narms; k++)
+		fprintf(out, " %10s", letter(k, l1, sizeof l1));
+	for (unsigned k = 0; k < t->narms; k++) {
+		if (k == t->ref)
+			continue;
+		char head[40];
+		snprintf(head, sizeof head, "%s/%s", letter(k, l1, sizeof l1), letter(t->ref, l2, sizeof l2));
+		fprintf(out, "   %7s  %-28s", head, "verdict");
+	}
+	fputc('\n', out);
+	for (unsigned i = 0; i < t->ntests; i++) {
+		if (!ran_everywhere(t, i))
+			continue;
+		fprintf(out, "%-22s", t->arms[0].tests[i].name);
+		for (unsigned k = 0; k < t->narms; k++)
+			fprintf(out, " %10.2f", test_median(&t->arms[k].tests[i]) / 1e6);
+		for (unsigned k = 0; k < t->narms; k++) {
+			if (k == t->ref)
+				continue;
+			const struct disk_pair *pr = &t->pairs[i * t->narms + k];
+			fprintf(out, "   %7.3f  %-28s", pr->r.ratio, pr->v.text);
+		}
+		fputc('\n', out);
+	}
+	fprintf(out, "\nMB/s = 10^6 bytes/s, the median of a target's passes. %s/%s: the ratio from the per-round pairs\n"
+		     "(Hodges-Lehmann estimate); [lo, hi] its 95%% interval (Wilcoxon signed-rank); called when the\n"
+		     "whole interval lies beyond ±%.0f%%.\n",
+		letter(t->ref == 0 ? 1 : 0, l1, sizeof l1), letter(t->ref, l2, sizeof l2), PAIRED_FLOOR_PCT);
+	for (unsigned i = 0; i < t->ntests; i++) {
+		if (!ran_everywhere(t, i))
+			continue;
+		for (unsigned k = 0; k < t->narms; k++) {
+			const struct disk_pair *pr = &t->pairs[i * t->narms + k];
+			if (k != t->ref && pr->v.call == PAIRED_CANT_TELL)
+				fprintf(out, "%s, %s vs %s: %s\n", t->arms[0].tests[i].name, letter(k, l1, sizeof l1),
+					letter(t->ref, l2, sizeof l2), pr->v.why);
+		}
+	}
+}
+
+static json_t *facts_json(const struct disk_turns *t, unsigned k)
+{
+	const struct disk_target_facts *f = &t->facts[k];
+	json_t *o = json_object();
+	json_object_set_new(o, "target", json_string(disk_turns_target(t, k)));
+	json_object_set_new(o, "fs", json_string(f->fs));
+	json_object_set_new(o, "device", json_string(f->device));
+	json_object_set_new(o, "mount_options", json_string(f->mount_options));
+	return o;
+}
+
+json_t *disk_turns_json(const struct disk_turns *t)
+{
+	const struct disk_plan *p0 = &t->plans[0];
+	json_t *o = json_object();
+	json_object_set_new(o, "mode", json_string("turns"));
+	json_object_set_new(o, "profile", p0->profile ? json_string(p0->profile->name) : json_null());
+	json_object_set_new(o, "reference", json_string(disk_turns_target(t, t->ref)));
+	json_t *tg = json_array();
+	for (unsigned k = 0; k < t->narms; k++)
+		json_array_append_new(tg, facts_json(t, k));
+	json_object_set_new(o, "targets", tg);
+	json_object_set_new(o, "file_size", json_integer((json_int_t)(p0->base.size ? p0->base.size : p0->base.filesize)));
+	json_object_set_new(o, "passes", json_integer(p0->passes));
+	json_t *tests = json_array();
+	for (unsigned i = 0; i < t->ntests; i++) {
+		const struct disk_test *t0 = &t->arms[0].tests[i];
+		json_t *x = json_object();
+		json_object_set_new(x, "name", json_string(t0->name));
+		json_object_set_new(x, "rw", json_string(io_rw_name(t0->job.rw)));
+		json_object_set_new(x, "bs", json_integer((json_int_t)t0->job.bs[t0->job.rw == IO_WRITE || t0->job.rw == IO_RANDWRITE]));
+		json_object_set_new(x, "iodepth", json_integer(t0->job.iodepth));
+		json_object_set_new(x, "numjobs", json_integer(t0->job.numjobs));
+		json_t *per = json_array(), *pairs = json_array();
+		for (unsigned k = 0; k < t->narms; k++) {
+			const struct disk_test *at = &t->arms[k].tests[i];
+			json_t *y = json_object(), *bw = json_array(), *iops = json_array();
+			json_object_set_new(y, "target", json_string(disk_turns_target(t, k)));
+			json_object_set_new(y, "engine", json_string(at->engine));
+			json_object_set_new(y, "direct", at->direct < 0 ? json_null() : json_boolean(at->direct));
+			for (unsigned q = 0; q < at->npasses; q++) {
+				json_array_append_new(bw, json_real(io_result_bytes_per_sec(&at->total[q])));
+				json_array_append_new(iops, json_real(io_result_iops(&at->total[q])));
+			}
+			json_object_set_new(y, "bytes_per_sec", bw);
+			json_object_set_new(y, "iops", iops);
+			json_object_set_new(y, "median_bytes_per_sec", json_real(test_median(at)));
+			json_array_append_new(per, y);
+			if (k != t->ref && ran_everywhere(t, i))
+				json_array_append_new(pairs, disk_pair_json(t, k, &t->pairs[i * t->narms + k]));
+		}
+		json_object_set_new(x, "targets", per);
+		json_object_set_new(x, "paired", pairs);
+		json_array_append_new(tests, x);
+	}
+	json_object_set_new(o, "tests", tests);
+	return o;
+}
