@@ -131,7 +131,16 @@ int cmd_time(int argc, char **argv)
 		nm_error("%s", err);
 		goto out;
 	}
-	time_print_summary(rep.out, r);
+	if (a->nsteps) { /* a pipeline: its total, after the steps */
+		time_plan_add_total(&a->plan, r);
+		const struct bench *total = record_find_bench(r, "total");
+		if (total) {
+			time_print_header(rep.out, "total", a->plan.ncmds + 1);
+			time_print_bench(rep.out, r, total);
+		}
+	} else {
+		time_print_summary(rep.out, r);
+	}
 	if ((a->export_json && write_export(a->export_json, export_hyperfine_json, r) < 0) ||
 	    (a->export_csv && write_export(a->export_csv, export_hyperfine_csv, r) < 0) ||
 	    (a->export_md && write_export(a->export_md, export_hyperfine_markdown, r) < 0) ||

@@ -3,6 +3,7 @@
 #include "util/parse.h"
 #include "util/shellwords.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -116,6 +117,22 @@ static void add_command(const char *word, void *args)
 	a->shell_cmds[a->nshell++] = word;
 }
 
+/* --step NAME=CMD: a named command of a pipeline; the steps run in turn, as one run. */
+static void take_step(const struct opt_iter *it, void *args)
+{
+	struct time_args *a = args;
+	const char *eq = strchr(it->arg, '=');
+	if (!eq || eq == it->arg || !eq[1])
+		opt_bad_value(it, "expected NAME=CMD, like bwa='bwa mem ref.fa reads.fq'");
+	if (a->nshell == TIME_MAX_CMDS)
+		nm_usage_fail("at most %d steps", TIME_MAX_CMDS);
+	if (a->nnames != a->nshell)
+		nm_usage_fail("--step: give the steps alone (their names are in NAME=CMD)");
+	a->names[a->nnames++] = xstrndup(it->arg, (size_t)(eq - it->arg));
+	a->shell_cmds[a->nshell++] = eq + 1;
+	a->nsteps++;
+}
+
 static const struct cli_choice units[] = {
 	{ "second", HF_UNIT_SECOND }, { "millisecond", HF_UNIT_MILLI }, { "microsecond", HF_UNIT_MICRO }, { NULL, 0 },
 };
@@ -139,6 +156,9 @@ const struct cli_option time_options[] = {
 		 CLI_HELP("S", "the automatic count aims at S seconds (default 3)")),
 	CLI_COUNT("warmup", &parsed.plan.warmup, 0, MAX_COUNT, .alias = "w",
 		  CLI_HELP("N", "N unmeasured runs of each command first (default 0)")),
+	CLI_CALL("step", take_step, &parsed,
+		 CLI_HELP("NAME=CMD", "a step of a pipeline (repeatable, in order): each run times the\n"
+				      "steps in turn, a row per step and a total (default 1 run)")),
 	CLI_FLAG("interleave", &parsed.plan.interleave,
 		 CLI_HELP(NULL, "run the commands in turn (A B A B ...) so slow drift hits all alike")),
 	CLI_DURATION("timeout", &parsed.plan.timeout_ns, .min = 1, .bad = "expected a duration above 0, like 30s or 5m",
@@ -211,6 +231,16 @@ static void check_args(struct time_args *a)
 	}
 	if (a->direct && a->nshell)
 		nm_usage_fail("give either quoted commands or one command after --, not both");
+	if (a->nsteps) {
+		if (a->nsteps != a->nshell || a->nnames != a->nsteps)
+			nm_usage_fail("--step: give the steps alone, without other commands or --command-name");
+		if (a->reference || a->params.naxes || a->plan.min_runs || a->plan.max_runs || a->plan.warmup)
+			nm_usage_fail("--step: a pipeline takes --runs N (not --reference, parameters, --min-runs, "
+				      "--max-runs or --warmup)");
+		a->plan.interleave = 1; /* each round runs the steps in order */
+		if (!a->plan.runs)
+			a->plan.runs = 1;
+	}
 	if (!a->direct && !a->nshell)
 		nm_usage_fail("no command to time (e.g. nodemark time -- sleep 1, or nodemark time 'cmd one' 'cmd two')");
 	size_t ncmds = (a->direct ? 1 : a->nshell) + (a->reference != NULL);
@@ -448,6 +478,8 @@ void time_args_free(struct time_args *a)
 	time_plan_free(&a->plan);
 	params_free(&a->params);
 	run_opts_free(&a->ro);
+	for (size_t i = 0; i < a->nsteps; i++) /* a step's name was cut from its NAME=CMD */
+		free((char *)a->names[i]);
 	shellwords_free(a->plan.shell);
 	a->plan.shell = NULL;
 	if (a->plan.has_in_fd)

@@ -35,6 +35,7 @@ struct time_args {
 	int style_none;         /* --style none: no report */
 	int json;               /* --json: hyperfine's JSON on stdout */
 	int debug_mode;         /* --debug-mode: hyperfine's dry run, refused */
+	size_t nsteps;          /* --step NAME=CMD: a pipeline, its steps in turn, one run each round */
 	const char *export_json, *export_csv, *export_md, *export_adoc, *export_org;
 };
 

@@ -8,6 +8,7 @@
 #include "util/xalloc.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,6 +406,42 @@ static int run_plan(struct runner *x, time_start_fn start, time_done_fn done, vo
 		if ((rc = done_with(x, i, done, arg)) != 0)
 			return rc;
 	return 0;
+}
+
+void time_plan_add_total(const struct time_plan *p, struct record *r)
+{
+	size_t rounds = SIZE_MAX;
+	for (size_t i = 0; i < p->ncmds; i++) {
+		if (!p->cmds[i].bench)
+			return;
+		bench_set(p->cmds[i].bench, "step", json_string(p->cmds[i].name));
+		if (p->cmds[i].nsamples < rounds)
+			rounds = p->cmds[i].nsamples;
+	}
+	if (!p->ncmds || !rounds)
+		return;
+	struct bench *b = record_add_bench(r, "total");
+	bench_set(b, "step", json_string("total"));
+	bench_set(b, "steps", json_integer((json_int_t)p->ncmds));
+	struct metric *wall = bench_metric(b, "wall_s", "s", LOWER_IS_BETTER);
+	struct metric *user = bench_metric(b, "user_s", "s", LOWER_IS_BETTER);
+	struct metric *sys = bench_metric(b, "sys_s", "s", LOWER_IS_BETTER);
+	struct metric *rss = bench_metric(b, "max_rss", "B", LOWER_IS_BETTER);
+	for (size_t k = 0; k < rounds; k++) {
+		double w = 0, u = 0, s = 0, m = 0;
+		for (size_t i = 0; i < p->ncmds; i++) {
+			const struct spawn_sample *x = &p->cmds[i].samples[k];
+			w += (double)x->wall_ns / 1e9;
+			u += (double)x->user_ns / 1e9;
+			s += (double)x->sys_ns / 1e9;
+			if ((double)x->max_rss > m)
+				m = (double)x->max_rss;
+		}
+		metric_add(wall, w);
+		metric_add(user, u);
+		metric_add(sys, s);
+		metric_add(rss, m);
+	}
 }
 
 int time_plan_run(struct time_plan *p, struct record *r, time_start_fn start, time_done_fn done, void *arg,

@@ -66,6 +66,11 @@ typedef void (*time_start_fn)(const struct time_plan *p, size_t index, void *arg
 int time_plan_run(struct time_plan *p, struct record *r, time_start_fn start, time_done_fn done, void *arg,
 		  char *err, size_t errlen);
 
+/* A pipeline's steps (the plan's commands, run in turn: --interleave with a fixed count):
+ * each step's bench gets its name as the "step" setting, and a bench "total" holds each round's
+ * sums (wall, user, system time) and its peak memory, step "total".  Call after time_plan_run. */
+void time_plan_add_total(const struct time_plan *p, struct record *r);
+
 /* Add a command; argv is copied (argv[0] is resolved on $PATH unless shell). Returns 0 or -1. */
 int time_plan_add(struct time_plan *p, const char *name, const char *text, char **argv, int shell,
 		  json_t *parameters, char *err, size_t errlen);

@@ -1,0 +1,44 @@
+# nodemark time --step NAME=CMD: a pipeline's steps timed in turn as one run, a row per step and
+# a total; saved with the step as a key and compared step by step, machine beside machine.
+. "$TESTS_DIR/cli/lib.sh"
+export NODEMARK_DB="$PWD/store.db" NODEMARK_NO_PROGRESS=1
+
+run_nm time --no-save --runs 2 --export-json - --step align='echo align >>order; sleep 0.02' \
+    --step dedup='echo dedup >>order' --step bqsr='echo bqsr >>order; sleep 0.01'
+expect_rc 0 "a pipeline of three steps exits 0"
+check "each run does the steps in order" test "$(tr '\n' ' ' <order)" = "align dedup bqsr align dedup bqsr "
+check "a row per step and a total" test "$(json_get '[r["command"] for r in j["results"]]')" = "['align', 'dedup', 'bqsr', 'total']"
+check "the total of each run is the sum of its steps" python3 -c '
+import json, sys
+r = json.loads(sys.argv[1])["results"]
+steps, total = r[:3], r[3]
+assert len(total["times"]) == 2
+for k in range(2):
+    assert abs(sum(s["times"][k] for s in steps) - total["times"][k]) < 1e-9
+' "$out"
+expect_err_has "Benchmark 4: total" "the report ends with the total"
+
+# Two machines (tags), compared: one table, a row per step and the total.
+for m in a b; do
+    run_nm time --runs 2 --tag machine=$m --label pipe-$m --step align='sleep 0.01' --step dedup='true' \
+        --step bqsr='true' --step apply='sleep 0.01'
+done
+run_nm show pipe-a --json
+check "each step is saved with its name as the step key" test "$(json_get '[b["settings"]["step"] for b in j["benches"]]')" = \
+    "['align', 'dedup', 'bqsr', 'apply', 'total']"
+check "the machine tag is kept" test "$(json_get 'j["tags"]["machine"]')" = a
+run_nm compare pipe-a pipe-b
+expect_rc 0 "the two machines' pipelines compare"
+rows=$(awk '/wall_s/{t=1; next} t && /^[a-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
+[ "$rows" = "align dedup bqsr apply total geomean " ] && ok "compare: step × machine with a total row" \
+    || not_ok "compare rows" "$rows; ${out:0:400}"
+
+# Bad input: one line, exit 2.
+run_nm time --no-save --step align
+expect_refused "--step without NAME=" "NAME=CMD"
+run_nm time --no-save --step =true
+expect_refused "--step with an empty name" "NAME=CMD"
+run_nm time --no-save --step a=true 'true'
+expect_refused "--step beside a plain command" "--step"
+run_nm time --no-save --step a=true -L x 1,2
+expect_refused "--step with parameters" "--step"
