@@ -106,38 +106,57 @@ pid=$(cat "$d/pid" 2>/dev/null)
 [ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
 
 # --- net: TCP and UDP over loopback ---------------------------------------------------------
+# The receiver runs first, and the sender starts once the receiver's socket is bound (seen in
+# /proc/net): a startdelay= would race the receiver's start on a busy machine (a refused
+# connect, datagrams sent before anyone reads).
 port=$((20000 + $$ % 20000))
-cat >"$d/net.fio" <<EOF
-[global]
-ioengine=net
-port=$port
-bs=4k
-size=1m
-runtime=20
-[receiver]
-listen
-rw=read
-[sender]
-hostname=127.0.0.1
-startdelay=1
-rw=write
-EOF
-run_nm fio --no-save --output-format=json "$d/net.fio"
-[ "$rc" = 0 ] && [ "$(jget 'j["jobs"][0]["read"]["io_bytes"], j["jobs"][1]["write"]["io_bytes"]')" = "1048576 1048576" ] &&
-    ok "net tcp: 1 MiB sent and the same received" || not_ok "net tcp: 1 MiB both ways" "rc $rc: $(jget '[(x["read"]["io_bytes"], x["write"]["io_bytes"]) for x in j["jobs"]]') ${err:0:300}"
-sed -i "s/^port=.*/port=$((port + 1))/; s/^\[global\]/[global]\npingpong=1\nnodelay=1/" "$d/net.fio"
-run_nm fio --no-save --output-format=json "$d/net.fio"
-[ "$rc" = 0 ] && [ "$(jget 'j["jobs"][0]["read"]["total_ios"] == j["jobs"][1]["write"]["total_ios"] == 256')" = True ] &&
-    ok "net tcp pingpong: every message answered" || not_ok "net tcp pingpong" "rc $rc ${err:0:300}"
-sed -i "s/^port=.*/port=$((port + 2))/; s/^listen$//; s/^pingpong=1$/protocol=udp/; s/^bs=4k/bs=1k/; s/^size=1m/size=256k/" "$d/net.fio"
-run_nm fio --no-save --output-format=json "$d/net.fio"
-got=$(jget 'j["jobs"][0]["read"]["io_bytes"], j["jobs"][1]["write"]["io_bytes"]')
+wait_bound() { # tcp|udp PORT: until a socket is bound to PORT (listening, for TCP); 30 s at most
+    local hex i
+    hex=$(printf ':%04X' "$2")
+    for i in $(seq 300); do
+        if [ "$1" = tcp ]; then
+            awk -v p="$hex" '$2 ~ p"$" && $4 == "0A" { f = 1 } END { exit !f }' /proc/net/tcp /proc/net/tcp6 2>/dev/null && return 0
+        else
+            awk -v p="$hex" '$2 ~ p"$" { f = 1 } END { exit !f }' /proc/net/udp /proc/net/udp6 2>/dev/null && return 0
+        fi
+        sleep 0.1
+    done
+    return 1
+}
+# net_pair tcp|udp PORT GLOBAL-LINES: sets rc (the sender's), rrc (the receiver's), out (the
+# sender's JSON) and rout (the receiver's JSON)
+net_pair() {
+    local g="[global]\nioengine=net\nport=$2\nruntime=20\n$3" listen="" rpid
+    [ "$1" = tcp ] && listen="listen\n"
+    printf "$g[receiver]\n${listen}rw=read\n" >"$d/recv.fio"
+    printf "$g[sender]\nhostname=127.0.0.1\nrw=write\n" >"$d/send.fio"
+    "$NM" fio --no-save --output-format=json "$d/recv.fio" >"$d/recv.json" 2>"$d/recv.err" &
+    rpid=$!
+    if wait_bound "$1" "$2"; then
+        run_nm fio --no-save --output-format=json "$d/send.fio"
+    else
+        rc=99 out="" err="the receiver never bound port $2"
+        kill "$rpid" 2>/dev/null
+    fi
+    wait "$rpid"
+    rrc=$?
+    rout=$(cat "$d/recv.json") err="$err $(cat "$d/recv.err")"
+}
+rget() { out="$rout" jget "$1"; }
+net_pair tcp "$port" "bs=4k\nsize=1m\n"
+[ "$rc:$rrc" = 0:0 ] && [ "$(rget 'j["jobs"][0]["read"]["io_bytes"]') $(jget 'j["jobs"][0]["write"]["io_bytes"]')" = "1048576 1048576" ] &&
+    ok "net tcp: 1 MiB sent and the same received" || not_ok "net tcp: 1 MiB both ways" "rc $rc/$rrc: $(rget 'j["jobs"][0]["read"]["io_bytes"]') ${err:0:300}"
+net_pair tcp $((port + 1)) "bs=4k\nsize=1m\npingpong=1\nnodelay=1\n"
+[ "$rc:$rrc" = 0:0 ] && [ "$(rget 'j["jobs"][0]["read"]["total_ios"]') $(jget 'j["jobs"][0]["write"]["total_ios"]')" = "256 256" ] &&
+    ok "net tcp pingpong: every message answered" || not_ok "net tcp pingpong" "rc $rc/$rrc ${err:0:300}"
+net_pair udp $((port + 2)) "bs=1k\nsize=256k\nprotocol=udp\n"
+got="$(rget 'j["jobs"][0]["read"]["io_bytes"]') $(jget 'j["jobs"][0]["write"]["io_bytes"]')"
 set -- $got
 # datagrams the reader's buffer had no room for are lost (as with fio): it gets at most what
 # was sent, and ends at the writer's close message, long before the runtime
-rt=$(jget 'j["jobs"][0]["job_runtime"]')
-[ "$rc" = 0 ] && [ "${2:-0}" = 262144 ] && [ "${1:-0}" -gt 0 ] && [ "${1:-0}" -le 262144 ] && [ "${rt:-20000}" -lt 15000 ] &&
-    ok "net udp: 256 KiB sent, the reader ends at the writer's close" || not_ok "net udp" "rc $rc, '$got', runtime $rt ms ${err:0:300}"
+rt=$(rget 'j["jobs"][0]["job_runtime"]')
+[ "$rc:$rrc" = 0:0 ] && [ "${2:-0}" = 262144 ] && [ "${1:-0}" -gt 0 ] && [ "${1:-0}" -le 262144 ] && [ "${rt:-20000}" -lt 15000 ] &&
+    ok "net udp: 256 KiB sent, the reader ends at the writer's close" || not_ok "net udp" "rc $rc/$rrc, '$got', runtime $rt ms ${err:0:300}"
 run_nm fio --no-save --name=r --ioengine=net --listen --port=$((port + 3)) --rw=read --size=1m --runtime=1
 [ "$rc" = 1 ] && grep -q "port $((port + 3)): waiting for a connection: Connection timed out" <<<"$err" &&
     ok "net: a listener no one connects to gives up at its runtime, naming the port" || not_ok "net: listener gives up" "rc $rc: $err"

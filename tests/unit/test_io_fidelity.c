@@ -113,29 +113,34 @@ TEST(every_loop_drops_the_page_cache_unless_kept)
 	io_result_free(&r);
 }
 
+/* One drop per pass started, whatever the number of I/Os: the count is asserted on every run.
+ * That the runs wrap at all (more than a pass of I/Os) is up to the scheduler, which can keep a
+ * thread off the CPU for the whole 100 ms on a loaded machine: a run that did not wrap is run
+ * again (up to 20 times), rather than failing on what load decides. */
 TEST(every_time_based_wrap_drops_the_page_cache)
 {
 	char err[256];
 	struct io_job j = file_job(test_engine("psync"), IO_RANDREAD, 1);
-	j.size = 8 * 1024; /* 2 I/Os a pass, so even a starved 100 ms wraps several times */
+	j.size = 8 * 1024; /* 2 I/Os a pass */
 	j.time_based = 1;
 	j.runtime_ns = 100 * 1000 * 1000ull;
-	j.direct = DIRECT_OFF;
 	struct io_job_result r;
-	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
-	uint64_t ios = r.dir[DIR_READ].ios;
-	CHECK(ios > 2);
-	/* one drop at the first I/O, one each time a pass was full and another I/O was due */
-	if (r.cache_drops)
-		CHECK_EQ_U64(r.cache_drops, 1 + (ios - 1) / 2);
-	io_result_free(&r);
-	/* O_DIRECT: fio drops at the open but not at a wrap (loop_cache_invalidate) */
-	j.direct = DIRECT_AUTO;
-	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
-	CHECK(r.dir[DIR_READ].ios > 2);
-	if (r.direct_used)
-		CHECK_EQ_U64(r.cache_drops, 1);
-	io_result_free(&r);
+	for (int direct = 0; direct < 2; direct++) {
+		j.direct = direct ? DIRECT_AUTO : DIRECT_OFF;
+		uint64_t ios = 0;
+		for (int tries = 0; tries < 20 && ios <= 2; tries++) {
+			CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
+			ios = r.dir[DIR_READ].ios;
+			CHECK(ios >= 1);
+			if (!direct && r.cache_drops) /* one drop at the first I/O, one at each wrap */
+				CHECK_EQ_U64(r.cache_drops, 1 + (ios - 1) / 2);
+			/* O_DIRECT: fio drops at the open but not at a wrap (loop_cache_invalidate) */
+			if (direct && r.direct_used)
+				CHECK_EQ_U64(r.cache_drops, 1);
+			io_result_free(&r);
+		}
+		CHECK(ios > 2);
+	}
 }
 
 TEST(bw_and_iops_are_sampled_every_500ms)
