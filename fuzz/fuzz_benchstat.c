@@ -49,7 +49,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	}
 	b.residue = bp_residue(&parser);
-	bf_read(&set, p, (size_t)(end - p), "fuzz.txt", "fuzz.txt", ignore, NULL);
+	char refusal[1024];
+	if (bf_read(&set, p, (size_t)(end - p), "fuzz.txt", "fuzz.txt", ignore, NULL, refusal, sizeof refusal) < 0)
+		fuzz_check_message(refusal);
 	for (size_t i = 0; i < set.n; i++) {
 		FUZZ_ASSERT(set.results[i].name && set.results[i].nvalues > 0);
 		if (bp_filter_apply(&filter, &set.results[i]))

@@ -98,8 +98,13 @@ static int read_inputs(struct bf_set *set, char **paths, int n)
 		char *text = storecmd_read_file(path, &len);
 		if (!text)
 			return -1;
-		bf_read(set, text, len, path, label, print_error, NULL);
+		char err[1024];
+		int refused = bf_read(set, text, len, path, label, print_error, NULL, err, sizeof err);
 		free(text);
+		if (refused < 0) {
+			nm_error("%s", err);
+			return -1;
+		}
 	}
 	return 0;
 }

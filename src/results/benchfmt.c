@@ -94,6 +94,9 @@ struct reader {
 	size_t line;
 	void (*on_error)(void *, const char *);
 	void *arg;
+	char *refusal;            /* set: a value was not a finite number; reading stops */
+	size_t refusal_len;
+	int refused;
 };
 
 static void syntax_error(struct reader *r, const char *msg)
@@ -240,6 +243,8 @@ static void bench_line(struct reader *r, const char *p, const char *end)
 			snprintf(msg, sizeof msg, "parsing measurement: %s", why);
 			return syntax_error(r, msg);
 		}
+		const char *text = f;
+		size_t text_len = n;
 		n = split_field(&p, end, &f);
 		if (n == 0) {
 			free(vals);
@@ -248,6 +253,15 @@ static void bench_line(struct reader *r, const char *p, const char *end)
 		const char *unit = bf_intern(r->s, f, n);
 		char tidy[256];
 		double factor = scale_tidy_unit(unit, tidy, sizeof tidy);
+		/* Go's format allows NaN and Inf, but no statistic means anything over them: the whole
+		 * input is refused rather than one line skipped, so no table silently loses a row. */
+		if (!isfinite(v) || !isfinite(v * factor)) {
+			free(vals);
+			snprintf(r->refusal, r->refusal_len, "%s:%zu: measurement \"%.*s %s\" is not a finite number",
+				 r->path, r->line, (int)(text_len > 64 ? 64 : text_len), text, unit);
+			r->refused = 1;
+			return;
+		}
 		vals = xrealloc(vals, (nvals + 1) * sizeof *vals);
 		if (v * factor == v)
 			vals[nvals++] = (struct bf_value){ v, unit, 0, NULL };
@@ -343,13 +357,14 @@ static int config_line(struct reader *r, const char *p, const char *end)
 	return 1;
 }
 
-void bf_read(struct bf_set *s, const char *text, size_t len, const char *path, const char *label,
-	     void (*on_error)(void *arg, const char *msg), void *arg)
+int bf_read(struct bf_set *s, const char *text, size_t len, const char *path, const char *label,
+	    void (*on_error)(void *arg, const char *msg), void *arg, char *err, size_t errlen)
 {
-	struct reader r = { .s = s, .path = bf_intern(s, path, strlen(path)), .on_error = on_error, .arg = arg };
+	struct reader r = { .s = s, .path = bf_intern(s, path, strlen(path)), .on_error = on_error, .arg = arg,
+			    .refusal = err, .refusal_len = errlen };
 	cfg_set(&r, bf_intern(s, ".file", 5), bf_intern(s, label, strlen(label)), 0);
 	size_t i = 0;
-	while (i < len) {
+	while (i < len && !r.refused) {
 		const char *p = text + i, *nl = memchr(p, '\n', len - i);
 		const char *end = nl ? nl : text + len;
 		i = (size_t)(end - text) + 1;
@@ -370,6 +385,7 @@ void bf_read(struct bf_set *s, const char *text, size_t len, const char *path, c
 		config_line(&r, p, end);
 	}
 	free(r.cfg);
+	return r.refused ? -1 : 0;
 }
 
 const char *bf_config_get(const struct bf_result *r, const char *key)

@@ -10,7 +10,7 @@
  * value-unit pairs, units tidied (ns/op -> sec/op, MB/s -> B/s), with a snapshot of the
  * configuration in force.  Each file's configuration starts with the internal key ".file" (its
  * label).  A bad line is a syntax error ("file:line: msg") that is reported and skipped; the
- * rest of the file still counts. */
+ * rest of the file still counts.  NaN and Inf values, which Go's format allows, are refused. */
 #ifndef NM_RESULTS_BENCHFMT_H
 #define NM_RESULTS_BENCHFMT_H
 
@@ -60,9 +60,11 @@ void bf_free(struct bf_set *s);
 /* A string kept as long as the set. */
 const char *bf_intern(struct bf_set *s, const char *str, size_t len);
 
-/* Reads one file's text; each syntax error goes to on_error ("path:line: msg"). */
-void bf_read(struct bf_set *s, const char *text, size_t len, const char *path, const char *label,
-	     void (*on_error)(void *arg, const char *msg), void *arg);
+/* Reads one file's text; each syntax error goes to on_error ("path:line: msg") and the line is
+ * skipped.  A measurement that is not a finite number (NaN, Inf, or one that overflows when its
+ * unit is tidied) stops the reading: -1 with "path:line: ..." in err.  Otherwise 0. */
+int bf_read(struct bf_set *s, const char *text, size_t len, const char *path, const char *label,
+	    void (*on_error)(void *arg, const char *msg), void *arg, char *err, size_t errlen);
 
 /* The value of a configuration key of a result, or NULL. */
 const char *bf_config_get(const struct bf_result *r, const char *key);

@@ -72,6 +72,9 @@ static int parse_bench_line(struct record *r, char *line, size_t lineno, char *e
 			return nm_errf(err, errlen, "line %zu: \"%s\": expected a number", lineno, fields[i]);
 		char unit[128];
 		double factor = scale_tidy_unit(fields[i + 1], unit, sizeof unit);
+		if (!isfinite(v * factor)) /* 1e305 MB/s overflows as B/s */
+			return nm_errf(err, errlen, "line %zu: \"%s %s\": not a finite number in %s", lineno,
+				       fields[i], fields[i + 1], unit);
 		size_t ulen = strlen(unit);
 		/* Rates (…/s) are better higher; times, bytes and counts per op are better lower. */
 		int dir = ulen >= 2 && strcmp(unit + ulen - 2, "/s") == 0 ? HIGHER_IS_BETTER : LOWER_IS_BETTER;

@@ -308,8 +308,16 @@ static int load_bench_parts(struct store *s, struct bench *b, sqlite3_int64 benc
 	sqlite3_bind_int64(st, 1, bench_id);
 	STEP_ROWS(st, rc) {
 		struct metric *m = bench_metric(b, col_text(st, 0), col_text(st, 1), sqlite3_column_int(st, 2));
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
-			metric_add(m, col_double(st, 4));
+		if (sqlite3_column_type(st, 3) == SQLITE_NULL)
+			continue;
+		double v = col_double(st, 4);
+		if (isinf(v)) { /* NaN is a sample saved as missing (NULL); an infinity was never saved */
+			nm_errf(err, errlen, "metric %s: sample %d is not a finite number (%g)", m->name,
+				sqlite3_column_int(st, 3), v);
+			sqlite3_finalize(st);
+			return -1;
+		}
+		metric_add(m, v);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)

@@ -6,6 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Equal in stats_sort's order: NaN groups with NaN, so every tie group has a value. */
+static int same_value(double x, double y)
+{
+	return x == y || (isnan(x) && isnan(y));
+}
+
 static double choose(long n, long k)
 {
 	if (k < 0 || k > n)
@@ -85,11 +91,11 @@ int mwu_test(const double *a, size_t na, const double *b, size_t nb, struct mwu_
 	double r1 = 0, tie_term = 0;
 	int has_ties = 0;
 	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		while (j < n && vals[j] == vals[i])
+		size_t j = i + 1; /* a group holds at least its first value, whatever it compares like */
+		while (j < n && same_value(vals[j], vals[i]))
 			j++;
 		size_t from_a = 0;
-		while (ai < na && as[ai] == vals[i])
+		while (ai < na && same_value(as[ai], vals[i]))
 			ai++, from_a++;
 		double t = (double)(j - i);
 		r1 += (double)from_a * ((double)(i + 1) + (double)j) / 2; /* midrank of ranks i+1..j */

@@ -2,7 +2,9 @@
  *
  * Ties get midranks.  The p-value comes from the exact distribution of U (conditional on the
  * tie pattern) when both samples have at most 50 values, or 25 when there are ties; otherwise
- * from the normal approximation with tie and continuity corrections. */
+ * from the normal approximation with tie and continuity corrections.  Any input is ranked in
+ * stats_sort's order (NaN lowest, all NaNs one tie group): the commands refuse non-finite
+ * measurements before this, but the test never reads past its buffers on them. */
 #ifndef NM_STATS_MANNWHITNEY_H
 #define NM_STATS_MANNWHITNEY_H
 

@@ -10,6 +10,8 @@
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
+	if (isnan(x) || isnan(y))
+		return isnan(y) - isnan(x); /* NaN first: a total order, which qsort needs */
 	return (x > y) - (x < y);
 }
 
@@ -24,7 +26,7 @@ double stats_quantile(const double *sorted, size_t n, double p)
 		return NAN;
 	/* R8: h = (n + 1/3) p + 1/3, 1-based; clamp to the ends. */
 	double h = ((double)n + 1.0 / 3) * p + 1.0 / 3;
-	if (h <= 1)
+	if (!(h > 1)) /* a NaN p too: never an index from it */
 		return sorted[0];
 	if (h >= (double)n)
 		return sorted[n - 1];
@@ -100,7 +102,7 @@ void stats_median_ci_orders(size_t n, double confidence, size_t *lo_order, size_
 	long N = (long)n, l, r;
 	double conf;
 
-	if (confidence >= 1) {
+	if (!(confidence < 1)) { /* NaN too: the widest interval, never an order from it */
 		*lo_order = 0;
 		*hi_order = n + 1;
 		if (actual_confidence)

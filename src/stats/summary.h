@@ -17,7 +17,8 @@ struct summary {
 	size_t n;
 };
 
-/* v[0..n) in ascending order (qsort with the one comparison of doubles). */
+/* v[0..n) in ascending order (qsort with the one comparison of doubles): a total order with NaN
+ * first (as Go's sort.Float64s), so a NaN in the input cannot make the order inconsistent. */
 void stats_sort(double *v, size_t n);
 
 /* The R8 quantile (Hyndman & Fan) of sorted[0..n), p in [0, 1]. NAN when n is 0. */

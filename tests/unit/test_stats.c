@@ -2,7 +2,10 @@
 #include "stats/mannwhitney.h"
 #include "stats/summary.h"
 
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 TEST(stats_quantile_r8)
 {
@@ -235,4 +238,88 @@ TEST(stats_scale_like_benchstat)
 	CHECK_EQ_STR(u, "sec/MB");
 	CHECK_NEAR(scale_tidy_unit("allocs/op", u, sizeof u), 1, 0);
 	CHECK_EQ_STR(u, "allocs/op");
+}
+
+/* Non-finite input: the commands refuse it, but the statistics must still stay inside their
+ * buffers.  NaN ranks below every number (all NaNs one tie group) and ±Inf like any other value,
+ * so the test must agree with the same samples where finite stand-ins keep that order:
+ * NaN -> -DBL_MAX, -Inf -> -DBL_MAX/2, +Inf -> DBL_MAX. */
+static void finite_stand_in(const double *x, double *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = isnan(x[i]) ? -DBL_MAX : isinf(x[i]) ? (x[i] > 0 ? DBL_MAX : -DBL_MAX / 2) : x[i];
+}
+
+TEST(stats_mwu_nan_is_ranked_not_overrun)
+{
+	/* the reproducer of the benchstat crash: one NaN in one of two samples */
+	double a[] = { 1, 2, NAN, 3 }, b[] = { 1, 2, 2 };
+	struct mwu_result r, want;
+	double fa[4], fb[3];
+	finite_stand_in(a, fa, 4);
+	finite_stand_in(b, fb, 3);
+	CHECK(mwu_test(a, 4, b, 3, &r) == 0);
+	CHECK(mwu_test(fa, 4, fb, 3, &want) == 0);
+	CHECK_NEAR(r.u, want.u, 0);
+	CHECK_NEAR(r.p, want.p, 1e-12);
+	double n3[] = { NAN, NAN, NAN }, n2[] = { NAN, NAN };
+	CHECK(mwu_test(n3, 3, n2, 2, &r) == 0);
+	CHECK(r.all_equal);
+	CHECK_NEAR(r.p, 1, 0);
+}
+
+TEST(stats_nonfinite_huge_duplicate_inputs_stay_in_bounds)
+{
+	static const double pool[] = { NAN, INFINITY, -INFINITY, 0, 1, 2, 1e300, -1e300, 5e-324 };
+	double a[80], b[80], fa[80], fb[80];
+	srand(7);
+	for (int round = 0; round < 400; round++) {
+		size_t na = 1 + (size_t)rand() % 80, nb = 1 + (size_t)rand() % 80;
+		for (size_t i = 0; i < na; i++)
+			a[i] = pool[rand() % 9];
+		for (size_t i = 0; i < nb; i++)
+			b[i] = pool[rand() % 9];
+		struct mwu_result r, want;
+		CHECK(mwu_test(a, na, b, nb, &r) == 0);
+		CHECK(r.p >= 0 && r.p <= 1);
+		finite_stand_in(a, fa, na);
+		finite_stand_in(b, fb, nb);
+		mwu_test(fa, na, fb, nb, &want);
+		CHECK_NEAR(r.u, want.u, 0);
+		CHECK_NEAR(r.p, want.p, 1e-9);
+
+		struct summary s;
+		CHECK(summary_median(a, na, 0.95, &s) == 0);
+		CHECK(s.n == na);
+		/* the bounds are in stats_sort's order: NaN first, then by value */
+		CHECK(isnan(s.lo) || (!isnan(s.hi) && s.lo <= s.hi));
+		double sorted[80];
+		memcpy(sorted, a, na * sizeof *a);
+		stats_sort(sorted, na);
+		for (size_t i = 1; i < na; i++)
+			CHECK(isnan(sorted[i - 1]) || (!isnan(sorted[i]) && sorted[i - 1] <= sorted[i]));
+		double g = stats_geomean(a, na);
+		CHECK(isnan(g) || g > 0);
+	}
+	/* many duplicates: the normal approximation with every value tied */
+	static double many[5000];
+	for (size_t i = 0; i < 5000; i++)
+		many[i] = 1e308;
+	struct mwu_result r;
+	CHECK(mwu_test(many, 2500, many + 2500, 2500, &r) == 0);
+	CHECK(r.all_equal && r.p == 1);
+}
+
+TEST(stats_nan_parameters_give_no_index)
+{
+	double v[] = { 1, 2, 3 };
+	/* a NaN p or confidence must not become an index */
+	CHECK(stats_quantile(v, 3, NAN) == 1);
+	size_t lo, hi;
+	stats_median_ci_orders(40, NAN, &lo, &hi, NULL);
+	CHECK_EQ_U64(lo, 0);
+	CHECK_EQ_U64(hi, 41);
+	struct summary s;
+	CHECK(summary_median(v, 3, NAN, &s) == 0);
+	CHECK(isinf(s.lo) && isinf(s.hi) && s.center == 2);
 }

@@ -1,0 +1,42 @@
+# Measurements that are not finite numbers are refused wherever they are read, before any
+# statistic runs: exit 2 and one line naming the file and line.  (A NaN in one of two benchstat
+# inputs used to overflow a heap buffer in the Mann-Whitney tie grouping and die with SIGSEGV.)
+. "$TESTS_DIR/cli/lib.sh"
+
+printf 'BenchmarkX 1 1 ns/op\nBenchmarkX 1 2 ns/op\nBenchmarkX 1 NaN ns/op\nBenchmarkX 1 3 ns/op\n' >nan.txt
+printf 'BenchmarkX 1 1 ns/op\nBenchmarkX 1 2 ns/op\nBenchmarkX 1 2 ns/op\n' >plain.txt
+printf 'BenchmarkX 1 5 ns/op\nBenchmarkX 1 +Inf ns/op\n' >inf.txt
+printf 'BenchmarkX 1 -Inf ns/op\n' >neginf.txt
+printf 'BenchmarkX 1 1e305 MB/s\n' >overflow.txt # finite as written, infinite as B/s
+
+run_nm benchstat nan.txt plain.txt
+expect_refused "benchstat: a NaN in one of two inputs is refused (it crashed)" 'nan.txt:3: measurement "NaN ns/op" is not a finite number'
+if [ -z "$out" ]; then ok "benchstat prints no table before the refusal"; else not_ok "benchstat prints no table before the refusal" "$out"; fi
+for f in inf.txt neginf.txt overflow.txt; do
+    run_nm benchstat plain.txt "$f"
+    expect_refused "benchstat: $f is refused" "$f:"
+    run_nm compare plain.txt "$f"
+    expect_refused "compare: $f is refused" "$f"
+done
+run_nm compare nan.txt plain.txt
+expect_refused "compare: NaN is refused" "nan.txt"
+
+# The store: a sample that is infinite (only a hand-edited or foreign store holds one) is
+# refused when the run is loaded, by every command that reads it.
+STORE=$PWD/s.db
+"$NM" hash --db "$STORE" --size 64k --algo sha256 --threads 1 --runs 1 --label a >/dev/null 2>&1
+check "a run to damage" sqlite3 "$STORE" "update samples set value = 9e999 where seq = 0"
+for cmd in "show a" "export a" "compare a a" "report a -o r.md"; do
+    run_nm $cmd --db "$STORE"
+    expect_refused "$cmd: an infinite sample in the store is refused" "not a finite number"
+done
+[ ! -e r.md ] && ok "report wrote nothing" || not_ok "report wrote r.md"
+
+# JSON: jansson refuses numbers that overflow; JSON has no NaN or Inf literal.
+sqlite3 "$STORE" "update samples set value = 1 where seq = 0"
+"$NM" export --db "$STORE" a >a.json 2>/dev/null
+python3 -c 'import sys; t=open("a.json").read(); open("big.json","w").write(t.replace("\"samples\": [", "\"samples\": [1e999, ", 1))'
+for cmd in "import --db imp.db big.json" "compare big.json a.json"; do
+    run_nm $cmd
+    expect_refused "$cmd: an overflowing JSON sample is refused" "big.json"
+done
