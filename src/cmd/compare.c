@@ -2,6 +2,7 @@
 #include "cmd/cmd.h"
 #include "cli/compare_input.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "export/compare_out.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -113,6 +114,7 @@ int cmd_compare(int argc, char **argv)
 		cli_words_free(&names);
 		nm_usage_fail("what to compare? expected runs, JSON record files or Go benchmark files");
 	}
+	cli_outputs_check(options, names.v, names.n, sel.db);
 	int rc = NM_EXIT_USAGE;
 	struct compare_inputs ci;
 	if (compare_inputs_load_where(&ci, names.v, names.n, sel.where_given ? &sel.where : NULL, sel.db) == 0) {

@@ -187,6 +187,7 @@ static void parse_args(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	disk_plan_init(&opts.plan);
 	cli_parse("disk", argc, argv, options, add_target, NULL);
+	cli_outputs_check(options, NULL, 0, opts.run.db);
 }
 
 /* --- checks that need the file system ------------------------------------------------------ */

@@ -68,6 +68,7 @@ int cmd_export(int argc, char **argv)
 	char err[512];
 	cli_words_init(&words, argc);
 	cli_parse("export", argc, argv, options, cli_collect_word, &words);
+	cli_outputs_check(options, NULL, 0, db);
 	const char **names = words.v;
 	size_t nnames = words.n;
 	if (!nnames && !all) {

@@ -2,6 +2,7 @@
  * formats.  The front end is src/fio/ (parser, option table, scheduler, reports); this file
  * splits nodemark's own options from fio's, checks what may be written, and saves the run. */
 #include "cmd/cmd.h"
+#include "cli/output.h"
 #include "cli/run_opts.h"
 #include "fio/options.h"
 #include "fio/run.h"
@@ -148,6 +149,11 @@ int cmd_fio(int argc, char **argv)
 			nm_usage_fail("--cmdhelp: %s: not a fio option nodemark knows", name);
 		return NM_EXIT_OK;
 	}
+	struct file_roles roles = { 0 };
+	roles_output(&roles, "--output", c.plan.output);
+	for (size_t i = 0; i < c.plan.njobfiles; i++)
+		roles_input(&roles, "job file", c.plan.jobfiles[i]);
+	roles_check(&roles, c.ro.db); /* exits on a clash, before anything is written */
 	for (size_t i = 0; i < c.plan.nwarnings; i++)
 		nm_warn("%s", c.plan.warnings[i]);
 	for (size_t i = 0; i < c.plan.nnotes; i++)

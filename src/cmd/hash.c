@@ -125,6 +125,7 @@ static void parse_args(int argc, char **argv)
 	if (ncpu > 1)
 		opts.threads[opts.nthreads++] = (unsigned)(ncpu > 1024 ? 1024 : ncpu);
 	cli_parse("hash", argc, argv, options, NULL, NULL);
+	cli_outputs_check(options, &opts.file, opts.file ? 1 : 0, run_opts.db);
 }
 
 /* The file to hash, mapped read-only. Exits 2 when it cannot be read (it is input). */

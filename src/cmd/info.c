@@ -1,6 +1,7 @@
 /* nodemark info: the machine as facts, down to the disk stack under a directory. */
 #include "cmd/cmd.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "cli/store_open.h"
 #include "inventory/inventory.h"
 #include "export/changes.h"
@@ -122,6 +123,7 @@ static void parse_args(int argc, char **argv)
 {
 	args = (struct info_args){ .inv = { .path = "." } };
 	cli_parse("info", argc, argv, options, run_word, NULL);
+	cli_outputs_check(options, (const char *const *)args.runs, (size_t)args.nruns, args.db);
 	struct inventory_opts *o = &args.inv;
 	if (!o->sysroot && getenv("NODEMARK_SYSROOT") && *getenv("NODEMARK_SYSROOT"))
 		o->sysroot = getenv("NODEMARK_SYSROOT");

@@ -142,6 +142,7 @@ static void parse_args(int argc, char **argv)
 		},
 	};
 	cli_parse("pieces", argc, argv, options, add_dir, NULL);
+	cli_outputs_check(options, NULL, 0, run_opts.db);
 	if (!p->ndirs)
 		nm_usage_fail("expected a directory to write in (see 'nodemark pieces --help')");
 	if (p->sync_batch) {
@@ -525,6 +526,7 @@ static void verify_dir(const char *word, void *ctx)
 static int cmd_pieces_verify(int argc, char **argv)
 {
 	cli_parse("pieces verify", argc, argv, verify_options, verify_dir, NULL);
+	cli_outputs_check(verify_options, NULL, 0, NULL);
 	if (!vargs.dir)
 		nm_usage_fail("verify: expected the store's directory (see 'nodemark pieces --help')");
 

@@ -2,6 +2,7 @@
 #include "cmd/cmd.h"
 #include "cli/compare_input.h"
 #include "cli/options.h"
+#include "cli/output.h"
 #include "export/report_html.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -107,6 +108,7 @@ int cmd_report(int argc, char **argv)
 		size_t n = strlen(output);
 		markdown = n > 3 && strcmp(output + n - 3, ".md") == 0;
 	}
+	cli_outputs_check(options, names.v, names.n, sel.db);
 	int rc = NM_EXIT_USAGE;
 	struct compare_inputs ci;
 	if (compare_inputs_load_where(&ci, names.v, names.n, sel.where_given ? &sel.where : NULL, sel.db) == 0) {

@@ -122,6 +122,11 @@ static void take_dir(const char *word, void *cmd)
 static void parse_args(struct run_cmd *o, int argc, char **argv)
 {
 	cli_parse("run", argc, argv, options, take_dir, o);
+	struct file_roles roles = { 0 };
+	roles_output(&roles, "--json", o->json);
+	if (!o->no_report)
+		roles_output(&roles, "the report", "nodemark-report.html");
+	roles_check(&roles, o->ro.db);
 	if (o->quick && o->full)
 		nm_usage_fail("--quick and --full: choose one");
 	o->suite.mode = o->quick ? SUITE_QUICK : o->full ? SUITE_FULL : SUITE_DEFAULT;

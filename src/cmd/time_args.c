@@ -1,4 +1,5 @@
 #include "cmd/time_args.h"
+#include "cli/output.h"
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/shellwords.h"
@@ -465,6 +466,7 @@ int time_args_parse(struct time_args **out, int argc, char **argv)
 {
 	struct time_args *a = *out = &parsed;
 	cli_parse("time", argc, argv, time_options, add_command, a);
+	cli_outputs_check(time_options, NULL, 0, a->ro.db);
 	check_args(a);
 	a->plan.iteration_env = 1;
 	hyperfine_set_style(a->unit, a->sort, a->reference != NULL);

@@ -5,6 +5,7 @@
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/opt.h"
+#include "util/xalloc.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -231,6 +232,8 @@ int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t 
 	}
 	for (size_t f = 0; f < nfiles; f++) {
 		size_t first = p->njobs;
+		p->jobfiles = xrealloc(p->jobfiles, (p->njobfiles + 1) * sizeof *p->jobfiles);
+		p->jobfiles[p->njobfiles++] = xstrdup(files[f]);
 		if (fio_parse_jobfile(p, files[f], err, errlen) < 0)
 			goto out;
 		/* as fio: a stonewall between job files (the job's own stonewall= still wins) */

@@ -45,6 +45,7 @@ void fio_plan_free(struct fio_plan *p)
 	fio_strv_free(p->sections, p->nsections);
 	fio_strv_free(p->warnings, p->nwarnings);
 	fio_strv_free(p->notes, p->nnotes);
+	fio_strv_free(p->jobfiles, p->njobfiles);
 	fio_plan_free_flows(p);
 	memset(p, 0, sizeof *p);
 }

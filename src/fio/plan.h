@@ -116,6 +116,8 @@ struct fio_plan {
 	size_t nnotes;
 	int no_include;                 /* refuse "include" (a fuzz harness sets it) */
 	int no_jobfiles;                /* refuse job file names on the command line (fuzzing) */
+	char **jobfiles;                /* the job files named on the command line */
+	size_t njobfiles;
 	fio_read_fn read_file;          /* NULL: the file system (a fuzz harness reads from memory) */
 	void *read_ctx;
 	unsigned include_depth;
