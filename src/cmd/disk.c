@@ -102,7 +102,8 @@ static const struct cli_option options[] = {
 	CLI_CALL("rw", parse_rw, &JOB->rw, .seen = &opts.custom,
 		 CLI_HELP("RW", "a custom job: read, write, randread, randwrite, rw, randrw")),
 	CLI_CALL("bs", parse_bs, JOB, .seen = &opts.have_bs, CLI_HELP("SIZE", "block size (default 4k)")),
-	CLI_UINT("iodepth", &JOB->iodepth, 1, 65536, CLI_HELP("N", "I/Os in flight per thread, 1-65536 (default 1)")),
+	/* 32768: io_uring's largest ring (IORING_MAX_ENTRIES); a deeper one fails at setup */
+	CLI_UINT("iodepth", &JOB->iodepth, 1, 32768, CLI_HELP("N", "I/Os in flight per thread, 1-32768 (default 1)")),
 	CLI_UINT("jobs", &JOB->numjobs, 1, 4096, .seen = &opts.have_jobs,
 		 CLI_HELP("N", "threads, spread over the targets (default 1)")),
 	CLI_UINT("rwmix", &JOB->rwmix_read, 0, 100, CLI_HELP("PCT", "share of reads in rw/randrw (default 50)")),

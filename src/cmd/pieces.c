@@ -471,6 +471,8 @@ static json_t *verify_json(const struct pieces_verify_report *r, json_t *finding
 	json_object_set_new(j, "removed", json_integer((json_int_t)r->removed));
 	json_object_set_new(j, "reindexed", json_integer((json_int_t)r->reindexed));
 	json_object_set_new(j, "uncounted_stores", json_integer(r->uncounted));
+	json_object_set_new(j, "no_marker_stores", json_integer(r->no_marker));
+	json_object_set_new(j, "duplicates", json_integer((json_int_t)r->duplicates));
 	json_object_set_new(j, "sound", json_boolean(pieces_verify_sound(r)));
 	json_object_set_new(j, "findings", findings);
 	return j;
@@ -491,6 +493,12 @@ static void verify_text(const struct pieces_verify_report *r, int repair)
 		       repair ? "" : ": --repair rebuilds it from the pieces' footers");
 	if (r->left_alone)
 		printf("%llu entries nodemark did not write were left alone\n", (unsigned long long)r->left_alone);
+	if (r->duplicates)
+		printf("%llu second copies of pieces already in the store (a copied log file?): not indexed\n",
+		       (unsigned long long)r->duplicates);
+	if (r->no_marker)
+		printf("%u store%s had no PIECES marker (deleted?): checked all the same, committed count unknown\n",
+		       r->no_marker, r->no_marker == 1 ? "" : "s");
 	if (r->uncounted)
 		printf("%u store%s from a run that did not finish: a piece deleted from %s cannot be told\n",
 		       r->uncounted, r->uncounted == 1 ? "" : "s", r->uncounted == 1 ? "it" : "them");

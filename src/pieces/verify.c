@@ -38,7 +38,8 @@ void verify_corrupt(struct verifier *v, const char *path, const char *why)
 
 int pieces_verify_sound(const struct pieces_verify_report *rep)
 {
-	return !rep->corrupt && !rep->missing && !rep->left_alone && rep->index_damaged == rep->index_rebuilt;
+	return !rep->corrupt && !rep->missing && !rep->left_alone && !rep->no_marker && !rep->duplicates &&
+	       rep->index_damaged == rep->index_rebuilt;
 }
 
 static int ends_with(const char *s, const char *suffix)
@@ -157,6 +158,38 @@ static int store_backend(int rfd, int64_t *committed)
 	if (strstr(text, "\nbackend log\n"))
 		return PIECES_LOG;
 	return -1;
+}
+
+/* A .nodemark-* directory whose PIECES marker is gone (deleted, or lost with a power cut
+ * before it was written): a store all the same when it has blobs/ or log/, checked as such
+ * (its committed count unknown) and reported; -1 when it has neither. */
+static int store_without_marker(struct verifier *v, int rfd, const char *root)
+{
+	struct stat st;
+	int backend = fstatat(rfd, "blobs", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode) ? PIECES_FILES
+		: fstatat(rfd, "log", &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISDIR(st.st_mode)    ? PIECES_LOG
+											     : -1;
+	if (backend >= 0 && faccessat(rfd, "PIECES", F_OK, AT_SYMLINK_NOFOLLOW) < 0 && errno == ENOENT) {
+		v->rep->no_marker++;
+		verify_note(v, PIECES_DAMAGED, root,
+			    backend == PIECES_LOG ? "the PIECES marker is missing: checked as a log store"
+						  : "the PIECES marker is missing: checked as a files store");
+	} else
+		backend = -1;
+	return backend;
+}
+
+static int is_workdir_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	if (!*base && base > path) { /* a trailing '/' */
+		const char *end = base - 1;
+		while (end > path && end[-1] != '/')
+			end--;
+		base = end;
+	}
+	return strncmp(base, ".nodemark-", 10) == 0;
 }
 
 static void check_blob(struct verifier *v, int dfd, const char *dirpath, const char *two, const char *name)
@@ -311,6 +344,8 @@ static void on_child(struct verifier *v, int dfd, const char *dirpath, const cha
 		return;
 	int backend = store_backend(fd, &committed);
 	snprintf(path, sizeof path, "%s/%s", dirpath, name);
+	if (backend < 0)
+		backend = store_without_marker(v, fd, path);
 	if (backend >= 0 && verify_store(v, fd, path, backend, committed) < 0)
 		*(int *)ctx = -1;
 	close(fd);
@@ -334,6 +369,8 @@ int pieces_verify(const char *dir, int repair, struct pieces_verify_report *rep,
 		return nm_errf(err, errlen, "out of memory"), NM_EXIT_FAILED;
 	}
 	int backend = store_backend(fd, &committed);
+	if (backend < 0 && is_workdir_name(dir))
+		backend = store_without_marker(&v, fd, dir);
 	if (backend >= 0)
 		rc = verify_store(&v, fd, dir, backend, committed);
 	else if (verify_each(&v, fd, dir, on_child, &rc) < 0)

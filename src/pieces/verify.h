@@ -22,6 +22,8 @@ struct pieces_verify_report {
 	unsigned index_rebuilt;         /* log: of those, rebuilt by repair */
 	unsigned stores;
 	unsigned uncounted;             /* stores without a committed count (the run did not finish) */
+	uint64_t duplicates;            /* log: second copies of a piece already in the store (a copied log) */
+	unsigned no_marker;             /* .nodemark-* stores whose PIECES marker is gone: checked, unsound */
 };
 
 /* What a finding is: a corrupt piece, a damaged store (missing pieces, a damaged index), or an

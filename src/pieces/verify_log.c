@@ -25,6 +25,47 @@ struct logfile {
 	uint64_t size;
 };
 
+/* The ids of a shard's pieces, open addressing: a log file copied beside itself holds every
+ * piece twice, and indexing both copies would give an index with every id twice. */
+struct idset {
+	uint8_t (*id)[PIECE_ID_LEN];
+	uint8_t *used;
+	size_t cap, n;
+};
+
+/* 1 when id was there already, 0 when added, -1 when out of memory (then nothing is refused). */
+static int idset_add(struct idset *s, const uint8_t id[PIECE_ID_LEN])
+{
+	if (2 * (s->n + 1) > s->cap) {
+		struct idset g = { .cap = s->cap ? 2 * s->cap : 1024 };
+		g.id = malloc(g.cap * PIECE_ID_LEN);
+		g.used = calloc(g.cap, 1);
+		if (!g.id || !g.used) {
+			free(g.id);
+			free(g.used);
+			return -1;
+		}
+		for (size_t i = 0; i < s->cap; i++)
+			if (s->used[i])
+				idset_add(&g, s->id[i]);
+		free(s->id);
+		free(s->used);
+		*s = g;
+	}
+	uint64_t h;
+	memcpy(&h, id, sizeof h); /* ids are random */
+	for (size_t i = (size_t)(h & (s->cap - 1));; i = (i + 1) & (s->cap - 1)) {
+		if (!s->used[i]) {
+			s->used[i] = 1;
+			memcpy(s->id[i], id, PIECE_ID_LEN);
+			s->n++;
+			return 0;
+		}
+		if (!memcmp(s->id[i], id, PIECE_ID_LEN))
+			return 1;
+	}
+}
+
 struct shard {
 	int dfd;
 	char dir[4200];
@@ -39,6 +80,7 @@ struct shard {
 	uint32_t last_log;              /* the end of the last indexed piece */
 	uint64_t last_end;
 	int has_last;
+	struct idset ids;               /* every piece id met: a second copy is no piece to index */
 	int fd;                         /* the log open for check_record */
 	uint32_t fd_no;
 	uint8_t *scan;
@@ -267,6 +309,11 @@ static void found_piece(struct verifier *v, struct shard *sh, int fd, const stru
 	char where[4400];
 	int unverified;
 	snprintf(where, sizeof where, "%s/log-%08u.log@%llu", sh->dir, lf->no, (unsigned long long)pos);
+	if (idset_add(&sh->ids, pi->id) == 1) {
+		v->rep->duplicates++;
+		return verify_note(v, PIECES_DAMAGED, where, "a second copy of a piece already in the store (a copied "
+							     "log file?): not a piece to index");
+	}
 	v->rep->pieces++;
 	const char *why = verify_data(v, fd, pos, pi->size, pi->algo, pi->hash, &unverified);
 	if (why)
@@ -405,6 +452,8 @@ static int verify_shard(struct verifier *v, int dfd, const char *dirpath, const 
 	}
 	if (sh.fd >= 0)
 		close(sh.fd);
+	for (size_t i = 0; i < sh.nrecs; i++)
+		idset_add(&sh.ids, sh.recs[i].id);
 	size_t ri = 0;
 	for (size_t i = 0; i < sh.nlogs && !verify_stopping(v); i++) {
 		while (ri < sh.nrecs && sh.recs[ri].log_no < sh.logs[i].no)
@@ -435,6 +484,8 @@ static int verify_shard(struct verifier *v, int dfd, const char *dirpath, const 
 	free(sh.recs);
 	free(sh.found);
 	free(sh.logs);
+	free(sh.ids.id);
+	free(sh.ids.used);
 	return rc;
 }
 

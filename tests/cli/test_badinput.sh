@@ -119,6 +119,7 @@ disk pd --rw bogus | --rw
 disk pd --bs 0 | --bs
 disk pd --bs 4q | "4q"
 disk pd --iodepth 70000 | --iodepth
+disk pd --iodepth 65536 | 32768
 disk pd --profile nope | --profile
 disk pd --jobs 0 | --jobs
 disk pd --rwmix 150 | --rwmix

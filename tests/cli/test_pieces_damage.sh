@@ -105,6 +105,10 @@ log deleted | log | rm $LOG | 1 | j["corrupt"] == 6 | 1
 log is a link to the user's file | log | rm $LOG && ln -s "$U/keep.txt" $LOG | 1 | j["left_alone"] == 1 and j["corrupt"] == 6 | 1
 shard is a link to the user's directory | log | rm -r log/w000 && ln -s "$U" log/w000 | 1 | j["left_alone"] == 1 | 1
 no hash, log data damaged | lognone | flip $LOG 3000 | 0 | j["unverified"] == 6 and j["ok"] == 0 | 0
+a copied log file (every piece twice) | log | cp $LOG log/w000/log-00000001.log | 1 | j["duplicates"] == 6 and j["ok"] == 6 and j["unindexed"] == 0 and j["reindexed"] == 0 | 1
+PIECES marker deleted | files | rm PIECES | 1 | j["no_marker_stores"] == 1 and j["stores"] == 1 and j["ok"] == 6 | 1
+PIECES marker deleted and a piece damaged | files | rm PIECES; flip "$(py blob 0)" 3000 | 1 | j["no_marker_stores"] == 1 and j["corrupt"] == 1 and j["ok"] == 5 | 1
+PIECES marker deleted | log | rm PIECES | 1 | j["no_marker_stores"] == 1 and j["ok"] == 6 | 1
 ROWS
 )
 
