@@ -22,6 +22,8 @@ static void parse_format(const struct opt_iter *it, void *format)
 	enum cmp_format *f = format;
 	if (strcmp(it->arg, "text") == 0)
 		*f = CMP_TEXT;
+	else if (strcmp(it->arg, "benchstat") == 0)
+		*f = CMP_BENCHSTAT;
 	else if (strcmp(it->arg, "markdown") == 0 || strcmp(it->arg, "md") == 0)
 		*f = CMP_MARKDOWN;
 	else if (strcmp(it->arg, "csv") == 0)
@@ -29,7 +31,7 @@ static void parse_format(const struct opt_iter *it, void *format)
 	else if (strcmp(it->arg, "json") == 0)
 		*f = CMP_JSON;
 	else
-		opt_bad_value(it, "expected text, markdown, csv or json");
+		opt_bad_value(it, "expected text, benchstat, markdown, csv or json");
 }
 
 static void parse_alpha(const struct opt_iter *it, void *alpha)
@@ -43,7 +45,8 @@ static void parse_alpha(const struct opt_iter *it, void *alpha)
 
 static const struct cli_option options[] = {
 	CLI_COMPARE_SELECT(&sel),
-	CLI_CALL("format", parse_format, &fmt, CLI_HELP("FMT", "text (default), markdown, csv or json")),
+	CLI_CALL("format", parse_format, &fmt, CLI_HELP("FMT", "text (default; compact tables for disk and fio runs), benchstat\n"
+							   "(its per-unit tables), markdown, csv or json")),
 	CLI_OUTPUT("output", &output, .alias = "o", CLI_HELP("FILE", "write to FILE (atomically) instead of stdout")),
 	CLI_CALL("alpha", parse_alpha, &sel.o.alpha, CLI_HELP("A", "significance level (default 0.05)")),
 	CLI_COMPARE_DB(&sel),

@@ -14,7 +14,10 @@ static void what_changed_text(FILE *f, const struct cmp_model *m)
 
 void cmp_write(FILE *f, const struct cmp_model *m, enum cmp_format fmt)
 {
-	if (fmt == CMP_TEXT) {
+	if (fmt == CMP_TEXT && cmp_compact_applies(m)) {
+		cmp_write_compact(f, m);
+		what_changed_text(f, m);
+	} else if (fmt == CMP_TEXT || fmt == CMP_BENCHSTAT) {
 		ct_write_text(f, &m->tab, NULL);
 		calls_write_text(f, &m->calls, NULL);
 		what_changed_text(f, m);

@@ -75,12 +75,14 @@ python3 $TESTS_DIR/cli/data/mkrecord.py 00000001aaaa0001 1700000000000 node1 "" 
 python3 $TESTS_DIR/cli/data/mkrecord.py 00000002bbbb0002 1700000100000 node2 "" fs=zfs -- "RND4K=200,201,202,203,204,205" "SEQ=5,6,7,8,9,10" >r2.json
 python3 $TESTS_DIR/cli/data/mkrecord.py 00000003cccc0003 1700000200000 node2 "" fs=zfs -- "RND4K=206,207,208,209,210,211" >r3.json
 run_nm import r1.json r2.json r3.json
-run_nm compare --col host 00000001 00000002 00000003
+run_nm compare --col host 00000001 00000002 00000003 --format benchstat
 expect_rc 0 "compare of runs by host exits 0"
 expect_out_matches '│ +node1 +│ +node2 +│' "columns are hosts"
 # node2 pools runs 2 and 3: 12 samples, median (205 + 206) / 2 = 205.5; vs node1 median 102.5: +100.49%
 expect_out_matches 'RND4K +102\.5 IOPS ± +[0-9]+% +205\.5 IOPS ± +[0-9]+% +\+100\.49% \(p=0\.000 n=6\+12\)' "runs with one key pool into one column"
 expect_out_has "iops (op/s)" "a record's metric is titled by name and unit"
+run_nm compare --col host 00000001 00000002 00000003
+expect_out_matches '^RND4K +102\.5 IOPS ± +[0-9]+% +205\.5 IOPS ± +[0-9]+% +2\.00x' "the compact table of disk runs pools by host too"
 run_nm compare r1.json r2.json
 [[ $out != *"fs: "* ]] && ok "a tag that differs is not shown as common configuration" || not_ok "differing tag" "$out"
 
