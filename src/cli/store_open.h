@@ -10,7 +10,13 @@
 struct store *storecmd_open(const char *db);
 struct record *storecmd_load(struct store *s, const char *name);
 
-/* Read a whole file ("-" = stdin) into a NUL-terminated buffer. NULL after printing why. */
+/* The most an input file (benchmark text, JSON records) may hold: read whole, it must fit in
+ * memory; /dev/zero or a runaway pipe must not grow it until the kernel kills the process. */
+#define INPUT_MAX_BYTES (1ull << 30)
+
+/* The one way a command reads an input file: whole, into a NUL-terminated buffer.  "-" is
+ * standard input.  A named pipe, a device or a directory is refused at once (opened without
+ * blocking), and so is more than INPUT_MAX_BYTES.  NULL after printing one line why. */
 char *storecmd_read_file(const char *path, size_t *len);
 
 #endif

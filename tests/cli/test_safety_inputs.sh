@@ -40,3 +40,23 @@ for cmd in "import --db imp.db big.json" "compare big.json a.json"; do
     run_nm $cmd
     expect_refused "$cmd: an overflowing JSON sample is refused" "big.json"
 done
+
+# Inputs are regular files of bounded size, read through one helper (storecmd_read_file): a
+# named pipe (no one writes it: this used to block for ever), a device (/dev/zero grew memory at
+# 250 MB/s until the kernel killed it) or a directory is refused at once; a file over 1 GiB is
+# refused from its size, before anything is read.
+mkfifo fifo
+mkdir adir
+truncate -s 1025M huge.txt
+for cmd in benchstat compare import "report -o r.html"; do
+    for f in fifo /dev/zero adir huge.txt; do
+        run_cmd timeout 20 "$NM" $cmd "$f"
+        case $f in fifo) what="a named pipe" ;; /dev/zero) what="a device" ;; adir) what="a directory" ;; *) what="larger than 1024 MiB" ;; esac
+        expect_refused "${cmd%% *} $f is refused" "$f: $what"
+    done
+done
+[ ! -e r.html ] && ok "report wrote nothing" || not_ok "report wrote r.html"
+# Standard input still works (it is read, up to the same limit).
+run_cmd sh -c '"$0" benchstat - <plain.txt' "$NM"
+expect_rc 0 "benchstat reads standard input"
+expect_out_has "X" "and prints its table"
