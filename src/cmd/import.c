@@ -3,18 +3,56 @@
 #include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
+#include "results/nftrace.h"
 #include "results/record_json.h"
 #include "util/error.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *db;
+static struct run_opts ro;
+static const char *trace;
 
-static const struct cli_option options[] = { CLI_DB_OPTION(&db), CLI_END };
+static const struct cli_option options[] = {
+	CLI_STRING("trace", &trace,
+		   CLI_HELP("FILE", "a nextflow trace.txt: a run with a row per process (the step key)\n"
+				    "and a total, machine from --tag")),
+	CLI_CALL("tag", run_opts_add_tag, &ro, CLI_HELP("KEY=VALUE", "with --trace: " RUN_OPT_TAG_HELP)),
+	CLI_STRING("label", &ro.label, .bad = "empty value: expected a name for the run",
+		   CLI_HELP("TEXT", "with --trace: " RUN_OPT_LABEL_HELP)),
+	CLI_DB_OPTION(&ro.db),
+	CLI_END,
+};
+
+/* A pipeline that already ran: its nextflow trace as a run (no inventory: it ran elsewhere). */
+static int import_trace(int argc, char **argv)
+{
+	char err[512];
+	size_t len;
+	char *text = storecmd_read_file(trace, &len);
+	if (!text)
+		return NM_EXIT_USAGE;
+	struct record *r = record_new("time", argc, argv);
+	long n = nftrace_read(text, len, r, err, sizeof err);
+	free(text);
+	if (n < 0) {
+		record_free(r);
+		nm_usage_fail("%s: %s", trace, err);
+	}
+	json_object_set_new(r->extra, "source", json_sprintf("nextflow trace %s", trace));
+	if (ro.label)
+		record_set_label(r, ro.label);
+	for (unsigned i = 0; i < ro.ntags; i++)
+		record_set_tag(r, ro.tag_keys[i], ro.tag_values[i]);
+	int rc = run_save(&ro, r) < 0 ? NM_EXIT_FAILED : NM_EXIT_OK;
+	record_free(r);
+	run_opts_free(&ro);
+	return rc;
+}
 
 const struct cli_help cmd_import_help = {
 	.usage = "usage: nodemark import [options] FILE...\n"
+		 "       nodemark import --trace trace.txt [--tag machine=NAME] [--label TEXT]\n"
 		 "\n"
 		 "Add the runs in JSON record files (as `nodemark export` writes them: one record after\n"
 		 "another, an array of records, or one record; docs/schema.md) to the results store.  Every\n"
@@ -34,6 +72,18 @@ int cmd_import(int argc, char **argv)
 	struct cli_words words;
 	cli_words_init(&words, argc);
 	cli_parse("import", argc, argv, options, cli_collect_word, &words);
+	if (trace) {
+		if (words.n) {
+			cli_words_free(&words);
+			nm_usage_fail("--trace FILE imports one trace; give JSON record files in another call");
+		}
+		cli_words_free(&words);
+		return import_trace(argc, argv);
+	}
+	if (ro.ntags || ro.label) {
+		cli_words_free(&words);
+		nm_usage_fail("--tag and --label go with --trace (a JSON record keeps its own)");
+	}
 	const char **files = words.v;
 	size_t nfiles = words.n, nrecs = 0, added = 0, skipped = 0;
 	struct record **recs = NULL;
@@ -67,7 +117,7 @@ int cmd_import(int argc, char **argv)
 		free(v);
 	}
 
-	struct store *s = storecmd_open(db);
+	struct store *s = storecmd_open(ro.db);
 	if (!s)
 		goto out;
 	for (size_t i = 0; i < nrecs; i++) {
