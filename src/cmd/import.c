@@ -127,6 +127,7 @@ int cmd_import(int argc, char **argv)
 		if (has < 0) {
 			nm_error("%s (%zu of %zu runs imported before this one)", err, added, nrecs);
 			store_close(s);
+			rc = NM_EXIT_FAILED; /* the store could not be written (a full disk): no bad input */
 			goto out;
 		}
 		if (has)

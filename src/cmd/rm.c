@@ -59,6 +59,7 @@ int cmd_rm(int argc, char **argv)
 			continue;
 		if (store_delete(s, ids[i], err, sizeof err) < 0) {
 			nm_error("%s", err);
+			rc = NM_EXIT_FAILED; /* the store could not be written (a full disk): no bad input */
 			goto out;
 		}
 		printf("deleted run %s\n", ids[i]);

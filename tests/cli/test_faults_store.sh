@@ -69,3 +69,16 @@ check "an import killed mid-transaction leaves no run" test -z "$("$NM" runs --d
 run_nm import --db other.db two.json
 expect_rc 0 "the same import then succeeds"
 check "with both runs" test "$("$NM" runs --db other.db | tail -n +2 | wc -l)" = 2
+
+# A full disk under the store: import and rm fail with exit 1 (an I/O failure, not bad input),
+# the store as it was. (The store exists: one the full disk keeps from being made is refused
+# at open, as any store that cannot be opened.)
+"$NM" runs --db third.db >/dev/null 2>&1
+run_cmd env NM_FAULT=pwrite+write:ENOSPC:path=third.db LD_PRELOAD=$SHIM "$NM" import --db third.db two.json
+check "import on a full disk exits 1 (exit $rc: ${err:0:200})" test "$rc" = 1
+check "and imports nothing" test -z "$("$NM" runs --db third.db 2>/dev/null | tail -n +2)"
+run_nm import --db third.db two.json
+id=$("$NM" runs --db third.db --json 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)[0]["id"])')
+run_cmd env NM_FAULT=pwrite+write:ENOSPC:path=third.db LD_PRELOAD=$SHIM "$NM" rm --db third.db "$id"
+check "rm on a full disk exits 1 (exit $rc: ${err:0:200})" test "$rc" = 1
+check "and the run is still there" test "$("$NM" runs --db third.db | tail -n +2 | wc -l)" = 2
