@@ -40,7 +40,7 @@ static void print_help(FILE *out)
 		     "Commands:\n");
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(out, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fprintf(out, "\n'nodemark help <command>' or 'nodemark <command> --help' shows a command's options.\n"
+	fprintf(out, "\n'nodemark help <command>' or 'nodemark <command> --help' shows its options.\n"
 		     "'nodemark --version' prints the version; 'nodemark completion bash|zsh|fish' a\n"
 		     "completion script for that shell (make install installs them).\n"
 		     "Exit codes: 0 ok, 1 the benchmark failed, 2 bad usage or input, 130 interrupted.\n");

@@ -313,13 +313,13 @@ void cli_options_print(FILE *out, const struct cli_option *opts)
 }
 
 /* A line of prose a paragraph can be refilled from: after its indent, no example
- * ("nodemark ..."), no option or list item ("-x", "*"), no columns (two spaces, other than
- * after a sentence's full stop). */
+ * ("nodemark ..."), no list item ("* "), no columns (two spaces, other than after a
+ * sentence's full stop: an option's row has them, prose that names an option does not). */
 static int is_prose(const char *line, size_t n, size_t indent)
 {
 	const char *t = line + indent;
 	size_t m = n - indent;
-	if (m == 0 || *t == '-' || *t == '*' || (m >= 9 && strncmp(t, "nodemark ", 9) == 0) ||
+	if (m == 0 || *t == '*' || (m >= 9 && strncmp(t, "nodemark ", 9) == 0) ||
 	    (m >= 6 && strncmp(t, "usage:", 6) == 0))
 		return 0;
 	for (size_t i = 1; i + 1 < m; i++)

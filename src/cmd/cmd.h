@@ -11,11 +11,11 @@
 #define COMMANDS(X)                                                                             \
 	X(run, TABLE, "benchmark the whole machine in one command (the baseline)")                      \
 	X(info, TABLE, "describe the machine, down to the disk stack under a directory")               \
-	X(disk, TABLE, "measure a disk, directory or file (CrystalDiskMark profiles, custom jobs)")    \
+	X(disk, TABLE, "measure disks, directories or files (CrystalDiskMark profiles, jobs)")    \
 	X(fio, TEXT, "run fio command lines and job files, with fio's output formats")                 \
 	X(hash, TABLE, "measure hashing throughput (BLAKE3, SHA-256)")                                 \
 	X(pieces, TABLE, "measure a storage-node piece store (write, hash, fsync, rename)")            \
-	X(time, TABLE, "time commands repeatedly, like hyperfine, with the kernel's accounting")        \
+	X(time, TABLE, "time commands like hyperfine, with the kernel's accounting")        \
 	X(track, TABLE, "follow a long job's progress from its output or log")                         \
 	X(compare, TABLE, "compare runs with benchstat's statistics")                                  \
 	X(benchstat, TABLE, "benchstat's command line and tables for Go benchmark text")                \

@@ -148,7 +148,8 @@ static const struct cli_option options[] = {
 
 const struct cli_help cmd_disk_help = {
 	.usage = "usage: nodemark disk TARGET... [--profile cdm|cdm-nvme|peak|realworld] [options]\n"
-		 "       nodemark disk TARGET... --rw RW [--bs SIZE --iodepth N --jobs N --runtime D ...]\n"
+		 "       nodemark disk TARGET... --rw RW [--bs SIZE --iodepth N --jobs N\n"
+		 "                     --runtime D ...]\n"
 		 "\n"
 		 "Measure a directory, file or block device the way CrystalDiskMark and fio do.\n"
 		 "A directory gets a private .nodemark-* subdirectory with the test files, removed at the end\n"
@@ -176,11 +177,11 @@ const struct cli_help cmd_disk_help = {
 	.rest = "\n"
 		"Examples:\n"
 		"  nodemark disk /mnt/data\n"
-		"  nodemark disk /mnt/data --profile cdm-nvme --size 256m --runtime 2s --loops 3 --interval 1s\n"
-		"  nodemark disk /mnt/data --rw randread --bs 4k --iodepth 32 --jobs 4 --runtime 10s\n"
+		"  nodemark disk /mnt/data --profile cdm-nvme --size 256m --runtime 2s --loops 3\n"
+		"  nodemark disk /mnt/data --rw randread --bs 4k --iodepth 32 --jobs 4\n"
 		"  nodemark disk /dev/nvme0n1 --rw randread --iodepth 32 --runtime 10s --json\n"
 		"  nodemark disk /mnt/old /mnt/new --profile realworld --size 256m --runtime 2s\n"
-		"  nodemark disk /d1 /d2 /d3 --together --rw write --bs 1m --jobs 3 --size 4g --end-fsync\n",
+		"  nodemark disk /d1 /d2 /d3 --together --rw write --bs 1m --jobs 3 --size 4g\n",
 };
 
 static void parse_args(int argc, char **argv)

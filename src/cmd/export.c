@@ -40,7 +40,8 @@ const struct cli_help cmd_export_help = {
 	.options = options,
 	.rest = "\n"
 		"Example:\n"
-		"  nodemark export last base -o node1.json     # then on another machine: nodemark import node1.json\n",
+		"  nodemark export last base -o node1.json\n"
+		"  nodemark import node1.json       # on another machine\n",
 };
 
 /* Each record as JSON, one after another (nodemark import reads them back). */

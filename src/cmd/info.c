@@ -48,7 +48,8 @@ static const struct cli_option options[] = {
 };
 
 const struct cli_help cmd_info_help = {
-	.usage = "usage: nodemark info [--json] [--path DIR] [--serials] [--sysroot DIR] [--output FILE]\n"
+	.usage = "usage: nodemark info [--json] [--path DIR] [--serials] [--sysroot DIR]\n"
+		 "                     [--output FILE]\n"
 		 "       nodemark info --diff RUN_A RUN_B [--json] [--db FILE] [--output FILE]\n"
 		 "\n"
 		 "Describe the machine: CPU, memory, OS and virtualization, every block device, and the\n"

@@ -106,11 +106,13 @@ const struct cli_help cmd_pieces_help = {
 		 "written inside a private DIR/.nodemark-<id>/ directory, removed at the end (unless --keep).\n"
 		 "\n"
 		 "Backends:\n"
-		 "  files   one file per piece: temp/blob-<random>.partial (O_EXCL), a 512-byte header at\n"
-		 "          offset 0, data hashed as written, header, fsync (--sync), rename to\n"
-		 "          blobs/<namespace>/<2 chars>/<rest>.sj1, fsync of the directory (--dirsync)\n"
-		 "  log     pieces appended to log files (rotated at --log-size) with a footer each, indexed\n"
-		 "          in an on-disk hash table of 64-byte records; --sync-batch N commits N at a time\n"
+		 "  files   one file per piece: temp/blob-<random>.partial (O_EXCL), a 512-byte\n"
+		 "          header at offset 0, data hashed as written, header, fsync (--sync),\n"
+		 "          rename to blobs/<namespace>/<2 chars>/<rest>.sj1, fsync of the\n"
+		 "          directory (--dirsync)\n"
+		 "  log     pieces appended to log files (rotated at --log-size) with a footer\n"
+		 "          each, indexed in an on-disk hash table of 64-byte records;\n"
+		 "          --sync-batch N commits N at a time\n"
 		 "\n"
 		 "Options:\n",
 	.options = options,
@@ -127,7 +129,8 @@ const struct cli_help cmd_pieces_help = {
 		"  nodemark pieces /mnt/disk1 /mnt/disk2 --workers 4 --sync --read\n"
 		"  nodemark pieces /mnt/disk1 --backend log --sync-batch 16 --count 2000\n"
 		"  nodemark pieces /mnt/disk1 --matrix --count 200 --read\n"
-		"  nodemark pieces /mnt/disk1 --keep --count 50 && nodemark pieces verify /mnt/disk1\n",
+		"  nodemark pieces /mnt/disk1 --keep --count 50\n"
+		"  nodemark pieces verify /mnt/disk1\n",
 };
 
 /* The defaults, the command line, and the options that only go together. */

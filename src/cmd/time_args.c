@@ -182,7 +182,8 @@ const struct cli_option time_options[] = {
 	CLI_LIST("conclude", parsed.concludes, &parsed.nconcludes, TIME_MAX_CMDS, .alias = "C",
 		 CLI_HELP("CMD", "after every run; once, or once per command")),
 	CLI_TEXT("cleanup", &parsed.cleanup, .alias = "c", CLI_HELP("CMD", "once after the runs of each command")),
-	CLI_SECTION("Parameters (substituted for {NAME} in commands, names and hooks; several give every combination):"),
+	CLI_SECTION("Parameters (substituted for {NAME} in commands, names and hooks; several\n"
+		    "give every combination):"),
 	CLI_WORDS("parameter-scan", take_parameter_scan, &parsed, .alias = "P",
 		  CLI_HELP("NAME MIN MAX", "each number from MIN to MAX")),
 	CLI_TEXT("parameter-step-size", &parsed.scan_step, .alias = "D",

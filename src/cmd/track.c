@@ -125,7 +125,8 @@ const struct cli_help cmd_track_help = {
 	.options = options,
 	.rest = "\n"
 		"Examples:\n"
-		"  nodemark track --pattern 'block (\\d+)' --total 80000000 --every 1% -- ./replay --to 80000000\n"
+		"  nodemark track --pattern 'block (\\d+)' --total 80000000 --every 1% \\\n"
+		"      -- ./replay --to 80000000\n"
 		"  nodemark track --log node.log --pattern 'height=(\\d+)' --every 1000000 \\\n"
 		"      --time-pattern '^(\\S+)' --time-format '%Y-%m-%dT%H:%M:%S' --baseline last\n",
 };

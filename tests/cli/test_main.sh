@@ -69,3 +69,15 @@ help_lists import "its options" --db
 help_lists rm "its options" --db
 run_nm time --help
 expect_out_has "Hooks (shell commands, not timed" "time's help keeps its groups of options"
+
+# Every help fits an 80-column terminal: nodemark --help and each command's, counted in
+# characters (µ, ±, … are one column each).
+wide=""
+for c in "" $("$NM" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
+    w=$("$NM" $c --help | python3 -c 'import sys
+for l in sys.stdin.read().split("\n"):
+    if len(l) > 80: print(repr(l))')
+    [ -n "$w" ] && wide="$wide
+${c:-nodemark}: $w"
+done
+if [ -z "$wide" ]; then ok "no help line is wider than 80 columns"; else not_ok "no help line is wider than 80 columns" "$wide"; fi
