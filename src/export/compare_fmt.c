@@ -371,8 +371,12 @@ void ct_write_markdown(FILE *f, const struct cmp_model *m)
 	int verdicts = m->calls.n > 0;
 	struct notes nt = { .n = 0 };
 	size_t nc = res->ncols;
-	for (size_t i = 0; i < res->nconfig; i++)
-		fprintf(f, "%s`%s: %s`", i ? ", " : "", res->config_keys[i], res->config_values[i]);
+	for (size_t i = 0; i < res->nconfig; i++) {
+		fputs(i ? ", " : "", f);
+		md_put(f, res->config_keys[i]);
+		fputs(": ", f);
+		md_put(f, res->config_values[i]);
+	}
 	if (res->nconfig)
 		fputs("\n\n", f);
 	for (size_t ti = 0; ti < res->ntables; ti++) {
@@ -380,17 +384,30 @@ void ct_write_markdown(FILE *f, const struct cmp_model *m)
 		size_t nr = t->nrows, lines = nr + (nr > 1);
 		struct cellstr *cs = table_cells(res, t, &nt);
 		char title[160];
-		fprintf(f, "| %s |", ct_title(t, title, sizeof title));
-		for (size_t c = 0; c < nc; c++)
-			fprintf(f, c ? (verdicts ? " %s | vs %s | verdict |" : " %s | vs %s |") : " %s |", res->cols[c],
-				res->cols[0]);
+		fputs("| ", f);
+		md_put(f, ct_title(t, title, sizeof title));
+		fputs(" |", f);
+		for (size_t c = 0; c < nc; c++) {
+			fputc(' ', f);
+			md_put(f, res->cols[c]);
+			if (c) {
+				fputs(" | vs ", f);
+				md_put(f, res->cols[0]);
+			}
+			fputs(c && verdicts ? " | verdict |" : " |", f);
+		}
 		fputs("\n|---|", f);
 		for (size_t c = 0; c < nc; c++)
 			fputs(c ? (verdicts ? "--:|---|---|" : "--:|---|") : "--:|", f);
 		fputc('\n', f);
 		for (size_t r = 0; r < lines; r++) {
 			int gm = r == nr;
-			fprintf(f, "| %s |", gm ? "**geomean**" : t->rows[r]);
+			fputs("| ", f);
+			if (gm)
+				fputs("**geomean**", f);
+			else
+				md_put(f, t->rows[r]);
+			fputs(" |", f);
 			for (size_t c = 0; c < nc; c++) {
 				const struct cellstr *s = &cs[r * nc + c];
 				if (!s->present) {

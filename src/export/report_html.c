@@ -2,6 +2,7 @@
 #include "export/changes.h"
 #include "export/report_charts.h"
 #include "export/report_svg.h"
+#include "export/texttab.h"
 #include "inventory/inventory.h"
 #include "util/strbuf.h"
 
@@ -298,22 +299,39 @@ void report_write_markdown(FILE *f, const struct cmp_model *m, const struct repo
 	const struct ct_input *in = m->in;
 	size_t nin = m->nin;
 	char t[40];
-	fprintf(f, "# %s\n\n_%s_\n\n## Machines\n\n", o->title, o->generated);
+	fputs("# ", f);
+	md_put(f, o->title);
+	fprintf(f, "\n\n_%s_\n\n## Machines\n\n", o->generated);
 	for (size_t i = 0; i < nin; i++) {
 		if (host_listed_before(in, i))
 			continue;
 		char *sum = in[i].r->inventory ? inventory_summary(in[i].r->inventory) : NULL;
-		fprintf(f, "- **%s**: %s\n", machine_name(&in[i]),
-			sum ? sum : "no inventory recorded");
+		fputs("- **", f);
+		md_put(f, machine_name(&in[i]));
+		fputs("**: ", f);
+		md_put(f, sum ? sum : "no inventory recorded");
+		fputc('\n', f);
 		free(sum);
 	}
 	fputs("\n## Runs\n\n| input | run | host | started | command | tags |\n|---|---|---|---|---|---|\n", f);
 	for (size_t i = 0; i < nin; i++) {
 		const struct record *r = in[i].r;
-		fprintf(f, "| %s | %s | %s | %s | `%s` | ", in[i].name, r->id, r->host ? r->host : "",
-			r->time_ms ? when(r->time_ms, t, sizeof t) : "", r->cmdline && *r->cmdline ? r->cmdline : r->command);
-		for (size_t k = 0; k < r->ntags; k++)
-			fprintf(f, "%s=%s ", r->tag_keys[k], r->tag_values[k]);
+		const char *cells[] = { in[i].name, r->id, r->host ? r->host : "",
+					r->time_ms ? when(r->time_ms, t, sizeof t) : "",
+					r->cmdline && *r->cmdline ? r->cmdline : r->command };
+		fputs("|", f);
+		for (size_t k = 0; k < sizeof cells / sizeof *cells; k++) {
+			fputc(' ', f);
+			md_put(f, cells[k]);
+			fputs(" |", f);
+		}
+		fputc(' ', f);
+		for (size_t k = 0; k < r->ntags; k++) {
+			md_put(f, r->tag_keys[k]);
+			fputc('=', f);
+			md_put(f, r->tag_values[k]);
+			fputc(' ', f);
+		}
 		fputs("|\n", f);
 	}
 	fputs("\n## Results\n\nMedian ± 95% confidence interval; each column after the first against the first "

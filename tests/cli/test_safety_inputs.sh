@@ -60,3 +60,15 @@ done
 run_cmd sh -c '"$0" benchstat - <plain.txt' "$NM"
 expect_rc 0 "benchstat reads standard input"
 expect_out_has "X" "and prints its table"
+
+# Names from a record (labels, tags, hosts: an imported file holds anything) go into Markdown as
+# text: raw HTML would run in the page a Markdown viewer renders.
+"$NM" hash --db md.db --size 64k --algo sha256 --threads 1 --runs 1 --label '<script>alert(1)</script>' \
+    --tag 'k=<b>x|y' >/dev/null 2>&1
+run_nm report --db md.db last -o r.md
+expect_rc 0 "report writes Markdown of a run with a hostile label"
+if grep -q '<script>\|<b>' r.md; then not_ok "report's Markdown holds no raw HTML" "$(grep -m2 '<' r.md)"; else ok "report's Markdown holds no raw HTML"; fi
+check "the label is there as text" grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' r.md
+check "a '|' in a tag does not split its table row" grep -q 'k=&lt;b&gt;x\\|y' r.md
+run_nm compare --db md.db last --format markdown
+[[ $out == *'&lt;script&gt;'* && $out != *'<script>'* ]] && ok "compare's Markdown escapes it too" || not_ok "compare's Markdown escapes it too" "${out:0:300}"
