@@ -7,6 +7,8 @@ source "$(dirname "$0")/lib.sh"
 scratch_dir
 skip_without strace "the order of passes from a trace of the opened targets"
 mkdir -p a b c
+# LeakSanitizer cannot run under ptrace: the traced runs go without it (untraced ones keep it)
+traced() { ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -y "$@"; }
 jvals() { mapfile -t V < <(python3 -c 'import json,sys; j=json.loads(sys.stdin.read()); [print(eval(e)) for e in sys.argv[1:]]' "$@" <<<"$out"); }
 
 # The targets whose data file the worker threads (not the main thread) opened, in order.
@@ -26,7 +28,7 @@ EOF
 }
 
 # --- a custom job: no preparing pass, 4 rounds of 3 targets, the order rotated ----------------
-run_cmd strace -f -y -e trace=openat -o trace1 "$NM" disk a b c --rw read --bs 4k --size 64k --loops 4 \
+run_cmd traced -e trace=openat -o trace1 "$NM" disk a b c --rw read --bs 4k --size 64k --loops 4 \
     --engine psync --no-save
 expect_rc 0 "disk a b c in turns: exit 0"
 order=$(pass_order trace1)
@@ -40,7 +42,7 @@ expect_out_has "can't tell: too few pairs" "4 pairs give no interval, and the ve
 expect_out_has "an interval needs 6" "and why"
 
 # --- a profile: a preparing round first, the same preparation and pauses for each target -----
-run_cmd strace -f -y -e trace=openat,pwrite64,fsync,clock_nanosleep,nanosleep -o trace2 "$NM" disk a b \
+run_cmd traced -e trace=openat,pwrite64,fsync,clock_nanosleep,nanosleep -o trace2 "$NM" disk a b \
     --profile realworld --size 2m --runtime 100ms --loops 2 --interval 50ms --no-save --reference b
 expect_rc 0 "a profile in turns: exit 0"
 order=$(pass_order trace2)
@@ -108,7 +110,7 @@ got=$(json_get 'j["benches"][0]["settings"]["fs"]' 2>/dev/null)
 check "the fs key is the target's own ($fs)" test "$got" = "$fs"
 
 # --- together, and bad input -----------------------------------------------------------------
-run_cmd strace -f -y -e trace=openat -o trace3 "$NM" disk a b --together --rw read --bs 4k --size 64k \
+run_cmd traced -e trace=openat -o trace3 "$NM" disk a b --together --rw read --bs 4k --size 64k \
     --jobs 2 --loops 2 --engine psync --no-save --json
 expect_rc 0 "--together: exit 0"
 check "--together: both targets in every pass, at once (no turns)" \
