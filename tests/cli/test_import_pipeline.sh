@@ -49,3 +49,32 @@ run_nm import --trace no-such-trace.txt
 check "a missing trace names the file" grep -q "no-such-trace.txt" <<<"$err"
 run_nm import --tag machine=a x.json
 expect_refused "--tag without --trace" "--trace"
+
+# import --snakemake DIR: snakemake's benchmark files (one per rule, a line per repeat) as a run.
+run_nm import --snakemake "$D/snakemake-a" --tag machine=a --label sm-a
+expect_rc 0 "a directory of snakemake benchmark files imports"
+run_nm show sm-a --json
+check "a step per file (its name up to the first dot) and a total" \
+    test "$(json_get '[b["settings"]["step"] for b in j["benches"]]')" = "['apply_bqsr', 'bqsr', 'bwa_mem', 'mark_duplicates', 'total']"
+check "s: one sample per repeat" test "$(wall bqsr wall_s)" = "[845.33, 851.902]"
+check "the total of each repeat is the sum of the steps'" python3 -c '
+import json, sys
+j = json.loads(sys.argv[1]); w = {b["name"]: [m for m in b["metrics"] if m["name"] == "wall_s"][0]["samples"] for b in j["benches"]}
+for k in range(2):
+    assert abs(sum(v[k] for n, v in w.items() if n != "total") - w["total"][k]) < 1e-6
+' "$out"
+check "max_rss in MB (1024 * 1024 bytes)" test "$(wall bqsr max_rss)" = "[$(python3 -c 'print(3481.6*1048576)'), $(python3 -c 'print(3482.11*1048576)')]"
+run_nm import --snakemake "$D/snakemake-b" --tag machine=b --label sm-b
+run_nm compare sm-a sm-b
+rows=$(awk '/wall_s/{t=1; next} t && /^[A-Za-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
+[ "$rows" = "apply_bqsr bqsr bwa_mem mark_duplicates total geomean " ] && ok "two machines' snakemake benchmarks: step × machine with a total" \
+    || not_ok "snakemake compare rows" "$rows"
+mkdir -p badsm && printf 's\th:m:s\n12.5\t0:00:12\nx\t0:00:01\n' >badsm/r.tsv
+run_nm import --snakemake badsm
+expect_refused "a benchmark file with a bad number" "badsm/r.tsv"
+mkdir -p emptysm
+run_nm import --snakemake emptysm
+expect_refused "a directory without benchmark files" "no benchmark file"
+run_nm import --snakemake no-such-dir
+expect_rc 1 "a missing directory is an I/O failure"
+expect_err_has "no-such-dir" "the message names it"
