@@ -80,23 +80,38 @@ static void one_bar(FILE *f, const struct ct_result *res, size_t c, const struct
 	fputs("</text>\n", f);
 }
 
+/* How wide a bar's figure and change are drawn (one_bar's text, partly bold). */
+static double bar_text_w(const struct ct_text *x)
+{
+	return chart_text_w(x->center, CHART_FONT) + 6 + (x->delta[0] ? chart_text_w(x->delta, CHART_FONT + 1) : 0);
+}
+
 static void bars_of_kind(FILE *f, const struct ct_result *res, const struct ct_table *t, const char *kind)
 {
-	const int label_w = 130, bar_w = 330, bar_h = 16, gap = 10, W = label_w + bar_w + 140, top = 44;
+	const int bar_h = 16, gap = 10;
 	size_t nc = res->ncols, nrows = 0;
-	double max = 0;
+	double max = 0, row_w = 40, text_w = 40;
+	struct ct_text *tx = ct_texts(res, t);
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (!row_in(res, t, r, kind))
 			continue;
 		nrows++;
+		row_w = fmax(row_w, chart_text_w(t->rows[r], CHART_FONT));
 		for (size_t c = 0; c < nc; c++) {
 			const struct ct_cell *cell = t->cells[r * nc + c];
 			if (cell && isfinite(cell->sum.center) && cell->sum.center > max)
 				max = cell->sum.center;
+			if (cell)
+				text_w = fmax(text_w, bar_text_w(&tx[r * nc + c]));
 		}
 	}
 	if (!(max > 0))
 		max = 1;
+	/* the row labels' column as wide as the longest (a third of the chart at most, cut beyond),
+	 * room after the bars for the longest figure */
+	int label_w = (int)fmin(row_w, CHART_W / 3) + 16, right = (int)text_w + 12;
+	int W = CHART_W > label_w + 200 + right ? CHART_W : label_w + 200 + right, bar_w = W - label_w - right;
+	int top = chart_legend_bottom((const char *const *)res->cols, nc, 24, W) + 8;
 	double step = bar_step(t, max);
 	int plot_h = (int)nrows * ((int)nc * bar_h + gap), H = top + plot_h + 52, axis_y = top + plot_h;
 	struct chart_axis ax = { .horizontal = 1, .from = label_w, .to = label_w + bar_w, .at = axis_y,
@@ -107,17 +122,14 @@ static void bars_of_kind(FILE *f, const struct ct_result *res, const struct ct_t
 	snprintf(title, sizeof title, "%s%s%s, %s", name, kind ? ": " : "", kind ? kind : "",
 		 t->direction > 0 ? "higher is better" : t->direction < 0 ? "lower is better" : "median per run");
 	chart_open(f, "bars", W, H, title);
-	chart_legend(f, (const char *const *)res->cols, nc, 24);
+	chart_legend(f, (const char *const *)res->cols, nc, 24, W);
 	chart_draw_axis(f, &ax);
 	chart_axis_label(f, label_w + bar_w / 2, axis_y + 34, 0, name);
-	struct ct_text *tx = ct_texts(res, t);
 	int y = top;
 	for (size_t r = 0; r < t->nrows; r++) {
 		if (!row_in(res, t, r, kind))
 			continue;
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", label_w - 8, y + ((int)nc * bar_h) / 2 + 4);
-		chart_esc(f, t->rows[r]);
-		fputs("</text>\n", f);
+		chart_label(f, label_w - 8, y + ((int)nc * bar_h) / 2 + 4, "end", t->rows[r], label_w - 12);
 		for (size_t c = 0; c < nc; c++, y += bar_h) {
 			const struct ct_cell *cell = t->cells[r * nc + c];
 			if (!cell || !isfinite(cell->sum.center))
@@ -127,7 +139,7 @@ static void bars_of_kind(FILE *f, const struct ct_result *res, const struct ct_t
 		}
 		y += gap;
 	}
-	fputs("</svg>\n", f);
+	chart_close(f);
 	free(tx);
 }
 
@@ -151,7 +163,7 @@ static double hist_at(const struct histogram *h, uint64_t total, double p)
 struct curves {
 	const struct histogram *h[NCURVES];
 	const char *input[NCURVES], *bench[NCURVES];
-	size_t color[NCURVES], n;
+	size_t n;
 	double lat[NCURVES][NPCT], ymin, ymax;
 };
 
@@ -168,7 +180,6 @@ static void curves_collect(const struct ct_input *in, size_t nin, struct curves 
 				cv->h[k] = in[i].r->benches[b]->hists[h];
 				cv->input[k] = in[i].name;
 				cv->bench[k] = in[i].r->benches[b]->name;
-				cv->color[k] = i + k;
 				uint64_t total = 0;
 				for (size_t j = 0; j < cv->h[k]->n; j++)
 					total += cv->h[k]->count[j];
@@ -197,48 +208,66 @@ static const char *ns_label(double v, void *ctx, char *buf, size_t len)
 	return chart_figure_label(v, (void *)mu, buf, len);
 }
 
-void chart_percentiles(FILE *f, const struct ct_input *in, size_t nin)
+#define CURVES_PER_CHART 8 /* more are a tangle of repeated colours: small multiples instead */
+
+/* Curves k0..k1 of cv in one chart, their legend below it. */
+static void percentile_chart(FILE *f, const struct curves *cv, size_t k0, size_t k1, const char *title)
 {
-	static struct curves cv;
-	curves_collect(in, nin, &cv);
-	if (!cv.n || !(cv.ymax > 0))
-		return;
-	const int L = 76, W = 600, Hh = 300, T = 30, B = 40, R = 20;
-	double lo = pow(10, floor(log10(cv.ymin))), hi = pow(10, ceil(log10(cv.ymax)));
+	const int L = 76, W = CHART_W, Hh = 300, T = 30, B = 40, R = 20;
+	double lo = pow(10, floor(log10(cv->ymin))), hi = pow(10, ceil(log10(cv->ymax)));
 	if (hi / lo < 10)
 		lo = hi / 10;
 	struct chart_axis x = { .horizontal = 1, .from = L, .to = W - R, .at = Hh - B + T, .grid_to = T, .lo = 0,
 				.hi = 5, .step = 1, .label = pct_label },
 			  y = { .log = 1, .from = Hh - B + T, .to = T, .at = L, .grid_to = W - R, .lo = lo, .hi = hi,
 				.label = ns_label };
-	fputs("<h2>Latency percentiles</h2>\n", f);
-	chart_open(f, "percentiles", W, Hh + 40, "Latency by percentile (log scales), one curve per run and histogram");
+	chart_open(f, "percentiles", W, Hh + 40, title);
 	chart_draw_axis(f, &x);
 	chart_draw_axis(f, &y);
 	chart_axis_label(f, L + (W - L - R) / 2, Hh - B + T + 32, 0, "percentile (%, log scale of the tail)");
 	chart_axis_label(f, 14, T + (Hh - B) / 2, 1, "latency (ns, µs, ms; log scale)");
-	for (size_t k = 0; k < cv.n; k++) {
+	for (size_t k = k0; k < k1; k++) {
 		fprintf(f, "<polyline class=\"curve\" fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"",
-			chart_color(cv.color[k]));
+			chart_color(k - k0));
 		for (int j = 0; j < NPCT; j++)
-			fprintf(f, "%.1f,%.1f ", chart_pos(&x, j / 10.0), chart_pos(&y, cv.lat[k][j] > 0 ? cv.lat[k][j] : lo));
+			fprintf(f, "%.1f,%.1f ", chart_pos(&x, j / 10.0), chart_pos(&y, cv->lat[k][j] > 0 ? cv->lat[k][j] : lo));
 		fputs("\"><title>", f);
-		chart_esc(f, cv.input[k]);
+		chart_esc(f, cv->input[k]);
 		fputs(" ", f);
-		chart_esc(f, cv.bench[k]);
+		chart_esc(f, cv->bench[k]);
 		fputs(" ", f);
-		chart_esc(f, cv.h[k]->name);
+		chart_esc(f, cv->h[k]->name);
 		fputs("</title></polyline>\n", f);
 	}
-	fputs("</svg>\n<p class=\"meta\">", f);
-	for (size_t k = 0; k < cv.n; k++) {
-		fprintf(f, "<span style=\"color:%s\">■</span> ", chart_color(cv.color[k]));
-		chart_esc(f, cv.input[k]);
+	chart_close(f);
+	fputs("<p class=\"meta\">", f);
+	for (size_t k = k0; k < k1; k++) {
+		fprintf(f, "<span style=\"color:%s\">■</span> ", chart_color(k - k0));
+		chart_esc(f, cv->input[k]);
 		fputs(" · ", f);
-		chart_esc(f, cv.bench[k]);
+		chart_esc(f, cv->bench[k]);
 		fputs(" · ", f);
-		chart_esc(f, cv.h[k]->name);
+		chart_esc(f, cv->h[k]->name);
 		fputs("&nbsp;&nbsp; ", f);
 	}
 	fputs("</p>\n", f);
+}
+
+void chart_percentiles(FILE *f, const struct ct_input *in, size_t nin)
+{
+	static struct curves cv;
+	curves_collect(in, nin, &cv);
+	if (!cv.n || !(cv.ymax > 0))
+		return;
+	fputs("<h2>Latency percentiles</h2>\n", f);
+	/* as many charts as needed, the curves shared out evenly, on one latency scale */
+	size_t ncharts = (cv.n + CURVES_PER_CHART - 1) / CURVES_PER_CHART, per = (cv.n + ncharts - 1) / ncharts;
+	for (size_t c = 0, k0 = 0; k0 < cv.n; c++, k0 += per) {
+		char title[160];
+		if (ncharts > 1)
+			snprintf(title, sizeof title, "Latency by percentile (log scales), chart %zu of %zu", c + 1, ncharts);
+		else
+			snprintf(title, sizeof title, "Latency by percentile (log scales), one curve per run and histogram");
+		percentile_chart(f, &cv, k0, k0 + per < cv.n ? k0 + per : cv.n, title);
+	}
 }

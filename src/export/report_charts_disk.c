@@ -149,13 +149,36 @@ static const char *decade_label(double v, void *ctx, char *buf, size_t len)
 	return buf;
 }
 
+/* How wide the widest cell's text is drawn (cell_bar's: the MB/s bold, the IOPS, the change). */
+static double cell_text_w(const struct panel *p)
+{
+	double w = 0;
+	char mb[48], io[48];
+	for (size_t k = 0; k < p->ntests; k++)
+		for (int d = 0; d < 2; d++)
+			for (size_t r = 0; r < p->nruns; r++)
+				if (isfinite(p->bw[k][d][r])) {
+					units_figure(p->bw[k][d][r], "bytes_per_sec", "B/s", mb, sizeof mb);
+					units_figure(p->iops[k][d][r], "iops", "op/s", io, sizeof io);
+					w = fmax(w, chart_text_w(mb, CHART_FONT + 1) + chart_text_w(" · ", CHART_FONT) +
+							    chart_text_w(io, CHART_FONT) + (r ? chart_text_w(" +100.0%", CHART_FONT) : 0));
+				}
+	return w;
+}
+
 void chart_disk_panel(FILE *f, const struct ct_input *in, size_t nin)
 {
 	static struct panel p;
 	panel_collect(in, nin, &p);
 	if (!p.ntests || !(p.hi > 0))
 		return;
-	const int L = 92, CW = 231, G = 36, W = L + 2 * CW + G + 10, top = p.nruns > 1 ? 64 : 50, bar_h = 20;
+	/* the columns share the page, each at least as wide as its widest text; the gap between
+	 * them clear of the read axis's last tick and the write axis's first */
+	const int L = 92, G = 48, bar_h = 20, title_h = 50;
+	int CW = (CHART_W - L - G - 10) / 2;
+	CW = CW > (int)cell_text_w(&p) + 12 ? CW : (int)cell_text_w(&p) + 12;
+	int W = L + 2 * CW + G + 10, top = chart_legend_runs_bottom(p.runs, p.nruns, 26, W) + (p.nruns > 1 ? 22 : 0);
+	top = top > title_h ? top : title_h;
 	int row_h = (int)p.nruns * bar_h + 10, axis_y = top + (int)p.ntests * row_h + 2, H = axis_y + 44;
 	struct chart_axis ax[2];
 	for (int d = 0; d < 2; d++)
@@ -164,7 +187,7 @@ void chart_disk_panel(FILE *f, const struct ct_input *in, size_t nin)
 					     .label = decade_label };
 	fputs("<h2>Disk</h2>\n", f);
 	chart_open(f, "cdm", W, H, "Disk, CrystalDiskMark view: MB/s and IOPS per test (median of passes)");
-	chart_legend_runs(f, p.runs, p.nruns, 26);
+	chart_legend_runs(f, p.runs, p.nruns, 26, W);
 	for (int d = 0; d < 2; d++) {
 		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-weight=\"bold\">%s</text>\n",
 			(ax[d].from + ax[d].to) / 2, top - 8, d ? "Write" : "Read");
@@ -183,5 +206,5 @@ void chart_disk_panel(FILE *f, const struct ct_input *in, size_t nin)
 				cell_bar(f, &p, &ax[d], k, d, r, y + (int)r * bar_h, bar_h);
 	}
 	chart_axis_label(f, L + CW + G / 2, axis_y + 34, 0, "throughput (MB/s = 10^6 bytes/s, log scale)");
-	fputs("</svg>\n", f);
+	chart_close(f);
 }

@@ -138,26 +138,28 @@ void chart_time_boxes(FILE *f, const struct ct_input *in, size_t nin)
 	boxes_collect(in, nin, &x);
 	if (!x.nrows || !(x.hi > 0))
 		return;
-	const int L = 150, W = 600, R = 70, box_h = 22, gap = 10, top = x.nruns > 1 ? 44 : 30;
+	double row_w = 40;
+	for (size_t k = 0; k < x.nrows; k++)
+		row_w = fmax(row_w, chart_text_w(x.rows[k], CHART_FONT));
+	/* the commands' column as wide as the longest (a third of the chart at most, cut beyond);
+	 * room on the right for the median written after the largest box */
+	const int W = CHART_W, L = (int)fmin(row_w, W / 3) + 16, R = 80, box_h = 22, gap = 10;
+	int top = chart_legend_runs_bottom(x.runs, x.nruns, 24, W) + (x.nruns > 1 ? 4 : 0);
+	top = top > 30 ? top : 30;
 	int row_h = (int)x.nruns * box_h + gap, axis_y = top + (int)x.nrows * row_h, H = axis_y + 44;
 	struct chart_axis a = { .horizontal = 1, .from = L, .to = W - R, .at = axis_y, .grid_to = top - 4 };
 	time_axis(&x, &a);
 	fputs("<h2>Commands timed</h2>\n", f);
 	chart_open(f, "time-boxes", W, H, "Wall time per command: a box per run (quartiles, median), samples as dots");
-	chart_legend_runs(f, x.runs, x.nruns, 24);
+	chart_legend_runs(f, x.runs, x.nruns, 24, W);
 	chart_draw_axis(f, &a);
 	for (size_t k = 0; k < x.nrows; k++) {
 		int y = top + (int)k * row_h;
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">", L - 8, y + ((int)x.nruns * box_h) / 2 + 4);
-		size_t len = strlen(x.rows[k]);
-		char cut[32];
-		snprintf(cut, sizeof cut, len > 22 ? "%.20s…" : "%s", x.rows[k]);
-		chart_esc(f, cut);
-		fputs("</text>\n", f);
+		chart_label(f, L - 8, y + ((int)x.nruns * box_h) / 2 + 4, "end", x.rows[k], L - 12);
 		for (size_t r = 0; r < x.nruns; r++)
 			if (x.m[k][r])
 				one_box(f, &a, x.m[k][r], r, x.runs[r]->name, y + (int)r * box_h, box_h);
 	}
 	chart_axis_label(f, L + (W - L - R) / 2, axis_y + 34, 0, a.log ? "wall time (s, log scale)" : "wall time (s)");
-	fputs("</svg>\n", f);
+	chart_close(f);
 }

@@ -80,7 +80,7 @@ static const char *y_label(double v, void *ctx, char *buf, size_t len)
 
 static void one_timeline(FILE *f, const struct ct_input *in, size_t nin, const char *name)
 {
-	const int L = 76, W = 600, Hh = 260, T = 30, B = 46, R = 30;
+	const int L = 76, W = CHART_W, Hh = 260, T = 30, B = 46, R = 30;
 	struct extent e = { INFINITY, -INFINITY, 0, "", "" };
 	each_series(in, nin, name, grow_extent, &e);
 	if (!(e.x1 > e.x0))
@@ -111,7 +111,8 @@ static void one_timeline(FILE *f, const struct ct_input *in, size_t nin, const c
 	chart_axis_label(f, 14, T + (Hh - B - T) / 2, 1, ylab);
 	struct lines l = { f, &x, &y, 0, 0 };
 	each_series(in, nin, name, draw_line, &l);
-	fputs("</svg>\n<p class=\"meta\">", f);
+	chart_close(f);
+	fputs("<p class=\"meta\">", f);
 	l = (struct lines){ f, &x, &y, 0, 1 }; /* the legend, in the lines' order and colours */
 	each_series(in, nin, name, draw_line, &l);
 	fputs("</p>\n", f);
@@ -256,17 +257,18 @@ static void seg_bars(FILE *f, const struct seg_chart *c, const struct chart_axis
 
 static void seg_chart_draw(FILE *f, struct seg_chart *c)
 {
-	const int L = 70, W = 600, R = 20, T = 52, H = 290, B = 50;
-	double step = chart_nice_step(c->max, 4);
-	struct chart_axis y = { .from = H - B, .to = T, .at = L, .grid_to = W - R, .lo = 0,
-				.hi = ceil(c->max * 1.1 / step) * step, .step = step, .label = ratio_label };
+	const int L = 70, W = CHART_W, R = 20, B = 50;
 	char title[300], lab[32];
 	snprintf(title, sizeof title, "%s: each segment's time per unit against %s", c->job, c->base->name);
-	chart_open(f, "segments", W, H, title);
 	const char *names[9] = { c->base->name };
 	for (size_t r = 0; r < c->nruns; r++)
 		names[r + 1] = c->runs[r]->name;
-	chart_legend(f, names, c->nruns + 1, 24);
+	int T = chart_legend_bottom(names, c->nruns + 1, 24, W) + 12, H = T + 238;
+	double step = chart_nice_step(c->max, 4);
+	struct chart_axis y = { .from = H - B, .to = T, .at = L, .grid_to = W - R, .lo = 0,
+				.hi = ceil(c->max * 1.1 / step) * step, .step = step, .label = ratio_label };
+	chart_open(f, "segments", W, H, title);
+	chart_legend(f, names, c->nruns + 1, 24, W);
 	chart_draw_axis(f, &y);
 	double slot = (double)(W - R - L) / (double)c->nsegs;
 	size_t every = (size_t)ceil(c->nsegs / 10.0); /* about ten slot labels */
@@ -287,7 +289,7 @@ static void seg_chart_draw(FILE *f, struct seg_chart *c)
 		   "stroke-dasharray=\"5 3\"/>\n", L, y1, W - R, y1, chart_color(0));
 	chart_axis_label(f, L + (W - L - R) / 2, H - 12, 0, "segment, by the progress it ends at (* partial; above x1: slower)");
 	chart_axis_label(f, 14, T + (H - B - T) / 2, 1, "time per unit (x baseline)");
-	fputs("</svg>\n", f);
+	chart_close(f);
 }
 
 void chart_track_segments(FILE *f, const struct ct_input *in, size_t nin)

@@ -34,12 +34,12 @@ static const char css[] =
 	".call-regression{color:#b3261e}.call-improvement{color:#1b7a34}.call-changed{color:#8a5a00}"
 	"td.call-unchanged,td.call-not-compared{color:#555;white-space:normal;text-align:left}"
 	"pre{background:#f6f6f6;padding:.6em;overflow:auto;font-size:.8em;max-height:30em}"
-	".meta{color:#666;font-size:.9em}svg{display:block;margin:.5em 0 1.5em;max-width:100%;height:auto}"
+	".meta{color:#666;font-size:.9em}.chart-box{overflow-x:auto;margin:.5em 0 1.5em}"
+	"svg.chart{display:block;width:100%;height:auto}"
 	"svg text{font-family:system-ui,sans-serif;font-size:12px;fill:#333}"
 	"svg text.chart-title{font-size:14px;font-weight:600}svg text.axis-label{font-size:13px;fill:#555}"
 	"table{display:block;overflow-x:auto;max-width:100%}"
-	"svg.cdm text.tick{font-size:10px}"
-	"@media print{svg{break-inside:avoid}}";
+	"@media print{.chart-box{break-inside:avoid}}";
 
 /* --- machines and runs -------------------------------------------------------- */
 

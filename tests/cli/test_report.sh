@@ -119,13 +119,14 @@ grep -qF 'sync: each segment&#39;s time per unit against t3' seg.html || grep -q
 run_nm report base new t1 t2 d1 d2 tm1 tm2 t3 t4 -o phone.html
 expect_rc 0 "a report of disk and track runs"
 if command -v chromium >/dev/null; then
-    # A copy with a probe that counts what sticks out of a 390 px window (the report has no script).
+    # A copy with a probe that counts what sticks out of a 390 px window (the report has no script;
+    # tables and charts scroll sideways in their own box, which must fit).
     python3 - phone.html probe.html <<'PY'
 import sys
 probe = ("<script>(function(){var w=window.innerWidth,n=0,what=[];"
          "document.querySelectorAll('body *').forEach(function(e){var r=e.getBoundingClientRect();"
-         "if(r.width>0&&r.right>w+1&&!e.closest('table,pre')){n++;if(what.length<3)what.push(e.tagName+'.'+e.className)}});"
-         "document.querySelectorAll('table,pre').forEach(function(e){if(e.getBoundingClientRect().right>w+1){n++;what.push(e.tagName)}});"
+         "if(r.width>0&&r.right>w+1&&!e.closest('table,pre,.chart-box')){n++;if(what.length<3)what.push(e.tagName+'.'+e.className)}});"
+         "document.querySelectorAll('table,pre,.chart-box').forEach(function(e){if(e.getBoundingClientRect().right>w+1){n++;what.push(e.tagName)}});"
          "document.body.setAttribute('data-wide',String(n));document.body.setAttribute('data-what',what.join(' '));})();</script>")
 html = open(sys.argv[1], encoding="utf-8").read()
 open(sys.argv[2], "w", encoding="utf-8").write(html.replace("</body>", probe + "</body>"))
