@@ -125,7 +125,8 @@ static int import_trace(int argc, char **argv)
 
 const struct cli_help cmd_import_help = {
 	.usage = "usage: nodemark import [options] FILE...\n"
-		 "       nodemark import --trace trace.txt | --snakemake DIR [--tag machine=NAME] [--label TEXT]\n"
+		 "       nodemark import --trace trace.txt [--tag machine=NAME] [--label TEXT]\n"
+		 "       nodemark import --snakemake DIR [--tag machine=NAME] [--label TEXT]\n"
 		 "\n"
 		 "Add the runs in JSON record files (as `nodemark export` writes them: one record after\n"
 		 "another, an array of records, or one record; docs/schema.md) to the results store.  Every\n"
