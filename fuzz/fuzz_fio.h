@@ -18,8 +18,8 @@ static inline void fuzz_check_plan(const struct fio_plan *p)
 		FUZZ_ASSERT(j->io.numjobs >= 1 && j->io.iodepth >= 1 && j->io.loops >= 1);
 		FUZZ_ASSERT(j->io.ntargets >= 1 && j->io.ntargets <= IO_MAX_TARGETS);
 		FUZZ_ASSERT(j->io.rwmix_read <= 100);
-		FUZZ_ASSERT(j->io.group == group || j->io.group == group + 1);
-		group = j->io.group;
+		FUZZ_ASSERT(j->io.report.group == group || j->io.report.group == group + 1);
+		group = j->io.report.group;
 		FUZZ_ASSERT(j->io.name[sizeof j->io.name - 1] == '\0');
 		FUZZ_ASSERT(strchr(j->io.name, '/') == NULL); /* its files stay in nodemark's directory */
 		for (unsigned t = 0; t < j->io.ntargets; t++)

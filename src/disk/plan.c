@@ -64,7 +64,7 @@ int disk_plan_build(struct disk_plan *p, char *err, size_t errlen)
 			b->loops = DISK_PROFILE_LOOPS;
 		if (!p->have_interval)
 			p->interval_ns = DISK_PROFILE_INTERVAL_NS;
-		b->shared_file = 1; /* CrystalDiskMark: one test file, every thread on it */
+		b->files.shared_file = 1; /* CrystalDiskMark: one test file, every thread on it */
 	}
 	if (!p->have_size)
 		b->filesize = DISK_PROFILE_FILE_SIZE; /* the test file in a directory; files and devices: all */
@@ -79,8 +79,8 @@ int disk_plan_build(struct disk_plan *p, char *err, size_t errlen)
 	if (!p->profile && io_job_writes(b) && !p->writable)
 		return nm_errf(err, errlen, "writing to a file or block device needs --allow-write=PATH (a mounted "
 					    "device is never written)");
-	b->allow_write_blockdev = p->writable;
-	b->numa_place = b->cpus == NULL;
+	b->files.allow_write_blockdev = p->writable;
+	b->place.numa_place = b->place.cpus == NULL;
 
 	/* Custom jobs run their loops as separate passes too, so each pass is a sample. */
 	p->passes = b->loops;

@@ -44,7 +44,7 @@ APPLY(rw)
 		if (!fio_word_is(v, modes[i].name))
 			continue;
 		j->io.rw = modes[i].rw;
-		j->io.rw_seq_skip = 0;
+		j->io.pattern.rw_seq_skip = 0;
 		if (!colon)
 			return 0;
 		if (modes[i].rw == IO_RANDREAD || modes[i].rw == IO_RANDWRITE || modes[i].rw == IO_RANDRW ||
@@ -57,7 +57,7 @@ APPLY(rw)
 			return -1;
 		if (skip > INT64_MAX)
 			return nm_errf(err, errlen, "\"%s\": the offset is too large", fio_q(v, qb, sizeof qb));
-		j->io.rw_seq_skip = back ? -(int64_t)skip : (int64_t)skip;
+		j->io.pattern.rw_seq_skip = back ? -(int64_t)skip : (int64_t)skip;
 		return 0;
 	}
 	return nm_errf(err, errlen, "\"%s\": expected read, write, randread, randwrite, rw, randrw, trim, randtrim, "
@@ -98,8 +98,8 @@ APPLY(bs)
 			return nm_errf(err, errlen, "\"%s\": must be at least 1", fio_q(v, qb, sizeof qb));
 		for (int d = 0; d < DIR_COUNT; d++) { /* the last of bs, bssplit, bsrange counts */
 			j->io.bs[d] = b;
-			j->io.nbssplit[d] = 0;
-			j->io.bs_min[d] = 0;
+			j->io.pattern.nbssplit[d] = 0;
+			j->io.pattern.bs_min[d] = 0;
 		}
 		return 0;
 	}
@@ -116,8 +116,8 @@ APPLY(bs)
 				rc = nm_errf(err, errlen, "\"%s\": must be at least 1", fio_q(part, qb, sizeof qb));
 			if (!rc) {
 				j->io.bs[d] = b;
-				j->io.nbssplit[d] = 0;
-				j->io.bs_min[d] = 0;
+				j->io.pattern.nbssplit[d] = 0;
+				j->io.pattern.bs_min[d] = 0;
 			}
 		}
 		free(part);
@@ -129,8 +129,8 @@ APPLY(bs)
 		return nm_errf(err, errlen, "\"%s\": at most three sizes (read,write,trim)", fio_q(v, qb, sizeof qb));
 	if (parts == 2) {
 		j->io.bs[DIR_TRIM] = j->io.bs[DIR_WRITE];
-		j->io.nbssplit[DIR_TRIM] = 0;
-		j->io.bs_min[DIR_TRIM] = 0;
+		j->io.pattern.nbssplit[DIR_TRIM] = 0;
+		j->io.pattern.bs_min[DIR_TRIM] = 0;
 	}
 	return 0;
 }
@@ -208,15 +208,15 @@ APPLY(startdelay) { return fio_duration(v, &j->io.startdelay_ns, err, errlen); }
 	}
 
 APPLY_BOOL(time_based, j->io.time_based)
-APPLY_BOOL(fixedbufs, j->io.fixedbufs)
-APPLY_BOOL(registerfiles, j->io.registerfiles)
-APPLY_BOOL(sqthread_poll, j->io.sqpoll)
-APPLY_BOOL(hipri, j->io.hipri)
-APPLY_BOOL(randrepeat, j->io.randrepeat)
-APPLY_BOOL(norandommap, j->io.norandommap)
-APPLY_BOOL(refill_buffers, j->io.refill_buffers)
-APPLY_BOOL(end_fsync, j->io.end_fsync)
-APPLY_BOOL(create_only, j->io.create_only)
+APPLY_BOOL(fixedbufs, j->io.eng.fixedbufs)
+APPLY_BOOL(registerfiles, j->io.eng.registerfiles)
+APPLY_BOOL(sqthread_poll, j->io.eng.sqpoll)
+APPLY_BOOL(hipri, j->io.eng.hipri)
+APPLY_BOOL(randrepeat, j->io.pattern.randrepeat)
+APPLY_BOOL(norandommap, j->io.pattern.norandommap)
+APPLY_BOOL(refill_buffers, j->io.buf.refill_buffers)
+APPLY_BOOL(end_fsync, j->io.sync.end_fsync)
+APPLY_BOOL(create_only, j->io.files.create_only)
 /* fio's unlink: files nodemark creates are always removed at the end, and a file it did not
  * create is never removed, so the value is checked and has nothing left to change. */
 APPLY(unlink)
@@ -257,7 +257,7 @@ APPLY(zero_buffers)
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
 		return -1;
-	j->io.fill = b ? FILL_ZERO : FILL_RANDOM;
+	j->io.buf.fill = b ? FILL_ZERO : FILL_RANDOM;
 	return 0;
 }
 
@@ -266,7 +266,7 @@ APPLY(fsync)
 	uint64_t n;
 	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
-	j->io.fsync_every = (unsigned)n;
+	j->io.sync.fsync_every = (unsigned)n;
 	return 0;
 }
 
@@ -275,7 +275,7 @@ APPLY(fdatasync)
 	uint64_t n;
 	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
-	j->io.fdatasync_every = (unsigned)n;
+	j->io.sync.fdatasync_every = (unsigned)n;
 	return 0;
 }
 
@@ -286,13 +286,13 @@ APPLY(invalidate)
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
 		return -1;
-	j->io.keep_cache = !b;
+	j->io.files.keep_cache = !b;
 	return 0;
 }
 
 APPLY(randseed)
 {
-	return fio_count(v, 0, UINT64_MAX, &j->io.seed, err, errlen);
+	return fio_count(v, 0, UINT64_MAX, &j->io.pattern.seed, err, errlen);
 }
 
 /* fio's engines onto ours, through the engine table (each engine lists the fio names it
@@ -339,7 +339,7 @@ APPLY(cpus_allowed)
 	for (const char *c = v; *c; c++)
 		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
 			return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
-	j->io.cpus = fio_job_strdup(j, v);
+	j->io.place.cpus = fio_job_strdup(j, v);
 	return 0;
 }
 
@@ -361,10 +361,10 @@ APPLY(percentile_list)
 			return nm_errf(err, errlen, "\"%s\": percentiles must be above 0", fio_q(v, qb, sizeof qb));
 		if (n == 20) /* fio's own limit */
 			return nm_errf(err, errlen, "\"%s\": at most 20 percentiles", fio_q(v, qb, sizeof qb));
-		j->io.percentiles[n++] = p;
+		j->io.report.percentiles[n++] = p;
 		s = e ? e + 1 : NULL;
 	}
-	j->io.npercentiles = n;
+	j->io.report.npercentiles = n;
 	return 0;
 }
 

@@ -15,16 +15,16 @@ static int percent(const char *v, unsigned *out, char *err, size_t errlen)
 	return 0;
 }
 
-FIO_APPLY(buffer_compress_percentage) { return percent(v, &j->io.content.compress_pct, err, errlen); }
+FIO_APPLY(buffer_compress_percentage) { return percent(v, &j->io.buf.content.compress_pct, err, errlen); }
 /* fio's callback turns refill_buffers on as it reads the option (a later refill_buffers=0 wins) */
 FIO_APPLY(dedupe_percentage)
 {
-	if (percent(v, &j->io.content.dedupe_pct, err, errlen) < 0)
+	if (percent(v, &j->io.buf.content.dedupe_pct, err, errlen) < 0)
 		return -1;
-	j->io.refill_buffers = 1;
+	j->io.buf.refill_buffers = 1;
 	return 0;
 }
-FIO_APPLY(dedupe_working_set_percentage) { return percent(v, &j->io.content.ws_pct, err, errlen); }
+FIO_APPLY(dedupe_working_set_percentage) { return percent(v, &j->io.buf.content.ws_pct, err, errlen); }
 
 FIO_APPLY(buffer_compress_chunk)
 {
@@ -33,7 +33,7 @@ FIO_APPLY(buffer_compress_chunk)
 		return -1;
 	if (n > UINT32_MAX)
 		return nm_errf(err, errlen, "at most 4 GiB");
-	j->io.content.chunk = (uint32_t)n;
+	j->io.buf.content.chunk = (uint32_t)n;
 	return 0;
 }
 
@@ -44,7 +44,7 @@ FIO_APPLY(dedupe_mode)
 		return -1;
 	if (strcmp(v, "repeat") && strcmp(v, "working_set"))
 		return nm_errf(err, errlen, "\"%s\": expected repeat or working_set", fio_q(v, qb, sizeof qb));
-	j->io.content.working_set = !strcmp(v, "working_set");
+	j->io.buf.content.working_set = !strcmp(v, "working_set");
 	return 0;
 }
 
@@ -53,21 +53,21 @@ FIO_APPLY(dedupe_global)
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
 		return -1;
-	j->io.content.global = b;
+	j->io.buf.content.global = b;
 	return 0;
 }
 
 int fio_job_content(struct fio_job *j, char *err, size_t errlen)
 {
-	struct io_content_spec *c = &j->io.content;
+	struct io_content_spec *c = &j->io.buf.content;
 	int given;
 	if (c->compress_pct == 100) { /* fio: all zeros */
-		j->io.fill = FILL_ZERO;
+		j->io.buf.fill = FILL_ZERO;
 		c->compress_pct = 0;
 	} else if (c->compress_pct) { /* fio refills for compression unless told not to */
 		fio_job_opt(j, "refill_buffers", &given);
 		if (!given)
-			j->io.refill_buffers = 1;
+			j->io.buf.refill_buffers = 1;
 	}
 	if (!c->dedupe_pct || !c->working_set)
 		return 0;
@@ -86,9 +86,9 @@ void fio_plan_threads(struct fio_plan *p)
 {
 	unsigned n = 0;
 	for (size_t i = 0; i < p->njobs; i++) {
-		p->jobs[i].io.content.thread0 = n;
+		p->jobs[i].io.buf.content.thread0 = n;
 		n += p->jobs[i].io.numjobs;
 	}
 	for (size_t i = 0; i < p->njobs; i++)
-		p->jobs[i].io.content.nthreads = n;
+		p->jobs[i].io.buf.content.nthreads = n;
 }

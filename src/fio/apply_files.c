@@ -24,8 +24,8 @@ APPLY(file_service_type)
 		uint64_t nr = 1;
 		if (colon && kinds[i].how != FILES_SEQUENTIAL && fio_count(colon + 1, 1, UINT32_MAX, &nr, err, errlen) < 0)
 			return -1;
-		j->io.file_service = kinds[i].how;
-		j->io.file_service_nr = (unsigned)nr;
+		j->io.files.file_service = kinds[i].how;
+		j->io.files.file_service_nr = (unsigned)nr;
 		return 0;
 	}
 	size_t n = colon ? (size_t)(colon - v) : strlen(v);

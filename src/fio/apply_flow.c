@@ -23,7 +23,7 @@ FIO_APPLY(flow)
 	int neg = v && *v == '-';
 	if (fio_count(neg ? v + 1 : v, 0, neg ? (uint64_t)INT_MAX + 1 : FLOW_MAX_WEIGHT, &n, err, errlen) < 0)
 		return -1;
-	j->io.flow_weight = neg ? (unsigned)-(int64_t)n : (unsigned)n;
+	j->io.pace.flow_weight = neg ? (unsigned)-(int64_t)n : (unsigned)n;
 	return 0;
 }
 
@@ -42,7 +42,7 @@ FIO_APPLY(flow_sleep)
 	uint64_t us;
 	if (fio_count(v, 0, UINT32_MAX, &us, err, errlen) < 0)
 		return -1;
-	j->io.flow_sleep_ns = us * 1000u;
+	j->io.pace.flow_sleep_ns = us * 1000u;
 	return 0;
 }
 
@@ -66,9 +66,9 @@ static int check_later_mates(struct fio_plan *p, size_t i, char *err, size_t err
 	const char *mate = NULL;
 	for (size_t k = i + 1; k < p->njobs; k++) {
 		const struct fio_job *o = &p->jobs[k];
-		if (o->io.flow != j->io.flow || !starts_after(p, i, k))
+		if (o->io.pace.flow != j->io.pace.flow || !starts_after(p, i, k))
 			continue;
-		later += o->io.flow_weight * o->io.numjobs; /* 32 bits that wrap, as the flow's */
+		later += o->io.pace.flow_weight * o->io.numjobs; /* 32 bits that wrap, as the flow's */
 		mate = mate ? mate : o->name;
 	}
 	if (!later)
@@ -90,20 +90,20 @@ int fio_plan_flows(struct fio_plan *p, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct fio_job *j = &p->jobs[i];
-		if (!j->io.flow_weight)
+		if (!j->io.pace.flow_weight)
 			continue;
-		for (size_t k = 0; k < i && !j->io.flow; k++)
-			if (p->jobs[k].io.flow && p->jobs[k].flow_id == j->flow_id)
-				j->io.flow = p->jobs[k].io.flow;
-		if (j->io.flow)
+		for (size_t k = 0; k < i && !j->io.pace.flow; k++)
+			if (p->jobs[k].io.pace.flow && p->jobs[k].flow_id == j->flow_id)
+				j->io.pace.flow = p->jobs[k].io.pace.flow;
+		if (j->io.pace.flow)
 			continue;
-		if (!(j->io.flow = io_flow_new()))
+		if (!(j->io.pace.flow = io_flow_new()))
 			abort();
 		p->flows = xrealloc(p->flows, (p->nflows + 1) * sizeof *p->flows);
-		p->flows[p->nflows++] = j->io.flow;
+		p->flows[p->nflows++] = j->io.pace.flow;
 	}
 	for (size_t i = 0; i < p->njobs; i++)
-		if (p->jobs[i].io.flow && check_later_mates(p, i, err, errlen) < 0)
+		if (p->jobs[i].io.pace.flow && check_later_mates(p, i, err, errlen) < 0)
 			return -1;
 	return 0;
 }

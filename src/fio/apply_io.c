@@ -18,7 +18,7 @@ APPLY(iomem_align)
 		return -1;
 	if (n > 1u << 20)
 		return nm_errf(err, errlen, "%llu: at most 1 MiB", (unsigned long long)n);
-	j->io.buf_offset = (unsigned)n;
+	j->io.buf.buf_offset = (unsigned)n;
 	return 0;
 }
 
@@ -33,7 +33,7 @@ APPLY(fadvise_hint)
 		return -1;
 	for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++)
 		if (strcmp(v, hints[i].name) == 0) {
-			j->io.fadvise = hints[i].hint;
+			j->io.files.fadvise = hints[i].hint;
 			return 0;
 		}
 	return nm_errf(err, errlen, "\"%s\": 0, 1, random or sequential", fio_q(v, qb, sizeof qb));
@@ -45,7 +45,7 @@ APPLY(iodepth_batch)
 	uint64_t n;
 	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
 		return -1;
-	j->io.iodepth_batch_submit = n ? (unsigned)n : UINT_MAX;
+	j->io.queue.iodepth_batch_submit = n ? (unsigned)n : UINT_MAX;
 	return 0;
 }
 
@@ -55,7 +55,7 @@ APPLY(iodepth_batch_complete_min)
 	uint64_t n;
 	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
 		return -1;
-	j->io.iodepth_batch_complete_min = (unsigned)n;
+	j->io.queue.iodepth_batch_complete_min = (unsigned)n;
 	return 0;
 }
 
@@ -65,7 +65,7 @@ APPLY(iodepth_batch_complete_max)
 	uint64_t n;
 	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
 		return -1;
-	j->io.iodepth_batch_complete_max = (unsigned)n;
+	j->io.queue.iodepth_batch_complete_max = (unsigned)n;
 	return 0;
 }
 
@@ -82,11 +82,11 @@ static int avg_time(const char *v, uint64_t *ns, char *err, size_t errlen)
  * The engine's iops interval follows the bw one unless set: fio's stays at its 500 ms. */
 APPLY(bwavgtime)
 {
-	if (avg_time(v, &j->io.sample_ns, err, errlen) < 0)
+	if (avg_time(v, &j->io.report.sample_ns, err, errlen) < 0)
 		return -1;
-	if (!j->io.iops_sample_ns)
-		j->io.iops_sample_ns = 500000000ull;
+	if (!j->io.report.iops_sample_ns)
+		j->io.report.iops_sample_ns = 500000000ull;
 	return 0;
 }
 
-APPLY(iopsavgtime) { return avg_time(v, &j->io.iops_sample_ns, err, errlen); }
+APPLY(iopsavgtime) { return avg_time(v, &j->io.report.iops_sample_ns, err, errlen); }

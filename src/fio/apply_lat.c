@@ -15,17 +15,17 @@ static int usec_time(const char *v, uint64_t *ns, char *err, size_t errlen)
 	return 0;
 }
 
-FIO_APPLY(latency_target) { return usec_time(v, &j->io.lat_target_ns, err, errlen); }
-FIO_APPLY(latency_window) { return usec_time(v, &j->io.lat_window_ns, err, errlen); }
+FIO_APPLY(latency_target) { return usec_time(v, &j->io.pace.lat_target_ns, err, errlen); }
+FIO_APPLY(latency_window) { return usec_time(v, &j->io.pace.lat_window_ns, err, errlen); }
 
 FIO_APPLY(latency_percentile)
 {
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
-	return parse_percent(v, &j->io.lat_percentile, err, errlen);
+	return parse_percent(v, &j->io.pace.lat_percentile, err, errlen);
 }
 
 FIO_APPLY(latency_run)
 {
-	return fio_parse_bool(v, &j->io.lat_run, err, errlen);
+	return fio_parse_bool(v, &j->io.pace.lat_run, err, errlen);
 }

@@ -59,17 +59,17 @@ LOG_BOOL(log_unix_epoch, unix_epoch)
 void fio_job_logs(struct fio_job *j)
 {
 	const struct fio_log_opts *o = &j->logs;
-	struct io_log_spec *s = &j->io.log;
+	struct io_log_spec *s = &j->io.report.log;
 	int found;
 	memset(s, 0, sizeof *s);
 	s->ios = o->prefix[FIO_LOG_LAT] || o->prefix[FIO_LOG_BW] || o->prefix[FIO_LOG_IOPS];
 	s->window_ns = s->ios ? o->avg_msec * 1000000ull : 0;
 	s->hist_ns = o->prefix[FIO_LOG_HIST] ? o->hist_msec * 1000000ull : 0; /* 0: fio's file stays empty */
 	if (o->prefix[FIO_LOG_BW] && o->avg_msec && (fio_job_opt(j, "bwavgtime", &found), !found)) {
-		if (!j->io.iops_sample_ns) /* iops keeps its own interval (it follows bw's when 0) */
-			j->io.iops_sample_ns = j->io.sample_ns ? j->io.sample_ns : 500000000ull;
-		j->io.sample_ns = o->avg_msec * 1000000ull;
+		if (!j->io.report.iops_sample_ns) /* iops keeps its own interval (it follows bw's when 0) */
+			j->io.report.iops_sample_ns = j->io.report.sample_ns ? j->io.report.sample_ns : 500000000ull;
+		j->io.report.sample_ns = o->avg_msec * 1000000ull;
 	}
 	if (o->prefix[FIO_LOG_IOPS] && o->avg_msec && (fio_job_opt(j, "iopsavgtime", &found), !found))
-		j->io.iops_sample_ns = o->avg_msec * 1000000ull;
+		j->io.report.iops_sample_ns = o->avg_msec * 1000000ull;
 }

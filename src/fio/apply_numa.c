@@ -61,6 +61,6 @@ FIO_APPLY(numa_cpu_nodes)
 	}
 	if (!cpus[0])
 		return nm_errf(err, errlen, "\"%s\": those nodes have no CPUs", fio_q(v, qb, sizeof qb));
-	j->io.cpus = fio_job_strdup(j, cpus);
+	j->io.place.cpus = fio_job_strdup(j, cpus);
 	return 0;
 }

@@ -59,11 +59,11 @@ FIO_APPLY(sync)
 	if (v && (!strcmp(v, "0") || !strcmp(v, "none")))
 		return 0;
 	if (!v || !strcmp(v, "1") || !strcmp(v, "sync")) {
-		j->io.fsync_every = 1;
+		j->io.sync.fsync_every = 1;
 		return 0;
 	}
 	if (!strcmp(v, "dsync")) {
-		j->io.fdatasync_every = 1;
+		j->io.sync.fdatasync_every = 1;
 		return 0;
 	}
 	return nm_errf(err, errlen, "\"%s\": expected 0, 1, sync or dsync", fio_q(v, qb, sizeof qb));

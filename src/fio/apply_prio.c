@@ -99,20 +99,20 @@ static int split_dir(const struct fio_job *j, struct io_job *io, int d, const ch
 		if (pct) {
 			if (n == IO_MAX_BSSPLIT)
 				return nm_errf(err, errlen, "at most %d entries per direction", IO_MAX_BSSPLIT);
-			io->cmdprio[d][n++] = (struct io_prio_share){ (uint32_t)bs, (unsigned char)pct,
+			io->place.cmdprio[d][n++] = (struct io_prio_share){ (uint32_t)bs, (unsigned char)pct,
 								      ioprio_value((unsigned)cls, (unsigned)level) };
 		}
 		if (!e)
 			break;
 		s = e + 1;
 	}
-	io->ncmdprio[d] = n;
+	io->place.ncmdprio[d] = n;
 	for (unsigned a = 0; a < n; a++) { /* fio: a block size's shares add up to at most 100 % */
 		unsigned tot = 0;
 		for (unsigned b = 0; b < n; b++)
-			tot += io->cmdprio[d][b].bs == io->cmdprio[d][a].bs ? io->cmdprio[d][b].pct : 0;
+			tot += io->place.cmdprio[d][b].bs == io->place.cmdprio[d][a].bs ? io->place.cmdprio[d][b].pct : 0;
 		if (tot > 100)
-			return nm_errf(err, errlen, "the shares of %u bytes add up to more than 100%%", io->cmdprio[d][a].bs);
+			return nm_errf(err, errlen, "the shares of %u bytes add up to more than 100%%", io->place.cmdprio[d][a].bs);
 	}
 	return 0;
 }
@@ -120,7 +120,7 @@ static int split_dir(const struct fio_job *j, struct io_job *io, int d, const ch
 int fio_job_cmdprio_split(const struct fio_job *j, struct io_job *io, char *err, size_t errlen)
 {
 	const char *v = j->prios.bssplit;
-	io->ncmdprio[DIR_READ] = io->ncmdprio[DIR_WRITE] = 0;
+	io->place.ncmdprio[DIR_READ] = io->place.ncmdprio[DIR_WRITE] = 0;
 	if (!v)
 		return 0;
 	if (!strchr(v, ','))
@@ -142,8 +142,8 @@ int fio_job_prio(struct fio_job *j, char *err, size_t errlen)
 	const struct fio_prio_opts *o = &j->prios;
 	struct io_job *io = &j->io;
 	if (o->cls >= 0 || o->level >= 0) { /* fio's ioprio_set: no class means best effort */
-		io->ioprio_set = 1;
-		io->ioprio = ioprio_value(o->cls > 0 ? (unsigned)o->cls : IOPRIO_CLASS_BE,
+		io->place.ioprio_set = 1;
+		io->place.ioprio = ioprio_value(o->cls > 0 ? (unsigned)o->cls : IOPRIO_CLASS_BE,
 					  o->level > 0 ? (unsigned)o->level : 0);
 	}
 	int pct = o->pct[DIR_READ] || o->pct[DIR_WRITE];
@@ -161,8 +161,8 @@ int fio_job_prio(struct fio_job *j, char *err, size_t errlen)
 			continue;
 		unsigned cls = o->cmd_cls[d] >= 0 ? (unsigned)o->cmd_cls[d] : IOPRIO_CLASS_RT;
 		unsigned level = o->cmd_level[d] >= 0 ? (unsigned)o->cmd_level[d] : 0;
-		io->cmdprio[d][0] = (struct io_prio_share){ 0, (unsigned char)o->pct[d], ioprio_value(cls, level) };
-		io->ncmdprio[d] = 1;
+		io->place.cmdprio[d][0] = (struct io_prio_share){ 0, (unsigned char)o->pct[d], ioprio_value(cls, level) };
+		io->place.ncmdprio[d] = 1;
 	}
 	return 0;
 }

@@ -38,10 +38,10 @@ static int per_dir(struct fio_job *j, const char *v, int size, uint64_t out[DIR_
 	return 0;
 }
 
-FIO_APPLY(rate) { return per_dir(j, v, 1, j->io.rate_bps, err, errlen); }
-FIO_APPLY(rate_iops) { return per_dir(j, v, 0, j->io.rate_iops, err, errlen); }
-FIO_APPLY(rate_min) { return per_dir(j, v, 1, j->io.rate_min_bps, err, errlen); }
-FIO_APPLY(rate_iops_min) { return per_dir(j, v, 0, j->io.rate_min_iops, err, errlen); }
+FIO_APPLY(rate) { return per_dir(j, v, 1, j->io.pace.rate_bps, err, errlen); }
+FIO_APPLY(rate_iops) { return per_dir(j, v, 0, j->io.pace.rate_iops, err, errlen); }
+FIO_APPLY(rate_min) { return per_dir(j, v, 1, j->io.pace.rate_min_bps, err, errlen); }
+FIO_APPLY(rate_iops_min) { return per_dir(j, v, 0, j->io.pace.rate_min_iops, err, errlen); }
 
 /* fio's think times: a bare number is microseconds. */
 static int usec_time(const char *v, uint64_t *ns, char *err, size_t errlen)
@@ -51,15 +51,15 @@ static int usec_time(const char *v, uint64_t *ns, char *err, size_t errlen)
 	return parse_duration(v, 1000ull, ns, err, errlen);
 }
 
-FIO_APPLY(thinktime) { return usec_time(v, &j->io.thinktime_ns, err, errlen); }
-FIO_APPLY(thinktime_spin) { return usec_time(v, &j->io.thinktime_spin_ns, err, errlen); }
+FIO_APPLY(thinktime) { return usec_time(v, &j->io.pace.thinktime_ns, err, errlen); }
+FIO_APPLY(thinktime_spin) { return usec_time(v, &j->io.pace.thinktime_spin_ns, err, errlen); }
 
 FIO_APPLY(thinktime_blocks)
 {
 	uint64_t n;
 	if (fio_count(v, 1, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
-	j->io.thinktime_blocks = (unsigned)n;
+	j->io.pace.thinktime_blocks = (unsigned)n;
 	return 0;
 }
 

@@ -73,18 +73,18 @@ static int zoned(struct fio_job *j, const char *v, char *err, size_t errlen)
 {
 	const char *comma = strchr(v, ',');
 	if (!comma) {
-		if (zones_one_dir(v, j->io.zones[DIR_READ], &j->io.nzones[DIR_READ], err, errlen) < 0)
+		if (zones_one_dir(v, j->io.pattern.zones[DIR_READ], &j->io.pattern.nzones[DIR_READ], err, errlen) < 0)
 			return -1;
-		memcpy(j->io.zones[DIR_WRITE], j->io.zones[DIR_READ], sizeof j->io.zones[DIR_READ]);
-		j->io.nzones[DIR_WRITE] = j->io.nzones[DIR_READ];
+		memcpy(j->io.pattern.zones[DIR_WRITE], j->io.pattern.zones[DIR_READ], sizeof j->io.pattern.zones[DIR_READ]);
+		j->io.pattern.nzones[DIR_WRITE] = j->io.pattern.nzones[DIR_READ];
 		return 0;
 	}
 	char *rd = xstrndup(v, (size_t)(comma - v));
 	const char *wr_end = strchr(comma + 1, ',');
 	char *wr = xstrndup(comma + 1, wr_end ? (size_t)(wr_end - comma - 1) : strlen(comma + 1));
-	int rc = zones_one_dir(rd, j->io.zones[DIR_READ], &j->io.nzones[DIR_READ], err, errlen);
+	int rc = zones_one_dir(rd, j->io.pattern.zones[DIR_READ], &j->io.pattern.nzones[DIR_READ], err, errlen);
 	if (rc == 0)
-		rc = zones_one_dir(wr, j->io.zones[DIR_WRITE], &j->io.nzones[DIR_WRITE], err, errlen);
+		rc = zones_one_dir(wr, j->io.pattern.zones[DIR_WRITE], &j->io.pattern.nzones[DIR_WRITE], err, errlen);
 	free(rd);
 	free(wr);
 	return rc;
@@ -103,10 +103,10 @@ FIO_APPLY(random_distribution)
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
 		if (!fio_word_is(v, kinds[i].name))
 			continue;
-		j->io.dist = kinds[i].dist;
-		j->io.dist_param = kinds[i].def;
-		j->io.dist_has_center = 0;
-		j->io.nzones[DIR_READ] = j->io.nzones[DIR_WRITE] = 0;
+		j->io.pattern.dist = kinds[i].dist;
+		j->io.pattern.dist_param = kinds[i].def;
+		j->io.pattern.dist_has_center = 0;
+		j->io.pattern.nzones[DIR_READ] = j->io.pattern.nzones[DIR_WRITE] = 0;
 		if (kinds[i].dist == DIST_ZONED)
 			return colon ? zoned(j, colon + 1, err, errlen)
 				     : nm_errf(err, errlen, "\"%s\": zoned needs its zones (zoned:50/5:50/95)",
@@ -117,16 +117,16 @@ FIO_APPLY(random_distribution)
 		char *val = xstrdup(colon + 1), *c2 = strchr(val, ':');
 		if (c2)
 			*c2++ = 0;
-		int bad = parse_double(val, &j->io.dist_param) < 0 ||
-			  (c2 && parse_double(c2, &j->io.dist_center) < 0);
+		int bad = parse_double(val, &j->io.pattern.dist_param) < 0 ||
+			  (c2 && parse_double(c2, &j->io.pattern.dist_center) < 0);
 		free(val);
 		if (bad)
 			return nm_errf(err, errlen, "\"%s\": expected %s:VALUE[:CENTER]", fio_q(v, qb, sizeof qb),
 				       kinds[i].name);
-		if (c2 && (j->io.dist_center < 0 || j->io.dist_center > 1))
+		if (c2 && (j->io.pattern.dist_center < 0 || j->io.pattern.dist_center > 1))
 			return nm_errf(err, errlen, "\"%s\": the center must be 0 to 1", fio_q(v, qb, sizeof qb));
-		j->io.dist_has_center = c2 != NULL;
-		double p = j->io.dist_param;
+		j->io.pattern.dist_has_center = c2 != NULL;
+		double p = j->io.pattern.dist_param;
 		if (kinds[i].dist == DIST_ZIPF && (p < 0 || p == 1.0))
 			return nm_errf(err, errlen, "\"%s\": zipf's theta must be 0 or more, and not 1", fio_q(v, qb, sizeof qb));
 		if (kinds[i].dist == DIST_PARETO && (p <= 0 || p >= 1))
@@ -217,10 +217,10 @@ static int bssplit_dir(struct fio_job *j, int d, const char *v, char *err, size_
 			sh[k] = sh[k - 1];
 			sh[k - 1] = t;
 		}
-	memcpy(j->io.bssplit[d], sh, n * sizeof sh[0]);
-	j->io.nbssplit[d] = n;
+	memcpy(j->io.pattern.bssplit[d], sh, n * sizeof sh[0]);
+	j->io.pattern.nbssplit[d] = n;
 	j->io.bs[d] = max;
-	j->io.bs_min[d] = 0;
+	j->io.pattern.bs_min[d] = 0;
 	return 0;
 }
 
@@ -238,14 +238,14 @@ static int bsrange_dir(struct fio_job *j, int d, const char *v, char *err, size_
 	if (a > b)
 		return nm_errf(err, errlen, "\"%s\": the smaller size comes first", fio_q(v, qb, sizeof qb));
 	j->io.bs[d] = b;
-	j->io.bs_min[d] = a < b ? a : 0;
-	j->io.nbssplit[d] = 0;
+	j->io.pattern.bs_min[d] = a < b ? a : 0;
+	j->io.pattern.nbssplit[d] = 0;
 	return 0;
 }
 
 static int blockalign_dir(struct fio_job *j, int d, const char *v, char *err, size_t errlen)
 {
-	return positive_size(j, v, &j->io.blockalign[d], err, errlen);
+	return positive_size(j, v, &j->io.pattern.blockalign[d], err, errlen);
 }
 
 FIO_APPLY(bssplit)

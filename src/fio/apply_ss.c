@@ -111,7 +111,7 @@ int fio_ss_check_groups(const struct fio_plan *p, char *err, size_t errlen)
 			return nm_errf(err, errlen, "job '%s': steadystate_duration is shorter than steadystate_check_interval",
 				       fio_q(j->name, qb, sizeof qb));
 		for (size_t k = 0; k < i; k++)
-			if (p->jobs[k].io.group == j->io.group && !same_ss(&p->jobs[k], j))
+			if (p->jobs[k].io.report.group == j->io.report.group && !same_ss(&p->jobs[k], j))
 				return nm_errf(err, errlen, "job '%s': steadystate options must be the same for every job of "
 					       "a reporting group (as fio requires)", fio_q(j->name, qb, sizeof qb));
 	}

@@ -27,29 +27,29 @@ FIO_APPLY(zonemode)
 	return nm_errf(err, errlen, "\"%s\": expected none, strided or zbd", fio_q(v, qb, sizeof qb));
 }
 
-FIO_APPLY(zonesize) { return fio_size(j, v, &j->io.zone_size, err, errlen); }
-FIO_APPLY(zonerange) { return fio_size(j, v, &j->io.zone_range, err, errlen); }
-FIO_APPLY(zoneskip) { return fio_size(j, v, &j->io.zone_skip, err, errlen); }
+FIO_APPLY(zonesize) { return fio_size(j, v, &j->io.pattern.zone_size, err, errlen); }
+FIO_APPLY(zonerange) { return fio_size(j, v, &j->io.pattern.zone_range, err, errlen); }
+FIO_APPLY(zoneskip) { return fio_size(j, v, &j->io.pattern.zone_skip, err, errlen); }
 
 int fio_job_zones(struct fio_job *j, char *err, size_t errlen)
 {
 	struct io_job *io = &j->io;
-	if (j->zonemode != FIO_ZONE_STRIDED && io->zone_size) /* fio 3.33: none is the default */
+	if (j->zonemode != FIO_ZONE_STRIDED && io->pattern.zone_size) /* fio 3.33: none is the default */
 		return nm_errf(err, errlen, "zonemode=none (the default) and zonesize= do not go together: "
 			       "zonemode=strided (as in fio)");
-	if (j->zonemode == FIO_ZONE_STRIDED && !io->zone_size)
+	if (j->zonemode == FIO_ZONE_STRIDED && !io->pattern.zone_size)
 		return nm_errf(err, errlen, "zonemode=strided needs zonesize= (as in fio)");
-	if (j->zonemode != FIO_ZONE_STRIDED || io->nrfiles > 1 || io->all_targets) {
-		io->zone_size = io->zone_range = io->zone_skip = 0; /* fio: strided zones need one file */
+	if (j->zonemode != FIO_ZONE_STRIDED || io->nrfiles > 1 || io->files.all_targets) {
+		io->pattern.zone_size = io->pattern.zone_range = io->pattern.zone_skip = 0; /* fio: strided zones need one file */
 		return 0;
 	}
-	if (!io->zone_range)
-		io->zone_range = io->zone_size;
+	if (!io->pattern.zone_range)
+		io->pattern.zone_range = io->pattern.zone_size;
 	uint64_t bs = 0;
 	for (int d = 0; d < DIR_COUNT; d++)
 		bs = io->bs[d] > bs ? io->bs[d] : bs;
-	if (io->zone_range < bs)
+	if (io->pattern.zone_range < bs)
 		return nm_errf(err, errlen, "zonerange %llu is smaller than the block size %llu",
-			       (unsigned long long)io->zone_range, (unsigned long long)bs);
+			       (unsigned long long)io->pattern.zone_range, (unsigned long long)bs);
 	return 0;
 }

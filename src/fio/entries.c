@@ -8,7 +8,7 @@
 static void entry_init(struct fio_report_entry *e, const struct fio_runner *r, const struct fio_job *j)
 {
 	e->name = j->name;
-	e->groupid = j->io.group;
+	e->groupid = j->io.report.group;
 	e->io = &j->io;
 	e->ioengine = fio_engine_name(r, j);
 	e->kb_base = j->kb_base;
@@ -34,7 +34,7 @@ void fio_build_entries(const struct fio_sched *s, struct io_job_result *const *r
 		for (unsigned t = 0; t < j->io.numjobs; t++) {
 			const struct io_job_result *res = &res_of[i][t];
 			struct fio_report_entry *e = rep->nentries ? &rep->entries[rep->nentries - 1] : NULL;
-			if (!(e && j->group_reporting && e->groupid == j->io.group)) {
+			if (!(e && j->group_reporting && e->groupid == j->io.report.group)) {
 				e = &rep->entries[rep->nentries++];
 				entry_init(e, &s->runs[i], j);
 			}
@@ -60,7 +60,7 @@ void fio_header_entries(const struct fio_sched *s, struct fio_report *rep)
 		const struct fio_job *j = &p->jobs[i];
 		struct fio_report_entry *e = &rep->entries[rep->nentries++];
 		e->name = j->name;
-		e->groupid = j->io.group;
+		e->groupid = j->io.report.group;
 		e->io = &j->io;
 		e->ioengine = fio_engine_name(&s->runs[i], j);
 		e->nthreads = j->io.numjobs;

@@ -63,11 +63,11 @@ static void file_thread(const struct fio_job *j, unsigned t, struct seen *s, str
 {
 	const struct io_job *io = &j->io;
 	uint64_t len = io->filesize ? io->filesize : io->size / (io->nrfiles ? io->nrfiles : 1);
-	uint64_t need = io->offset + (io->size && !io->all_targets ? io->size : len);
+	uint64_t need = io->offset + (io->size && !io->files.all_targets ? io->size : len);
 	unsigned nfiles = 0;
 	uint64_t bytes = 0;
 	for (unsigned k = 0; k < io->ntargets; k++) {
-		if (!io->all_targets && k != t % io->ntargets)
+		if (!io->files.all_targets && k != t % io->ntargets)
 			continue;
 		int is_file;
 		uint64_t have = size_now(s, io->targets[k], &is_file);
@@ -98,7 +98,7 @@ size_t fio_layout_lines(const struct fio_plan *p, struct fio_layout_line **out)
 			}
 			/* a directory: nodemark's private subdirectory, so every thread's files are new
 			 * (one set per directory when the threads share them) */
-			if (io->shared_file && t >= io->ntargets)
+			if (io->files.shared_file && t >= io->ntargets)
 				break;
 			unsigned nf = io->nrfiles ? io->nrfiles : 1;
 			uint64_t len = io->filesize ? io->filesize : io->size / nf;

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include "fio/plan.h"
 
-/* Sets j->io.log (what the threads record) from j->logs; called when the job is resolved.
+/* Sets j->io.report.log (what the threads record) from j->logs; called when the job is resolved.
  * As fio's, a bw or iops log with log_avg_msec also samples the job's bw or iops statistics
  * every log_avg_msec, unless bwavgtime or iopsavgtime is given. */
 void fio_job_logs(struct fio_job *j);

@@ -212,7 +212,7 @@ FIO_APPLY(latency_run);
  * -1 when a job would wait for ever on flow-mates that start after it. */
 int fio_plan_flows(struct fio_plan *p, char *err, size_t errlen);
 void fio_plan_free_flows(struct fio_plan *p);
-/* io_job.ioprio and .cmdprio from j's priority options, once all are applied; 0 or -1. */
+/* io_job.place.ioprio and .place.cmdprio from j's priority options, once all are applied; 0 or -1. */
 int fio_job_prio(struct fio_job *j, char *err, size_t errlen);
 /* fio's zone options (fio/apply_zone.c) */
 FIO_APPLY(zonemode);

@@ -76,10 +76,10 @@ static void job_defaults(struct fio_job *j)
 	io_job_init(io);
 	io->engine = io_engine_fio_default();
 	io->direct = DIRECT_OFF;
-	io->fixedbufs = io->registerfiles = 0;
-	io->content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
-	io->content.ws_pct = 5;
-	io->per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
+	io->eng.fixedbufs = io->eng.registerfiles = 0;
+	io->buf.content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
+	io->buf.content.ws_pct = 5;
+	io->report.per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	j->flow_id = 0;
 	j->kb_base = 1024;
 	j->unit_base = 8;
@@ -195,7 +195,7 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		return -1;
 	/* fio's filename=a:b: every thread works on every file, size= shared among them */
 	if (j->filename && !j->dir_targets && j->io.ntargets > 1) {
-		j->io.all_targets = 1;
+		j->io.files.all_targets = 1;
 		if (!j->io.filesize && j->io.size)
 			j->io.filesize = j->io.size / j->io.ntargets;
 	}
@@ -276,7 +276,7 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 			group++;
 			in_group = 0;
 		}
-		j->io.group = group;
+		j->io.report.group = group;
 		in_group += j->io.numjobs;
 		if (j->wait_for) {
 			size_t k;

@@ -60,7 +60,7 @@ struct fio_ss_opts {
 };
 
 struct fio_job {
-	struct io_job io;               /* what the engine runs; io.group is fio's groupid */
+	struct io_job io;               /* what the engine runs; io.report.group is fio's groupid */
 	char *name;
 	struct fio_optlist inherited;   /* the global options in force where the job was defined */
 	struct fio_optlist opts;        /* the job's own options, in order ("job options" in JSON) */
@@ -84,7 +84,7 @@ struct fio_job {
 	struct fio_log_opts logs;
 	struct fio_prio_opts prios;
 	struct fio_ss_opts ss;
-	int flow_id;                    /* fio's flow_id: the jobs of one id share io.flow */
+	int flow_id;                    /* fio's flow_id: the jobs of one id share io.pace.flow */
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;
 };

@@ -9,9 +9,9 @@ const double fio_default_percentiles[17] = { 1, 5, 10, 20, 30, 40, 50, 60, 70, 8
 
 void fio_percentile_list(const struct fio_report_entry *e, const double **p, size_t *n)
 {
-	if (e->io && e->io->npercentiles) {
-		*p = e->io->percentiles;
-		*n = e->io->npercentiles;
+	if (e->io && e->io->report.npercentiles) {
+		*p = e->io->report.percentiles;
+		*n = e->io->report.npercentiles;
 	} else {
 		*p = fio_default_percentiles;
 		*n = sizeof fio_default_percentiles / sizeof fio_default_percentiles[0];

@@ -283,9 +283,9 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	/* fio's: the depth its latency target's search ended at (else iodepth), the target in ns,
 	 * the window in microseconds */
 	kv_u64(w, "latency_depth", r->latency_depth ? r->latency_depth : e->io ? e->io->iodepth : 1);
-	kv_u64(w, "latency_target", e->io ? e->io->lat_target_ns : 0);
-	kv_real(w, "latency_percentile", e->io ? e->io->lat_percentile : 100.0);
-	kv_u64(w, "latency_window", e->io ? e->io->lat_window_ns / 1000 : 0);
+	kv_u64(w, "latency_target", e->io ? e->io->pace.lat_target_ns : 0);
+	kv_real(w, "latency_percentile", e->io ? e->io->pace.lat_percentile : 100.0);
+	kv_u64(w, "latency_window", e->io ? e->io->pace.lat_window_ns / 1000 : 0);
 	if (e->description && *e->description)
 		kv_str(w, "desc", e->description);
 	if (e->ss)

@@ -30,13 +30,13 @@ static const char *size_str(uint64_t bytes, int pow2, unsigned unit_base, char *
 /* A direction's smallest and largest block sizes (bsrange, bssplit, else bs). */
 static void bs_range(const struct io_job *io, int d, uint64_t *lo, uint64_t *hi)
 {
-	*lo = io->bs_min[d] ? io->bs_min[d] : io->bs[d];
+	*lo = io->pattern.bs_min[d] ? io->pattern.bs_min[d] : io->bs[d];
 	*hi = io->bs[d];
-	for (unsigned i = 0; i < io->nbssplit[d]; i++) {
-		if (io->bssplit[d][i].bs < *lo)
-			*lo = io->bssplit[d][i].bs;
-		if (io->bssplit[d][i].bs > *hi)
-			*hi = io->bssplit[d][i].bs;
+	for (unsigned i = 0; i < io->pattern.nbssplit[d]; i++) {
+		if (io->pattern.bssplit[d][i].bs < *lo)
+			*lo = io->pattern.bssplit[d][i].bs;
+		if (io->pattern.bssplit[d][i].bs > *hi)
+			*hi = io->pattern.bssplit[d][i].bs;
 	}
 }
 
@@ -278,7 +278,7 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 		dr[1].drop_ios, dr[2].drop_ios);
 	const struct io_job *io = e->io;
 	fprintf(f, "     latency   : target=%" PRIu64 ", window=%" PRIu64 ", percentile=%.2f%%, depth=%u\n",
-		io ? io->lat_target_ns : 0, io ? io->lat_window_ns / 1000 : 0, io ? io->lat_percentile : 100.0,
+		io ? io->pace.lat_target_ns : 0, io ? io->pace.lat_window_ns / 1000 : 0, io ? io->pace.lat_percentile : 100.0,
 		res->latency_depth ? res->latency_depth : io ? io->iodepth : 1);
 	if (e->ss)
 		steadystate_line(f, e);

@@ -15,8 +15,8 @@
 static void flow_weigh(const struct fio_sched *s, size_t i, int sign)
 {
 	const struct io_job *io = &s->plan->jobs[i].io;
-	if (io->flow)
-		io_flow_weigh(io->flow, sign * (int64_t)io->flow_weight * io->numjobs);
+	if (io->pace.flow)
+		io_flow_weigh(io->pace.flow, sign * (int64_t)io->pace.flow_weight * io->numjobs);
 }
 
 int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
@@ -70,7 +70,7 @@ static void terminate_after(struct fio_sched *s, size_t i)
 		return;
 	for (size_t k = 0; k < p->njobs; k++) {
 		int stop = j->exit_what == FIO_EXIT_ALL ||
-			   (j->exit_what == FIO_EXIT_GROUP && p->jobs[k].io.group == j->io.group) ||
+			   (j->exit_what == FIO_EXIT_GROUP && p->jobs[k].io.report.group == j->io.report.group) ||
 			   (j->exit_what == FIO_EXIT_STONEWALL && s->runs[k].started);
 		if (stop)
 			s->terminate[k] = 1;

@@ -157,7 +157,7 @@ static int check_one(const struct fio_job *j, const char *path, const char *cons
 
 static uint64_t new_file_size(const struct io_job *io)
 {
-	return io->offset + (io->size && !io->all_targets ? io->size : io->filesize);
+	return io->offset + (io->size && !io->files.all_targets ? io->size : io->filesize);
 }
 
 int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nallow, char *err, size_t errlen)
@@ -178,8 +178,8 @@ int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nal
 			else if (c == 2)
 				all_named &= named(allow, nallow, path);
 		}
-		j->io.allow_write_blockdev = all_named;
-		j->io.create_targets = 1; /* fio creates a missing filename= */
+		j->io.files.allow_write_blockdev = all_named;
+		j->io.files.create_targets = 1; /* fio creates a missing filename= */
 	}
 	/* the new files of one directory must fit in it together */
 	for (size_t i = 0; i < nnf && rc == 0; i++) {

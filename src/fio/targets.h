@@ -15,7 +15,7 @@ int fio_job_targets(struct fio_job *j, char *err, size_t errlen);
  * would create a file wherever it points and then lose the link; an existing file or block
  * device that is not named in allow[] for a writing job) and new files that do not fit in
  * their directory's free space (all the plan's new files there together).  Sets each job's
- * io.allow_write_blockdev and io.create_targets.  Returns 0, or -1 with one line in err. */
+ * io.files.allow_write_blockdev and io.files.create_targets.  Returns 0, or -1 with one line in err. */
 int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nallow, char *err, size_t errlen);
 
 #endif

@@ -14,37 +14,37 @@
 int io_job_mixed_bs(const struct io_job *job)
 {
 	for (int d = 0; d < DIR_COUNT; d++)
-		if (job->nbssplit[d] || job->bs_min[d] || job->blockalign[d])
+		if (job->pattern.nbssplit[d] || job->pattern.bs_min[d] || job->pattern.blockalign[d])
 			return 1;
 	return 0;
 }
 
 uint64_t io_bs_smallest(const struct io_job *job, int dir)
 {
-	if (job->nbssplit[dir]) {
+	if (job->pattern.nbssplit[dir]) {
 		uint64_t m = job->bs[dir];
-		for (unsigned i = 0; i < job->nbssplit[dir]; i++)
-			if (job->bssplit[dir][i].bs < m)
-				m = job->bssplit[dir][i].bs;
+		for (unsigned i = 0; i < job->pattern.nbssplit[dir]; i++)
+			if (job->pattern.bssplit[dir][i].bs < m)
+				m = job->pattern.bssplit[dir][i].bs;
 		return m;
 	}
-	return job->bs_min[dir] ? job->bs_min[dir] : job->bs[dir];
+	return job->pattern.bs_min[dir] ? job->pattern.bs_min[dir] : job->bs[dir];
 }
 
 uint64_t io_bs_pick(struct io_worker *w, int dir)
 {
 	const struct io_job *job = w->job;
 	uint64_t max = job->bs[dir];
-	if (job->nbssplit[dir]) {
-		unsigned u = (unsigned)prng_below(&w->rng, 100), cum = 0, n = job->nbssplit[dir];
+	if (job->pattern.nbssplit[dir]) {
+		unsigned u = (unsigned)prng_below(&w->rng, 100), cum = 0, n = job->pattern.nbssplit[dir];
 		for (unsigned i = 0; i < n; i++) {
-			cum += job->bssplit[dir][i].pct;
+			cum += job->pattern.bssplit[dir][i].pct;
 			if (u < cum)
-				return job->bssplit[dir][i].bs;
+				return job->pattern.bssplit[dir][i].bs;
 		}
-		return job->bssplit[dir][n - 1].bs;
+		return job->pattern.bssplit[dir][n - 1].bs;
 	}
-	uint64_t min = job->bs_min[dir];
+	uint64_t min = job->pattern.bs_min[dir];
 	if (!min || min >= max)
 		return max;
 	uint64_t len = min + prng_below(&w->rng, max);
@@ -59,7 +59,7 @@ uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t 
 	if (f->dist)
 		return io_dist_offset(w, f, dir, bs);
 	const struct io_job *job = w->job;
-	uint64_t align = job->blockalign[dir] ? job->blockalign[dir] : io_bs_smallest(job, dir);
+	uint64_t align = job->pattern.blockalign[dir] ? job->pattern.blockalign[dir] : io_bs_smallest(job, dir);
 	if (f->region_len < bs)
 		return f->region_start;
 	uint64_t slots = (f->region_len - bs) / align + 1;

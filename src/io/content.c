@@ -43,15 +43,15 @@ struct io_content *io_content_new(const struct io_job *job, unsigned thread)
 	struct io_content *c = calloc(1, sizeof *c);
 	if (!c)
 		return NULL;
-	c->thread = job->content.thread0 + thread;
-	c->nthreads = job->content.nthreads ? job->content.nthreads : job->numjobs;
+	c->thread = job->buf.content.thread0 + thread;
+	c->nthreads = job->buf.content.nthreads ? job->buf.content.nthreads : job->numjobs;
 	c->rng = mix64(seed_of(c->thread, ~0ull));
-	if (job->content.working_set) {
+	if (job->buf.content.working_set) {
 		uint64_t bs = job->bs[DIR_WRITE];
-		c->ws_pages = job->size * job->content.ws_pct / 100 / bs;
+		c->ws_pages = job->size * job->buf.content.ws_pct / 100 / bs;
 		if (!c->ws_pages)
 			c->ws_pages = 1;
-		c->per_src = job->content.global ? c->ws_pages / c->nthreads : c->ws_pages;
+		c->per_src = job->buf.content.global ? c->ws_pages / c->nthreads : c->ws_pages;
 		if (!c->per_src)
 			c->per_src = 1;
 	}
@@ -66,15 +66,15 @@ void io_content_free(struct io_content *c)
 /* The seed of the next buffer: a new one, or one made before (dedupe). */
 static uint64_t pick_seed(struct io_content *c, const struct io_job *job)
 {
-	unsigned pct = job->content.dedupe_pct;
+	unsigned pct = job->buf.content.dedupe_pct;
 	if (pct == 100) /* fio: every buffer the same */
 		return seed_of(c->thread, 0);
 	if (pct && prng_below(&c->rng, 100) < pct) {
-		if (!job->content.working_set)
+		if (!job->buf.content.working_set)
 			return seed_of(c->thread, c->made ? c->made - 1 : 0);
 		uint64_t i = prng_below(&c->rng, c->ws_pages);
-		unsigned src = job->content.global ? (unsigned)((c->thread + i / c->per_src) % c->nthreads) : c->thread;
-		return seed_of(src, job->content.global ? i % c->per_src : i);
+		unsigned src = job->buf.content.global ? (unsigned)((c->thread + i / c->per_src) % c->nthreads) : c->thread;
+		return seed_of(src, job->buf.content.global ? i % c->per_src : i);
 	}
 	return seed_of(c->thread, c->made++);
 }
@@ -82,10 +82,10 @@ static uint64_t pick_seed(struct io_content *c, const struct io_job *job)
 void io_content_fill(struct io_content *c, const struct io_job *job, char *buf, uint64_t len)
 {
 	uint64_t seed = pick_seed(c, job);
-	uint64_t chunk = job->content.chunk ? job->content.chunk : len;
+	uint64_t chunk = job->buf.content.chunk ? job->buf.content.chunk : len;
 	for (uint64_t off = 0, j = 0; off < len; off += chunk, j++) {
 		uint64_t n = len - off < chunk ? len - off : chunk;
-		uint64_t rnd = n * (100 - job->content.compress_pct) / 100, st = mix64(seed + j);
+		uint64_t rnd = n * (100 - job->buf.content.compress_pct) / 100, st = mix64(seed + j);
 		for (uint64_t i = 0; i < rnd; i += 8) {
 			uint64_t v = prng_next(&st);
 			memcpy(buf + off + i, &v, rnd - i < 8 ? rnd - i : 8);

@@ -46,8 +46,8 @@ static void zoned_init(struct io_dist_state *d, const struct io_job *job, uint64
 	for (int dir = 0; dir < DIR_COUNT; dir++) {
 		uint64_t blocks = len / job->bs[dir];
 		unsigned v = 0, size_done = 0;
-		for (unsigned z = 0; z < job->nzones[dir]; z++) {
-			const struct io_zone *zn = &job->zones[dir][z];
+		for (unsigned z = 0; z < job->pattern.nzones[dir]; z++) {
+			const struct io_zone *zn = &job->pattern.zones[dir][z];
 			uint64_t first = blocks * size_done / 100;
 			uint64_t n = blocks * zn->size_pct / 100;
 			for (unsigned a = 0; a < zn->access_pct && v < 100; a++, v++) {
@@ -65,10 +65,10 @@ static void zoned_init(struct io_dist_state *d, const struct io_job *job, uint64
 
 int io_dist_init(struct io_dist_state *d, const struct io_job *job, uint64_t len, uint64_t seed)
 {
-	if (job->dist == DIST_UNIFORM)
+	if (job->pattern.dist == DIST_UNIFORM)
 		return -1;
 	memset(d, 0, sizeof *d);
-	d->kind = job->dist;
+	d->kind = job->pattern.dist;
 	d->scatter = 1;
 	d->range = job->bs[DIR_READ] < job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
 	d->nranges = (len + d->range - 1) / d->range;
@@ -79,7 +79,7 @@ int io_dist_init(struct io_dist_state *d, const struct io_job *job, uint64_t len
 	d->perm0 = randperm_at(&d->perm, 0);
 	switch (d->kind) {
 	case DIST_ZIPF: {
-		d->theta = job->dist_param;
+		d->theta = job->pattern.dist_param;
 		d->zeta2 = 1.0 + pow(0.5, d->theta);
 		uint64_t terms = d->nranges < ZIPF_MAX_TERMS ? d->nranges : ZIPF_MAX_TERMS;
 		for (uint64_t i = 1; i <= terms; i++)
@@ -87,11 +87,11 @@ int io_dist_init(struct io_dist_state *d, const struct io_job *job, uint64_t len
 		break;
 	}
 	case DIST_PARETO:
-		d->pareto_pow = log(job->dist_param) / log(1.0 - job->dist_param);
+		d->pareto_pow = log(job->pattern.dist_param) / log(1.0 - job->pattern.dist_param);
 		break;
 	case DIST_NORMAL:
-		if (job->dist_param > 0) {
-			d->stddev = (uint64_t)ceil((double)d->nranges * job->dist_param / 100.0);
+		if (job->pattern.dist_param > 0) {
+			d->stddev = (uint64_t)ceil((double)d->nranges * job->pattern.dist_param / 100.0);
 			if (d->stddev > d->nranges / 2)
 				d->stddev = d->nranges / 2;
 		}
@@ -103,10 +103,10 @@ int io_dist_init(struct io_dist_state *d, const struct io_job *job, uint64_t len
 		return -1;
 	}
 	if (d->kind == DIST_NORMAL) /* the bell is centered already: move it only when asked */
-		d->rand_off = job->dist_has_center
-			? (uint64_t)((double)d->nranges * (job->dist_center + 0.5)) % d->nranges : 0;
+		d->rand_off = job->pattern.dist_has_center
+			? (uint64_t)((double)d->nranges * (job->pattern.dist_center + 0.5)) % d->nranges : 0;
 	else
-		d->rand_off = job->dist_has_center ? (uint64_t)((double)d->nranges * job->dist_center)
+		d->rand_off = job->pattern.dist_has_center ? (uint64_t)((double)d->nranges * job->pattern.dist_center)
 						   : prng_below(&rng, d->nranges);
 	return 0;
 }
@@ -183,7 +183,7 @@ uint64_t io_dist_offset(struct io_worker *w, struct io_file *f, int dir, uint64_
 
 int io_dist_setup(struct io_worker *w)
 {
-	if (w->job->dist == DIST_UNIFORM || !io_job_random(w->job))
+	if (w->job->pattern.dist == DIST_UNIFORM || !io_job_random(w->job))
 		return 0;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];

@@ -143,7 +143,7 @@ struct io_req {
 	uint64_t issue_ns;  /* when it was handed to the kernel (clat starts) */
 	int64_t res;        /* bytes done, or -errno */
 	uint32_t index;     /* its slot in the worker's array */
-	uint16_t prio;      /* ioprio value (io_job.cmdprio, else io_job.ioprio); 0: none */
+	uint16_t prio;      /* ioprio value (io_job.place.cmdprio, else io_job.place.ioprio); 0: none */
 	uint8_t vcheck;     /* data verification (io/verify.c): 0 nothing, IO_VCHECK_READ a read
 	                     * to check, IO_VCHECK_WRITE a write to read back later */
 	uint32_t vtag;      /* that write's place in the verify log */

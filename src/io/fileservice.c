@@ -10,16 +10,16 @@ unsigned io_next_file(struct io_worker *w, uint64_t bs)
 		w->file_left--;
 		return w->next_file;
 	}
-	if (job->file_service == FILES_RANDOM)
+	if (job->files.file_service == FILES_RANDOM)
 		w->next_file = (unsigned)prng_below(&w->rng, w->nfiles);
 	else if (w->file_chosen && ++w->next_file == w->nfiles)
 		w->next_file = 0;
 	w->file_chosen = 1;
-	if (job->file_service == FILES_SEQUENTIAL) {
+	if (job->files.file_service == FILES_SEQUENTIAL) {
 		uint64_t blocks = bs ? w->files[w->next_file].region_len / bs : 1;
 		w->file_left = blocks ? blocks - 1 : 0;
 	} else {
-		w->file_left = job->file_service_nr > 1 ? job->file_service_nr - 1 : 0;
+		w->file_left = job->files.file_service_nr > 1 ? job->files.file_service_nr - 1 : 0;
 	}
 	return w->next_file;
 }

@@ -282,7 +282,7 @@ struct io_worker {
 	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */
 	struct io_req *reqs;
 	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first
-	                             * at bufs + job->buf_offset */
+	                             * at bufs + job->buf.buf_offset */
 	size_t buf_size;
 	uint64_t rng;
 	struct io_job_result *res;
@@ -325,7 +325,7 @@ void io_content_fill(struct io_content *c, const struct io_job *job, char *buf, 
 /* Whether a job's buffers get them. */
 static inline int io_job_content(const struct io_job *job)
 {
-	return job->refill_buffers && job->fill == FILL_RANDOM && (job->content.compress_pct || job->content.dedupe_pct);
+	return job->buf.refill_buffers && job->buf.fill == FILL_RANDOM && (job->buf.content.compress_pct || job->buf.content.dedupe_pct);
 }
 
 /* fio's refill_buffers: new data for each write, random or with fio's patterns. */
@@ -385,7 +385,7 @@ static inline uint64_t io_pick_offset(struct io_worker *w, struct io_file *f, in
 	if (random) {
 		if (__builtin_expect(f->dist != NULL, 0))
 			return io_dist_offset(w, f, dir, bs);
-		if (w->job->norandommap) {
+		if (w->job->pattern.norandommap) {
 			uint64_t blocks = f->region_len / bs;
 			return f->region_start + prng_below(&w->rng, blocks) * bs;
 		}
@@ -400,9 +400,9 @@ static inline uint64_t io_pick_offset(struct io_worker *w, struct io_file *f, in
 	uint64_t off = f->seq_pos[dir];
 	if (off + bs > f->region_start + f->region_len)
 		off = f->region_start;
-	int64_t next = (int64_t)(off + bs) + w->job->rw_seq_skip;
+	int64_t next = (int64_t)(off + bs) + w->job->pattern.rw_seq_skip;
 	if (next < (int64_t)f->region_start) /* backwards past the start: on from the end, as fio */
-		next = (int64_t)(f->region_start + f->region_len) + w->job->rw_seq_skip;
+		next = (int64_t)(f->region_start + f->region_len) + w->job->pattern.rw_seq_skip;
 	f->seq_pos[dir] = next < (int64_t)f->region_start ? f->region_start : (uint64_t)next;
 	return off;
 }

@@ -17,15 +17,15 @@ void io_job_init(struct io_job *job)
 	job->numjobs = 1;
 	job->nrfiles = 1;
 	job->loops = 1;
-	job->randrepeat = 1;
+	job->pattern.randrepeat = 1;
 	job->engine = NULL;         /* auto */
 	job->direct = DIRECT_AUTO;
-	job->fixedbufs = 1;         /* cheaper per I/O; the device sees the same requests */
-	job->registerfiles = 1;
+	job->eng.fixedbufs = 1;         /* cheaper per I/O; the device sees the same requests */
+	job->eng.registerfiles = 1;
 	job->eng.grace_time_s = 1;  /* fio's defaults for its engines' options */
 	job->eng.std_redirect = 1;
 	job->eng.ttl = 1;
-	job->lat_percentile = 100;
+	job->pace.lat_percentile = 100;
 }
 
 static const char *const rw_names[] = {
@@ -98,14 +98,14 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 				       (unsigned long long)bs), IO_BAD_JOB;
 	}
 	for (int d = 0; d < DIR_COUNT; d++) {
-		for (unsigned i = 0; i < job->nbssplit[d]; i++)
-			if (mix_size_bad(job, job->bssplit[d][i].bs, err, errlen))
+		for (unsigned i = 0; i < job->pattern.nbssplit[d]; i++)
+			if (mix_size_bad(job, job->pattern.bssplit[d][i].bs, err, errlen))
 				return IO_BAD_JOB;
-		if (job->bs_min[d] && mix_size_bad(job, job->bs_min[d], err, errlen))
+		if (job->pattern.bs_min[d] && mix_size_bad(job, job->pattern.bs_min[d], err, errlen))
 			return IO_BAD_JOB;
-		if (job->direct == DIRECT_ON && job->blockalign[d] % 512)
+		if (job->direct == DIRECT_ON && job->pattern.blockalign[d] % 512)
 			return nm_errf(err, errlen, "blockalign %llu: O_DIRECT needs a multiple of 512",
-				       (unsigned long long)job->blockalign[d]), IO_BAD_JOB;
+				       (unsigned long long)job->pattern.blockalign[d]), IO_BAD_JOB;
 	}
 	if (job->iodepth < 1 || job->iodepth > 65536)
 		return nm_errf(err, errlen, "iodepth %u: expected 1 to 65536", job->iodepth), IO_BAD_JOB;

@@ -9,6 +9,13 @@
 #include <stdint.h>
 #include <stddef.h>
 #include "stats/hist.h"
+#include "io/dir.h"
+#include "io/engine_opts.h"
+#include "io/pace.h"
+#include "io/pattern.h"
+#include "io/verify.h"
+
+#define IO_MAX_TARGETS 256
 
 enum io_rw {
 	IO_READ,
@@ -21,35 +28,6 @@ enum io_rw {
 	IO_RANDTRIM,
 	IO_TRIMWRITE,   /* each block trimmed, then written (fio's trimwrite) */
 	IO_RANDTRIMWRITE,
-};
-
-enum io_dir { DIR_READ = 0, DIR_WRITE = 1, DIR_TRIM = 2, DIR_COUNT = 3 };
-
-enum io_stat_type { STAT_STAT = 0, STAT_LSTAT, STAT_STATX };
-enum io_net_proto { NET_TCP = 0, NET_UDP, NET_UNIX, NET_TCPV6, NET_UDPV6 };
-
-/* What the engines that are not block I/O need (fio's engine options); 0 is fio's default
- * unless said. */
-struct io_engine_opts {
-	/* cpuio */
-	unsigned cpuload;           /* percent of a CPU each thread burns; required */
-	unsigned cpuchunk_us;       /* one burn; 0: 50000 (fio's cpuchunks) */
-	int cpumode_qsort;          /* 0: spin (fio's noop); 1: sort an array (qsort) */
-	int exit_on_io_done;        /* stop once the jobs that do I/O are done */
-	/* exec */
-	const char *program, *arguments; /* arguments: %r the runtime in s, %n the job's name */
-	int grace_time_s;           /* SIGTERM, then this long before SIGKILL; fio's default 1 */
-	int std_redirect;           /* 1 (fio's default): NAME.stdout and NAME.stderr in the cwd */
-	/* filestat */
-	enum io_stat_type stat_type;
-	/* net */
-	const char *hostname;       /* peer (or multicast group); a path for protocol unix */
-	unsigned port;
-	enum io_net_proto proto;
-	int listen, pingpong, nodelay;
-	unsigned ttl;               /* multicast; fio's default 1 */
-	const char *interface;      /* multicast: the interface's address */
-	unsigned window_size, mss;
 };
 
 enum io_direct {
@@ -71,31 +49,6 @@ enum io_file_service {
  * one sequential; 0 says nothing; random/sequential say that whatever the job does. */
 enum io_fadvise { FADVISE_PATTERN = 0, FADVISE_NONE, FADVISE_RANDOM, FADVISE_SEQUENTIAL };
 
-/* Where random offsets fall (fio's random_distribution). */
-enum io_dist {
-	DIST_UNIFORM = 0, /* every block once per pass (the random map), or uniform with norandommap */
-	DIST_ZIPF,        /* zipf:theta */
-	DIST_PARETO,      /* pareto:h */
-	DIST_NORMAL,      /* normal:deviation (fio's gauss) */
-	DIST_ZONED,       /* zoned:ACCESS%/SIZE%:... per direction */
-};
-
-#define IO_MAX_ZONES 64
-
-/* One zone of a zoned distribution: access_pct of the I/O falls in the next size_pct of the region. */
-struct io_zone {
-	unsigned char access_pct, size_pct;
-};
-
-#define IO_MAX_TARGETS 256
-#define IO_MAX_BSSPLIT 64
-
-/* One block size of a mix (fio's bssplit=SIZE/PCT): pct % of a direction's I/Os are bs bytes. */
-struct io_bs_share {
-	uint32_t bs;
-	unsigned char pct;
-};
-
 /* An I/O priority share (fio's cmdprio_percentage, cmdprio_bssplit): pct % of a direction's
  * I/Os of bs bytes (0: of any size) go with ioprio value prio (class << 13 | level). */
 struct io_prio_share {
@@ -111,40 +64,7 @@ struct io_log_spec {
 	uint64_t hist_ns;           /* >0: a completion latency histogram per window of this */
 };
 
-/* fio's data verification (io/verify.c). The numbers are fio's, written into each block's
- * header as fio writes them, so that fio and nodemark check each other's files. */
-enum io_verify_kind {
-	IO_VERIFY_NONE = 0,
-	IO_VERIFY_META = 1,           /* the header alone (fio's verify=meta) */
-	IO_VERIFY_MD5 = 2,
-	IO_VERIFY_CRC32 = 4,
-	IO_VERIFY_CRC32C = 5,
-	IO_VERIFY_SHA256 = 9,
-	IO_VERIFY_SHA512 = 10,
-	IO_VERIFY_XXHASH = 15,
-	IO_VERIFY_SHA1 = 16,
-	IO_VERIFY_PATTERN = 17,       /* a header, then verify_pattern (verify_pattern alone) */
-	IO_VERIFY_PATTERN_NO_HDR = 18,/* verify_pattern over the whole block (fio's verify=pattern) */
-	IO_VERIFY_NULL = 19,          /* pretend: nothing written or checked */
-};
-
-#define IO_VERIFY_PATTERN_MAX 512
-
-struct io_verify_opts {
-	enum io_verify_kind kind;   /* IO_VERIFY_NONE: off */
-	int no_readback;            /* fio's do_verify=0: headers written, the writes not read back */
-	int only;                   /* fio's verify_only: nothing written; the blocks a write job
-	                             * would write are read and checked */
-	unsigned interval;          /* a header every N bytes; 0: the smallest block (fio's) */
-	unsigned offset;            /* the header swapped with the bytes this far into its interval */
-	uint64_t backlog;           /* 0: read back after the write pass; N: after every N writes */
-	uint64_t batch;             /* blocks read back each time (0: backlog) */
-	uint8_t pattern[IO_VERIFY_PATTERN_MAX]; /* verify_pattern: the data, repeated */
-	unsigned pattern_len;
-};
-
 struct io_log;
-struct io_flow;
 struct io_engine_ops;
 
 /* What refilled write buffers hold (io/content.c: fio's buffer_compress_* and dedupe_*);
@@ -160,18 +80,31 @@ struct io_content_spec {
 	                             * threads of the run (global); 0, 0: this job alone */
 };
 
-struct io_job {
-	char name[64];
-	int group;                  /* reporting group (fio's groupid) */
-	enum io_rw rw;
-	unsigned rwmix_read;        /* percent of reads in IO_RW/IO_RANDRW; default 50 */
-	uint64_t bs[DIR_COUNT];     /* block size per direction; default 4 KiB; with a mix, the largest */
-	/* Block-size mixes (io/bssplit.c), per direction; all 0: every I/O is bs[dir] bytes */
-	struct io_bs_share bssplit[DIR_COUNT][IO_MAX_BSSPLIT]; /* fio's bssplit, by rising pct */
-	unsigned nbssplit[DIR_COUNT];
-	uint64_t bs_min[DIR_COUNT]; /* fio's bsrange: sizes from bs_min to bs[dir] in steps of bs_min */
-	uint64_t blockalign[DIR_COUNT]; /* random offsets are multiples of this; 0: the smallest size */
-	unsigned iodepth;           /* default 1 */
+/* io_job.files: how a job's files are made, shared, chosen and cached (io/layout.c,
+ * io/session.c, io/fileservice.c, io/pagecache.c). */
+struct io_files_spec {
+	int allow_write_blockdev;   /* writes allowed on a target nodemark did not create (a block
+	                             * device named again in --allow-write, an existing file);
+	                             * a mounted block device is never written */
+	int shared_file;            /* 1: all threads on a directory target share one set of files
+	                             * (CrystalDiskMark); 0: a set per thread (fio's default) */
+	int create_targets;         /* a missing file target is created and laid out (fio's
+	                             * filename=); 0: a missing target is an error */
+	int create_only;
+	int all_targets;            /* every thread works on all the (file or device) targets, each
+	                             * its share of size (fio's filename=a:b); 0: thread i on target
+	                             * i % ntargets */
+	enum io_file_service file_service;
+	unsigned file_service_nr;   /* I/Os on a file before the next (round robin, random); 0: 1 */
+	int keep_cache;             /* 1: do not drop a file's page cache when a pass opens it (fio's
+	                             * invalidate=0); 0: drop it at every pass, loop and time-based
+	                             * wrap, as fio's invalidate=1 */
+	enum io_fadvise fadvise;    /* the access-pattern hint a file gets when a pass opens it */
+};
+
+/* io_job.queue: how the loop batches submissions and completions (io/loop.c); all 0: fio's
+ * defaults. */
+struct io_queue_spec {
 	unsigned iodepth_batch_submit; /* I/Os prepared before a submitting call; 0: 1, as fio's
 	                             * iodepth_batch_submit (each I/O submitted when prepared);
 	                             * iodepth or more: every free slot filled, then one call */
@@ -180,90 +113,25 @@ struct io_job {
 	                             * iodepth deep (more: the queue drains that far first) */
 	unsigned iodepth_batch_complete_max; /* most completions taken per wait; 0 (or less than
 	                             * the min): the min, as fio's */
-	unsigned numjobs;           /* threads; default 1 */
+};
 
-	/* Where: files or directories (a directory gets files created in a private subdir). */
-	const char *targets[IO_MAX_TARGETS];
-	unsigned ntargets;
-	unsigned nrfiles;           /* files per job in a directory target; default 1 */
-	int all_targets;            /* every thread works on all the (file or device) targets, each
-	                             * its share of size (fio's filename=a:b); 0: thread i on target
-	                             * i % ntargets */
-	enum io_file_service file_service;
-	unsigned file_service_nr;   /* I/Os on a file before the next (round robin, random); 0: 1 */
-	uint64_t size;              /* bytes of I/O per job (size-based); also the region when filesize is 0 */
-	uint64_t filesize;          /* size of each file; default size / nrfiles */
-	uint64_t offset;            /* start of the region in each file */
-	/* fio's zonemode=strided: zone_size bytes of I/O within zone_range bytes of a file, then
-	 * the next zone, zone_range + zone_skip further on, wrapping to offset past the file's
-	 * end (io/loop.c, io/zones.c); 0: none. For jobs with one file per thread, as fio's. */
-	uint64_t zone_size, zone_range, zone_skip;
-	int64_t rw_seq_skip;        /* fio's rw=read:N hole after each I/O; negative: the next I/O
-	                             * starts that far back from this one's end (read:-8k reads
-	                             * backwards), wrapping to the region's end */
-	int allow_write_blockdev;   /* writes allowed on a target nodemark did not create (a block
-	                             * device named again in --allow-write, an existing file);
-	                             * a mounted block device is never written */
-	int shared_file;            /* 1: all threads on a directory target share one set of files
-	                             * (CrystalDiskMark); 0: a set per thread (fio's default) */
-	int create_targets;         /* a missing file target is created and laid out (fio's
-	                             * filename=); 0: a missing target is an error */
+/* io_job.sync: the writes' syncs (io/loop.c). */
+struct io_sync_spec {
+	unsigned fsync_every, fdatasync_every; /* every N writes; 0 = never */
+	int end_fsync;
+};
 
-	/* How long */
-	int time_based;
-	uint64_t runtime_ns;        /* limit (time_based: exact duration) */
-	uint64_t ramp_ns;           /* run but do not measure */
-	uint64_t startdelay_ns;
-	unsigned loops;             /* default 1 */
-	uint64_t number_ios;        /* a pass ends after this many I/Os per thread (fio's number_ios);
-	                             * 0: no limit */
-
-	/* Pacing (io/rate.c), per direction and thread; 0: as fast as it goes */
-	uint64_t rate_bps[DIR_COUNT];  /* fio's rate: bytes issued by t after start <= rate * t */
-	uint64_t rate_iops[DIR_COUNT]; /* fio's rate_iops */
-	uint64_t rate_min_bps[DIR_COUNT], rate_min_iops[DIR_COUNT]; /* the job fails below these,
-	                             * checked as fio: at completions, once a second after 2 s */
-	uint64_t thinktime_ns;      /* a pause after every thinktime_blocks I/Os have completed */
-	uint64_t thinktime_spin_ns; /* the first part of it spent spinning on the CPU */
-	unsigned thinktime_blocks;  /* default 1 */
-	struct io_flow *flow;       /* fio's flow_id: shared with the other jobs of the flow (io/flow.h,
-	                             * whose owner adds the threads' weights); NULL: none */
-	unsigned flow_weight;       /* fio's flow: each thread's weight in it */
-	uint64_t flow_sleep_ns;     /* a held thread lets its I/O finish, then sleeps this long;
-	                             * 0: it tries again at once */
-	/* Latency target (io/lattarget.c, fio's latency_target): the queue depth is searched for,
-	 * from 1 up to iodepth, the deepest whose I/Os stay under the target; 0: none */
-	uint64_t lat_target_ns;
-	uint64_t lat_window_ns;     /* each depth is judged over this long (fio's latency_window) */
-	double lat_percentile;      /* the share of a window's I/Os that must be under the target;
-	                             * 100 (the default): one I/O over it lowers the depth, and at
-	                             * depth 1 fails the job, as fio's */
-	int lat_run;                /* 1: go on adjusting all run long (fio's latency_run); 0: once
-	                             * the depth is found, one more window measures it and the job ends */
-
-	/* How */
-	const struct io_engine_ops *engine; /* NULL: auto (io/engine.h) */
-	enum io_direct direct;
-	int fixedbufs, registerfiles, sqpoll, hipri;
-	struct io_engine_opts eng;  /* options of the engines that are not block I/O */
+/* io_job.buf: the I/O buffers and what writes put in them (io/worker_setup.c, io/content.c). */
+struct io_buf_spec {
 	unsigned buf_offset;        /* the first I/O buffer starts this many bytes past a page
 	                             * boundary (fio's iomem_align); 0: page aligned */
 	enum io_buffer_fill fill;
 	int refill_buffers;
 	struct io_content_spec content;
-	unsigned fsync_every, fdatasync_every; /* every N writes; 0 = never */
-	int end_fsync;
-	int randrepeat;             /* default 1: the same offsets each run */
-	uint64_t seed;
-	int norandommap;            /* 0: every block once per pass (a random map), as fio */
-	enum io_dist dist;          /* not uniform: hot and cold blocks (io/distrib.c), no random map */
-	double dist_param;          /* zipf theta, pareto h, normal deviation in % of the region */
-	double dist_center;         /* where the hot spot is, 0..1, when dist_has_center; else random
-	                             * for zipf and pareto, the middle for normal (fio's defaults) */
-	int dist_has_center;
-	struct io_zone zones[DIR_COUNT][IO_MAX_ZONES];
-	unsigned nzones[DIR_COUNT];
-	int create_only;
+};
+
+/* io_job.place: where the threads run and at what I/O priority (io/worker.c, io/prio.c). */
+struct io_place_spec {
 	const char *cpus;           /* "0-3,8" or NULL */
 	int numa_place;             /* place threads on the device's NUMA node when known */
 	uint16_t ioprio;            /* the threads' I/O priority (ioprio_set; class << 13 | level);
@@ -272,11 +140,11 @@ struct io_job {
 	struct io_prio_share cmdprio[DIR_COUNT][IO_MAX_BSSPLIT]; /* per-I/O priorities (engines
 	                             * with a per-request priority: uring); none: ioprio */
 	unsigned ncmdprio[DIR_COUNT];
-	int keep_cache;             /* 1: do not drop a file's page cache when a pass opens it (fio's
-	                             * invalidate=0); 0: drop it at every pass, loop and time-based
-	                             * wrap, as fio's invalidate=1 */
-	enum io_fadvise fadvise;    /* the access-pattern hint a file gets when a pass opens it */
+};
 
+/* io_job.report: what the figures are grouped by and sampled at (io/samples.c, io/iolog.c). */
+struct io_report_spec {
+	int group;                  /* reporting group (fio's groupid) */
 	/* Reporting */
 	int per_second_series;      /* collect IOPS/bandwidth per second */
 	uint64_t sample_ns;         /* bw sample interval for its min/max/mean/stddev; 0: 500 ms
@@ -285,7 +153,45 @@ struct io_job {
 	double percentiles[32];     /* fio's percentile_list; n = 0 means the defaults */
 	unsigned npercentiles;
 	struct io_log_spec log;     /* what each thread records for fio's log files; off: zeros */
-	struct io_verify_opts verify; /* fio's verify=; kind IO_VERIFY_NONE: off */
+};
+
+/* The job: what every engine and the loop need, and one member per feature that has more. */
+struct io_job {
+	char name[64];
+	enum io_rw rw;
+	unsigned rwmix_read;        /* percent of reads in IO_RW/IO_RANDRW; default 50 */
+	uint64_t bs[DIR_COUNT];     /* block size per direction; default 4 KiB; with a mix, the largest */
+	unsigned iodepth;           /* default 1 */
+	unsigned numjobs;           /* threads; default 1 */
+	/* Where: files or directories (a directory gets files created in a private subdir). */
+	const char *targets[IO_MAX_TARGETS];
+	unsigned ntargets;
+	unsigned nrfiles;           /* files per job in a directory target; default 1 */
+	uint64_t size;              /* bytes of I/O per job (size-based); also the region when filesize is 0 */
+	uint64_t filesize;          /* size of each file; default size / nrfiles */
+	uint64_t offset;            /* start of the region in each file */
+	/* How long */
+	int time_based;
+	uint64_t runtime_ns;        /* limit (time_based: exact duration) */
+	uint64_t ramp_ns;           /* run but do not measure */
+	uint64_t startdelay_ns;
+	unsigned loops;             /* default 1 */
+	uint64_t number_ios;        /* a pass ends after this many I/Os per thread (fio's number_ios);
+	                             * 0: no limit */
+	/* How */
+	const struct io_engine_ops *engine; /* NULL: auto (io/engine.h) */
+	enum io_direct direct;
+	/* The features' own settings, each declared beside its code */
+	struct io_engine_opts eng;  /* the engine's options (io/engine_opts.h) */
+	struct io_pattern pattern;  /* sizes and offsets beyond bs and rw (io/pattern.h) */
+	struct io_pace_spec pace;   /* rates, think times, flows, latency target (io/pace.h) */
+	struct io_verify_opts verify; /* fio's verify=; kind IO_VERIFY_NONE: off (io/verify.h) */
+	struct io_files_spec files;
+	struct io_queue_spec queue;
+	struct io_sync_spec sync;
+	struct io_buf_spec buf;
+	struct io_place_spec place;
+	struct io_report_spec report;
 };
 
 struct io_dir_result {

@@ -30,15 +30,15 @@ static void new_window(struct io_lat *l, uint64_t now)
 void io_lat_init(struct io_lat *l, const struct io_job *job, uint64_t now)
 {
 	memset(l, 0, sizeof *l);
-	l->on = job->lat_target_ns != 0;
+	l->on = job->pace.lat_target_ns != 0;
 	l->max_qd = job->iodepth ? job->iodepth : 1;
 	l->qd = l->on ? 1 : l->max_qd;
 	l->qd_low = 1;
 	l->qd_high = l->max_qd;
-	l->target_ns = job->lat_target_ns;
-	l->window_len = ticks_from_ns(job->lat_window_ns);
-	l->pct = job->lat_percentile;
-	l->keep_on = job->lat_run;
+	l->target_ns = job->pace.lat_target_ns;
+	l->window_len = ticks_from_ns(job->pace.lat_window_ns);
+	l->pct = job->pace.lat_percentile;
+	l->keep_on = job->pace.lat_run;
 	new_window(l, now);
 }
 

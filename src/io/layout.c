@@ -23,7 +23,7 @@ void io_layout_path(const struct io_job *job, const struct io_target *t, unsigne
 		    size_t len)
 {
 	snprintf(out, len, "%s/%s.%u.%u", t->workdir, job->name[0] ? job->name : "nodemark",
-		 job->shared_file ? 0 : thread, k);
+		 job->files.shared_file ? 0 : thread, k);
 }
 
 struct io_laid_file *io_layout_find(struct io_layout *l, const char *path)

@@ -68,14 +68,14 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	} else
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	r->len = (uint32_t)bs;
-	r->prio = job->ioprio;
-	if (__builtin_expect(job->ncmdprio[dir] != 0, 0))
+	r->prio = job->place.ioprio;
+	if (__builtin_expect(job->place.ncmdprio[dir] != 0, 0))
 		r->prio = io_prio_pick(w, dir, bs);
 	ls->issued += bs;
 	ls->pass_ios++;
 	if (__builtin_expect(ls->pace.on, 0))
 		io_pace_issued(&ls->pace, job, dir, bs);
-	if (dir == DIR_WRITE && job->refill_buffers && job->fill == FILL_RANDOM)
+	if (dir == DIR_WRITE && job->buf.refill_buffers && job->buf.fill == FILL_RANDOM)
 		io_refill_buffer(w, r->buf, bs);
 	return 1;
 }
@@ -101,12 +101,12 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 	r->offset = ls->tw_offset;
 	r->len = ls->tw_len;
 	r->file = ls->tw_file;
-	r->prio = w->job->ioprio;
+	r->prio = w->job->place.ioprio;
 	ls->issued += r->len;
 	ls->pass_ios++;
 	if (ls->pace.on)
 		io_pace_issued(&ls->pace, w->job, DIR_WRITE, r->len);
-	if (w->job->refill_buffers && w->job->fill == FILL_RANDOM)
+	if (w->job->buf.refill_buffers && w->job->buf.fill == FILL_RANDOM)
 		io_refill_buffer(w, r->buf, r->len);
 	return 1;
 }
@@ -210,7 +210,7 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 	if (r->res < 0 || (r->res == 0 && r->len)) {
 		int e = r->res < 0 ? (int)-r->res : EIO;
 		/* Polled I/O fails on every request of a device without poll queues: say why. */
-		const char *hint = e == EOPNOTSUPP && w->job->hipri
+		const char *hint = e == EOPNOTSUPP && w->job->eng.hipri
 			? " (--hipri needs O_DIRECT on a device with poll queues, e.g. nvme.poll_queues=N;"
 			  " see /sys/block/DEV/queue/io_poll)" : "";
 		static const char *const what[DIR_COUNT] = { "read", "write", "trim" };
@@ -222,8 +222,8 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 	}
 	if (__builtin_expect(r->vcheck != 0, 0) && verify_completed(w, r) < 0)
 		return -1;
-	if (r->dir == DIR_WRITE && (w->job->fsync_every || w->job->fdatasync_every)) {
-		unsigned every = w->job->fsync_every ? w->job->fsync_every : w->job->fdatasync_every;
+	if (r->dir == DIR_WRITE && (w->job->sync.fsync_every || w->job->sync.fdatasync_every)) {
+		unsigned every = w->job->sync.fsync_every ? w->job->sync.fsync_every : w->job->sync.fdatasync_every;
 		if (++ls->writes_since_sync >= every)
 			ls->need_sync = 1;
 	}
@@ -409,7 +409,7 @@ static __attribute__((noinline)) int count_inline(struct io_worker *w, struct ri
  * should stop issuing, -1 on a failed submission. */
 static int refill(struct io_worker *w, struct io_loop *ls, struct ring_slots *q)
 {
-	unsigned batch = w->job->iodepth_batch_submit ? w->job->iodepth_batch_submit : 1;
+	unsigned batch = w->job->queue.iodepth_batch_submit ? w->job->queue.iodepth_batch_submit : 1;
 	int stop = 0;
 	while (!ls->need_sync && q->nfree > ls->lat_unused) {
 		struct io_req *r = q->freelist[--q->nfree];
@@ -460,8 +460,8 @@ static void run_async(struct io_worker *w, struct io_loop *ls)
 	int draining = 0;
 	/* fio's iodepth_batch_complete_min (0 waits for 1 all the same, as fio's) and _max (at
 	 * least the min) */
-	unsigned reap_min = w->job->iodepth_batch_complete_min ? w->job->iodepth_batch_complete_min : 1;
-	unsigned reap_max = w->job->iodepth_batch_complete_max;
+	unsigned reap_min = w->job->queue.iodepth_batch_complete_min ? w->job->queue.iodepth_batch_complete_min : 1;
+	unsigned reap_max = w->job->queue.iodepth_batch_complete_max;
 	if (reap_min > depth)
 		reap_min = depth;
 	if (reap_max < reap_min)

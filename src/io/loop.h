@@ -30,7 +30,7 @@ struct io_loop {
 	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
 	uint64_t cut;               /* issued bytes where next_io looks up from its fast path: the
 	                             * pass's end, or the zone's (strided zones) if that is sooner */
-	int zoned;                  /* fio's strided zones (job->zone_size, one file) */
+	int zoned;                  /* fio's strided zones (job->pattern.zone_size, one file) */
 	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
 	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */

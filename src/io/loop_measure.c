@@ -69,9 +69,9 @@ void io_loop_start_clocks(struct io_worker *w, struct io_loop *ls)
 {
 	const struct io_job *job = w->job;
 	ls->sec_len = ticks_from_ns(1000000000ull);
-	uint64_t bw_ns = job->sample_ns ? job->sample_ns : 500000000ull;
+	uint64_t bw_ns = job->report.sample_ns ? job->report.sample_ns : 500000000ull;
 	ls->bw.len = ticks_from_ns(bw_ns);
-	ls->iops.len = ticks_from_ns(job->iops_sample_ns ? job->iops_sample_ns : bw_ns);
+	ls->iops.len = ticks_from_ns(job->report.iops_sample_ns ? job->report.iops_sample_ns : bw_ns);
 	ls->bw.bytes = 1;
 	ls->bw.next = ls->iops.next = UINT64_MAX;
 	ls->sec_cap = job->time_based ? job->runtime_ns / 1000000000ull + 2 : 64;
@@ -80,7 +80,7 @@ void io_loop_start_clocks(struct io_worker *w, struct io_loop *ls)
 	if (!w->res->sec_iops || !w->res->sec_bw)
 		ls->sec_cap = 0;
 
-	w->res->log = io_log_new(&job->log); /* NULL: no log asked for */
+	w->res->log = io_log_new(&job->report.log); /* NULL: no log asked for */
 	ls->t_start = ticks_now();
 	io_pace_init(&ls->pace, job, ls->t_start);
 	lat_restart(w, ls, ls->t_start);

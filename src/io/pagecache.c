@@ -12,7 +12,7 @@
 void io_file_drop_cache(struct io_worker *w, struct io_file *f)
 {
 	/* tmpfs/ramfs: the cache is the file, there is nothing to drop */
-	if (w->job->keep_cache || f->fd < 0 || w->target->fs_in_memory)
+	if (w->job->files.keep_cache || f->fd < 0 || w->target->fs_in_memory)
 		return;
 	w->res->cache_drops++;
 	/* A block device: flush its buffer cache as fio does (root only); else, as for a file,
@@ -24,7 +24,7 @@ void io_file_drop_cache(struct io_worker *w, struct io_file *f)
 
 void io_file_hint(struct io_worker *w, struct io_file *f, int random)
 {
-	enum io_fadvise hint = w->job->fadvise;
+	enum io_fadvise hint = w->job->files.fadvise;
 	if (hint == FADVISE_NONE || f->fd < 0)
 		return;
 	if (hint != FADVISE_PATTERN)

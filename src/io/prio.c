@@ -14,13 +14,13 @@
 
 int io_prio_thread(struct io_worker *w)
 {
-	if (!w->job->ioprio_set)
+	if (!w->job->place.ioprio_set)
 		return 0;
-	if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, (int)w->job->ioprio) == 0)
+	if (syscall(SYS_ioprio_set, IOPRIO_WHO_PROCESS, 0, (int)w->job->place.ioprio) == 0)
 		return 0;
 	int e = errno;
-	snprintf(w->err, sizeof w->err, "ioprio_set (class %u, level %u): %s", w->job->ioprio >> 13,
-		 w->job->ioprio & 7, strerror(e));
+	snprintf(w->err, sizeof w->err, "ioprio_set (class %u, level %u): %s", w->job->place.ioprio >> 13,
+		 w->job->place.ioprio & 7, strerror(e));
 	return -e;
 }
 
@@ -28,13 +28,13 @@ uint16_t io_prio_pick(struct io_worker *w, int dir, uint64_t bs)
 {
 	const struct io_job *job = w->job;
 	unsigned draw = (unsigned)prng_below(&w->rng, 100), acc = 0;
-	for (unsigned i = 0; i < job->ncmdprio[dir]; i++) {
-		const struct io_prio_share *s = &job->cmdprio[dir][i];
+	for (unsigned i = 0; i < job->place.ncmdprio[dir]; i++) {
+		const struct io_prio_share *s = &job->place.cmdprio[dir][i];
 		if (s->bs && s->bs != bs)
 			continue;
 		acc += s->pct;
 		if (draw < acc)
 			return s->prio;
 	}
-	return job->ioprio;
+	return job->place.ioprio;
 }

@@ -27,9 +27,9 @@ void io_pace_init(struct io_pace *p, const struct io_job *job, uint64_t t0)
 	p->t0 = t0;
 	p->check_at = t0 + ticks_from_ns(2000000000ull);
 	for (int d = 0; d < DIR_COUNT; d++)
-		if (job->rate_bps[d] || job->rate_iops[d] || job->rate_min_bps[d] || job->rate_min_iops[d])
+		if (job->pace.rate_bps[d] || job->pace.rate_iops[d] || job->pace.rate_min_bps[d] || job->pace.rate_min_iops[d])
 			p->on = 1;
-	if (job->thinktime_ns || job->flow)
+	if (job->pace.thinktime_ns || job->pace.flow)
 		p->on = 1;
 }
 
@@ -37,9 +37,9 @@ void io_pace_init(struct io_pace *p, const struct io_job *job, uint64_t t0)
 static uint64_t rate_due(const struct io_pace *p, const struct io_job *job, int d)
 {
 	uint64_t ns = 0, n;
-	if (job->rate_bps[d])
-		ns = (uint64_t)((unsigned __int128)p->bytes[d] * 1000000000u / job->rate_bps[d]);
-	if (job->rate_iops[d] && (n = (uint64_t)((unsigned __int128)p->ios[d] * 1000000000u / job->rate_iops[d])) > ns)
+	if (job->pace.rate_bps[d])
+		ns = (uint64_t)((unsigned __int128)p->bytes[d] * 1000000000u / job->pace.rate_bps[d]);
+	if (job->pace.rate_iops[d] && (n = (uint64_t)((unsigned __int128)p->ios[d] * 1000000000u / job->pace.rate_iops[d])) > ns)
 		ns = n;
 	return ns ? p->t0 + ticks_from_ns(ns) : 0;
 }
@@ -78,10 +78,10 @@ int io_pace_hold(struct io_pace *p, const struct io_job *job, int *dir, uint64_t
 		return 1;
 	/* last, as fio's flow check at the top of its loop comes before the rate's wait inside it:
 	 * an I/O is counted in its flow once, when it goes */
-	p->flow_held = job->flow && io_flow_ahead(job->flow, job->flow_weight, &p->flow_ios);
+	p->flow_held = job->pace.flow && io_flow_ahead(job->pace.flow, job->pace.flow_weight, &p->flow_ios);
 	if (p->flow_held) {
 		p->due = now;
-		p->flow_wait = job->flow_sleep_ns != 0;
+		p->flow_wait = job->pace.flow_sleep_ns != 0;
 		return 1;
 	}
 	return p->held = 0;
@@ -91,7 +91,7 @@ void io_pace_issued(struct io_pace *p, const struct io_job *job, int dir, uint64
 {
 	p->bytes[dir] += bs;
 	p->ios[dir]++;
-	if (job->thinktime_ns && ++p->since_think >= (job->thinktime_blocks ? job->thinktime_blocks : 1)) {
+	if (job->pace.thinktime_ns && ++p->since_think >= (job->pace.thinktime_blocks ? job->pace.thinktime_blocks : 1)) {
 		p->since_think = 0;
 		p->think_pending = 1;
 	}
@@ -102,9 +102,9 @@ void io_pace_wait(struct io_pace *p, const struct io_job *job, uint64_t limit)
 	uint64_t now = ticks_now();
 	if (p->think_pending) { /* what was in flight is done: the pause starts now */
 		p->think_pending = 0;
-		p->spin_end = now + ticks_from_ns(job->thinktime_spin_ns < job->thinktime_ns ? job->thinktime_spin_ns
-												: job->thinktime_ns);
-		p->think_end = p->due = now + ticks_from_ns(job->thinktime_ns);
+		p->spin_end = now + ticks_from_ns(job->pace.thinktime_spin_ns < job->pace.thinktime_ns ? job->pace.thinktime_spin_ns
+												: job->pace.thinktime_ns);
+		p->think_end = p->due = now + ticks_from_ns(job->pace.thinktime_ns);
 	}
 	while (now < p->spin_end && now < limit)
 		now = ticks_now();
@@ -114,7 +114,7 @@ void io_pace_wait(struct io_pace *p, const struct io_job *job, uint64_t limit)
 			return;
 		}
 		p->flow_wait = 0; /* a pause as think time's: no I/O before its end */
-		p->think_end = p->due = now + ticks_from_ns(job->flow_sleep_ns);
+		p->think_end = p->due = now + ticks_from_ns(job->pace.flow_sleep_ns);
 	}
 	uint64_t until = p->due < limit ? p->due : limit;
 	if (until <= now)
@@ -142,12 +142,12 @@ int io_pace_check_min(struct io_pace *p, const struct io_job *job, const struct 
 		uint64_t bps = (uint64_t)((unsigned __int128)(dr->bytes - p->check_bytes[d]) * 1000000000u / spent_ns);
 		uint64_t iops = (uint64_t)((unsigned __int128)(dr->ios - p->check_ios[d]) * 1000000000u / spent_ns);
 		const char *what = d == DIR_READ ? "read" : d == DIR_WRITE ? "write" : "trim";
-		if (job->rate_min_bps[d] && bps < job->rate_min_bps[d])
+		if (job->pace.rate_min_bps[d] && bps < job->pace.rate_min_bps[d])
 			return nm_errf(err, errlen, "%s: rate_min=%llu B/s not met, got %llu B/s", what,
-				       (unsigned long long)job->rate_min_bps[d], (unsigned long long)bps);
-		if (!job->rate_min_bps[d] && job->rate_min_iops[d] && iops < job->rate_min_iops[d])
+				       (unsigned long long)job->pace.rate_min_bps[d], (unsigned long long)bps);
+		if (!job->pace.rate_min_bps[d] && job->pace.rate_min_iops[d] && iops < job->pace.rate_min_iops[d])
 			return nm_errf(err, errlen, "%s: rate_iops_min=%llu not met, got %llu IOPS", what,
-				       (unsigned long long)job->rate_min_iops[d], (unsigned long long)iops);
+				       (unsigned long long)job->pace.rate_min_iops[d], (unsigned long long)iops);
 	}
 	for (int d = 0; d < DIR_COUNT; d++) {
 		p->check_bytes[d] = r->dir[d].bytes;

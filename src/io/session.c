@@ -98,7 +98,7 @@ static int classify_target(const struct io_job *job, struct io_target *t, struct
 	struct stat st = { 0 };
 	int writes = io_job_writes(job);
 	if (stat(t->path, &st) < 0) {
-		if (errno == ENOENT && job->create_targets) {
+		if (errno == ENOENT && job->files.create_targets) {
 			t->kind = TARGET_FILE;
 			t->created = 1;
 			t->writable = 1;
@@ -118,7 +118,7 @@ static int classify_target(const struct io_job *job, struct io_target *t, struct
 			return nm_errf(err, errlen, "%s: cannot open: %s", t->path, strerror(-rc)), IO_BAD_JOB;
 		t->numa_node = target_numa_node(st.st_rdev);
 		if (writes) {
-			if (!job->allow_write_blockdev)
+			if (!job->files.allow_write_blockdev)
 				return nm_errf(err, errlen, "%s: a block device is only read unless writes to it are allowed",
 					       t->path), IO_BAD_JOB;
 			if (target_blockdev_mounted(st.st_rdev))
@@ -133,7 +133,7 @@ static int classify_target(const struct io_job *job, struct io_target *t, struct
 		if (fd < 0)
 			return nm_errf(err, errlen, "%s: cannot open: %s", t->path, strerror(errno)), IO_BAD_JOB;
 		close(fd);
-		if (writes && !job->allow_write_blockdev)
+		if (writes && !job->files.allow_write_blockdev)
 			return nm_errf(err, errlen, "%s: a file nodemark did not create is only read unless writes "
 				       "to it are allowed", t->path), IO_BAD_JOB;
 		t->writable = writes;
@@ -167,7 +167,7 @@ static void find_backing(struct io_target *t, const struct stat *stp)
 /* Threads go to the device's NUMA node when it is known and there is more than one. */
 static void place_on_numa(struct io_session *s, const struct io_job *job, struct io_target *t)
 {
-	if (job->numa_place && !job->cpus && t->numa_node >= 0 && access("/sys/devices/system/node/node1", F_OK) == 0) {
+	if (job->place.numa_place && !job->place.cpus && t->numa_node >= 0 && access("/sys/devices/system/node/node1", F_OK) == 0) {
 		int cpus[MAX_CPUS];
 		int n = target_node_cpus(t->numa_node, cpus, MAX_CPUS);
 		if (n > 0 && (t->node_cpus = malloc((size_t)n * sizeof *cpus))) {
@@ -184,7 +184,7 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			 size_t errlen)
 {
 	if (t->kind == TARGET_DIR) {
-		uint64_t need = io_layout_file_len(job) * job->nrfiles * (job->shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
+		uint64_t need = io_layout_file_len(job) * job->nrfiles * (job->files.shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
 		if (!io_layout_file_len(job))
 			return nm_errf(err, errlen, "%s: a directory target needs a size", t->path), IO_BAD_JOB;
 		if (space_check(t->path, need, err, errlen) < 0)
@@ -194,9 +194,9 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 	} else if (t->kind == TARGET_FILE) {
 		/* an existing file: its own size unless a region was asked for */
 		uint64_t region = job->filesize ? job->filesize : job->size;
-		uint64_t need = job->size ? job->offset + (job->all_targets ? io_layout_file_len(job) : region) : 0;
+		uint64_t need = job->size ? job->offset + (job->files.all_targets ? io_layout_file_len(job) : region) : 0;
 		if (t->created) {
-			need = job->offset + (job->size && !job->all_targets ? region : io_layout_file_len(job));
+			need = job->offset + (job->size && !job->files.all_targets ? region : io_layout_file_len(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
 			/* ours from here on: removed at the end, and on a signal (unlike fio, which keeps it) */
@@ -337,10 +337,10 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 	}
 	s->job = *job;
 	s->ntargets = nt;
-	if (job->cpus) {
-		s->ncpus = cpulist_cpus(job->cpus, s->cpus, MAX_CPUS);
+	if (job->place.cpus) {
+		s->ncpus = cpulist_cpus(job->place.cpus, s->cpus, MAX_CPUS);
 		if (s->ncpus <= 0) {
-			nm_errf(err, errlen, "cpus \"%s\": expected a list like 0-3,8", job->cpus);
+			nm_errf(err, errlen, "cpus \"%s\": expected a list like 0-3,8", job->place.cpus);
 			st = IO_BAD_JOB;
 			goto fail;
 		}
@@ -363,7 +363,7 @@ struct io_session *io_session_open(const struct io_job *job, int *status, char *
 			st = io_layout_ensure(&s->laid, job, t, th, err, errlen);
 			if (st != IO_OK)
 				goto fail;
-			if (job->shared_file)
+			if (job->files.shared_file)
 				break;
 		}
 		char probe[4352];
@@ -427,7 +427,7 @@ static void *worker_thread(void *arg)
 /* Whether each thread works on every target (all files or devices) rather than one. */
 static int all_files(const struct io_session *s, const struct io_job *job)
 {
-	if (!job->all_targets || s->ntargets < 2)
+	if (!job->files.all_targets || s->ntargets < 2)
 		return 0;
 	for (unsigned i = 0; i < s->ntargets; i++)
 		if (s->targets[i].kind != TARGET_FILE && s->targets[i].kind != TARGET_BLOCK)
@@ -448,7 +448,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->cpu = s->ncpus > 0 ? s->cpus[i % (unsigned)s->ncpus] : -1;
 	w->cpuset = t->node_cpus;
 	w->ncpuset = t->nnode_cpus;
-	w->rng = (job->randrepeat ? (job->seed ? job->seed : 0x6e6f64656d61726bull) : random_u64()) +
+	w->rng = (job->pattern.randrepeat ? (job->pattern.seed ? job->pattern.seed : 0x6e6f64656d61726bull) : random_u64()) +
 		 0x9e3779b97f4a7c15ull * (i + 1);
 	res->target_index = i % s->ntargets;
 	res->direct_used = t->direct;
@@ -496,7 +496,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 				       (unsigned long long)region), IO_BAD_JOB;
 		for (int d = 0; d < DIR_COUNT; d++)
 			randperm_init(&f->perm[d], region / job->bs[d], w->rng + (uint64_t)d * 7919 + k);
-		if (job->zone_size && nf == 1) /* fio's strided zones: the first one */
+		if (job->pattern.zone_size && nf == 1) /* fio's strided zones: the first one */
 			io_zone_enter(w, f, job->offset);
 	}
 	return IO_OK;
@@ -512,7 +512,7 @@ static int fit_job(struct io_session *s, const struct io_job *job, char *err, si
 	if ((io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) != (io_engine_caps(s->job.engine) & IO_ENGINE_DISKLESS) ||
 	    job->ntargets != s->job.ntargets ||
 	    io_layout_file_len(job) != io_layout_file_len(&s->job) || job->nrfiles != s->job.nrfiles ||
-	    job->shared_file != s->job.shared_file)
+	    job->files.shared_file != s->job.files.shared_file)
 		return nm_errf(err, errlen, "the job does not fit the session's files"), IO_BAD_JOB;
 	for (unsigned i = 0; i < s->ntargets && io_job_trims(job); i++)
 		if ((st = io_trim_check(job, &s->targets[i], err, errlen)) != IO_OK)
@@ -522,7 +522,7 @@ static int fit_job(struct io_session *s, const struct io_job *job, char *err, si
 			if (!s->targets[i].writable)
 				return nm_errf(err, errlen, "%s: opened for reading only", s->targets[i].path), IO_BAD_JOB;
 	}
-	for (unsigned i = 0; i < job->numjobs && !(job->shared_file && i >= s->ntargets); i++) {
+	for (unsigned i = 0; i < job->numjobs && !(job->files.shared_file && i >= s->ntargets); i++) {
 		st = io_layout_ensure(&s->laid, job, &s->targets[i % s->ntargets], i, err, errlen);
 		if (st != IO_OK)
 			return st;

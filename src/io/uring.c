@@ -29,9 +29,9 @@ static int ring_init(struct uring_data *u, struct io_worker *w)
 	unsigned entries = w->depth;
 	struct io_uring_params p;
 	unsigned base = 0;
-	if (job->hipri)
+	if (job->eng.hipri)
 		base |= IORING_SETUP_IOPOLL;
-	if (job->sqpoll) {
+	if (job->eng.sqpoll) {
 		memset(&p, 0, sizeof p);
 		p.flags = base | IORING_SETUP_SQPOLL;
 		p.sq_thread_idle = 1000;
@@ -68,21 +68,21 @@ static int uring_setup(struct io_worker *w)
 		return rc;
 	}
 	u->ring_ok = 1;
-	u->get_events = !w->job->sqpoll; /* SQPOLL: the kernel thread submits, no call to add it to */
+	u->get_events = !w->job->eng.sqpoll; /* SQPOLL: the kernel thread submits, no call to add it to */
 	/* The ring's fd registered with this thread (kernel 5.18+; older: the plain fd, same calls):
 	 * each io_uring_enter then skips looking the fd up and taking a reference on it, which in a
 	 * process with several threads is an atomic pair per call (fget + fput: ~1% of the CPU of
 	 * a QD32 O_DIRECT read here). The calls and the I/O they carry stay the same. */
 	(void)io_uring_register_ring_fd(&u->ring);
 
-	if (w->job->registerfiles && w->nfiles) {
+	if (w->job->eng.registerfiles && w->nfiles) {
 		int fds[64];
 		unsigned n = w->nfiles < 64 ? w->nfiles : 0; /* many files: plain fds */
 		for (unsigned i = 0; i < n; i++)
 			fds[i] = w->files[i].fd;
 		u->fixed_files = n && io_uring_register_files(&u->ring, fds, n) == 0;
 	}
-	if (w->job->fixedbufs) {
+	if (w->job->eng.fixedbufs) {
 		/* May fail on RLIMIT_MEMLOCK with big buffers: then plain buffers, same I/O. */
 		struct iovec *iov = calloc(w->depth, sizeof *iov);
 		if (iov) {

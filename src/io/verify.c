@@ -150,7 +150,7 @@ int io_verify_setup(struct io_worker *w)
 	v->check_reads = !writes || o->only;
 	v->check_numberio = writes && !io_job_mixed_bs(job) && job->bs[DIR_READ] == job->bs[DIR_WRITE] &&
 			    !job->time_based;
-	v->sorted = !(io_job_random(job) && !job->norandommap && job->dist == DIST_UNIFORM && !io_job_mixed_bs(job));
+	v->sorted = !(io_job_random(job) && !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM && !io_job_mixed_bs(job));
 	if (v->sorted && o->backlog) /* a block read back early may be rewritten before its entry is */
 		v->check_numberio = 0;
 	v->max_len = job->bs[DIR_WRITE];
@@ -303,7 +303,7 @@ static void readback_req(struct io_worker *w, const struct vlog_entry *e, struct
 	r->file = e->file;
 	r->offset = e->offset;
 	r->len = e->len;
-	r->prio = w->job->ioprio;
+	r->prio = w->job->place.ioprio;
 	r->vcheck = IO_VCHECK_READ;
 	r->vtag = w->vfy->check_numberio ? e->numberio + 1u : 0; /* 0: not checked */
 }

@@ -40,7 +40,7 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 {
 	ls->issued = ls->pass_ios = 0;
 	ls->tw_pending = 0;
-	ls->cut = ls->zoned && w->job->zone_size < ls->pass_size ? w->job->zone_size : ls->pass_size;
+	ls->cut = ls->zoned && w->job->pattern.zone_size < ls->pass_size ? w->job->pattern.zone_size : ls->pass_size;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
 		if (!ls->opening) {
@@ -59,7 +59,7 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 void io_loop_sync_files(struct io_worker *w, struct io_loop *ls)
 {
 	const struct io_job *job = w->job;
-	int data_only = !job->fsync_every && job->fdatasync_every;
+	int data_only = !job->sync.fsync_every && job->sync.fdatasync_every;
 	uint64_t t0 = ticks_now();
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
@@ -101,7 +101,7 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	ls->loops_left = job->loops;
 	/* A pass: size bytes, or the whole region of every file; time-based runs wrap to a new
 	 * pass until the deadline. */
-	ls->zoned = job->zone_size && w->nfiles == 1;
+	ls->zoned = job->pattern.zone_size && w->nfiles == 1;
 	ls->pass_size = job->size;
 	if (!ls->pass_size && ls->zoned) /* the whole file, zone after zone */
 		ls->pass_size = w->files[0].size > job->offset ? w->files[0].size - job->offset : 0;
@@ -137,12 +137,12 @@ void *io_worker_main(void *arg)
 	else
 		io_loop_run(w, &ls);
 
-	if (w->status == IO_OK && job->end_fsync && io_job_writes(job) &&
+	if (w->status == IO_OK && job->sync.end_fsync && io_job_writes(job) &&
 	    !(w->ops->caps & (IO_ENGINE_DISKLESS | IO_ENGINE_NO_OPEN)))
 		io_loop_sync_files(w, &ls);
 	io_loop_finish(w, &ls);
-	if (job->flow) /* its I/Os leave the flow's count (the front end takes its weight off) */
-		io_flow_leave(job->flow, ls.pace.flow_ios);
+	if (job->pace.flow) /* its I/Os leave the flow's count (the front end takes its weight off) */
+		io_flow_leave(job->pace.flow, ls.pace.flow_ios);
 out:
 	w->ops->cleanup(w);
 	io_dist_cleanup(w);

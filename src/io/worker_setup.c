@@ -57,14 +57,14 @@ int io_worker_setup_buffers(struct io_worker *w)
 	/* Page aligned (fio's are only for O_DIRECT or iomem_align: a buffered fio job's buffers
 	 * sit where malloc puts them, 16 bytes past a page, which makes the kernel's copies into
 	 * them several times dearer on some CPUs); buf_offset moves them as fio's iomem_align. */
-	size_t total = w->buf_size * w->depth + job->buf_offset;
+	size_t total = w->buf_size * w->depth + job->buf.buf_offset;
 	void *p = NULL;
 	if (!w->reqs || posix_memalign(&p, 4096, total)) {
 		snprintf(w->err, sizeof w->err, "cannot allocate %u buffers of %zu bytes", w->depth, w->buf_size);
 		return -ENOMEM;
 	}
 	w->bufs = p;
-	if (job->fill == FILL_ZERO || (w->ops->caps & IO_ENGINE_DISKLESS)) {
+	if (job->buf.fill == FILL_ZERO || (w->ops->caps & IO_ENGINE_DISKLESS)) {
 		memset(w->bufs, 0, total);
 	} else {
 		uint64_t *q = p;
@@ -74,7 +74,7 @@ int io_worker_setup_buffers(struct io_worker *w)
 	}
 	for (unsigned i = 0; i < w->depth; i++) {
 		w->reqs[i].index = i;
-		w->reqs[i].buf = w->bufs + job->buf_offset + (size_t)i * w->buf_size;
+		w->reqs[i].buf = w->bufs + job->buf.buf_offset + (size_t)i * w->buf_size;
 	}
 	return 0;
 }

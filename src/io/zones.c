@@ -7,7 +7,7 @@ void io_zone_enter(struct io_worker *w, struct io_file *f, uint64_t start)
 	const struct io_job *job = w->job;
 	uint64_t left = f->size > start ? f->size - start : 0;
 	f->region_start = start;
-	f->region_len = job->zone_range < left ? job->zone_range : left;
+	f->region_len = job->pattern.zone_range < left ? job->pattern.zone_range : left;
 	for (int d = 0; d < DIR_COUNT; d++) {
 		f->seq_pos[d] = start;
 		randperm_init(&f->perm[d], f->region_len / job->bs[d], prng_next(&w->rng));
@@ -21,9 +21,9 @@ uint64_t io_zone_next(struct io_worker *w, uint64_t issued, uint64_t pass_size)
 {
 	const struct io_job *job = w->job;
 	struct io_file *f = &w->files[0];
-	uint64_t start = f->region_start + job->zone_range + job->zone_skip;
+	uint64_t start = f->region_start + job->pattern.zone_range + job->pattern.zone_skip;
 	if (start >= f->size)
 		start = job->offset;
 	io_zone_enter(w, f, start);
-	return pass_size - issued > job->zone_size ? issued + job->zone_size : pass_size;
+	return pass_size - issued > job->pattern.zone_size ? issued + job->pattern.zone_size : pass_size;
 }

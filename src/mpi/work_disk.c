@@ -159,7 +159,7 @@ static int disk_prepare(void *st, struct work_ctx *ctx, char *err, size_t errlen
 	if (ctx->shared_file) {
 		snprintf(s->target, sizeof s->target, "%s", ctx->shared_path);
 		s->job.offset = s->job.size * (uint64_t)ctx->rank;
-		s->job.allow_write_blockdev = 1; /* the file is ours: rank 0 made it */
+		s->job.files.allow_write_blockdev = 1; /* the file is ours: rank 0 made it */
 	} else {
 		if (workload_rank_dir(ctx->dir, ctx->rank, s->target, sizeof s->target, &s->made_target, err, errlen) < 0)
 			return -1;

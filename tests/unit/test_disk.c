@@ -30,7 +30,7 @@ TEST(disk_profile_plan_reads_then_writes_every_test)
 	CHECK_EQ_INT(p.preparing, 1);
 	CHECK_EQ_U64(p.interval_ns, 5000000000ull);
 	CHECK_EQ_U64(p.base.filesize, 1ull << 30);
-	CHECK(p.tests[0].job.shared_file && p.tests[0].job.time_based && p.tests[0].job.loops == 1);
+	CHECK(p.tests[0].job.files.shared_file && p.tests[0].job.time_based && p.tests[0].job.loops == 1);
 	CHECK_EQ_U64(disk_plan_expected_ns(&p), 8 * (6 * 5000000000ull + 5 * 5000000000ull));
 	CHECK_EQ_INT(disk_plan_layout(&p).rw, IO_RW);
 

@@ -155,7 +155,7 @@ TEST(fio_jobfile_values_are_expanded_and_computed)
 	CHECK(strstr(err, "t.fio:2") != NULL);
 	fio_plan_free(&p);
 	CHECK(parse_text(&p, "[a]\nsize=1m\nrate=(1)m,(2)m\n", err, sizeof err) == 0);
-	CHECK_EQ_U64(p.jobs[0].io.rate_bps[DIR_READ], 1 << 20);
-	CHECK_EQ_U64(p.jobs[0].io.rate_bps[DIR_WRITE], 2 << 20);
+	CHECK_EQ_U64(p.jobs[0].io.pace.rate_bps[DIR_READ], 1 << 20);
+	CHECK_EQ_U64(p.jobs[0].io.pace.rate_bps[DIR_WRITE], 2 << 20);
 	fio_plan_free(&p);
 }

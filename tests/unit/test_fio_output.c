@@ -202,9 +202,9 @@ TEST(fio_percentile_list_changes_keys)
 	struct fio_kv opts[2], globals[2];
 	struct fio_report rep;
 	synthetic(&io, &e, opts);
-	io.percentiles[0] = 50;
-	io.percentiles[1] = 99.5;
-	io.npercentiles = 2;
+	io.report.percentiles[0] = 50;
+	io.report.percentiles[1] = 99.5;
+	io.report.npercentiles = 2;
 	report_of(&rep, &e, 1, globals);
 	char *text = render_json(&rep, 0);
 	json_t *j = json_loads(text, 0, NULL);

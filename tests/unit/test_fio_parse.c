@@ -52,7 +52,7 @@ TEST(fio_defaults_are_fios_not_nodemarks)
 	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 4096);
 	CHECK_EQ_INT(p.jobs[0].io.iodepth, 1);
 	CHECK_EQ_INT(p.jobs[0].io.rwmix_read, 50);
-	CHECK_EQ_INT(p.jobs[0].io.randrepeat, 1);
+	CHECK_EQ_INT(p.jobs[0].io.pattern.randrepeat, 1);
 	CHECK_EQ_INT(p.jobs[0].clat_percentiles, 1);
 	fio_plan_free(&p);
 }
@@ -94,7 +94,7 @@ TEST(fio_bs_per_direction_and_rw_offsets)
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
 	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 4096);
 	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_WRITE], 65536);
-	CHECK_EQ_U64(p.jobs[0].io.rw_seq_skip, 8192);
+	CHECK_EQ_U64(p.jobs[0].io.pattern.rw_seq_skip, 8192);
 	CHECK_EQ_INT(p.jobs[0].io.rwmix_read, 70);
 	fio_plan_free(&p);
 }
@@ -107,7 +107,7 @@ TEST(fio_filename_lists_become_targets)
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
 	CHECK_EQ_INT(p.jobs[0].io.ntargets, 2);
 	CHECK_EQ_STR(p.jobs[0].io.targets[1], "/tmp/y");
-	CHECK_EQ_STR(p.jobs[0].io.cpus, "0-1");
+	CHECK_EQ_STR(p.jobs[0].io.place.cpus, "0-1");
 	fio_plan_free(&p);
 }
 
@@ -118,11 +118,11 @@ TEST(fio_groups_follow_stonewall_and_new_group)
 	struct fio_plan p;
 	char err[512];
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
-	CHECK_EQ_INT(p.jobs[0].io.group, 0); /* the first job's stonewall opens no new group */
-	CHECK_EQ_INT(p.jobs[1].io.group, 0);
-	CHECK_EQ_INT(p.jobs[2].io.group, 1);
-	CHECK_EQ_INT(p.jobs[3].io.group, 2);
-	CHECK_EQ_INT(p.jobs[4].io.group, 2);
+	CHECK_EQ_INT(p.jobs[0].io.report.group, 0); /* the first job's stonewall opens no new group */
+	CHECK_EQ_INT(p.jobs[1].io.report.group, 0);
+	CHECK_EQ_INT(p.jobs[2].io.report.group, 1);
+	CHECK_EQ_INT(p.jobs[3].io.report.group, 2);
+	CHECK_EQ_INT(p.jobs[4].io.report.group, 2);
 	fio_plan_free(&p);
 }
 
@@ -228,7 +228,7 @@ TEST(fio_jobfile_sections_globals_and_comments)
 	CHECK_EQ_INT(p.jobs[0].io.engine, test_engine("psync"));
 	CHECK_EQ_STR(p.jobs[1].name, "rand write");
 	CHECK_EQ_U64(p.jobs[1].io.bs[DIR_READ], 8192);
-	CHECK_EQ_INT(p.jobs[1].io.group, 1);
+	CHECK_EQ_INT(p.jobs[1].io.report.group, 1);
 	CHECK_EQ_STR(p.jobs[1].wait_for, "seq-read");
 	/* job files do not list the section name among the job's options */
 	CHECK_EQ_INT(p.jobs[1].opts.n, 3);
@@ -306,7 +306,7 @@ TEST(fio_section_selects_jobs)
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
 	CHECK_EQ_INT(p.njobs, 1);
 	CHECK_EQ_STR(p.jobs[0].name, "b");
-	CHECK_EQ_INT(p.jobs[0].io.group, 0);
+	CHECK_EQ_INT(p.jobs[0].io.report.group, 0);
 	fio_plan_free(&p);
 }
 
@@ -333,8 +333,8 @@ TEST(fio_percentile_list_parses)
 	struct fio_plan p;
 	char err[512];
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
-	CHECK_EQ_INT(p.jobs[0].io.npercentiles, 3);
-	CHECK_NEAR(p.jobs[0].io.percentiles[2], 99.9, 1e-9);
+	CHECK_EQ_INT(p.jobs[0].io.report.npercentiles, 3);
+	CHECK_NEAR(p.jobs[0].io.report.percentiles[2], 99.9, 1e-9);
 	fio_plan_free(&p);
 }
 
@@ -359,7 +359,7 @@ TEST(fio_options_are_kept_under_fios_names)
 	CHECK_EQ_STR(p.jobs[0].opts.kv[1].key, "ba");
 	CHECK_EQ_STR(p.jobs[0].opts.kv[2].key, "rw");
 	CHECK_EQ_STR(p.jobs[0].opts.kv[3].key, "nrfiles");
-	CHECK_EQ_U64(p.jobs[0].io.blockalign[DIR_READ], 4096);
+	CHECK_EQ_U64(p.jobs[0].io.pattern.blockalign[DIR_READ], 4096);
 	fio_plan_free(&p);
 
 	CHECK(parse_text(&p, "[j]\nblocksize=16k\niodepth_batch_complete=4\n", err, sizeof err) == 0);
@@ -397,11 +397,11 @@ TEST(fio_filename_list_shares_size_and_file_service)
 	struct fio_plan p;
 	char err[512] = "";
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
-	CHECK_EQ_INT(p.jobs[0].io.all_targets, 1);
+	CHECK_EQ_INT(p.jobs[0].io.files.all_targets, 1);
 	CHECK_EQ_U64(p.jobs[0].io.filesize, 4 << 20);
-	CHECK_EQ_INT(p.jobs[0].io.file_service, FILES_ROUNDROBIN);
-	CHECK_EQ_INT(p.jobs[0].io.file_service_nr, 4);
-	CHECK(p.jobs[0].io.rw_seq_skip == -8192);
+	CHECK_EQ_INT(p.jobs[0].io.files.file_service, FILES_ROUNDROBIN);
+	CHECK_EQ_INT(p.jobs[0].io.files.file_service_nr, 4);
+	CHECK(p.jobs[0].io.pattern.rw_seq_skip == -8192);
 	fio_plan_free(&p);
 
 	const char *bad[] = { "--name=a", "--file_service_type=zipf:1.2", NULL };

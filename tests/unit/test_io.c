@@ -367,7 +367,7 @@ TEST(session_runs_several_jobs_on_one_layout)
 {
 	char err[256];
 	struct io_job j = base_job();
-	j.shared_file = 1;
+	j.files.shared_file = 1;
 	j.engine = test_engine("psync");
 	int st;
 	struct io_session *s = io_session_open(&j, &st, err, sizeof err);

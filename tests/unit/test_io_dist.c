@@ -35,10 +35,10 @@ static struct io_job dist_job(enum io_dist kind, double param)
 {
 	struct io_job j;
 	io_job_init(&j);
-	j.dist = kind;
-	j.dist_param = param;
-	j.dist_has_center = 1; /* rank 0 at block 0, so the counts are by rank */
-	j.dist_center = 0;
+	j.pattern.dist = kind;
+	j.pattern.dist_param = param;
+	j.pattern.dist_has_center = 1; /* rank 0 at block 0, so the counts are by rank */
+	j.pattern.dist_center = 0;
 	return j;
 }
 
@@ -89,7 +89,7 @@ TEST(dist_normal_is_a_bell_around_the_middle)
 {
 	const uint64_t n = 1200;
 	struct io_job j = dist_job(DIST_NORMAL, 0);
-	j.dist_has_center = 0;
+	j.pattern.dist_has_center = 0;
 	uint64_t *c = rank_counts(&j, n, 0), in1 = 0, in2 = 0;
 	CHECK(c);
 	for (uint64_t k = 0; k < n; k++) { /* sigma of the mean of 12 uniform draws: n / 12 */
@@ -107,8 +107,8 @@ TEST(dist_zoned_puts_each_share_in_its_slice)
 	const uint64_t n = 1000;
 	struct io_job j = dist_job(DIST_ZONED, 0);
 	const struct io_zone z[] = { { 50, 5 }, { 30, 15 }, { 20, 80 } };
-	memcpy(j.zones[DIR_READ], z, sizeof z);
-	j.nzones[DIR_READ] = 3;
+	memcpy(j.pattern.zones[DIR_READ], z, sizeof z);
+	j.pattern.nzones[DIR_READ] = 3;
 	uint64_t *c = rank_counts(&j, n, 1), s[3] = { 0 };
 	CHECK(c);
 	for (uint64_t k = 0; k < n; k++)

@@ -54,7 +54,7 @@ TEST(each_wait_waits_for_iodepth_batch_complete_min)
 	CHECK(r.depth_samples >= 512 - 32);
 	io_result_free(&r);
 	/* 8 (and so at most 8 taken): one wait per 8 completions, 8 refilled, 32 in flight again */
-	j.iodepth_batch_complete_min = 8;
+	j.queue.iodepth_batch_complete_min = 8;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	CHECK_EQ_U64(r.dir[DIR_READ].ios, 512);
 	CHECK(r.depth_samples <= 512 / 8 + 1);
@@ -107,7 +107,7 @@ TEST(every_loop_drops_the_page_cache_unless_kept)
 	if (!on_tmpfs)
 		CHECK_EQ_U64(r.cache_drops, 3); /* the open, then loops 2 and 3 */
 	io_result_free(&r);
-	j.keep_cache = 1;
+	j.files.keep_cache = 1;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	CHECK_EQ_U64(r.cache_drops, 0);
 	io_result_free(&r);
@@ -161,7 +161,7 @@ TEST(bw_and_iops_are_sampled_every_500ms)
 	CHECK(r.dir[DIR_READ].bw_max == r.dir[DIR_READ].iops_max * 4096 ||
 	      r.dir[DIR_READ].bw_max / 4096 - r.dir[DIR_READ].iops_max <= 1);
 	io_result_free(&r);
-	j.sample_ns = 250 * 1000 * 1000ull;
+	j.report.sample_ns = 250 * 1000 * 1000ull;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	CHECK_EQ_U64(r.dir[DIR_READ].iops_samples, 4);
 	io_result_free(&r);
@@ -177,7 +177,7 @@ TEST(each_direction_of_a_mix_has_its_own_samples)
 	j.rwmix_read = 70;
 	j.time_based = 1;
 	j.runtime_ns = 500 * 1000 * 1000ull;
-	j.sample_ns = 250 * 1000 * 1000ull;
+	j.report.sample_ns = 250 * 1000 * 1000ull;
 	struct io_job_result r;
 	CHECK_EQ_INT(io_run_job(&j, &r, err, sizeof err), IO_OK);
 	CHECK_EQ_U64(r.dir[DIR_READ].iops_samples, 2);

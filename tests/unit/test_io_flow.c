@@ -62,9 +62,9 @@ static int search(struct io_lat *l, unsigned iodepth, double pct, uint64_t targe
 	struct io_job job;
 	io_job_init(&job);
 	job.iodepth = iodepth;
-	job.lat_target_ns = target_us * 1000;
-	job.lat_window_ns = 1000000;
-	job.lat_percentile = pct;
+	job.pace.lat_target_ns = target_us * 1000;
+	job.pace.lat_window_ns = 1000000;
+	job.pace.lat_percentile = pct;
 	uint64_t now = 1;
 	io_lat_init(l, &job, now);
 	for (int w = 1; w <= max_windows; w++) {
@@ -72,7 +72,7 @@ static int search(struct io_lat *l, unsigned iodepth, double pct, uint64_t targe
 		for (int i = 0; i < 32; i++)
 			if (io_lat_completed(l, depth * lat_us * 1000) < 0)
 				return -1;
-		now += ticks_from_ns(job.lat_window_ns) + 1;
+		now += ticks_from_ns(job.pace.lat_window_ns) + 1;
 		io_lat_check(l, now);
 		if (l->done)
 			return w;
@@ -123,7 +123,7 @@ TEST(lat_target_percentile_100_fails_at_depth_1)
 	CHECK_EQ_INT(l.qd, 1);
 	struct io_job job;
 	io_job_init(&job);
-	CHECK(job.lat_percentile == 100.0);
+	CHECK(job.pace.lat_percentile == 100.0);
 	io_lat_init(&l, &job, 1);
 	CHECK(!l.on); /* no target: the job's own depth, no search */
 	CHECK_EQ_INT(l.qd, 1);
