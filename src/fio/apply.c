@@ -11,9 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
-
-APPLY(name)
+FIO_APPLY(name)
 {
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
@@ -22,13 +20,13 @@ APPLY(name)
 	return 0;
 }
 
-APPLY(noop)
+FIO_APPLY(noop)
 {
 	(void)j, (void)v, (void)err, (void)errlen;
 	return 0;
 }
 
-APPLY(rw)
+FIO_APPLY(rw)
 {
 	static const struct { const char *name; enum io_rw rw; } modes[] = {
 		{ "read", IO_READ }, { "write", IO_WRITE }, { "randread", IO_RANDREAD },
@@ -65,7 +63,7 @@ APPLY(rw)
 		       fio_q(v, qb, sizeof qb));
 }
 
-APPLY(rwmixread)
+FIO_APPLY(rwmixread)
 {
 	uint64_t n;
 	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
@@ -74,7 +72,7 @@ APPLY(rwmixread)
 	return 0;
 }
 
-APPLY(rwmixwrite)
+FIO_APPLY(rwmixwrite)
 {
 	uint64_t n;
 	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
@@ -85,7 +83,7 @@ APPLY(rwmixwrite)
 
 /* bs=4k, or bs=READ,WRITE[,TRIM] with empty parts keeping the current value; without a third
  * part trims take the write size (fio: bs=8k,32k is 8k reads, 32k writes and trims). */
-APPLY(bs)
+FIO_APPLY(bs)
 {
 	char qb[64];
 	if (fio_need_value(v, err, errlen) < 0)
@@ -135,7 +133,7 @@ APPLY(bs)
 	return 0;
 }
 
-APPLY(iodepth)
+FIO_APPLY(iodepth)
 {
 	uint64_t n;
 	if (fio_count(v, 1, 65536, &n, err, errlen) < 0)
@@ -144,7 +142,7 @@ APPLY(iodepth)
 	return 0;
 }
 
-APPLY(numjobs)
+FIO_APPLY(numjobs)
 {
 	uint64_t n;
 	if (fio_count(v, 1, FIO_MAX_NUMJOBS, &n, err, errlen) < 0)
@@ -153,7 +151,7 @@ APPLY(numjobs)
 	return 0;
 }
 
-APPLY(loops)
+FIO_APPLY(loops)
 {
 	uint64_t n;
 	if (fio_count(v, 1, 1000000, &n, err, errlen) < 0)
@@ -162,7 +160,7 @@ APPLY(loops)
 	return 0;
 }
 
-APPLY(nrfiles)
+FIO_APPLY(nrfiles)
 {
 	uint64_t n;
 	if (fio_count(v, 1, 65536, &n, err, errlen) < 0)
@@ -171,12 +169,12 @@ APPLY(nrfiles)
 	return 0;
 }
 
-APPLY(size) { return fio_size(j, v, &j->io.size, err, errlen); }
-APPLY(filesize) { return fio_size(j, v, &j->io.filesize, err, errlen); }
-APPLY(offset) { return fio_size(j, v, &j->io.offset, err, errlen); }
+FIO_APPLY(size) { return fio_size(j, v, &j->io.size, err, errlen); }
+FIO_APPLY(filesize) { return fio_size(j, v, &j->io.filesize, err, errlen); }
+FIO_APPLY(offset) { return fio_size(j, v, &j->io.offset, err, errlen); }
 /* Kept as typed; fio_job_targets() turns them into the job's targets once all options are in
  * (filename= is relative to directory= when both are given, whatever their order). */
-APPLY(filename)
+FIO_APPLY(filename)
 {
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
@@ -185,7 +183,7 @@ APPLY(filename)
 	return 0;
 }
 
-APPLY(directory)
+FIO_APPLY(directory)
 {
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
@@ -193,12 +191,12 @@ APPLY(directory)
 	j->directory = xstrdup(v);
 	return 0;
 }
-APPLY(runtime) { return fio_duration(v, &j->io.runtime_ns, err, errlen); }
-APPLY(ramp_time) { return fio_duration(v, &j->io.ramp_ns, err, errlen); }
-APPLY(startdelay) { return fio_duration(v, &j->io.startdelay_ns, err, errlen); }
+FIO_APPLY(runtime) { return fio_duration(v, &j->io.runtime_ns, err, errlen); }
+FIO_APPLY(ramp_time) { return fio_duration(v, &j->io.ramp_ns, err, errlen); }
+FIO_APPLY(startdelay) { return fio_duration(v, &j->io.startdelay_ns, err, errlen); }
 
 #define APPLY_BOOL(name, field)                                              \
-	APPLY(name)                                                          \
+	FIO_APPLY(name)                                                          \
 	{                                                                    \
 		int b;                                                       \
 		if (fio_parse_bool(v, &b, err, errlen) < 0)                      \
@@ -219,7 +217,7 @@ APPLY_BOOL(end_fsync, j->io.sync.end_fsync)
 APPLY_BOOL(create_only, j->io.files.create_only)
 /* fio's unlink: files nodemark creates are always removed at the end, and a file it did not
  * create is never removed, so the value is checked and has nothing left to change. */
-APPLY(unlink)
+FIO_APPLY(unlink)
 {
 	int b;
 	(void)j;
@@ -234,7 +232,7 @@ APPLY_BOOL(slat_percentiles, j->slat_percentiles)
 APPLY_BOOL(clat_percentiles, j->clat_percentiles)
 APPLY_BOOL(lat_percentiles, j->lat_percentiles)
 
-APPLY(direct)
+FIO_APPLY(direct)
 {
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
@@ -243,7 +241,7 @@ APPLY(direct)
 	return 0;
 }
 
-APPLY(buffered)
+FIO_APPLY(buffered)
 {
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
@@ -252,7 +250,7 @@ APPLY(buffered)
 	return 0;
 }
 
-APPLY(zero_buffers)
+FIO_APPLY(zero_buffers)
 {
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
@@ -261,7 +259,7 @@ APPLY(zero_buffers)
 	return 0;
 }
 
-APPLY(fsync)
+FIO_APPLY(fsync)
 {
 	uint64_t n;
 	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
@@ -270,7 +268,7 @@ APPLY(fsync)
 	return 0;
 }
 
-APPLY(fdatasync)
+FIO_APPLY(fdatasync)
 {
 	uint64_t n;
 	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
@@ -281,7 +279,7 @@ APPLY(fdatasync)
 
 /* 1 (fio's default): the engine drops a buffered file's cached pages each time a pass opens
  * it (every loop and time_based wrap); 0 keeps them, so later passes may read from memory. */
-APPLY(invalidate)
+FIO_APPLY(invalidate)
 {
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
@@ -290,7 +288,7 @@ APPLY(invalidate)
 	return 0;
 }
 
-APPLY(randseed)
+FIO_APPLY(randseed)
 {
 	return fio_count(v, 0, UINT64_MAX, &j->io.pattern.seed, err, errlen);
 }
@@ -313,7 +311,7 @@ int fio_engine_help(FILE *out, const char *engine)
 	return 0;
 }
 
-APPLY(ioengine)
+FIO_APPLY(ioengine)
 {
 	char qb[64];
 	if (fio_need_value(v, err, errlen) < 0)
@@ -331,7 +329,7 @@ APPLY(ioengine)
 	return nm_errf(err, errlen, "\"%s\": not supported (%s are)", fio_q(v, qb, sizeof qb), list);
 }
 
-APPLY(cpus_allowed)
+FIO_APPLY(cpus_allowed)
 {
 	char qb[64];
 	if (fio_need_value(v, err, errlen) < 0)
@@ -343,7 +341,7 @@ APPLY(cpus_allowed)
 	return 0;
 }
 
-APPLY(percentile_list)
+FIO_APPLY(percentile_list)
 {
 	char qb[64];
 	if (fio_need_value(v, err, errlen) < 0)
@@ -368,7 +366,7 @@ APPLY(percentile_list)
 	return 0;
 }
 
-APPLY(kb_base)
+FIO_APPLY(kb_base)
 {
 	char qb[64];
 	if (v && (strcmp(v, "1024") == 0 || strcmp(v, "1000") == 0)) {
@@ -378,7 +376,7 @@ APPLY(kb_base)
 	return nm_errf(err, errlen, "\"%s\": expected 1024 or 1000", fio_q(v, qb, sizeof qb));
 }
 
-APPLY(unit_base)
+FIO_APPLY(unit_base)
 {
 	char qb[64];
 	if (v && (strcmp(v, "0") == 0 || strcmp(v, "8") == 0)) {
@@ -392,7 +390,7 @@ APPLY(unit_base)
 	return nm_errf(err, errlen, "\"%s\": expected 0, 8 (bytes) or 1 (bits)", fio_q(v, qb, sizeof qb));
 }
 
-APPLY(wait_for)
+FIO_APPLY(wait_for)
 {
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
@@ -401,7 +399,7 @@ APPLY(wait_for)
 	return 0;
 }
 
-APPLY(random_generator)
+FIO_APPLY(random_generator)
 {
 	char qb[64];
 	if (v && (!strcmp(v, "tausworthe") || !strcmp(v, "lfsr") || !strcmp(v, "tausworthe64")))

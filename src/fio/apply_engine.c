@@ -6,8 +6,6 @@
 
 #include <string.h>
 
-#define APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
-
 /* v among names[] (n of them): its index into *out, or an error listing them. */
 static int pick(const char *v, const char *const *names, size_t n, int *out, char *err, size_t errlen)
 {
@@ -49,22 +47,22 @@ static int str_opt(struct fio_job *j, const char *v, const char **out, char *err
 }
 
 /* cpuio. fio caps cpuload at 100; 0 is refused when the job starts (as fio's). */
-APPLY(cpuload) { return uint_opt(v, 0, UINT32_MAX, &j->io.eng.cpuload, err, errlen); }
-APPLY(cpuchunks) { return uint_opt(v, 1, UINT32_MAX, &j->io.eng.cpuchunk_us, err, errlen); }
-APPLY(exit_on_io_done) { return bool_opt(v, &j->io.eng.exit_on_io_done, err, errlen); }
+FIO_APPLY(cpuload) { return uint_opt(v, 0, UINT32_MAX, &j->io.eng.cpuload, err, errlen); }
+FIO_APPLY(cpuchunks) { return uint_opt(v, 1, UINT32_MAX, &j->io.eng.cpuchunk_us, err, errlen); }
+FIO_APPLY(exit_on_io_done) { return bool_opt(v, &j->io.eng.exit_on_io_done, err, errlen); }
 
-APPLY(cpumode)
+FIO_APPLY(cpumode)
 {
 	static const char *const modes[] = { "noop", "qsort" };
 	return pick(v, modes, 2, &j->io.eng.cpumode_qsort, err, errlen);
 }
 
 /* exec */
-APPLY(program) { return str_opt(j, v, &j->io.eng.program, err, errlen); }
-APPLY(arguments) { return str_opt(j, v, &j->io.eng.arguments, err, errlen); }
-APPLY(std_redirect) { return bool_opt(v, &j->io.eng.std_redirect, err, errlen); }
+FIO_APPLY(program) { return str_opt(j, v, &j->io.eng.program, err, errlen); }
+FIO_APPLY(arguments) { return str_opt(j, v, &j->io.eng.arguments, err, errlen); }
+FIO_APPLY(std_redirect) { return bool_opt(v, &j->io.eng.std_redirect, err, errlen); }
 
-APPLY(grace_time)
+FIO_APPLY(grace_time)
 {
 	unsigned n;
 	if (uint_opt(v, 0, 86400, &n, err, errlen) < 0)
@@ -74,7 +72,7 @@ APPLY(grace_time)
 }
 
 /* filestat */
-APPLY(stat_type)
+FIO_APPLY(stat_type)
 {
 	static const char *const types[] = { [STAT_STAT] = "stat", [STAT_LSTAT] = "lstat", [STAT_STATX] = "statx" };
 	int t;
@@ -85,17 +83,17 @@ APPLY(stat_type)
 }
 
 /* net: the port comes from port= alone; with protocol=unix, hostname= is the socket's path. */
-APPLY(hostname) { return str_opt(j, v, &j->io.eng.hostname, err, errlen); }
-APPLY(port) { return uint_opt(v, 1, 65535, &j->io.eng.port, err, errlen); }
-APPLY(listen) { return bool_opt(v, &j->io.eng.listen, err, errlen); }
-APPLY(pingpong) { return bool_opt(v, &j->io.eng.pingpong, err, errlen); }
-APPLY(nodelay) { return bool_opt(v, &j->io.eng.nodelay, err, errlen); }
-APPLY(ttl) { return uint_opt(v, 0, 255, &j->io.eng.ttl, err, errlen); }
-APPLY(interface) { return str_opt(j, v, &j->io.eng.interface, err, errlen); }
-APPLY(window_size) { return uint_opt(v, 0, INT32_MAX, &j->io.eng.window_size, err, errlen); }
-APPLY(mss) { return uint_opt(v, 0, INT32_MAX, &j->io.eng.mss, err, errlen); }
+FIO_APPLY(hostname) { return str_opt(j, v, &j->io.eng.hostname, err, errlen); }
+FIO_APPLY(port) { return uint_opt(v, 1, 65535, &j->io.eng.port, err, errlen); }
+FIO_APPLY(listen) { return bool_opt(v, &j->io.eng.listen, err, errlen); }
+FIO_APPLY(pingpong) { return bool_opt(v, &j->io.eng.pingpong, err, errlen); }
+FIO_APPLY(nodelay) { return bool_opt(v, &j->io.eng.nodelay, err, errlen); }
+FIO_APPLY(ttl) { return uint_opt(v, 0, 255, &j->io.eng.ttl, err, errlen); }
+FIO_APPLY(interface) { return str_opt(j, v, &j->io.eng.interface, err, errlen); }
+FIO_APPLY(window_size) { return uint_opt(v, 0, INT32_MAX, &j->io.eng.window_size, err, errlen); }
+FIO_APPLY(mss) { return uint_opt(v, 0, INT32_MAX, &j->io.eng.mss, err, errlen); }
 
-APPLY(protocol)
+FIO_APPLY(protocol)
 {
 	static const char *const protos[] = { [NET_TCP] = "tcp", [NET_UDP] = "udp", [NET_UNIX] = "unix",
 					      [NET_TCPV6] = "tcpv6", [NET_UDPV6] = "udpv6" };
@@ -108,7 +106,7 @@ APPLY(protocol)
 
 /* openfiles: how many files a thread keeps open at once. The file-operation engines open
  * one at a time anyway, and the others keep all of a thread's files open (fio's default). */
-APPLY(openfiles)
+FIO_APPLY(openfiles)
 {
 	unsigned n;
 	return uint_opt(v, 1, UINT32_MAX, &n, err, errlen);
@@ -117,7 +115,7 @@ APPLY(openfiles)
 /* create_on_open: fio creates a file when it opens it for I/O rather than at layout; for
  * filecreate that is what it does anyway, and other jobs' files are laid out first as fio
  * lays out files it would otherwise create empty. */
-APPLY(create_on_open)
+FIO_APPLY(create_on_open)
 {
 	int b;
 	return bool_opt(v, &b, err, errlen);

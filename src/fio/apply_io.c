@@ -1,17 +1,20 @@
-/* fio options that tune how the engine runs a job rather than what it runs: the buffers'
- * place in memory, the access hint, submission batches and the bw/iops sample intervals. */
+/* fio options that tune how the engine runs a job rather than what it runs: the buffers (their
+ * place in memory and their contents), how a thread goes over its files, the access hint,
+ * submission batches and the bw/iops sample intervals. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "util/error.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
+/* fio options that tune how the engine runs a job rather than what it runs: the buffers'
+ * place in memory, the access hint, submission batches and the bw/iops sample intervals. */
 
 /* fio's iomem_align is an offset, despite its name: the first buffer starts this many bytes
  * past a page boundary (so 4k and 0 both give page-aligned buffers). */
-APPLY(iomem_align)
+FIO_APPLY(iomem_align)
 {
 	uint64_t n;
 	if (fio_size(j, v, &n, err, errlen) < 0)
@@ -22,7 +25,7 @@ APPLY(iomem_align)
 	return 0;
 }
 
-APPLY(fadvise_hint)
+FIO_APPLY(fadvise_hint)
 {
 	static const struct { const char *name; enum io_fadvise hint; } hints[] = {
 		{ "1", FADVISE_PATTERN }, { "0", FADVISE_NONE },
@@ -40,7 +43,7 @@ APPLY(fadvise_hint)
 }
 
 /* 0 is fio's "iodepth": every free slot is filled before the one submitting call. */
-APPLY(iodepth_batch)
+FIO_APPLY(iodepth_batch)
 {
 	uint64_t n;
 	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
@@ -50,7 +53,7 @@ APPLY(iodepth_batch)
 }
 
 /* fio's default 1: each wait (the queue full) waits for one completion; 0 waits for one too. */
-APPLY(iodepth_batch_complete_min)
+FIO_APPLY(iodepth_batch_complete_min)
 {
 	uint64_t n;
 	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
@@ -60,7 +63,7 @@ APPLY(iodepth_batch_complete_min)
 }
 
 /* fio's default is the min's: one completion taken per wait, its slot refilled. */
-APPLY(iodepth_batch_complete_max)
+FIO_APPLY(iodepth_batch_complete_max)
 {
 	uint64_t n;
 	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
@@ -80,7 +83,7 @@ static int avg_time(const char *v, uint64_t *ns, char *err, size_t errlen)
 
 /* Milliseconds, as fio's; the engine samples bandwidth and IOPS on their own intervals.
  * The engine's iops interval follows the bw one unless set: fio's stays at its 500 ms. */
-APPLY(bwavgtime)
+FIO_APPLY(bwavgtime)
 {
 	if (avg_time(v, &j->io.report.sample_ns, err, errlen) < 0)
 		return -1;
@@ -89,4 +92,123 @@ APPLY(bwavgtime)
 	return 0;
 }
 
-APPLY(iopsavgtime) { return avg_time(v, &j->io.report.iops_sample_ns, err, errlen); }
+FIO_APPLY(iopsavgtime) { return avg_time(v, &j->io.report.iops_sample_ns, err, errlen); }
+
+/* fio's buffer contents: buffer_compress_percentage, buffer_compress_chunk and the dedupe_*
+ * options, with fio 3.33's rules (the engine makes the bytes: io/content.c). */
+
+static int percent(const char *v, unsigned *out, char *err, size_t errlen)
+{
+	uint64_t n;
+	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
+FIO_APPLY(buffer_compress_percentage) { return percent(v, &j->io.buf.content.compress_pct, err, errlen); }
+/* fio's callback turns refill_buffers on as it reads the option (a later refill_buffers=0 wins) */
+FIO_APPLY(dedupe_percentage)
+{
+	if (percent(v, &j->io.buf.content.dedupe_pct, err, errlen) < 0)
+		return -1;
+	j->io.buf.refill_buffers = 1;
+	return 0;
+}
+FIO_APPLY(dedupe_working_set_percentage) { return percent(v, &j->io.buf.content.ws_pct, err, errlen); }
+
+FIO_APPLY(buffer_compress_chunk)
+{
+	uint64_t n;
+	if (fio_size(j, v, &n, err, errlen) < 0)
+		return -1;
+	if (n > UINT32_MAX)
+		return nm_errf(err, errlen, "at most 4 GiB");
+	j->io.buf.content.chunk = (uint32_t)n;
+	return 0;
+}
+
+FIO_APPLY(dedupe_mode)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	if (strcmp(v, "repeat") && strcmp(v, "working_set"))
+		return nm_errf(err, errlen, "\"%s\": expected repeat or working_set", fio_q(v, qb, sizeof qb));
+	j->io.buf.content.working_set = !strcmp(v, "working_set");
+	return 0;
+}
+
+FIO_APPLY(dedupe_global)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.buf.content.global = b;
+	return 0;
+}
+
+int fio_job_content(struct fio_job *j, char *err, size_t errlen)
+{
+	struct io_content_spec *c = &j->io.buf.content;
+	int given;
+	if (c->compress_pct == 100) { /* fio: all zeros */
+		j->io.buf.fill = FILL_ZERO;
+		c->compress_pct = 0;
+	} else if (c->compress_pct) { /* fio refills for compression unless told not to */
+		fio_job_opt(j, "refill_buffers", &given);
+		if (!given)
+			j->io.buf.refill_buffers = 1;
+	}
+	if (!c->dedupe_pct || !c->working_set)
+		return 0;
+	fio_job_opt(j, "size", &given);
+	if (!given)
+		return nm_errf(err, errlen, "dedupe_mode=working_set needs size= (as in fio)");
+	if (j->io.nrfiles != 1)
+		return nm_errf(err, errlen, "dedupe_mode=working_set takes one file per job, not %u (as in fio)", j->io.nrfiles);
+	if (c->ws_pct + c->dedupe_pct > 100)
+		return nm_errf(err, errlen, "dedupe_percentage=%u cannot be met with dedupe_working_set_percentage=%u "
+			       "of unique pages (as in fio)", c->dedupe_pct, c->ws_pct);
+	return 0;
+}
+
+void fio_plan_threads(struct fio_plan *p)
+{
+	unsigned n = 0;
+	for (size_t i = 0; i < p->njobs; i++) {
+		p->jobs[i].io.buf.content.thread0 = n;
+		n += p->jobs[i].io.numjobs;
+	}
+	for (size_t i = 0; i < p->njobs; i++)
+		p->jobs[i].io.buf.content.nthreads = n;
+}
+
+/* How a job's I/O goes over its files: fio's file_service_type (the engine's io_next_file). */
+
+/* roundrobin, random or sequential, with :N (I/Os on a file before the next) on the first two */
+FIO_APPLY(file_service_type)
+{
+	static const struct { const char *name; enum io_file_service how; } kinds[] = {
+		{ "roundrobin", FILES_ROUNDROBIN }, { "random", FILES_RANDOM }, { "sequential", FILES_SEQUENTIAL },
+	};
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	const char *colon = strchr(v, ':');
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		if (!fio_word_is(v, kinds[i].name))
+			continue;
+		uint64_t nr = 1;
+		if (colon && kinds[i].how != FILES_SEQUENTIAL && fio_count(colon + 1, 1, UINT32_MAX, &nr, err, errlen) < 0)
+			return -1;
+		j->io.files.file_service = kinds[i].how;
+		j->io.files.file_service_nr = (unsigned)nr;
+		return 0;
+	}
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	if (!strncmp(v, "zipf", n) || !strncmp(v, "pareto", n) || !strncmp(v, "normal", n) || !strncmp(v, "gauss", n))
+		return nm_errf(err, errlen, "\"%s\": skewed file choice is not supported (roundrobin, random and "
+			       "sequential are)", fio_q(v, qb, sizeof qb));
+	return nm_errf(err, errlen, "\"%s\": expected roundrobin, random or sequential", fio_q(v, qb, sizeof qb));
+}

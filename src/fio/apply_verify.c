@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
-
 static const struct { const char *name; enum io_verify_kind kind; } verify_kinds[] = {
 	{ "0", IO_VERIFY_NONE },          { "none", IO_VERIFY_NONE },           { "null", IO_VERIFY_NULL },
 	{ "md5", IO_VERIFY_MD5 },         { "crc32", IO_VERIFY_CRC32 },         { "crc32c", IO_VERIFY_CRC32C },
@@ -16,7 +14,7 @@ static const struct { const char *name; enum io_verify_kind kind; } verify_kinds
 	{ "pattern", IO_VERIFY_PATTERN_NO_HDR },
 };
 
-APPLY(verify)
+FIO_APPLY(verify)
 {
 	char qb[64];
 	if (fio_need_value(v, err, errlen) < 0)
@@ -34,7 +32,7 @@ APPLY(verify)
 		       "meta, pattern, null or 0", fio_q(v, qb, sizeof qb));
 }
 
-APPLY(do_verify)
+FIO_APPLY(do_verify)
 {
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
@@ -43,7 +41,7 @@ APPLY(do_verify)
 	return 0;
 }
 
-APPLY(verify_only)
+FIO_APPLY(verify_only)
 {
 	int b;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
@@ -53,7 +51,7 @@ APPLY(verify_only)
 }
 
 /* fio's minimums: an interval holds two headers, an offset at least clears one. */
-APPLY(verify_interval)
+FIO_APPLY(verify_interval)
 {
 	uint64_t n;
 	if (fio_count(v, 80, UINT32_MAX, &n, err, errlen) < 0)
@@ -62,7 +60,7 @@ APPLY(verify_interval)
 	return 0;
 }
 
-APPLY(verify_offset)
+FIO_APPLY(verify_offset)
 {
 	uint64_t n;
 	if (fio_count(v, 40, UINT32_MAX, &n, err, errlen) < 0)
@@ -71,25 +69,25 @@ APPLY(verify_offset)
 	return 0;
 }
 
-APPLY(verify_backlog)
+FIO_APPLY(verify_backlog)
 {
 	return fio_count(v, 0, UINT32_MAX, &j->io.verify.backlog, err, errlen);
 }
 
-APPLY(verify_backlog_batch)
+FIO_APPLY(verify_backlog_batch)
 {
 	return fio_count(v, 0, UINT32_MAX, &j->io.verify.batch, err, errlen);
 }
 
 /* Booleans that change nothing here (the table's text says why); the value is still checked. */
-APPLY(verify_bool)
+FIO_APPLY(verify_bool)
 {
 	int b;
 	(void)j;
 	return fio_parse_bool(v, &b, err, errlen);
 }
 
-APPLY(verify_state_load)
+FIO_APPLY(verify_state_load)
 {
 	int b;
 	(void)j;
@@ -98,7 +96,7 @@ APPLY(verify_state_load)
 	return b ? nm_errf(err, errlen, "loading a verify state file is not implemented (0 is accepted)") : 0;
 }
 
-APPLY(experimental_verify)
+FIO_APPLY(experimental_verify)
 {
 	int b;
 	(void)j;
@@ -160,7 +158,7 @@ static const char *pattern_part(const char *s, uint8_t *out, unsigned *len, char
 
 /* verify_pattern: the parts one after another; without verify= it means verify with a header
  * and the pattern (fio's VERIFY_PATTERN), as in fio. */
-APPLY(verify_pattern)
+FIO_APPLY(verify_pattern)
 {
 	uint8_t pat[IO_VERIFY_PATTERN_MAX];
 	unsigned len = 0;

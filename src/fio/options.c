@@ -169,7 +169,7 @@ const struct fio_option fio_options[] = {
 	SUP("log_prio", NULL, FIO_T_BOOL, "0", log_prio, "the priority column as the ioprio value (0x0000), not 0/1"),
 	SUP("log_unix_epoch", NULL, FIO_T_BOOL, "0", log_unix_epoch, "times in Unix ms instead of ms since the start"),
 	IGN("log_entries", FIO_T_INT, "nodemark's logs grow in chunks as they fill"),
-	/* I/O priorities (fio/apply_prio.c, io/prio.c) */
+	/* I/O priorities (fio/apply_place.c, io/prio.c) */
 	SUP("prio", NULL, FIO_T_INT, NULL, prio, "io_job.place.ioprio's level 0-7: ioprio_set on each thread (class best effort unless prioclass)"),
 	SUP("prioclass", NULL, FIO_T_INT, NULL, prioclass, "io_job.place.ioprio's class 0-3 (ionice's: 1 real-time, 2 best effort, 3 idle)"),
 	SUP("cmdprio_percentage", NULL, FIO_T_LIST, "0", cmdprio_percentage,
@@ -186,14 +186,14 @@ const struct fio_option fio_options[] = {
 	SUP("thinktime", NULL, FIO_T_TIME, "0", thinktime, "io_job.pace.thinktime_ns (a bare number is microseconds)"),
 	SUP("thinktime_spin", NULL, FIO_T_TIME, "0", thinktime_spin, "io_job.pace.thinktime_spin_ns"),
 	SUP("thinktime_blocks", NULL, FIO_T_INT, "1", thinktime_blocks, "io_job.pace.thinktime_blocks"),
-	/* flow control between jobs (fio/apply_flow.c, io/flow.c) */
+	/* flow control between jobs (fio/apply_pace.c, io/flow.c) */
 	SUP("flow_id", NULL, FIO_T_INT, "0", flow_id, "the jobs of one flow_id share a flow (io_job.pace.flow)"),
 	SUP("flow", NULL, FIO_T_INT, "0", flow,
 	    "io_job.pace.flow_weight: each thread's weight in its flow, up to 1000 (0: none; negative wraps, as fio's)"),
 	IGN("flow_watermark", FIO_T_INT, "deprecated: fio 3.33 ignores it too"),
 	SUP("flow_sleep", NULL, FIO_T_INT, "0", flow_sleep,
 	    "io_job.pace.flow_sleep_ns: a held thread's I/O finishes, then it sleeps N microseconds"),
-	/* latency target (fio/apply_lat.c, io/lattarget.c) */
+	/* latency target (fio/apply_pace.c, io/lattarget.c) */
 	SUP("latency_target", NULL, FIO_T_TIME, "0", latency_target,
 	    "io_job.pace.lat_target_ns (a bare number is microseconds): fio's search for the deepest queue up to iodepth under it"),
 	SUP("latency_window", NULL, FIO_T_TIME, "0", latency_window, "io_job.pace.lat_window_ns: each depth is judged over this long"),
@@ -257,7 +257,7 @@ const struct fio_option fio_options[] = {
 	REF("exec_prerun", FIO_T_STR, "running commands is not implemented"),
 	REF("exec_postrun", FIO_T_STR, "running commands is not implemented"),
 	REF("trim_percentage", FIO_T_INT, "the trims of verified blocks (verify's trim phase) are not implemented"),
-	/* fio's strided zones (fio/apply_zone.c, io/zones.c) */
+	/* fio's strided zones (fio/apply_pattern.c, io/zones.c) */
 	SUP("zonemode", NULL, FIO_T_STR, "none", zonemode, "none or strided (zbd, zoned block devices, is refused)"),
 	SUP("zonesize", NULL, FIO_T_SIZE, "0", zonesize,
 	    "io_job.pattern.zone_size: bytes of I/O per zone (with zonemode=strided); one file per thread, as fio"),

@@ -190,7 +190,7 @@ FIO_APPLY(cmdprio_percentage);
 FIO_APPLY(cmdprio_class);
 FIO_APPLY(cmdprio);
 FIO_APPLY(cmdprio_bssplit);
-/* steady state (fio/apply_ss.c) */
+/* steady state (fio/apply_end.c) */
 FIO_APPLY(steadystate);
 FIO_APPLY(steadystate_duration);
 FIO_APPLY(steadystate_ramp_time);
@@ -198,9 +198,9 @@ FIO_APPLY(steadystate_check_interval);
 void fio_job_ss_defaults(struct fio_ss_opts *o);
 /* fio's rule: the jobs of a reporting group have the same steady state options; 0 or -1. */
 int fio_ss_check_groups(const struct fio_plan *p, char *err, size_t errlen);
-/* The per-I/O priority shares of j's cmdprio_bssplit into io (fio/apply_prio.c). */
+/* The per-I/O priority shares of j's cmdprio_bssplit into io (fio/apply_place.c). */
 int fio_job_cmdprio_split(const struct fio_job *j, struct io_job *io, char *err, size_t errlen);
-/* flows and latency targets (apply_flow.c, apply_lat.c) */
+/* flows and latency targets (apply_pace.c) */
 FIO_APPLY(flow);
 FIO_APPLY(flow_id);
 FIO_APPLY(flow_sleep);
@@ -214,7 +214,7 @@ int fio_plan_flows(struct fio_plan *p, char *err, size_t errlen);
 void fio_plan_free_flows(struct fio_plan *p);
 /* io_job.place.ioprio and .place.cmdprio from j's priority options, once all are applied; 0 or -1. */
 int fio_job_prio(struct fio_job *j, char *err, size_t errlen);
-/* fio's zone options (fio/apply_zone.c) */
+/* fio's zone options (fio/apply_pattern.c) */
 FIO_APPLY(zonemode);
 FIO_APPLY(zonesize);
 FIO_APPLY(zonerange);
@@ -222,7 +222,7 @@ FIO_APPLY(zoneskip);
 /* fio's rules once all options are in: zonesize needs zonemode=strided, zonerange defaults to
  * zonesize, one file per thread only (fio turns zones off with more); 0 or -1. */
 int fio_job_zones(struct fio_job *j, char *err, size_t errlen);
-/* fio's buffer contents (fio/apply_content.c) */
+/* fio's buffer contents (fio/apply_io.c) */
 FIO_APPLY(buffer_compress_percentage);
 FIO_APPLY(buffer_compress_chunk);
 FIO_APPLY(dedupe_percentage);

@@ -39,7 +39,7 @@ struct fio_log_opts {
 	int offset, prio, unix_epoch;   /* log_offset, log_prio, log_unix_epoch */
 };
 
-/* fio's I/O priorities (fio/apply_prio.c). */
+/* fio's I/O priorities (fio/apply_place.c). */
 struct fio_prio_opts {
 	int cls, level;                 /* prioclass, prio; -1: not given */
 	int pct[DIR_COUNT];             /* cmdprio_percentage */
@@ -123,7 +123,7 @@ struct fio_plan {
 	unsigned include_depth;
 	unsigned nincludes;             /* include lines followed, all files together */
 	size_t include_bytes;           /* bytes they read */
-	struct io_flow **flows;         /* one per flow_id in use (fio/apply_flow.c), owned */
+	struct io_flow **flows;         /* one per flow_id in use (fio/apply_pace.c), owned */
 	size_t nflows;
 };
 

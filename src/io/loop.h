@@ -1,6 +1,7 @@
-/* The state of a worker's I/O loop and what the loop's files share: the per-I/O loop
- * (io/loop.c), the thread around it (io/worker.c), its measured window (io/loop_measure.c)
- * and the read-back driver of data verification (io/verify_run.c). Everything in the state
+/* The state of a worker's I/O loop and what the loop's files share. They call downward only:
+ * the thread (io/worker.c) runs the read-back driver of data verification (io/verify_run.c) or
+ * the per-I/O loop (io/loop.c); both use the passes over the files (io/pass.c); the loop
+ * keeps its figures through its measured window (io/loop_measure.c). Everything in the state
  * belongs to the worker's own thread. */
 #ifndef NM_IO_LOOP_H
 #define NM_IO_LOOP_H
@@ -55,11 +56,12 @@ struct io_loop {
  * an error). */
 void io_loop_run(struct io_worker *w, struct io_loop *ls);
 
-/* io/worker.c: start a new pass over the files (their offsets from the start; the cache
+/* io/pass.c: start a new pass over the files (their offsets from the start; the cache
  * dropped when reopen, or always for a buffered job); sync the files (fsync, or fdatasync for
- * a job with fdatasync= only); fail the job with a message (the first failure is kept). */
+ * a job with fdatasync= only). */
 void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen);
 void io_loop_sync_files(struct io_worker *w, struct io_loop *ls);
+/* io/worker_setup.c: fail the job with a message (the first failure is kept). */
 void io_worker_failf(struct io_worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* io/loop_measure.c: the clocks before the first I/O (after the direction and pass size are

@@ -1,7 +1,7 @@
 /* One worker thread from start to end: its setup (io/worker_setup.c: buffers, files, CPUs,
  * engine), the loop's state before the first I/O, the per-I/O loop (io/loop.c) or fio's
- * write-then-verify passes (io/verify_run.c), and the cleanup; with what the loop asks for at
- * pass boundaries and fsync points, and the job's first failure. */
+ * write-then-verify passes (io/verify_run.c), and the cleanup. The top of the loop's files:
+ * it calls them, none calls it. */
 #include "io/internal.h"
 #include "io/loop.h"
 #include "io/ticks.h"
@@ -14,73 +14,6 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
-
-/* The first failure is the job's: its message in w->err and in the result. */
-void io_worker_failf(struct io_worker *w, int err, const char *fmt, ...)
-{
-	if (w->status != IO_OK)
-		return;
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(w->err, sizeof w->err, fmt, ap);
-	va_end(ap);
-	w->status = IO_FAILED;
-	w->res->error = err;
-	snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
-}
-
-/* A new pass over the files: start them over and drop what the last pass left in the page
- * cache, as fio does. fio reopens its files at a loop, which drops their cache even under
- * O_DIRECT (the drop at an open ignores it); a time-based wrap keeps them open and drops the
- * cache of buffered jobs only. The first pass (opening) drops at its first I/O, inside the
- * measured time, where fio opens its files: lazily, at the first I/O of its timed loop, so on
- * a file left dirty by an earlier job fio's first drop waits for the writeback it starts, and
- * that time is part of fio's runtime. */
-void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
-{
-	ls->issued = ls->pass_ios = 0;
-	ls->tw_pending = 0;
-	ls->cut = ls->zoned && w->job->pattern.zone_size < ls->pass_size ? w->job->pattern.zone_size : ls->pass_size;
-	for (unsigned i = 0; i < w->nfiles; i++) {
-		struct io_file *f = &w->files[i];
-		if (!ls->opening) {
-			for (int d = 0; d < DIR_COUNT; d++) {
-				f->seq_pos[d] = f->region_start;
-				f->perm_i[d] = f->perm[d].n; /* the next random pick starts a new order */
-			}
-		}
-		if (reopen || !w->direct)
-			io_file_drop_cache(w, f);
-	}
-	ls->opening = 0;
-}
-
-/* fsync (fdatasync for fdatasync=) every file, msync a mapped one first; timed as a sync. */
-void io_loop_sync_files(struct io_worker *w, struct io_loop *ls)
-{
-	const struct io_job *job = w->job;
-	int data_only = !job->sync.fsync_every && job->sync.fdatasync_every;
-	uint64_t t0 = ticks_now();
-	for (unsigned i = 0; i < w->nfiles; i++) {
-		struct io_file *f = &w->files[i];
-		int rc = 0;
-		if (f->map)
-			rc = msync(f->map, f->size, MS_SYNC);
-		if (rc == 0)
-			rc = data_only ? fdatasync(f->fd) : fsync(f->fd);
-		if (rc < 0) {
-			int e = errno;
-			io_worker_failf(w, e, "%s: %s: %s", f->path, data_only ? "fdatasync" : "fsync", strerror(e));
-			return;
-		}
-	}
-	if (ls->measuring) {
-		w->res->sync_ios++;
-		hist_add(&w->res->sync_lat, ticks_to_ns(ticks_now() - t0));
-	}
-	ls->writes_since_sync = 0;
-	ls->need_sync = 0;
-}
 
 /* The loop's state before the first I/O: direction, pass size, sampling intervals, clocks. */
 static void init_loop(struct io_worker *w, struct io_loop *ls)

@@ -1,6 +1,7 @@
 /* A worker's own things before its loop starts: its I/O buffers, its files opened as the job
- * asks (O_DIRECT or not), its CPUs and engine; and whether it should stop waiting on
- * something outside.  (The thread is io/worker.c, its loop io/loop.c.) */
+ * asks (O_DIRECT or not), its CPUs and engine; whether it should stop waiting on something
+ * outside; and how it fails (the job's first failure).  (The thread is io/worker.c, its loop
+ * io/loop.c.) */
 #include "io/internal.h"
 #include "io/ticks.h"
 #include "util/cleanup.h"
@@ -8,10 +9,25 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* The first failure is the job's: its message in w->err and in the result. */
+void io_worker_failf(struct io_worker *w, int err, const char *fmt, ...)
+{
+	if (w->status != IO_OK)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(w->err, sizeof w->err, fmt, ap);
+	va_end(ap);
+	w->status = IO_FAILED;
+	w->res->error = err;
+	snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
+}
 
 int io_worker_open_files(struct io_worker *w)
 {

@@ -1,4 +1,4 @@
-/* fio's steady state detection (fio/steadystate.c, fio/apply_ss.c), fed synthetic totals. */
+/* fio's steady state detection (fio/steadystate.c, fio/apply_end.c), fed synthetic totals. */
 #include "test.h"
 
 #include <stdlib.h>

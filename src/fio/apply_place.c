@@ -1,13 +1,77 @@
-/* fio's I/O priority options onto the job: prio and prioclass (the threads' own priority),
- * and the io_uring/libaio engine options cmdprio_percentage, cmdprio_class, cmdprio and
- * cmdprio_bssplit (per-I/O priorities, io/prio.c), with fio 3.33's syntax and checks. */
+/* Where a job's threads run and at what priority, onto io_job.place: NUMA nodes' CPUs, and
+ * fio's process and per-I/O priorities. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "io/engine.h"
+#include "io/target.h"
 #include "util/error.h"
 
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* numa_cpu_nodes: a job's threads on the CPUs of NUMA nodes.  fio asks libnuma; here the nodes'
+ * CPU lists come from sysfs (/sys/devices/system/node/nodeN/cpulist) and become the job's CPU
+ * set, as cpus_allowed's (the engine pins each thread to it). */
+
+#define MAX_NODE 1023
+
+/* Append node's CPU list to out (comma-separated).  0, or -1 when the node does not exist. */
+static int add_node_cpus(unsigned node, char *out, size_t len)
+{
+	char line[4096];
+	if (target_node_cpulist((int)node, line, sizeof line) < 0)
+		return -1;
+	if (line[0]) /* a node without CPUs (memory only) adds none */
+		snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "", line);
+	return 0;
+}
+
+FIO_APPLY(numa_cpu_nodes)
+{
+	char qb[64], cpus[8192] = "";
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	if (strcmp(v, "all") == 0) {
+		for (unsigned n = 0; n <= MAX_NODE; n++)
+			add_node_cpus(n, cpus, sizeof cpus);
+	} else {
+		for (const char *c = v; *c; c++)
+			if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
+				return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all",
+					       fio_q(v, qb, sizeof qb));
+		for (const char *s = v; *s;) {
+			char *e;
+			unsigned long lo = strtoul(s, &e, 10), hi = lo;
+			if (e == s)
+				return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all",
+					       fio_q(v, qb, sizeof qb));
+			if (*e == '-') {
+				const char *h = e + 1;
+				hi = strtoul(h, &e, 10);
+				if (e == h || hi < lo)
+					return nm_errf(err, errlen, "\"%s\": a node range is LOW-HIGH", fio_q(v, qb, sizeof qb));
+			}
+			if (*e && *e != ',')
+				return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all",
+					       fio_q(v, qb, sizeof qb));
+			for (unsigned long n = lo; n <= hi; n++)
+				if (n > MAX_NODE || add_node_cpus((unsigned)n, cpus, sizeof cpus) < 0)
+					return nm_errf(err, errlen, "\"%s\": node %lu does not exist here (%s)",
+						       fio_q(v, qb, sizeof qb), n, TARGET_NODE_DIR);
+			s = *e ? e + 1 : e;
+		}
+	}
+	if (!cpus[0])
+		return nm_errf(err, errlen, "\"%s\": those nodes have no CPUs", fio_q(v, qb, sizeof qb));
+	j->io.place.cpus = fio_job_strdup(j, cpus);
+	return 0;
+}
+
+/* fio's I/O priority options onto the job: prio and prioclass (the threads' own priority),
+ * and the io_uring/libaio engine options cmdprio_percentage, cmdprio_class, cmdprio and
+ * cmdprio_bssplit (per-I/O priorities, io/prio.c), with fio 3.33's syntax and checks. */
 
 #define IOPRIO_CLASS_RT 1
 #define IOPRIO_CLASS_BE 2
