@@ -27,7 +27,7 @@ static struct record *sweep(void)
 {
 	struct record *r = record_new("time", 0, NULL);
 	for (int n = 1; n <= 3; n += 2) {
-		char name[32], v[4];
+		char name[32], v[12];
 		snprintf(name, sizeof name, "sleep 0.0%d", n);
 		snprintf(v, sizeof v, "%d", n);
 		struct bench *b = record_add_bench(r, name);
