@@ -4,6 +4,7 @@
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
 #include "util/error.h"
+#include "util/termsafe.h"
 #include "util/opt.h"
 #include "util/parse.h"
 
@@ -65,7 +66,13 @@ const struct cli_help cmd_runs_help = {
 
 static void print_table(const struct run_summary *v, size_t n)
 {
-	printf("%-16s  %-19s  %-12s  %-7s  %-12s  %-20s  %s\n", "ID", "TIME (UTC)", "HOST", "COMMAND", "LABEL",
+	/* written whole, then put out without the control characters a stored name may hold */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	if (!out)
+		abort();
+	fprintf(out, "%-16s  %-19s  %-12s  %-7s  %-12s  %-20s  %s\n", "ID", "TIME (UTC)", "HOST", "COMMAND", "LABEL",
 	       "TAGS", "BENCHES");
 	for (size_t i = 0; i < n; i++) {
 		char when[32] = "";
@@ -73,10 +80,14 @@ static void print_table(const struct run_summary *v, size_t n)
 		struct tm tm;
 		if (gmtime_r(&t, &tm))
 			strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-		printf("%-16s  %-19s  %-12s  %-7s  %-12s  %-20s  %zu\n", v[i].id, when, v[i].host ? v[i].host : "",
+		fprintf(out, "%-16s  %-19s  %-12s  %-7s  %-12s  %-20s  %zu\n", v[i].id, when, v[i].host ? v[i].host : "",
 		       v[i].command ? v[i].command : "", v[i].label ? v[i].label : "-", *v[i].tags ? v[i].tags : "-",
 		       v[i].nbenches);
 	}
+	if (fclose(out) != 0)
+		abort();
+	term_write_clean(stdout, text, len);
+	free(text);
 }
 
 static void print_json(const struct run_summary *v, size_t n)

@@ -8,6 +8,7 @@
 #include "stats/scale.h"
 #include "stats/summary.h"
 #include "util/error.h"
+#include "util/termsafe.h"
 #include "util/units.h"
 
 #include <string.h>
@@ -49,68 +50,83 @@ static void take_name(const char *word, void *name)
 	*n = word;
 }
 
-static void print_metric(const struct metric *m)
+/* A bench's settings as aligned key/value lines: a string as it is, anything else as JSON. */
+static void print_settings(FILE *out, const json_t *settings)
+{
+	const char *key;
+	json_t *v;
+	json_object_foreach((json_t *)settings, key, v) {
+		char *text = json_is_string(v) ? NULL : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+		fprintf(out, "    %-22s %s\n", key, json_is_string(v) ? json_string_value(v) : text ? text : "?");
+		free(text);
+	}
+}
+
+static void print_metric(FILE *out, const struct metric *m)
 {
 	struct summary s;
 	char med[48], pct[16];
 	if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0) {
-		printf("    %-22s (no samples) %s\n", m->name, m->unit);
+		fprintf(out, "    %-22s (no samples) %s\n", m->name, m->unit);
 		return;
 	}
 	/* nodemark's own figures carry their unit (docs/report.md, "Units"); Go benchmark
 	 * units (the metric is its unit) keep benchstat's scaling. */
 	if (strcmp(m->name, m->unit) != 0) {
 		units_figure(s.center, m->name, m->unit, med, sizeof med);
-		printf("    %-22s %19s", m->name, med);
+		fprintf(out, "    %-22s %19s", m->name, med);
 	} else {
 		scale_one(s.center, scale_class_of(m->unit), med, sizeof med);
-		printf("    %-22s %10s %-8s", m->name, med, m->unit);
+		fprintf(out, "    %-22s %10s %-8s", m->name, med, m->unit);
 	}
-	printf(" ± %-4s (n=%zu%s)\n", summary_range_pct(&s, pct, sizeof pct), m->nsamples,
+	fprintf(out, " ± %-4s (n=%zu%s)\n", summary_range_pct(&s, pct, sizeof pct), m->nsamples,
 	       m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
 }
 
-static void print_run(const struct record *r)
+static void print_run(FILE *out, const struct record *r)
 {
 	char when[40] = "";
 	time_t t = (time_t)(r->time_ms / 1000);
 	struct tm tm;
 	if (gmtime_r(&t, &tm))
 		strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
-	printf("run      %s%s%s\n", r->id, r->label ? "  label " : "", r->label ? r->label : "");
-	printf("time     %s\n", when);
-	printf("host     %s\n", r->host ? r->host : "");
-	printf("command  %s\n", r->cmdline ? r->cmdline : "");
-	printf("version  %s\n", r->version ? r->version : "");
+	fprintf(out, "run      %s%s%s\n", r->id, r->label ? "  label " : "", r->label ? r->label : "");
+	fprintf(out, "time     %s\n", when);
+	fprintf(out, "host     %s\n", r->host ? r->host : "");
+	fprintf(out, "command  %s\n", r->cmdline ? r->cmdline : "");
+	fprintf(out, "version  %s\n", r->version ? r->version : "");
 	if (r->ntags) {
-		printf("tags    ");
+		fprintf(out, "tags    ");
 		for (size_t i = 0; i < r->ntags; i++)
-			printf(" %s=%s", r->tag_keys[i], r->tag_values[i]);
-		putchar('\n');
+			fprintf(out, " %s=%s", r->tag_keys[i], r->tag_values[i]);
+		fputc('\n', out);
 	}
 	if (r->inventory) {
 		char *sum = inventory_summary(r->inventory);
-		printf("machine  %s\n", sum ? sum : "");
+		fprintf(out, "machine  %s\n", sum ? sum : "");
 		free(sum);
 	}
 	for (size_t i = 0; i < r->nbenches; i++) {
 		const struct bench *b = r->benches[i];
-		char *settings = json_dumps(b->settings, JSON_COMPACT);
-		printf("\n  %s", b->name);
-		if (settings && json_object_size(b->settings))
-			printf("  %s", settings);
-		putchar('\n');
-		free(settings);
+		fprintf(out, "\n  %s\n", b->name);
+		if (b->settings)
+			print_settings(out, b->settings);
 		for (size_t k = 0; k < b->nmetrics; k++)
-			print_metric(b->metrics[k]);
-		for (size_t k = 0; k < b->nseries; k++)
-			printf("    series %s: %zu points (%s, %s)\n", b->series[k]->name, b->series[k]->n,
-			       b->series[k]->x_unit, b->series[k]->y_unit);
+			print_metric(out, b->metrics[k]);
+		for (size_t k = 0; k < b->nseries; k++) {
+			const struct series *se = b->series[k];
+			fprintf(out, "    series %s: %zu points", se->name, se->n);
+			if (se->x_unit && *se->x_unit)
+				fprintf(out, ", x in %s", se->x_unit);
+			if (se->y_unit && *se->y_unit)
+				fprintf(out, ", y in %s", se->y_unit);
+			fputc('\n', out);
+		}
 		for (size_t k = 0; k < b->nhists; k++) {
 			uint64_t total = 0;
 			for (size_t j = 0; j < b->hists[k]->n; j++)
 				total += b->hists[k]->count[j];
-			printf("    histogram %s: %llu values in %zu buckets\n", b->hists[k]->name,
+			fprintf(out, "    histogram %s: %llu values in %zu buckets\n", b->hists[k]->name,
 			       (unsigned long long)total, b->hists[k]->n);
 		}
 	}
@@ -136,7 +152,18 @@ int cmd_show(int argc, char **argv)
 		putchar('\n');
 		json_decref(j);
 	} else {
-		print_run(r);
+		/* written whole, then put out without the control characters a stored name may
+		 * hold (util/termsafe.h) */
+		char *text = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&text, &len);
+		if (!mem)
+			abort();
+		print_run(mem, r);
+		if (fclose(mem) != 0)
+			abort();
+		term_write_clean(stdout, text, len);
+		free(text);
 	}
 	record_free(r);
 	return NM_EXIT_OK;

@@ -72,3 +72,18 @@ check "the label is there as text" grep -q '&lt;script&gt;alert(1)&lt;/script&gt
 check "a '|' in a tag does not split its table row" grep -q 'k=&lt;b&gt;x\\|y' r.md
 run_nm compare --db md.db last --format markdown
 [[ $out == *'&lt;script&gt;'* && $out != *'<script>'* ]] && ok "compare's Markdown escapes it too" || not_ok "compare's Markdown escapes it too" "${out:0:300}"
+
+# A stored name with terminal escapes (an imported record's label) is shown without them: show
+# and runs write each control character as '?', so the label cannot retitle the window or
+# clear the screen.
+"$NM" hash --db esc.db --size 64k --algo sha256 --threads 1 --runs 1 --label $'evil\e]0;pwned\a\e[2J\xc2\x9b' \
+    --tag $'k=\e[31mred' >/dev/null 2>&1
+for c in "show last" "runs"; do
+    # shellcheck disable=SC2086
+    run_nm $c --db esc.db
+    if [ "$rc" -eq 0 ] && [[ $out == *'evil?]0;pwned??[2J?'* ]] && ! LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]\|\xc2[\x80-\x9f]' <<<"$out"; then
+        ok "$c shows a stored label's escape sequences as '?'"
+    else
+        not_ok "$c shows a stored label's escape sequences as '?'" "$(cat -v <<<"$out" | head -3)"
+    fi
+done
