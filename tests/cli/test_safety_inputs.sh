@@ -87,3 +87,6 @@ for c in "show last" "runs"; do
         not_ok "$c shows a stored label's escape sequences as '?'" "$(cat -v <<<"$out" | head -3)"
     fi
 done
+# show's settings are aligned key/value lines, not a JSON blob.
+run_nm show last --db esc.db
+expect_out_matches '^    algo {19}sha256$' "show prints a bench's settings as aligned key/value lines"
