@@ -6,7 +6,8 @@
  * milestones rise and its rows stay consistent. */
 #include "fuzz_util.h"
 #include "proc/progress_re.h"
-#include "proc/track.h"
+#include "compare/track.h"
+#include "proc/track_time.h"
 
 #include <math.h>
 

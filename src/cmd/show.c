@@ -3,6 +3,7 @@
 #include "cli/options.h"
 #include "cli/run_opts.h"
 #include "cli/store_open.h"
+#include "compare/track_table.h"
 #include "inventory/inventory.h"
 #include "results/record_json.h"
 #include "stats/scale.h"
@@ -83,6 +84,22 @@ static void print_metric(FILE *out, const struct metric *m)
 	       m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
 }
 
+/* A saved track run: its milestone table again, as track printed it. */
+static void print_timeline(FILE *out, const struct bench *b)
+{
+	struct track t;
+	double total_s = track_replay(&t, b, NULL);
+	if (total_s < 0)
+		return;
+	fputc('\n', out);
+	track_print_header(out, &t);
+	for (size_t i = 0; i < t.nrows; i++)
+		track_print_row(out, &t, &t.rows[i]);
+	track_print_end(out, &t, total_s, 0);
+	fputc('\n', out);
+	track_free(&t);
+}
+
 static void print_run(FILE *out, const struct record *r)
 {
 	char when[40] = "";
@@ -113,6 +130,7 @@ static void print_run(FILE *out, const struct record *r)
 			print_settings(out, b->settings);
 		for (size_t k = 0; k < b->nmetrics; k++)
 			print_metric(out, b->metrics[k]);
+		print_timeline(out, b);
 		for (size_t k = 0; k < b->nseries; k++) {
 			const struct series *se = b->series[k];
 			fprintf(out, "    series %s: %zu points", se->name, se->n);

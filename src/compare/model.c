@@ -1,7 +1,40 @@
 #include "compare/model.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The track bench of a run: the one named job when it is one, else its first. */
+static const struct bench *track_bench(const struct record *r, const char *job)
+{
+	const struct bench *b = job ? record_find_bench(r, job) : NULL;
+	if (b && track_saved_progress(b))
+		return b;
+	for (size_t i = 0; i < r->nbenches; i++)
+		if (track_saved_progress(r->benches[i]))
+			return r->benches[i];
+	return NULL;
+}
+
+/* When every input is a saved track run: their timelines line up by milestone (runs of one
+ * job from different logs too), each against the first. */
+static void build_timeline(struct cmp_model *m)
+{
+	const struct bench **b = calloc(m->nin + 1, sizeof *b);
+	const char **names = calloc(m->nin + 1, sizeof *names);
+	if (!b || !names)
+		abort();
+	size_t i;
+	for (i = 0; i < m->nin; i++) {
+		if (!(b[i] = track_bench(m->in[i].r, i ? b[0]->name : NULL)))
+			break;
+		names[i] = m->in[i].name;
+	}
+	if (m->nin && i == m->nin)
+		track_cmp_build(&m->tl, b, names, m->nin);
+	free(b);
+	free(names);
+}
 
 int cmp_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, struct cmp_model *m, char *err,
 	      size_t errlen)
@@ -12,6 +45,7 @@ int cmp_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, st
 	m->in = in;
 	m->nin = nin;
 	calls_build(in, nin, o, &m->tab, &m->calls);
+	build_timeline(m);
 	/* the list is complete: its addresses hold from here on */
 	for (size_t i = 0; i < m->calls.n; i++) {
 		const struct call *c = &m->calls.v[i];
@@ -23,6 +57,7 @@ int cmp_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, st
 
 void cmp_free(struct cmp_model *m)
 {
+	track_cmp_free(&m->tl);
 	calls_free(&m->calls);
 	ct_free(&m->tab);
 	memset(m, 0, sizeof *m);

@@ -13,12 +13,15 @@
 
 #include "compare/calls.h"
 #include "compare/table.h"
+#include "compare/track.h"
 
 struct cmp_model {
 	struct ct_result tab;           /* the tables (cells carry ratio and call) */
 	struct call_list calls;         /* the verdicts, in table, column, row order */
 	const struct ct_input *in;      /* the inputs (what changed, the report's runs and charts) */
 	size_t nin;
+	struct track_cmp tl;            /* saved track runs of one job, milestone by milestone
+					 * (every input one; else tl.n is 0) */
 };
 
 /* Builds the tables and the verdicts, and points each compared cell at its verdict.  0, or -1

@@ -2,6 +2,7 @@
 #include "export/calls_fmt.h"
 #include "export/changes.h"
 #include "export/compare_fmt.h"
+#include "compare/track_table.h"
 
 #include <string.h>
 
@@ -14,7 +15,12 @@ static void what_changed_text(FILE *f, const struct cmp_model *m)
 
 void cmp_write(FILE *f, const struct cmp_model *m, enum cmp_format fmt)
 {
-	if (fmt == CMP_TEXT && cmp_compact_applies(m)) {
+	if (m->tl.n && (fmt == CMP_TEXT || fmt == CMP_MARKDOWN || fmt == CMP_CSV)) {
+		/* saved track runs: milestone by milestone, not one pooled segment figure */
+		track_cmp_write(f, &m->tl, fmt == CMP_TEXT ? TRACK_TEXT : fmt == CMP_MARKDOWN ? TRACK_MARKDOWN : TRACK_CSV);
+		if (fmt == CMP_TEXT)
+			what_changed_text(f, m);
+	} else if (fmt == CMP_TEXT && cmp_compact_applies(m)) {
 		cmp_write_compact(f, m);
 		what_changed_text(f, m);
 	} else if (fmt == CMP_TEXT || fmt == CMP_BENCHSTAT) {
@@ -29,6 +35,8 @@ void cmp_write(FILE *f, const struct cmp_model *m, enum cmp_format fmt)
 		json_t *j = ct_to_json(&m->tab);
 		if (m->calls.n)
 			json_object_set_new(j, "calls", calls_to_json(&m->calls));
+		if (m->tl.n)
+			json_object_set_new(j, "timeline", track_cmp_to_json(&m->tl));
 		json_dumpf(j, f, JSON_INDENT(2));
 		fputc('\n', f);
 		json_decref(j);

@@ -2,6 +2,7 @@
 #include "stats/mannwhitney.h"
 #include "stats/summary.h"
 #include "util/error.h"
+#include "util/escape.h"
 #include "util/units.h"
 
 #include <jansson.h>
@@ -382,21 +383,6 @@ int export_hyperfine_json(FILE *fp, const struct record *r)
 
 /* --- CSV and Markdown ------------------------------------------------------------------ */
 
-static void csv_field(FILE *fp, const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, fp);
-		return;
-	}
-	fputc('"', fp);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', fp);
-		fputc(*s, fp);
-	}
-	fputc('"', fp);
-}
-
 int export_hyperfine_csv(FILE *fp, const struct record *r)
 {
 	const struct bench *bs[MAX_BENCHES];
@@ -408,8 +394,8 @@ int export_hyperfine_csv(FILE *fp, const struct record *r)
 	fputs("command,mean,stddev,median,user,system,min,max", fp);
 	json_object_foreach(first, key, v) {
 		fputs(",", fp);
-		csv_field(fp, "parameter_");
-		csv_field(fp, key);
+		esc_csv(fp, "parameter_");
+		esc_csv(fp, key);
 	}
 	fputc('\n', fp);
 	for (size_t i = 0; i < n; i++) {
@@ -417,14 +403,14 @@ int export_hyperfine_csv(FILE *fp, const struct record *r)
 		metric_stats(bs[i], "wall_s", &wall);
 		metric_stats(bs[i], "user_s", &user);
 		metric_stats(bs[i], "sys_s", &sys);
-		csv_field(fp, bs[i]->name);
+		esc_csv(fp, bs[i]->name);
 		fprintf(fp, ",%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g", wall.mean, wall.stddev, wall.median, user.mean,
 			sys.mean, wall.min, wall.max);
 		json_t *params = json_object_get(bs[i]->settings, "parameters");
 		json_object_foreach(first, key, v) {
 			json_t *pv = json_object_get(params, key);
 			fputc(',', fp);
-			csv_field(fp, json_is_string(pv) ? json_string_value(pv) : "");
+			esc_csv(fp, json_is_string(pv) ? json_string_value(pv) : "");
 		}
 		fputc('\n', fp);
 	}

@@ -2,6 +2,7 @@
  * progress) and track's per-segment ratio bars against a baseline (report_charts.h). */
 #include "export/report_charts.h"
 #include "export/report_svg.h"
+#include "compare/track.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -150,16 +151,6 @@ struct segs {
 	size_t n;
 };
 
-static const struct series *progress_of(const struct bench *b)
-{
-	if (!json_is_number(json_object_get(b->settings, "every")))
-		return NULL;
-	for (size_t s = 0; s < b->nseries; s++)
-		if (strcmp(b->series[s]->name, "progress") == 0)
-			return b->series[s];
-	return NULL;
-}
-
 static void segs_of(const struct bench *b, const struct series *sr, struct segs *g)
 {
 	double every = json_number_value(json_object_get(b->settings, "every"));
@@ -211,10 +202,10 @@ static size_t seg_collect(const struct ct_input *in, size_t nin, size_t ib, cons
 	c->base = &in[ib];
 	c->nruns = c->nsegs = 0;
 	c->max = 1;
-	segs_of(bb, progress_of(bb), &c->bsegs);
+	segs_of(bb, track_saved_progress(bb), &c->bsegs);
 	for (size_t i = ib + 1; i < nin && c->nruns < 8; i++) {
 		const struct bench *b = record_find_bench(in[i].r, bb->name);
-		const struct series *sr = b ? progress_of(b) : NULL;
+		const struct series *sr = b ? track_saved_progress(b) : NULL;
 		if (!sr)
 			continue;
 		struct segs *g = &c->segs[c->nruns];
@@ -300,7 +291,7 @@ void chart_track_segments(FILE *f, const struct ct_input *in, size_t nin)
 		for (size_t b = 0; b < in[i].r->nbenches; b++) {
 			const struct bench *bb = in[i].r->benches[b];
 			size_t k;
-			if (!progress_of(bb))
+			if (!track_saved_progress(bb))
 				continue;
 			for (k = 0; k < i && !record_find_bench(in[k].r, bb->name); k++)
 				; /* the baseline is the first input with this job */

@@ -3,6 +3,7 @@
 #include "export/report_charts.h"
 #include "export/report_svg.h"
 #include "export/texttab.h"
+#include "compare/track_table.h"
 #include "inventory/inventory.h"
 #include "util/strbuf.h"
 
@@ -290,6 +291,8 @@ void report_write_html(FILE *f, const struct cmp_model *m, const struct report_o
 		what_changed_html(f, &in[0], &in[1]);
 	chart_percentiles(f, in, nin);
 	chart_timelines(f, in, nin);
+	if (m->tl.n)
+		track_cmp_write(f, &m->tl, TRACK_HTML);
 	chart_track_segments(f, in, nin);
 	fputs("</body></html>\n", f);
 }
@@ -337,6 +340,10 @@ void report_write_markdown(FILE *f, const struct cmp_model *m, const struct repo
 	fputs("\n## Results\n\nMedian ± 95% confidence interval; each column after the first against the first "
 	      "by a two-sided Mann-Whitney U test (α = 0.05), as benchstat.\n\n", f);
 	ct_write_markdown(f, m);
+	if (m->tl.n) {
+		fputs("\n## Timeline\n\n", f);
+		track_cmp_write(f, &m->tl, TRACK_MARKDOWN);
+	}
 	if (nin == 2 && in[0].r->inventory && in[1].r->inventory) {
 		json_t *changes = record_changes(in[0].r, in[1].r);
 		char *text = changes_text(changes);

@@ -1,5 +1,6 @@
 /* The shared pieces of the report's charts (report_svg.h). */
 #include "export/report_svg.h"
+#include "util/escape.h"
 #include "compare/table.h"
 #include "util/units.h"
 
@@ -17,18 +18,7 @@ const char *chart_color(size_t i)
 	return palette[i % (sizeof palette / sizeof palette[0])];
 }
 
-void chart_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
+void chart_esc(FILE *f, const char *s) { esc_html(f, s); }
 
 /* Em widths of system-ui at the report's sizes, rounded up: narrow, wide and capital letters,
  * digits; any other code point (µ, ·, …) as a wide letter. */

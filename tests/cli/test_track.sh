@@ -161,7 +161,8 @@ n2=$(json_get '" | ".join(b["name"] for b in j["benches"])') l2=$(json_get '" | 
 [ "$l1" = hived-2204.log ] && [ "$l2" = hived-2310.log ] && ok "each run keeps its log as a setting" \
     || not_ok "the log as a setting" "$l1 / $l2"
 run_nm compare day1 day2
-expect_out_matches '^height=\(\\d\+\) +30\.0 s ± .* 27\.0 s ± ' "two logs of one job: one row in compare"
+expect_out_has 'height=(\d+): milestone by milestone' "two logs of one job: one table in compare"
+expect_out_matches '^ +total +30\.0s +- +27\.0s +- +-3\.00s$' "two logs of one job: their totals on one row"
 run_nm track --log hived-2204.log --pattern 'height=(\d+)' --every 100 --name hived-replay --label named
 run_nm show named --json
 [ "$(json_get '" | ".join(b["name"] for b in j["benches"])')" = hived-replay ] && ok "--name comes first" || not_ok "--name" "${out:0:300}"

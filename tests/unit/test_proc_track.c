@@ -2,7 +2,8 @@
 #include "test.h"
 #include "proc/linereader.h"
 #include "proc/progress_re.h"
-#include "proc/track.h"
+#include "compare/track.h"
+#include "proc/track_time.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -266,6 +267,62 @@ TEST(track_compares_segments_with_a_baseline)
 	CHECK_NEAR(t.rows[0].base_diff_s, 2, 1e-9);  /* 12 s against 10 s */
 	CHECK_NEAR(t.rows[1].base_diff_s, -5, 1e-9); /* 15 s against 20 s */
 	track_free(&t);
+}
+
+/* A saved run's series (start, each milestone, the end) replays to the live rows, and two
+ * saved runs compare as the live --baseline table: the second against the first. */
+TEST(track_saved_runs_replay_to_the_live_rows)
+{
+	struct record *r = record_new("track", 0, NULL);
+	struct bench *b = record_add_bench(r, "replay");
+	bench_set(b, "every", json_real(100));
+	struct series *s = bench_series(b, "progress", "s", "");
+	double x[] = { 0, 10, 30, 37 }, y[] = { 0, 100, 200, 250 }; /* 250: partial, at the end */
+	for (size_t i = 0; i < 4; i++)
+		series_add(s, x[i], y[i]);
+	struct record *r2 = record_new("track", 0, NULL);
+	struct bench *b2 = record_add_bench(r2, "replay");
+	bench_set(b2, "every", json_real(100));
+	struct series *s2 = bench_series(b2, "progress", "s", "");
+	double x2[] = { 0, 12, 27, 30 };
+	for (size_t i = 0; i < 4; i++)
+		series_add(s2, x2[i], y[i]);
+	metric_add(bench_metric(b2, "total_s", "s", LOWER_IS_BETTER), 31); /* ran on past its last line */
+
+	struct track live;
+	track_init(&live, 0, 100, s);
+	track_start(&live, 0);
+	track_point(&live, 0, 0);
+	track_point(&live, 12, 100);
+	track_point(&live, 27, 200);
+	track_seen(&live, 250);
+	track_finish(&live, 30);
+
+	const struct bench *benches[] = { b, b2 };
+	const char *names[] = { "a", "b" };
+	struct track_cmp c;
+	CHECK_EQ_INT(track_cmp_build(&c, benches, names, 2), 0);
+	CHECK_EQ_INT(c.runs[1].nrows, live.nrows);
+	for (size_t i = 0; i < live.nrows && i < c.runs[1].nrows; i++) {
+		CHECK_NEAR(c.runs[1].rows[i].milestone, live.rows[i].milestone, 1e-9);
+		CHECK_NEAR(c.runs[1].rows[i].seg_s, live.rows[i].seg_s, 1e-9);
+		CHECK_NEAR(c.runs[1].rows[i].first_ratio, live.rows[i].first_ratio, 1e-9);
+		CHECK_NEAR(c.runs[1].rows[i].base_diff_s, live.rows[i].base_diff_s, 1e-9);
+	}
+	CHECK_NEAR(c.runs[1].rows[1].base_diff_s, -5, 1e-9);  /* 15 s against 20 s */
+	CHECK_NEAR(c.runs[1].rows[2].base_diff_s, -4, 1e-9);  /* 3 s against 7 s */
+	CHECK(isnan(c.runs[0].rows[0].base_diff_s));         /* the baseline has none */
+	CHECK_NEAR(c.total_s[0], 37, 1e-9);
+	CHECK_NEAR(c.total_s[1], 31, 1e-9);
+	CHECK_NEAR(c.total_s[1] - track_base_total(&c.runs[1]), -6, 1e-9);
+	track_cmp_free(&c);
+	track_free(&live);
+	CHECK(track_replay(&live, r->benches[0], NULL) == 37);
+	track_free(&live);
+	bench_set(b, "every", json_string("x"));                 /* not a track run */
+	CHECK(track_replay(&live, b, NULL) < 0);
+	record_free(r);
+	record_free(r2);
 }
 
 TEST(track_partial_segments_are_marked_and_compared_per_unit)

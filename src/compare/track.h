@@ -2,8 +2,8 @@
  * every x% of a total).  Each milestone gives a row: the segment's time, its multiple of the
  * first segment's, the cumulative time, rate, ETA, and the difference against the same segment
  * of a baseline timeline (an earlier run). */
-#ifndef NM_RUN_TRACK_H
-#define NM_RUN_TRACK_H
+#ifndef NM_COMPARE_TRACK_H
+#define NM_COMPARE_TRACK_H
 
 #include "results/record.h"
 
@@ -80,8 +80,31 @@ size_t track_finish(struct track *t, double time_s);
  * interpolation; NAN outside it. */
 double track_series_time(const struct series *s, double value);
 
-/* A time stamp text parsed with a strptime format (plus "%s": seconds since the epoch, and a
- * fraction of a second after the format's end, ".250").  Returns 0 and seconds, or -1. */
-int track_parse_time(const char *text, size_t len, const char *fmt, double *out);
+/* The baseline's time to the progress this timeline covered (its first value to its highest);
+ * NAN without a baseline or outside it. */
+double track_base_total(const struct track *t);
+
+/* A saved track run's progress series (a bench with "every" and a "progress" series); NULL
+ * when the bench is not one. */
+const struct series *track_saved_progress(const struct bench *b);
+
+/* A saved timeline's rows rebuilt as track computed them live (the same milestones, segment
+ * times, x first and, against baseline, vs base): its points replayed through track_point.
+ * Returns the timeline's total seconds, or -1 when b is no track run. */
+double track_replay(struct track *t, const struct bench *b, const struct series *baseline);
+
+/* Two or more saved runs of one job, milestone by milestone (compare, show, report): each run
+ * replayed against the first run's timeline, as the live track --baseline table. */
+struct track_cmp {
+	const char *job;
+	size_t n;
+	struct track *runs;     /* [n]; runs[0] has no baseline */
+	const char **names;     /* [n] */
+	double *total_s;        /* [n] */
+};
+
+/* From one bench per run, the first the baseline; 0, or -1 when one is no track run. */
+int track_cmp_build(struct track_cmp *c, const struct bench *const *benches, const char *const *names, size_t n);
+void track_cmp_free(struct track_cmp *c);
 
 #endif
