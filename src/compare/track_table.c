@@ -261,8 +261,12 @@ void track_cmp_write(FILE *fp, const struct track_cmp *c, enum track_style st)
 	const char *why = "vs base: each segment's time minus the same segment's in";
 	if (st == TRACK_TEXT)
 		fprintf(fp, "%s: milestone by milestone (%s %s)\n", c->job, why, c->names[0]);
-	else if (st == TRACK_MARKDOWN)
-		fprintf(fp, "%s: milestone by milestone (%s %s)\n\n", c->job, why, c->names[0]);
+	else if (st == TRACK_MARKDOWN) {
+		md_put(fp, c->job);
+		fprintf(fp, ": milestone by milestone (%s ", why);
+		md_put(fp, c->names[0]);
+		fputs(")\n\n", fp);
+	}
 	else if (st == TRACK_HTML) {
 		fputs("<table class=\"milestones\">\n<caption>", fp);
 		esc_html(fp, c->job);
@@ -278,8 +282,11 @@ void track_cmp_write(FILE *fp, const struct track_cmp *c, enum track_style st)
 			size_t width = col < sizeof w / sizeof *w ? w[col] : 0;
 			if (st == TRACK_TEXT)
 				fprintf(fp, "%s%*s", col ? "  " : "", (int)width, s);
-			else if (st == TRACK_MARKDOWN)
-				fprintf(fp, "%s %s ", col ? "|" : "|", s);
+			else if (st == TRACK_MARKDOWN) {
+				fputs("| ", fp);
+				md_put(fp, s);
+				fputc(' ', fp);
+			}
 			else if (st == TRACK_CSV) {
 				if (col)
 					fputc(',', fp);

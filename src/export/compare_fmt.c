@@ -2,6 +2,7 @@
 #include "export/compare_fmt.h"
 #include "export/texttab.h"
 #include "stats/scale.h"
+#include "util/escape.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -445,21 +446,6 @@ static const char *shortest(double v, char *buf, size_t len)
 	return buf;
 }
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else {
-		fputs(s, f);
-	}
-}
-
 void ct_write_csv(FILE *f, const struct ct_result *res)
 {
 	size_t nc = res->ncols;
@@ -472,13 +458,13 @@ void ct_write_csv(FILE *f, const struct ct_result *res)
 		 * the others 4 (median, CI, vs base, P) */
 		for (size_t c = 0; c < nc; c++) {
 			fputc(',', f);
-			csv_field(f, res->cols[c]);
+			esc_csv(f, res->cols[c]);
 			fputs(c ? ",,," : ",", f);
 		}
 		fputc('\n', f);
 		for (size_t c = 0; c < nc; c++) {
 			fputc(',', f);
-			csv_field(f, ct_title(t, title, sizeof title));
+			esc_csv(f, ct_title(t, title, sizeof title));
 			fputs(",CI", f);
 			if (c)
 				fputs(",vs base,P", f);
@@ -486,7 +472,7 @@ void ct_write_csv(FILE *f, const struct ct_result *res)
 		fputc('\n', f);
 		for (size_t r = 0; r <= t->nrows; r++) {
 			int gm = r == t->nrows;
-			csv_field(f, gm ? "geomean" : t->rows[r]);
+			esc_csv(f, gm ? "geomean" : t->rows[r]);
 			for (size_t c = 0; c < nc; c++) {
 				if (gm) {
 					const struct ct_colsum *s = &t->sums[c];

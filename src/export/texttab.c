@@ -219,21 +219,3 @@ const char *tt_delta(double old, double new, double p, double alpha, char *buf, 
 		snprintf(buf, len, "%+.2f%%", (new / old - 1.0) * 100.0);
 	return buf;
 }
-
-void md_put(FILE *f, const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
-		if (*p == '<')
-			fputs("&lt;", f);
-		else if (*p == '>')
-			fputs("&gt;", f);
-		else if (*p == '&')
-			fputs("&amp;", f);
-		else if (*p == '|')
-			fputs("\\|", f);
-		else if (*p < 0x20 || *p == 0x7f)
-			fputc('?', f);
-		else
-			fputc(*p, f);
-	}
-}

@@ -5,6 +5,8 @@
 #ifndef NM_EXPORT_TEXTTAB_H
 #define NM_EXPORT_TEXTTAB_H
 
+#include "util/escape.h"
+
 #include <stddef.h>
 #include <stdio.h>
 
@@ -44,10 +46,5 @@ void tt_superscript(size_t i, char *buf, size_t len);
 /* benchstat's delta column: "~" when p > alpha, "0.00%", "?" from a zero baseline, else
  * "+12.34%" / "-5.00%". Returns buf. */
 const char *tt_delta(double old, double new, double p, double alpha, char *buf, size_t len);
-
-/* Text from a record (a name, a host, a tag) as Markdown's inline text: HTML's <, > and & as
- * entities, so an imported name cannot inject markup (<script>) into a rendered page; '|' escaped
- * so a table row stays one row; control characters (terminal escapes, newlines) as '?'. */
-void md_put(FILE *f, const char *s);
 
 #endif

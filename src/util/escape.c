@@ -29,3 +29,21 @@ void esc_csv(FILE *f, const char *s)
 	}
 	fputc('"', f);
 }
+
+void md_put(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		if (*p == '<')
+			fputs("&lt;", f);
+		else if (*p == '>')
+			fputs("&gt;", f);
+		else if (*p == '&')
+			fputs("&amp;", f);
+		else if (*p == '|')
+			fputs("\\|", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fputc('?', f);
+		else
+			fputc(*p, f);
+	}
+}
