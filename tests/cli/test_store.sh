@@ -94,7 +94,7 @@ expect_err_has "not a results store or damaged" "the error says what is wrong"
 lock=$!
 sleep 0.5
 NODEMARK_DB_BUSY_MS=100 run_nm import good.json
-expect_rc 2 "a locked store exits 2"
+expect_rc 1 "a locked store exits 1 (the store could not be written: a failure, not bad input, as a full disk)"
 one_line_error "a locked store is one line"
 expect_err_has "locked by another process" "the error says the store is locked"
 wait $lock
