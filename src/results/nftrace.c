@@ -143,9 +143,11 @@ long nftrace_read(const char *text, size_t len, struct record *r, char *err, siz
 			continue;
 		double secs;
 		if (nftrace_duration(f[realtime], &secs) < 0) {
+			/* the message quotes the field, which lives in copy: free it after */
+			nm_errf(err, errlen, "line %ld: realtime \"%s\": expected a duration like 1m 23s", lineno,
+				f[realtime]);
 			free(copy);
-			return nm_errf(err, errlen, "line %ld: realtime \"%s\": expected a duration like 1m 23s", lineno,
-				       f[realtime]);
+			return -1;
 		}
 		char step[256];
 		step_name(f, process, name, step, sizeof step);
@@ -166,9 +168,10 @@ long nftrace_read(const char *text, size_t len, struct record *r, char *err, siz
 			snprintf(pct, sizeof pct, "%s", f[c]);
 			pct[strcspn(pct, "%")] = 0;
 			if (extra[k].size ? nftrace_size(f[c], &v) < 0 : sscanf(pct, "%lf", &v) != 1) {
-				free(copy);
-				return nm_errf(err, errlen, "line %ld: %s \"%s\": not a %s", lineno, extra[k].col, f[c],
-					       extra[k].size ? "size like 1.2 GB" : "percentage");
+				nm_errf(err, errlen, "line %ld: %s \"%s\": not a %s", lineno, extra[k].col, f[c],
+					extra[k].size ? "size like 1.2 GB" : "percentage");
+				free(copy); /* after the message: it quotes the field, which lives in copy */
+				return -1;
 			}
 			metric_add(bench_metric(b, extra[k].metric, extra[k].unit, extra[k].dir), v);
 		}

@@ -78,3 +78,6 @@ expect_refused "a directory without benchmark files" "no benchmark file"
 run_nm import --snakemake no-such-dir
 expect_rc 1 "a missing directory is an I/O failure"
 expect_err_has "no-such-dir" "the message names it"
+printf 'name\tstatus\trealtime\tpeak_rss\nX\tCOMPLETED\t1s\tlots\n' >badsize.txt
+run_nm import --trace badsize.txt
+expect_refused "a peak_rss that is not a size" 'peak_rss "lots"'
