@@ -13,12 +13,6 @@ const char *const cli_completion_shells[] = { "bash", "zsh", "fish", NULL };
 /* The words nodemark itself answers before any command (main.c). */
 static const char *const builtins[] = { "help", "completion", NULL };
 
-static int is_option(const struct cli_option *o)
-{
-	return o->kind != CLI_KIND_REST && o->kind != CLI_KIND_NOTE && o->kind != CLI_KIND_SECTION &&
-	       o->kind != CLI_KIND_END;
-}
-
 static int takes_value(const struct cli_option *o)
 {
 	return o->kind != CLI_KIND_FLAG && !(o->kind == CLI_KIND_CALL && o->optional_value);
@@ -90,7 +84,7 @@ static void bash_command(FILE *out, const struct cli_command_info *c)
 			fprintf(out, "\t\tesac\n");
 		fprintf(out, "\t\twords=\"-h %s", go ? "-help" : "--help");
 		for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++)
-			if (is_option(o))
+			if (cli_is_option(o))
 				fprintf(out, " %s%s%s%s%s", o->alias ? "-" : "", o->alias ? o->alias : "",
 					o->alias ? " " : "", dashes(o, go), o->name);
 		fprintf(out, "\" ;;\n");
@@ -171,7 +165,7 @@ static void write_zsh(FILE *out, const struct cli_command_info *cmds, size_t n)
 		if (opts) {
 			fprintf(out, " \\\n\t\t'-h[show the options]' \\\n\t\t'%shelp[show the options]'", go ? "-" : "--");
 			for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++) {
-				if (!is_option(o))
+				if (!cli_is_option(o))
 					continue;
 				if (o->alias)
 					zsh_spec(out, o, "-", o->alias);
@@ -236,7 +230,7 @@ static void write_fish(FILE *out, const struct cli_command_info *cmds, size_t n)
 		fprintf(out, "complete -c nodemark -n '__fish_seen_subcommand_from %s' -s h %s help -d 'show the options'\n",
 			name, go ? "-o" : "-l");
 		for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++) {
-			if (!is_option(o))
+			if (!cli_is_option(o))
 				continue;
 			/* -s: one letter; -l: --long; -o: -long (Go's flags) */
 			const char *kind = strlen(o->name) == 1 ? "-s" : go ? "-o" : "-l";

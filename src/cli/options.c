@@ -5,8 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-/* An entry that is an option (not the rest, a note or a heading). */
-static int is_option(const struct cli_option *o)
+int cli_is_option(const struct cli_option *o)
 {
 	return o->kind != CLI_KIND_REST && o->kind != CLI_KIND_NOTE && o->kind != CLI_KIND_SECTION &&
 	       o->kind != CLI_KIND_END;
@@ -24,7 +23,7 @@ static struct opt_spec *specs_of(const struct cli_option *opts)
 		abort();
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!is_option(&opts[i]))
+		if (!cli_is_option(&opts[i]))
 			continue;
 		enum opt_has_arg has_arg = opts[i].kind == CLI_KIND_FLAG ? OPT_NOARG
 					   : opts[i].optional_value      ? OPT_OPTARG
@@ -187,7 +186,7 @@ void cli_parse(const char *cmd, int argc, char **argv, const struct cli_option *
 static const struct cli_option *go_flag(const struct cli_option *opts, const char *name, size_t len)
 {
 	for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++)
-		if (is_option(o) && strlen(o->name) == len && strncmp(o->name, name, len) == 0)
+		if (cli_is_option(o) && strlen(o->name) == len && strncmp(o->name, name, len) == 0)
 			return o;
 	return NULL;
 }

@@ -92,6 +92,9 @@ struct cli_option {
 #define CLI_SECTION(title) { .kind = CLI_KIND_SECTION, .help = (title) }
 #define CLI_END { .kind = CLI_KIND_END }
 
+/* 1 for a row that is an option (not the rest, a note, a section or the end). */
+int cli_is_option(const struct cli_option *o);
+
 /* Each positional word goes to positional(word, ctx), in order; with positional NULL a word is
  * a usage error ("<cmd> takes only options").  After "--" every word is positional, even one
  * that starts with a dash, unless the table has a CLI_REST: then the words after "--" are its
