@@ -105,9 +105,14 @@ check "and by its file system, device and mount options" test "${V[2]:-}" = 1
 check "a sample per pass on each" test "${V[3]:-}" = "6,6"
 check "the paired verdict is kept with the compared target" test "${V[4]:-}" = 1
 fs=$(df --output=fstype . 2>/dev/null | tail -1 | tr -d ' ')
-run_nm show turns-test --json
-got=$(json_get 'j["benches"][0]["settings"]["fs"]' 2>/dev/null)
-check "the fs key is the target's own ($fs)" test "$got" = "$fs"
+if [ -z "$fs" ] || [ "$fs" = - ]; then
+    # In a chroot df finds no mount entry for the directory; there is nothing to check against.
+    skip "the fs key is the target's own" "df names no file system for $(pwd) (a chroot?)"
+else
+    run_nm show turns-test --json
+    got=$(json_get 'j["benches"][0]["settings"]["fs"]' 2>/dev/null)
+    check "the fs key is the target's own ($fs)" test "$got" = "$fs"
+fi
 
 # --- together, and bad input -----------------------------------------------------------------
 run_cmd traced -e trace=openat -o trace3 "$NM" disk a b --together --rw read --bs 4k --size 64k \
