@@ -29,6 +29,7 @@ experiments=${2:-aa,busy,ab}
 phases=${PHASES:-inventory,memory,hash,disk,pieces}
 nm=${NM_BIN:-$PWD/build/nodemark}
 [ -x "$nm" ] || { echo "bench/aa.sh: build nodemark first (make)" >&2; exit 2; }
+[ -n "${KEEP:-}" ] && { mkdir -p "$KEEP" || exit 2; }
 tmp=$(mktemp -d)
 hogs=()
 stop_hogs() { for p in "${hogs[@]}"; do pkill -P "$p" 2>/dev/null; kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; hogs=(); }
