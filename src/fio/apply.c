@@ -206,10 +206,6 @@ FIO_APPLY(startdelay) { return fio_duration(v, &j->io.startdelay_ns, err, errlen
 	}
 
 APPLY_BOOL(time_based, j->io.time_based)
-APPLY_BOOL(fixedbufs, j->io.eng.fixedbufs)
-APPLY_BOOL(registerfiles, j->io.eng.registerfiles)
-APPLY_BOOL(sqthread_poll, j->io.eng.sqpoll)
-APPLY_BOOL(hipri, j->io.eng.hipri)
 APPLY_BOOL(randrepeat, j->io.pattern.randrepeat)
 APPLY_BOOL(norandommap, j->io.pattern.norandommap)
 APPLY_BOOL(refill_buffers, j->io.buf.refill_buffers)

@@ -2,14 +2,16 @@
  * them by theme; fio's own switches (--output, --section...) are in cmdline.c. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "io/engine.h"
 #include "util/error.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define SUP(n, al, ty, def, fn, what) { n, al, ty, def, FIO_OPT_SUPPORTED, fio_apply_##fn, what }
-#define IGN(n, ty, why) { n, NULL, ty, NULL, FIO_OPT_IGNORED, fio_apply_noop, why }
-#define REF(n, ty, why) { n, NULL, ty, NULL, FIO_OPT_REFUSED, NULL, why }
+#define SUP(n, al, ty, def, fn, what) { n, al, ty, def, FIO_OPT_SUPPORTED, fio_apply_##fn, what, NULL }
+#define IGN(n, ty, why) { n, NULL, ty, NULL, FIO_OPT_IGNORED, fio_apply_noop, why, NULL }
+#define REF(n, ty, why) { n, NULL, ty, NULL, FIO_OPT_REFUSED, NULL, why, NULL }
 
 const struct fio_option fio_options[] = {
 	/* what the job is */
@@ -54,10 +56,6 @@ const struct fio_option fio_options[] = {
 	SUP("ioengine", NULL, FIO_T_STR, "psync", ioengine,
 	    "io_job.engine: io_uring, libaio, posixaio -> uring; psync, sync, pvsync, pvsync2, vsync -> psync; mmap; null; "
 	    "filecreate, filestat, filedelete, ftruncate, falloc, cpuio, exec, net"),
-	SUP("fixedbufs", NULL, FIO_T_BOOL, "0", fixedbufs, "io_job.eng.fixedbufs"),
-	SUP("registerfiles", NULL, FIO_T_BOOL, "0", registerfiles, "io_job.eng.registerfiles"),
-	SUP("sqthread_poll", NULL, FIO_T_BOOL, "0", sqthread_poll, "io_job.eng.sqpoll"),
-	SUP("hipri", NULL, FIO_T_BOOL, "0", hipri, "io_job.eng.hipri"),
 	SUP("randrepeat", NULL, FIO_T_BOOL, "1", randrepeat, "io_job.pattern.randrepeat"),
 	SUP("randseed", NULL, FIO_T_INT, NULL, randseed, "io_job.pattern.seed"),
 	SUP("norandommap", NULL, FIO_T_BOOL, "0", norandommap, "io_job.pattern.norandommap"),
@@ -91,7 +89,7 @@ const struct fio_option fio_options[] = {
 	SUP("clat_percentiles", NULL, FIO_T_BOOL, "1", clat_percentiles, "percentiles of completion latency"),
 	SUP("lat_percentiles", NULL, FIO_T_BOOL, "0", lat_percentiles, "percentiles of total latency"),
 	{ "random_generator", NULL, FIO_T_STR, "tausworthe", FIO_OPT_IGNORED, fio_apply_random_generator,
-	  "nodemark uses its own generator (wyrand); offsets still cover the file the same way" },
+	  "nodemark uses its own generator (wyrand); offsets still cover the file the same way", NULL },
 	SUP("iodepth_batch", "iodepth_batch_submit", FIO_T_INT, "1", iodepth_batch,
 	    "io_job.queue.iodepth_batch_submit (I/Os per submitting call; 0: iodepth)"),
 	SUP("iodepth_batch_complete_min", "iodepth_batch_complete", FIO_T_INT, "1", iodepth_batch_complete_min,
@@ -107,7 +105,7 @@ const struct fio_option fio_options[] = {
 	IGN("disable_clat", FIO_T_BOOL, "nodemark always measures latency"),
 	IGN("disable_slat", FIO_T_BOOL, "nodemark always measures latency"),
 	{ "disable_bw_measurement", "disable_bw", FIO_T_BOOL, NULL, FIO_OPT_IGNORED, fio_apply_noop,
-	  "nodemark always measures bandwidth" },
+	  "nodemark always measures bandwidth", NULL },
 	IGN("clocksource", FIO_T_STR, "nodemark uses CLOCK_MONOTONIC"),
 	SUP("bwavgtime", NULL, FIO_T_INT, "500", bwavgtime, "io_job.report.sample_ns (ms between bw samples)"),
 	SUP("iopsavgtime", NULL, FIO_T_INT, "500", iopsavgtime, "io_job.report.iops_sample_ns (ms between iops samples)"),
@@ -143,12 +141,12 @@ const struct fio_option fio_options[] = {
 	SUP("verify_backlog_batch", NULL, FIO_T_INT, NULL, verify_backlog_batch,
 	    "io_job.verify.batch: blocks read back each time (default: verify_backlog)"),
 	{ "verify_dump", NULL, FIO_T_BOOL, "0", FIO_OPT_IGNORED, fio_apply_verify_bool,
-	  "nodemark writes no dump files (nothing outside its own directory)" },
+	  "nodemark writes no dump files (nothing outside its own directory)", NULL },
 	{ "verify_state_save", NULL, FIO_T_BOOL, "1", FIO_OPT_IGNORED, fio_apply_verify_bool,
-	  "nodemark saves no verify state file" },
+	  "nodemark saves no verify state file", NULL },
 	SUP("verify_state_load", NULL, FIO_T_BOOL, "0", verify_state_load, "0 only: loading a verify state is not implemented"),
 	{ "verify_async", NULL, FIO_T_INT, "0", FIO_OPT_IGNORED, fio_apply_noop,
-	  "nodemark checks in the job's own threads" },
+	  "nodemark checks in the job's own threads", NULL },
 	IGN("verify_async_cpus", FIO_T_STR, "nodemark checks in the job's own threads"),
 	SUP("experimental_verify", NULL, FIO_T_BOOL, "0", experimental_verify, "0 only: not implemented"),
 	IGN("verifysort", FIO_T_BOOL, "deprecated in fio, which ignores it too"),
@@ -219,34 +217,13 @@ const struct fio_option fio_options[] = {
 	    "working_set: the set is this % of size, in unique buffers"),
 	SUP("dedupe_global", NULL, FIO_T_BOOL, "0", dedupe_global, "working_set: the set spans every job's threads"),
 	{ "io_submit_mode", NULL, FIO_T_STR, "inline", FIO_OPT_IGNORED, fio_apply_io_submit_mode,
-	  "nodemark submits from the job's own threads" },
-	/* the options of fio's engines that are not block I/O (apply_engine.c) */
+	  "nodemark submits from the job's own threads", NULL },
+	/* the file options fio's file-operation engines' examples use (apply_engine.c); the
+	 * engines' own options are in each engine's table (io/engine.h), found after these */
 	SUP("openfiles", "open_files", FIO_T_INT, NULL, openfiles,
 	    "checked: the file-operation engines open one file at a time, the others all of a thread's"),
 	SUP("create_on_open", NULL, FIO_T_BOOL, "0", create_on_open,
 	    "checked: filecreate creates at the I/O; other engines' files are laid out before the run"),
-	SUP("stat_type", NULL, FIO_T_STR, "stat", stat_type, "filestat: io_job.eng.stat_type (stat, lstat or statx)"),
-	SUP("cpuload", NULL, FIO_T_INT, NULL, cpuload, "cpuio: io_job.eng.cpuload (percent of a CPU per thread)"),
-	SUP("cpuchunks", NULL, FIO_T_INT, "50000", cpuchunks, "cpuio: io_job.eng.cpuchunk_us (microseconds per burn)"),
-	SUP("cpumode", NULL, FIO_T_STR, "noop", cpumode, "cpuio: io_job.eng.cpumode_qsort (noop spins, qsort sorts)"),
-	SUP("exit_on_io_done", NULL, FIO_T_BOOL, "0", exit_on_io_done,
-	    "cpuio: io_job.eng.exit_on_io_done (stops when the jobs doing I/O are done)"),
-	SUP("program", NULL, FIO_T_STR, NULL, program, "exec: io_job.eng.program"),
-	SUP("arguments", NULL, FIO_T_STR, NULL, arguments,
-	    "exec: io_job.eng.arguments (%r: the runtime in seconds, %n: the job's name)"),
-	SUP("grace_time", NULL, FIO_T_INT, "1", grace_time, "exec: io_job.eng.grace_time_s (SIGTERM to SIGKILL)"),
-	SUP("std_redirect", NULL, FIO_T_BOOL, "1", std_redirect,
-	    "exec: io_job.eng.std_redirect (NAME.stdout, NAME.stderr in the current directory)"),
-	SUP("hostname", NULL, FIO_T_STR, NULL, hostname, "net: io_job.eng.hostname (the peer, a multicast group, a socket path)"),
-	SUP("port", NULL, FIO_T_INT, NULL, port, "net: io_job.eng.port"),
-	SUP("protocol", "proto", FIO_T_STR, "tcp", protocol, "net: io_job.eng.proto (tcp, udp, unix, tcpv6, udpv6)"),
-	SUP("listen", NULL, FIO_T_BOOL, "0", listen, "net: io_job.eng.listen (wait for the peer)"),
-	SUP("pingpong", NULL, FIO_T_BOOL, "0", pingpong, "net: io_job.eng.pingpong (each message answered)"),
-	SUP("nodelay", NULL, FIO_T_BOOL, "0", nodelay, "net: io_job.eng.nodelay (TCP_NODELAY)"),
-	SUP("ttl", NULL, FIO_T_INT, "1", ttl, "net: io_job.eng.ttl (multicast)"),
-	SUP("interface", NULL, FIO_T_STR, NULL, interface, "net: io_job.eng.interface (multicast: the interface's address)"),
-	SUP("window_size", NULL, FIO_T_INT, NULL, window_size, "net: io_job.eng.window_size (socket buffers)"),
-	SUP("mss", NULL, FIO_T_INT, NULL, mss, "net: io_job.eng.mss (TCP_MAXSEG)"),
 	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
 	REF("numa_mem_policy", FIO_T_STR, "NUMA placement options are not implemented"),
 	REF("cpumask", FIO_T_INT, "use cpus_allowed"),
@@ -280,11 +257,45 @@ static int is_alias(const char *aliases, const char *name)
 	return 0;
 }
 
+/* The engines' options as rows of this table, made once from the engines' own tables: the
+ * text names the engine (fio's name for it) as --enghelp=ENGINE looks for it. */
+#define FIO_MAX_ENGINE_OPTIONS 64
+static struct fio_option engine_rows[FIO_MAX_ENGINE_OPTIONS];
+static size_t nengine_rows;
+
+static void make_engine_rows(void)
+{
+	static const enum fio_opt_type types[] = { [IO_EOPT_BOOL] = FIO_T_BOOL, [IO_EOPT_UINT] = FIO_T_INT,
+						   [IO_EOPT_STR] = FIO_T_STR, [IO_EOPT_CHOICE] = FIO_T_STR };
+	const struct io_engine_option *o;
+	const struct io_engine_ops *e;
+	for (unsigned i = 0; (o = io_engine_option_at(i, &e)); i++) {
+		if (nengine_rows == FIO_MAX_ENGINE_OPTIONS)
+			abort(); /* a programming error: raise the bound */
+		char *text;
+		if (asprintf(&text, "%s: %s", io_engine_fio_name(e), o->help) < 0)
+			abort();
+		engine_rows[nengine_rows++] = (struct fio_option){ o->name, o->alias, types[o->type], o->def,
+								  FIO_OPT_SUPPORTED, fio_apply_noop, text, o };
+	}
+}
+
+static size_t engine_rows_n(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, make_engine_rows);
+	return nengine_rows;
+}
+
 const struct fio_option *fio_option_find(const char *name)
 {
 	for (size_t i = 0; i < fio_noptions; i++)
 		if (strcmp(fio_options[i].name, name) == 0 || is_alias(fio_options[i].aliases, name))
 			return &fio_options[i];
+	const struct io_engine_option *o = io_engine_option_find(name);
+	for (size_t i = 0, n = o ? engine_rows_n() : 0; i < n; i++)
+		if (engine_rows[i].eopt == o)
+			return &engine_rows[i];
 	return NULL;
 }
 
@@ -337,11 +348,11 @@ int fio_option_help(FILE *out, const char *name)
 			return fio_engine_help(out, NULL);
 		if (fio_engine_help(NULL, engine) < 0)
 			return -1;
-		size_t n = strlen(engine);
+		size_t n = strlen(engine), nrows = engine_rows_n();
 		int any = 0;
-		for (size_t i = 0; i < fio_noptions; i++)
-			if (strncmp(fio_options[i].text, engine, n) == 0 && fio_options[i].text[n] == ':') {
-				help_one(out, &fio_options[i]);
+		for (size_t i = 0; i < nrows; i++)
+			if (strncmp(engine_rows[i].text, engine, n) == 0 && engine_rows[i].text[n] == ':') {
+				help_one(out, &engine_rows[i]);
 				any = 1;
 			}
 		if (!any)
@@ -357,5 +368,7 @@ int fio_option_help(FILE *out, const char *name)
 	}
 	for (size_t i = 0; i < fio_noptions; i++)
 		help_one(out, &fio_options[i]);
+	for (size_t i = 0, n = engine_rows_n(); i < n; i++)
+		help_one(out, &engine_rows[i]);
 	return 0;
 }

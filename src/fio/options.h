@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include "fio/plan.h"
 
+struct io_engine_option;
+
 enum fio_opt_type {
 	FIO_T_BOOL,     /* a bare flag means 1 */
 	FIO_T_INT,
@@ -28,14 +30,21 @@ struct fio_option {
 	enum fio_opt_support support;
 	fio_apply_fn apply;             /* SUPPORTED and IGNORED (which still checks its value) */
 	const char *text;               /* SUPPORTED: what it sets; IGNORED/REFUSED: why (on stderr) */
+	/* An engine's option (io/engine.h): the row is made from the engine's own table, and
+	 * fio_option_apply parses the value by its type instead of calling apply. */
+	const struct io_engine_option *eopt;
 };
 
 /* The table, in the order docs and --cmdhelp list it. */
 extern const struct fio_option fio_options[];
 extern const size_t fio_noptions;
 
-/* By name or alias; NULL when fio's option is not in the table. */
+/* By name or alias, the table's options first, then the engines' (each engine's own table,
+ * io/engine.h); NULL when neither has it. */
 const struct fio_option *fio_option_find(const char *name);
+/* Set an option's value on a job: its apply, or for an engine's option the value parsed by
+ * its type and stored where the engine's table says. 0, or -1 with a message. */
+int fio_option_apply(const struct fio_option *d, struct fio_job *j, const char *v, char *err, size_t errlen);
 /* Refuse what nodemark does not implement, note what it ignores (once, in p->warnings).
  * dashes is "--" on the command line, "" in job files, for the message. */
 int fio_option_check(struct fio_plan *p, const char *dashes, const char *key, char *err, size_t errlen);
@@ -77,10 +86,6 @@ FIO_APPLY(runtime);
 FIO_APPLY(ramp_time);
 FIO_APPLY(startdelay);
 FIO_APPLY(time_based);
-FIO_APPLY(fixedbufs);
-FIO_APPLY(registerfiles);
-FIO_APPLY(sqthread_poll);
-FIO_APPLY(hipri);
 FIO_APPLY(randrepeat);
 FIO_APPLY(norandommap);
 FIO_APPLY(refill_buffers);
@@ -144,26 +149,7 @@ FIO_APPLY(random_distribution);
 FIO_APPLY(io_submit_mode);
 FIO_APPLY(io_size);
 FIO_APPLY(sync);
-/* engine options (apply_engine.c) */
-FIO_APPLY(cpuload);
-FIO_APPLY(cpuchunks);
-FIO_APPLY(cpumode);
-FIO_APPLY(exit_on_io_done);
-FIO_APPLY(program);
-FIO_APPLY(arguments);
-FIO_APPLY(grace_time);
-FIO_APPLY(std_redirect);
-FIO_APPLY(stat_type);
-FIO_APPLY(hostname);
-FIO_APPLY(port);
-FIO_APPLY(protocol);
-FIO_APPLY(listen);
-FIO_APPLY(pingpong);
-FIO_APPLY(nodelay);
-FIO_APPLY(ttl);
-FIO_APPLY(interface);
-FIO_APPLY(window_size);
-FIO_APPLY(mss);
+/* options of fio's file-operation engines' examples (apply_engine.c) */
 FIO_APPLY(openfiles);
 FIO_APPLY(create_on_open);
 FIO_APPLY(exitall);

@@ -68,15 +68,15 @@ struct fio_job *fio_plan_add_job(struct fio_plan *p, const char *name, const str
 	return j;
 }
 
-/* nodemark's job (io_job_init) with fio's defaults where they differ: fio's engine, buffered, no
- * registered files or fixed buffers unless asked, fio's buffer content settings. */
+/* nodemark's job (io_job_init) with fio's defaults where they differ: fio's engine, buffered, the
+ * engines' options at fio's defaults (no registered files or fixed buffers), fio's buffer content. */
 static void job_defaults(struct fio_job *j)
 {
 	struct io_job *io = &j->io;
 	io_job_init(io);
 	io->engine = io_engine_fio_default();
 	io->direct = DIRECT_OFF;
-	io->eng.fixedbufs = io->eng.registerfiles = 0;
+	io_engine_options_fio_defaults(io);
 	io->buf.content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
 	io->buf.content.ws_pct = 5;
 	io->report.per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
@@ -113,7 +113,7 @@ static int apply_value(const struct fio_option *d, struct fio_job *j, const char
 {
 	int numeric = d->type == FIO_T_INT || d->type == FIO_T_SIZE || d->type == FIO_T_TIME;
 	if (!numeric || !v || !strchr(v, '('))
-		return d->apply(j, v, err, errlen);
+		return fio_option_apply(d, j, v, err, errlen);
 	char qb[64];
 	size_t parts = 1;
 	for (const char *c = v; *c; c++)
@@ -140,7 +140,7 @@ static int apply_value(const struct fio_option *d, struct fio_job *j, const char
 			*o++ = ',';
 		part = comma ? comma + 1 : NULL;
 	}
-	int rc = d->apply(j, out, err, errlen);
+	int rc = fio_option_apply(d, j, out, err, errlen);
 	free(out);
 	return rc;
 }

@@ -97,9 +97,24 @@ static void cpuio_cleanup(struct io_worker *w)
 	w->engine_data = NULL;
 }
 
+/* fio caps cpuload at 100; 0 is refused when the job starts (as fio's), by cpuio_check. */
+static const char *const cpumodes[] = { "noop", "qsort", NULL };
+static const struct io_engine_option cpuio_options[] = {
+	{ "cpuload", NULL, IO_EOPT_UINT, NULL, 0, UINT32_MAX, NULL, IO_EOPT_OFF(cpuload),
+	  "io_job.eng.cpuload (percent of a CPU per thread)" },
+	{ "cpuchunks", NULL, IO_EOPT_UINT, "50000", 1, UINT32_MAX, NULL, IO_EOPT_OFF(cpuchunk_us),
+	  "io_job.eng.cpuchunk_us (microseconds per burn)" },
+	{ "cpumode", NULL, IO_EOPT_CHOICE, "noop", 0, 0, cpumodes, IO_EOPT_OFF(cpumode_qsort),
+	  "io_job.eng.cpumode_qsort (noop spins, qsort sorts)" },
+	{ "exit_on_io_done", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(exit_on_io_done),
+	  "io_job.eng.exit_on_io_done (stops when the jobs doing I/O are done)" },
+	{ 0 },
+};
+
 const struct io_engine_ops io_cpuio_ops = {
 	.name = "cpuio",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_NO_DATA,
+	.options = cpuio_options,
 	.check = cpuio_check,
 	.setup = cpuio_setup,
 	.queue = cpuio_queue,

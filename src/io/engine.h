@@ -174,6 +174,27 @@ enum { IO_VCHECK_READ = 1, IO_VCHECK_WRITE = 2 };
  * more to do (the peer closed the connection): the worker books it and stops. */
 #define IO_QUEUE_LAST 2
 
+/* One of an engine's options (fio's engine options: hipri=, port=, ...), declared in the
+ * engine's own file in a table its ops point to. The front ends parse the value in their own
+ * syntax by type and hand it to io_engine_option_store; nothing outside io/ names one. */
+enum io_eopt_type {
+	IO_EOPT_BOOL,               /* stored as int, 0 or 1 */
+	IO_EOPT_UINT,               /* stored as unsigned, within min..max */
+	IO_EOPT_STR,                /* stored as const char *, owned by the caller's job */
+	IO_EOPT_CHOICE,             /* one of choices[], stored as its index (an int) */
+};
+struct io_engine_option {
+	const char *name;           /* fio's name */
+	const char *alias;          /* another of fio's spellings, or NULL */
+	enum io_eopt_type type;
+	const char *def;            /* fio's default as fio prints it, or NULL (none) */
+	uint64_t min, max;          /* IO_EOPT_UINT's range */
+	const char *const *choices; /* IO_EOPT_CHOICE's values, NULL-ended */
+	size_t off;                 /* where the value goes: offsetof(struct io_engine_opts, ...) */
+	const char *help;           /* what it sets, for help and docs */
+};
+#define IO_EOPT_OFF(field) offsetof(struct io_engine_opts, field)
+
 /* An engine: one file (io/uring.c, ...) defines one of these, and one line of the table in
  * io/engines.c makes it known everywhere: names, parsing, help, errors, checks. The pointer is
  * the engine's identity (io_job.engine). */
@@ -182,6 +203,7 @@ struct io_engine_ops {
 	const char *aliases[3];     /* other names nodemark takes for it, NULL-ended */
 	const char *fio_names[6];   /* fio's ioengine= names it runs, NULL-ended; none: its name */
 	unsigned caps;              /* enum io_engine_caps */
+	const struct io_engine_option *options; /* its options, ended by a NULL name; NULL: none */
 	/* Whether it works on this system (io_uring may be disabled); NULL: always. */
 	int (*available)(void);
 	/* The job's engine options make sense (before anything runs); NULL: nothing to check.
@@ -207,5 +229,16 @@ unsigned io_engine_caps(const struct io_engine_ops *e);
 int io_engine_available(const struct io_engine_ops *e);
 /* The engines in table order: io_engine_at(0), ... until NULL (for listings and tests). */
 const struct io_engine_ops *io_engine_at(unsigned i);
+
+/* Every engine's options, engine by engine in table order: io_engine_option_at(0, &e), ...
+ * until NULL; *owner (may be NULL) gets the engine that declares it. */
+const struct io_engine_option *io_engine_option_at(unsigned i, const struct io_engine_ops **owner);
+/* By fio's name or alias, whatever engine declares it; NULL when none does. */
+const struct io_engine_option *io_engine_option_find(const char *name);
+/* Put a parsed value where the option says: n for BOOL, UINT and CHOICE (the index), s for
+ * STR (kept, not copied). The caller checked the range and the choice. */
+void io_engine_option_store(struct io_job *job, const struct io_engine_option *o, uint64_t n, const char *s);
+/* Every engine option set to fio's default (def; none: left as io_job_init made it). */
+void io_engine_options_fio_defaults(struct io_job *job);
 
 #endif

@@ -1,5 +1,7 @@
-/* io_job.eng: the options of one engine or another (fio's engine options), read by that
- * engine's file alone: uring.c, cpuio.c, exec.c, fileops.c (filestat), net.c. */
+/* io_job.eng: where the options of one engine or another go (fio's engine options), read by
+ * that engine's file alone: uring.c, cpuio.c, exec.c, fileops.c (filestat), net.c. Each of
+ * those files declares its options (names, types, ranges, help) in its own table; this is
+ * only their storage, so a job can hold any engine's options before its engine is known. */
 #ifndef NM_IO_ENGINE_OPTS_H
 #define NM_IO_ENGINE_OPTS_H
 
@@ -17,14 +19,14 @@ struct io_engine_opts {
 	int exit_on_io_done;        /* stop once the jobs that do I/O are done */
 	/* exec */
 	const char *program, *arguments; /* arguments: %r the runtime in s, %n the job's name */
-	int grace_time_s;           /* SIGTERM, then this long before SIGKILL; fio's default 1 */
+	unsigned grace_time_s;           /* SIGTERM, then this long before SIGKILL; fio's default 1 */
 	int std_redirect;           /* 1 (fio's default): NAME.stdout and NAME.stderr in the cwd */
 	/* filestat */
-	enum io_stat_type stat_type;
+	int stat_type;                  /* enum io_stat_type */
 	/* net */
 	const char *hostname;       /* peer (or multicast group); a path for protocol unix */
 	unsigned port;
-	enum io_net_proto proto;
+	int proto;                  /* enum io_net_proto */
 	int listen, pingpong, nodelay;
 	unsigned ttl;               /* multicast; fio's default 1 */
 	const char *interface;      /* multicast: the interface's address */

@@ -6,6 +6,7 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* One line per engine: its ops, defined in its own file. */
@@ -111,6 +112,62 @@ const struct io_engine_ops *io_engine_fio_default(void)
 		if (engines[k]->caps & IO_ENGINE_FIO_DEFAULT)
 			return engines[k];
 	return NULL;
+}
+
+const struct io_engine_option *io_engine_option_at(unsigned i, const struct io_engine_ops **owner)
+{
+	for (unsigned k = 0; k < NENGINES; k++)
+		for (const struct io_engine_option *o = engines[k]->options; o && o->name; o++)
+			if (i-- == 0) {
+				if (owner)
+					*owner = engines[k];
+				return o;
+			}
+	return NULL;
+}
+
+const struct io_engine_option *io_engine_option_find(const char *name)
+{
+	const struct io_engine_option *o;
+	for (unsigned i = 0; (o = io_engine_option_at(i, NULL)); i++)
+		if (strcmp(name, o->name) == 0 || (o->alias && strcmp(name, o->alias) == 0))
+			return o;
+	return NULL;
+}
+
+void io_engine_option_store(struct io_job *job, const struct io_engine_option *o, uint64_t n, const char *s)
+{
+	char *at = (char *)&job->eng + o->off;
+	switch (o->type) {
+	case IO_EOPT_BOOL:
+		*(int *)(void *)at = n != 0;
+		break;
+	case IO_EOPT_CHOICE:
+		*(int *)(void *)at = (int)n;
+		break;
+	case IO_EOPT_UINT:
+		*(unsigned *)(void *)at = (unsigned)n;
+		break;
+	case IO_EOPT_STR:
+		*(const char **)(void *)at = s;
+		break;
+	}
+}
+
+void io_engine_options_fio_defaults(struct io_job *job)
+{
+	const struct io_engine_option *o;
+	for (unsigned i = 0; (o = io_engine_option_at(i, NULL)); i++) {
+		if (!o->def || o->type == IO_EOPT_STR)
+			continue;
+		uint64_t n = 0;
+		if (o->type == IO_EOPT_CHOICE)
+			while (o->choices[n] && strcmp(o->choices[n], o->def) != 0)
+				n++;
+		else
+			n = strtoull(o->def, NULL, 10);
+		io_engine_option_store(job, o, n, NULL);
+	}
 }
 
 static char choices[512], expected[540];

@@ -181,9 +181,21 @@ static void exec_cleanup(struct io_worker *w)
 	w->engine_data = NULL;
 }
 
+static const struct io_engine_option exec_options[] = {
+	{ "program", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(program), "io_job.eng.program" },
+	{ "arguments", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(arguments),
+	  "io_job.eng.arguments (%r: the runtime in seconds, %n: the job's name)" },
+	{ "grace_time", NULL, IO_EOPT_UINT, "1", 0, 86400, NULL, IO_EOPT_OFF(grace_time_s),
+	  "io_job.eng.grace_time_s (SIGTERM to SIGKILL)" },
+	{ "std_redirect", NULL, IO_EOPT_BOOL, "1", 0, 0, NULL, IO_EOPT_OFF(std_redirect),
+	  "io_job.eng.std_redirect (NAME.stdout, NAME.stderr in the current directory)" },
+	{ 0 },
+};
+
 const struct io_engine_ops io_exec_ops = {
 	.name = "exec",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_NO_DATA,
+	.options = exec_options,
 	.check = exec_check,
 	.setup = exec_setup,
 	.queue = exec_queue,

@@ -68,9 +68,17 @@ const struct io_engine_ops io_filecreate_ops = {
 	.cleanup = fileops_cleanup,
 };
 
+static const char *const stat_types[] = { [STAT_STAT] = "stat", [STAT_LSTAT] = "lstat", [STAT_STATX] = "statx", NULL };
+static const struct io_engine_option filestat_options[] = {
+	{ "stat_type", NULL, IO_EOPT_CHOICE, "stat", 0, 0, stat_types, IO_EOPT_OFF(stat_type),
+	  "io_job.eng.stat_type (stat, lstat or statx)" },
+	{ 0 },
+};
+
 const struct io_engine_ops io_filestat_ops = {
 	.name = "filestat",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_NO_OPEN,
+	.options = filestat_options,
 	.setup = fileops_setup,
 	.queue = stat_queue,
 	.cleanup = fileops_cleanup,

@@ -336,9 +336,32 @@ static void net_cleanup(struct io_worker *w)
 	w->engine_data = NULL;
 }
 
+/* The port comes from port= alone; with protocol=unix, hostname= is the socket's path. */
+static const char *const protos[] = { [NET_TCP] = "tcp", [NET_UDP] = "udp", [NET_UNIX] = "unix",
+				      [NET_TCPV6] = "tcpv6", [NET_UDPV6] = "udpv6", NULL };
+static const struct io_engine_option net_options[] = {
+	{ "hostname", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(hostname),
+	  "io_job.eng.hostname (the peer, a multicast group, a socket path)" },
+	{ "port", NULL, IO_EOPT_UINT, NULL, 1, 65535, NULL, IO_EOPT_OFF(port), "io_job.eng.port" },
+	{ "protocol", "proto", IO_EOPT_CHOICE, "tcp", 0, 0, protos, IO_EOPT_OFF(proto),
+	  "io_job.eng.proto (tcp, udp, unix, tcpv6, udpv6)" },
+	{ "listen", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(listen), "io_job.eng.listen (wait for the peer)" },
+	{ "pingpong", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(pingpong),
+	  "io_job.eng.pingpong (each message answered)" },
+	{ "nodelay", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(nodelay), "io_job.eng.nodelay (TCP_NODELAY)" },
+	{ "ttl", NULL, IO_EOPT_UINT, "1", 0, 255, NULL, IO_EOPT_OFF(ttl), "io_job.eng.ttl (multicast)" },
+	{ "interface", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(interface),
+	  "io_job.eng.interface (multicast: the interface's address)" },
+	{ "window_size", NULL, IO_EOPT_UINT, NULL, 0, INT32_MAX, NULL, IO_EOPT_OFF(window_size),
+	  "io_job.eng.window_size (socket buffers)" },
+	{ "mss", NULL, IO_EOPT_UINT, NULL, 0, INT32_MAX, NULL, IO_EOPT_OFF(mss), "io_job.eng.mss (TCP_MAXSEG)" },
+	{ 0 },
+};
+
 const struct io_engine_ops io_net_ops = {
 	.name = "net",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS,
+	.options = net_options,
 	.check = net_check,
 	.setup = net_setup,
 	.queue = net_queue,

@@ -203,11 +203,21 @@ static void uring_cleanup(struct io_worker *w)
 	w->engine_data = NULL;
 }
 
+/* fio's io_uring options; nodemark disk sets sqpoll and hipri from its own flags. */
+static const struct io_engine_option uring_options[] = {
+	{ "fixedbufs", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(fixedbufs), "io_job.eng.fixedbufs" },
+	{ "registerfiles", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(registerfiles), "io_job.eng.registerfiles" },
+	{ "sqthread_poll", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(sqpoll), "io_job.eng.sqpoll" },
+	{ "hipri", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(hipri), "io_job.eng.hipri" },
+	{ 0 },
+};
+
 const struct io_engine_ops io_uring_ops = {
 	.name = "uring",
 	.aliases = { "io_uring", NULL },
 	.fio_names = { "io_uring", "libaio", "posixaio", NULL },
 	.caps = IO_ENGINE_TRIM | IO_ENGINE_CMDPRIO,
+	.options = uring_options,
 	.available = target_uring_available,
 	.setup = uring_setup,
 	.queue = uring_queue,
