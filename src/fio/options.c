@@ -53,9 +53,8 @@ const struct fio_option fio_options[] = {
 	/* how */
 	SUP("direct", NULL, FIO_T_BOOL, "0", direct, "io_job.direct"),
 	SUP("buffered", NULL, FIO_T_BOOL, "1", buffered, "io_job.direct = !N"),
-	SUP("ioengine", NULL, FIO_T_STR, "psync", ioengine,
-	    "io_job.engine: io_uring, libaio, posixaio -> uring; psync, sync, pvsync, pvsync2, vsync -> psync; mmap; null; "
-	    "filecreate, filestat, filedelete, ftruncate, falloc, cpuio, exec, net"),
+	/* its default and the names it takes come from the engine table (ioengine_help) */
+	SUP("ioengine", NULL, FIO_T_STR, NULL, ioengine, "io_job.engine"),
 	SUP("randrepeat", NULL, FIO_T_BOOL, "1", randrepeat, "io_job.pattern.randrepeat"),
 	SUP("randseed", NULL, FIO_T_INT, NULL, randseed, "io_job.pattern.seed"),
 	SUP("norandommap", NULL, FIO_T_BOOL, "0", norandommap, "io_job.pattern.norandommap"),
@@ -327,16 +326,43 @@ int fio_option_check(struct fio_plan *p, const char *dashes, const char *key, ch
 	return 0;
 }
 
+/* ioengine='s help from the engine table: each engine's fio names and, where it differs,
+ * the engine that runs them ("io_uring, libaio, posixaio -> uring; ...; null; ..."). */
+static char ioengine_text[768];
+
+static void make_ioengine_text(void)
+{
+	size_t n = (size_t)snprintf(ioengine_text, sizeof ioengine_text, "io_job.engine: ");
+	const struct io_engine_ops *e;
+	for (unsigned i = 0; (e = io_engine_at(i)); i++) {
+		const char *const *fn = e->fio_names;
+		int same = !fn[0] || (!fn[1] && strcmp(fn[0], e->name) == 0);
+		char names[160] = "";
+		for (unsigned k = 0; k < sizeof e->fio_names / sizeof fn[0] && fn[k]; k++)
+			snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", k ? ", " : "", fn[k]);
+		if (n < sizeof ioengine_text)
+			n += (size_t)snprintf(ioengine_text + n, sizeof ioengine_text - n, "%s%s%s%s", i ? "; " : "",
+					      same ? e->name : names, same ? "" : " -> ", same ? "" : e->name);
+	}
+}
+
 static void help_one(FILE *out, const struct fio_option *o)
 {
 	static const char *const types[] = { "bool", "int", "size", "time", "str", "list", "str" };
 	static const char *const how[] = { "?", "supported", "ignored", "refused" };
+	const char *def = o->def, *text = o->text;
+	if (o->apply == fio_apply_ioengine) {
+		static pthread_once_t once = PTHREAD_ONCE_INIT;
+		pthread_once(&once, make_ioengine_text);
+		def = io_engine_fio_name(io_engine_fio_default());
+		text = ioengine_text;
+	}
 	fprintf(out, "%-26s %-4s %s", o->name, types[o->type], how[o->support]);
-	if (o->def)
-		fprintf(out, " default %s", o->def);
+	if (def)
+		fprintf(out, " default %s", def);
 	if (o->aliases)
 		fprintf(out, " (alias %s)", o->aliases);
-	fprintf(out, ": %s\n", o->text);
+	fprintf(out, ": %s\n", text);
 }
 
 int fio_option_help(FILE *out, const char *name)

@@ -101,13 +101,13 @@ static void cpuio_cleanup(struct io_worker *w)
 static const char *const cpumodes[] = { "noop", "qsort", NULL };
 static const struct io_engine_option cpuio_options[] = {
 	{ "cpuload", NULL, IO_EOPT_UINT, NULL, 0, UINT32_MAX, NULL, IO_EOPT_OFF(cpuload),
-	  "io_job.eng.cpuload (percent of a CPU per thread)" },
+	  "io_job.eng.cpuload (percent of a CPU per thread)", 0 },
 	{ "cpuchunks", NULL, IO_EOPT_UINT, "50000", 1, UINT32_MAX, NULL, IO_EOPT_OFF(cpuchunk_us),
-	  "io_job.eng.cpuchunk_us (microseconds per burn)" },
+	  "io_job.eng.cpuchunk_us (microseconds per burn)", 0 },
 	{ "cpumode", NULL, IO_EOPT_CHOICE, "noop", 0, 0, cpumodes, IO_EOPT_OFF(cpumode_qsort),
-	  "io_job.eng.cpumode_qsort (noop spins, qsort sorts)" },
+	  "io_job.eng.cpumode_qsort (noop spins, qsort sorts)", 0 },
 	{ "exit_on_io_done", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(exit_on_io_done),
-	  "io_job.eng.exit_on_io_done (stops when the jobs doing I/O are done)" },
+	  "io_job.eng.exit_on_io_done (stops when the jobs doing I/O are done)", 0 },
 	{ 0 },
 };
 
@@ -120,3 +120,8 @@ const struct io_engine_ops io_cpuio_ops = {
 	.queue = cpuio_queue,
 	.cleanup = cpuio_cleanup,
 };
+
+int io_job_ends_with_data_jobs(const struct io_job *job)
+{
+	return job->eng.exit_on_io_done;
+}

@@ -192,6 +192,7 @@ struct io_engine_option {
 	const char *const *choices; /* IO_EOPT_CHOICE's values, NULL-ended */
 	size_t off;                 /* where the value goes: offsetof(struct io_engine_opts, ...) */
 	const char *help;           /* what it sets, for help and docs */
+	uint64_t init;              /* io_job_init's value (nodemark's default; not STR) */
 };
 #define IO_EOPT_OFF(field) offsetof(struct io_engine_opts, field)
 
@@ -224,6 +225,10 @@ struct io_engine_ops {
 	void (*cleanup)(struct io_worker *w);
 };
 
+/* Whether the job ends once the jobs that move data are done (cpuio's exit_on_io_done): a
+ * front end that runs jobs side by side stops it then. */
+int io_job_ends_with_data_jobs(const struct io_job *job);
+
 /* An engine's capabilities (0 for auto, NULL), and whether it is usable here. */
 unsigned io_engine_caps(const struct io_engine_ops *e);
 int io_engine_available(const struct io_engine_ops *e);
@@ -238,6 +243,9 @@ const struct io_engine_option *io_engine_option_find(const char *name);
 /* Put a parsed value where the option says: n for BOOL, UINT and CHOICE (the index), s for
  * STR (kept, not copied). The caller checked the range and the choice. */
 void io_engine_option_store(struct io_job *job, const struct io_engine_option *o, uint64_t n, const char *s);
+/* Every engine option set to its init (io_job_init calls it), or to fio's default (def; none:
+ * left as it was). */
+void io_engine_options_init(struct io_job *job);
 /* Every engine option set to fio's default (def; none: left as io_job_init made it). */
 void io_engine_options_fio_defaults(struct io_job *job);
 

@@ -154,6 +154,13 @@ void io_engine_option_store(struct io_job *job, const struct io_engine_option *o
 	}
 }
 
+void io_engine_options_init(struct io_job *job)
+{
+	const struct io_engine_option *o;
+	for (unsigned i = 0; (o = io_engine_option_at(i, NULL)); i++)
+		io_engine_option_store(job, o, o->init, NULL);
+}
+
 void io_engine_options_fio_defaults(struct io_job *job)
 {
 	const struct io_engine_option *o;

@@ -182,13 +182,13 @@ static void exec_cleanup(struct io_worker *w)
 }
 
 static const struct io_engine_option exec_options[] = {
-	{ "program", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(program), "io_job.eng.program" },
+	{ "program", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(program), "io_job.eng.program", 0 },
 	{ "arguments", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(arguments),
-	  "io_job.eng.arguments (%r: the runtime in seconds, %n: the job's name)" },
+	  "io_job.eng.arguments (%r: the runtime in seconds, %n: the job's name)", 0 },
 	{ "grace_time", NULL, IO_EOPT_UINT, "1", 0, 86400, NULL, IO_EOPT_OFF(grace_time_s),
-	  "io_job.eng.grace_time_s (SIGTERM to SIGKILL)" },
+	  "io_job.eng.grace_time_s (SIGTERM to SIGKILL)", 1 },
 	{ "std_redirect", NULL, IO_EOPT_BOOL, "1", 0, 0, NULL, IO_EOPT_OFF(std_redirect),
-	  "io_job.eng.std_redirect (NAME.stdout, NAME.stderr in the current directory)" },
+	  "io_job.eng.std_redirect (NAME.stdout, NAME.stderr in the current directory)", 1 },
 	{ 0 },
 };
 

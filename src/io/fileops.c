@@ -71,7 +71,7 @@ const struct io_engine_ops io_filecreate_ops = {
 static const char *const stat_types[] = { [STAT_STAT] = "stat", [STAT_LSTAT] = "lstat", [STAT_STATX] = "statx", NULL };
 static const struct io_engine_option filestat_options[] = {
 	{ "stat_type", NULL, IO_EOPT_CHOICE, "stat", 0, 0, stat_types, IO_EOPT_OFF(stat_type),
-	  "io_job.eng.stat_type (stat, lstat or statx)" },
+	  "io_job.eng.stat_type (stat, lstat or statx)", 0 },
 	{ 0 },
 };
 

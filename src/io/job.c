@@ -20,11 +20,7 @@ void io_job_init(struct io_job *job)
 	job->pattern.randrepeat = 1;
 	job->engine = NULL;         /* auto */
 	job->direct = DIRECT_AUTO;
-	job->eng.fixedbufs = 1;         /* cheaper per I/O; the device sees the same requests */
-	job->eng.registerfiles = 1;
-	job->eng.grace_time_s = 1;  /* fio's defaults for its engines' options */
-	job->eng.std_redirect = 1;
-	job->eng.ttl = 1;
+	io_engine_options_init(job); /* each engine's table says its defaults */
 	job->pace.lat_percentile = 100;
 }
 

@@ -203,12 +203,14 @@ static void uring_cleanup(struct io_worker *w)
 	w->engine_data = NULL;
 }
 
-/* fio's io_uring options; nodemark disk sets sqpoll and hipri from its own flags. */
+/* fio's io_uring options (nodemark disk sets sqpoll and hipri from its own flags). nodemark
+ * registers files and buffers unless told not to (cheaper per I/O, the same requests reach the
+ * device); fio does not. */
 static const struct io_engine_option uring_options[] = {
-	{ "fixedbufs", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(fixedbufs), "io_job.eng.fixedbufs" },
-	{ "registerfiles", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(registerfiles), "io_job.eng.registerfiles" },
-	{ "sqthread_poll", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(sqpoll), "io_job.eng.sqpoll" },
-	{ "hipri", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(hipri), "io_job.eng.hipri" },
+	{ "fixedbufs", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(fixedbufs), "io_job.eng.fixedbufs", 1 },
+	{ "registerfiles", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(registerfiles), "io_job.eng.registerfiles", 1 },
+	{ "sqthread_poll", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(sqpoll), "io_job.eng.sqpoll", 0 },
+	{ "hipri", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(hipri), "io_job.eng.hipri", 0 },
 	{ 0 },
 };
 

@@ -28,3 +28,28 @@ else
     mains=$(nm -A "$lib" 2>/dev/null | awk '$NF == "main" && $(NF-1) == "T"')
     if [ -z "$mains" ]; then ok "libnodemark.a defines no main"; else not_ok "libnodemark.a defines no main" "$mains"; fi
 fi
+
+# An engine is its file in src/io/ and one line of the table: nothing outside io/ names one
+# (its ops, an engine enum, its name where an engine is meant), and fio's front end names none
+# of the engines' options (scripts/engines_outside_io.sh).
+script="$root/scripts/engines_outside_io.sh"
+run_cmd "$script" "$root"
+if [ "$rc" = 0 ] && [ -z "$out" ]; then ok "nothing outside src/io/ names an engine or fio names an engine option"; else
+    not_ok "nothing outside src/io/ names an engine or fio names an engine option" "$out"; fi
+
+# The script finds each kind: an engine file with an option, and a front end that knows both.
+scratch_dir
+mkdir -p "$d/src/io" "$d/src/fio"
+printf 'static const struct io_engine_option o[] = { { "depth", NULL, IO_EOPT_UINT }, { 0 } };\n%s\n' \
+    'const struct io_engine_ops io_toy_ops = { .name = "toy", .fio_names = { "toyio", NULL }, .options = o };' \
+    >"$d/src/io/toy.c"
+printf '%s\n' 'int f(const char *engine) { return strcmp(engine, "toyio") == 0; }' \
+    'const void *g(void) { return &io_toy_ops; }' 'enum io_engine_kind k;' 'const char *h = "depth";' \
+    'void s(struct fio_job *j) { j->io.eng.depth = 1; }' >"$d/src/fio/x.c"
+run_cmd "$script" "$d"
+want='src/fio/x.c:1: names the engine "toyio"
+src/fio/x.c:2: names the engine io_toy_ops
+src/fio/x.c:3: an engine enum
+src/fio/x.c:4: names the engine option "depth"
+src/fio/x.c:5: sets io_job.eng'
+check "the script finds an engine named, an engine enum and an engine option outside io/" test "$rc:$out" = "1:$want"
