@@ -36,6 +36,8 @@ struct time_args {
 	int json;               /* --json: hyperfine's JSON on stdout */
 	int debug_mode;         /* --debug-mode: hyperfine's dry run, refused */
 	size_t nsteps;          /* --step NAME=CMD: a pipeline, its steps in turn, one run each round */
+	const char *steps_file; /* --steps FILE: the same steps as "name: command" lines */
+	char *steps_text;       /* its text, which the steps' commands point into */
 	const char *export_json, *export_csv, *export_md, *export_adoc, *export_org;
 };
 
