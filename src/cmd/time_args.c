@@ -195,8 +195,9 @@ static const struct cli_choice units[] = {
 static const struct cli_choice sorts[] = {
 	{ "auto", HF_SORT_AUTO }, { "command", HF_SORT_COMMAND }, { "mean-time", HF_SORT_MEAN }, { NULL, 0 },
 };
-static const struct cli_choice styles[] = { /* the value is "no report" */
-	{ "auto", 0 }, { "basic", 0 }, { "full", 0 }, { "nocolor", 0 }, { "color", 0 }, { "none", 1 }, { NULL, 0 },
+static const struct cli_choice styles[] = { /* hyperfine's styles: colour or not, or no report */
+	{ "auto", TIME_STYLE_AUTO }, { "basic", TIME_STYLE_PLAIN }, { "full", TIME_STYLE_COLOR },
+	{ "nocolor", TIME_STYLE_PLAIN }, { "color", TIME_STYLE_COLOR }, { "none", TIME_STYLE_NONE }, { NULL, 0 },
 };
 
 #define MAX_COUNT 1000000000ull
@@ -259,7 +260,7 @@ const struct cli_option time_options[] = {
 		 CLI_HELP("UNIT", "second, millisecond or microsecond for the report and tables")),
 	CLI_ENUM("sort", &parsed.sort, sorts,
 		 CLI_HELP("METHOD", "auto (summary by time, tables by command), command, mean-time")),
-	CLI_ENUM("style", &parsed.style_none, styles,
+	CLI_ENUM("style", &parsed.style, styles,
 		 CLI_HELP("TYPE", "auto, basic, full, nocolor, color, or none (no report)")),
 	CLI_FLAG("json", &parsed.json, CLI_HELP(NULL, "hyperfine's JSON on stdout (the report goes to stderr)")),
 	CLI_OUTPUT("export-json", &parsed.export_json,
