@@ -1,6 +1,5 @@
 /* The calls as text, Markdown, HTML and JSON (export/calls_fmt.h). */
 #include "export/calls_fmt.h"
-#include "util/color.h"
 
 #include <math.h>
 #include <string.h>
@@ -82,28 +81,44 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 			block = i;
 			write_block_header(f, cl, i);
 		}
-		if ((c->v.kind == VERDICT_UNCHANGED && c->v.recheck != VERDICT_WITHDRAWN) || shown_in_group(cl, block, i))
+		if (shown_in_group(cl, block, i))
 			continue;
 		size_t group = same_reason(cl, i);
-		/* a called regression in red, an improvement in green: the lines to read first */
-		const char *on = "", *off = "";
-		if (c->v.kind == VERDICT_REGRESSION || c->v.kind == VERDICT_IMPROVEMENT) {
-			on = color_on(f, c->v.kind == VERDICT_REGRESSION ? COLOR_BAD : COLOR_GOOD);
-			off = color_off(f);
+		char sum[1200];
+		verdict_summary(&c->v, sum, sizeof sum);
+		/* an unchanged row: its verdict alone ("no change beyond ±3%"); else the why, and the
+		 * verdict under it */
+		if (c->v.kind == VERDICT_UNCHANGED && c->v.recheck != VERDICT_WITHDRAWN) {
+			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.text);
+			continue;
 		}
 		if (group > 1) {
 			char label[96];
 			snprintf(label, sizeof label, "%s phase, %zu figures", c->phase, group);
-			fprintf(f, "  %s%-*s %s%s\n", on, (int)w, label, c->v.why, off);
+			fprintf(f, "  %-*s %s\n", (int)w, label, c->v.why);
 		} else {
-			fprintf(f, "  %s%-*s %s%s\n", on, (int)w, c->row, c->v.why, off);
+			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.why);
 		}
+		fprintf(f, "  %-*s %s\n", (int)w, "", sum);
 	}
 }
 
 static json_t *num_or_null(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
+}
+
+void calls_verdict_json(json_t *o, const struct verdict *v)
+{
+	json_object_set_new(o, "verdict", json_string(verdict_category_name(v->cat)));
+	json_object_set_new(o, "verdict_text", json_string(v->text));
+	json_object_set_new(o, "noise_pct", num_or_null(v->noise_pct));
+	json_object_set_new(o, "interval_pct", isfinite(v->lo_pct) ? json_pack("[f, f]", v->lo_pct, v->hi_pct)
+								   : json_null());
+	if (v->cat == VERDICT_CAT_CANT_TELL) {
+		json_object_set_new(o, "cause", json_string(v->cause));
+		json_object_set_new(o, "decide", json_string(v->decide));
+	}
 }
 
 json_t *calls_to_json(const struct call_list *cl)
@@ -119,6 +134,7 @@ json_t *calls_to_json(const struct call_list *cl)
 				     c->v.floor_pct, "floor_from", verdict_floor_source(c->v.floor_runs, c->v.floor_host_paced),
 				     "floor_runs", c->v.floor_runs, "why", c->v.why));
 		json_t *o = json_array_get(a, json_array_size(a) - 1);
+		calls_verdict_json(o, &c->v);
 		if (c->v.recheck != VERDICT_NOT_RECHECKED)
 			json_object_set_new(o, "remeasure",
 					    json_pack("{s:s, s:s}", "result",

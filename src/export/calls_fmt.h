@@ -14,7 +14,10 @@
  * is empty. */
 void calls_write_text(FILE *f, const struct call_list *cl, const char *metric);
 /* [{"metric", "unit", "name", "column", "call", "delta_pct", "p", "n": [a, b], "floor_pct",
- *   "floor_from": "history" | "default", "floor_runs", "why"}] */
+ *   "floor_from": "history" | "default", "floor_runs", "why", and calls_verdict_json's fields}] */
 json_t *calls_to_json(const struct call_list *cl);
+/* The verdict's category fields into o: "verdict" ("called", "no change", "can't tell"),
+ * "verdict_text", "noise_pct", "interval_pct" [lo, hi] or null, "cause", "decide" (can't tell). */
+void calls_verdict_json(json_t *o, const struct verdict *v);
 
 #endif

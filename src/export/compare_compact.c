@@ -4,7 +4,6 @@
 #include "export/calls_fmt.h"
 #include "export/compare_out.h"
 #include "export/texttab.h"
-#include "util/color.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 #include "stats/summary.h"
@@ -78,9 +77,9 @@ static void ratio_text(const struct ct_cell *c, char *buf, size_t len)
 	const char *word = "";
 	if (k && verdict_is_call(k->v.kind))
 		word = verdict_kind_name(k->v.kind);
-	else if (k && k->v.kind == VERDICT_UNCHANGED)
-		word = "unchanged";
-	else if (k && k->v.kind == VERDICT_NOT_COMPARED && k->v.nbase > 1 && k->v.ncur > 1)
+	else if (k && k->v.cat == VERDICT_CAT_NO_CHANGE)
+		word = "no change";
+	else if (k && k->v.cat == VERDICT_CAT_CANT_TELL && k->v.nbase > 1 && k->v.ncur > 1)
 		word = "can't tell";
 	snprintf(buf, len, "%.2fx%s%s", c->ratio, *word ? " " : "", word);
 }
@@ -135,18 +134,7 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 		fprintf(f, "%s%*s", txt[i * nk], (int)(w[0] - tt_width(txt[i * nk])), "");
 		for (size_t k = 1; k < nk; k++) {
 			const char *s = txt[i * nk + k];
-			/* a ratio whose verdict is a called regression or improvement, coloured after
-			 * the widths are measured (escapes take no column) */
-			const char *on = "", *off = "";
-			if (i && k > nc) {
-				const struct ct_cell *cell = ct_cell_at(res, ln[i - 1].t, ln[i - 1].row, k - nc);
-				enum verdict_kind vk = cell && cell->call ? cell->call->v.kind : VERDICT_NOT_COMPARED;
-				if (vk == VERDICT_REGRESSION || vk == VERDICT_IMPROVEMENT) {
-					on = color_on(f, vk == VERDICT_REGRESSION ? COLOR_BAD : COLOR_GOOD);
-					off = color_off(f);
-				}
-			}
-			fprintf(f, "  %*s%s%s%s", (int)(w[k] - tt_width(s)), "", on, s, off);
+			fprintf(f, "  %*s%s", (int)(w[k] - tt_width(s)), "", s);
 		}
 		fputc('\n', f);
 	}

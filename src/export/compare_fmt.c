@@ -1,5 +1,6 @@
 /* The compare tables as text (aligned like benchstat's), Markdown, CSV and JSON. */
 #include "export/compare_fmt.h"
+#include "export/calls_fmt.h"
 #include "export/texttab.h"
 #include "stats/scale.h"
 #include "util/escape.h"
@@ -350,7 +351,8 @@ static void text_tables(FILE *f, const struct ct_result *res, const char *metric
 	write_notes(f, &nt);
 }
 
-/* A compared cell's verdict for Markdown: "**regression**: why" for a call, the reason else. */
+/* A compared cell's verdict for Markdown: "**regression**: why" for a call, the reason else;
+ * then the verdict's line (stats/verdict.h: called, no change beyond ±X%, can't tell). */
 static void md_verdict(FILE *f, const struct ct_cell *cell)
 {
 	const struct call *k = cell ? cell->call : NULL;
@@ -360,10 +362,23 @@ static void md_verdict(FILE *f, const struct ct_cell *cell)
 	}
 	const char *kind = verdict_kind_name(k->v.kind);
 	size_t n = strlen(kind);
-	if (verdict_is_call(k->v.kind) && strncmp(k->v.why, kind, n) == 0)
-		fprintf(f, " **%s**%s |", kind, k->v.why + n);
-	else
-		fprintf(f, " %s |", k->v.why);
+	char sum[1200];
+	verdict_summary(&k->v, sum, sizeof sum);
+	if (verdict_is_call(k->v.kind) && strncmp(k->v.why, kind, n) == 0) {
+		fprintf(f, " **%s**", kind);
+		md_put(f, k->v.why + n);
+	} else if (k->v.kind == VERDICT_UNCHANGED && k->v.recheck != VERDICT_WITHDRAWN) {
+		fputc(' ', f);
+		md_put(f, k->v.text);
+		fputs(" |", f);
+		return;
+	} else {
+		fputc(' ', f);
+		md_put(f, k->v.why);
+	}
+	fputs("; ", f);
+	md_put(f, sum);
+	fputs(" |", f);
 }
 
 void ct_write_markdown(FILE *f, const struct cmp_model *m)
@@ -446,9 +461,24 @@ static const char *shortest(double v, char *buf, size_t len)
 	return buf;
 }
 
+/* 1 when some compared cell has a verdict (nodemark's runs; never Go benchmark text, whose CSV
+ * stays benchstat's). */
+static int has_verdicts(const struct ct_result *res)
+{
+	for (size_t ti = 0; ti < res->ntables; ti++)
+		for (size_t r = 0; r < res->tables[ti]->nrows; r++)
+			for (size_t c = 1; c < res->ncols; c++) {
+				const struct ct_cell *cell = ct_cell_at(res, res->tables[ti], r, c);
+				if (cell && cell->call)
+					return 1;
+			}
+	return 0;
+}
+
 void ct_write_csv(FILE *f, const struct ct_result *res)
 {
 	size_t nc = res->ncols;
+	int verdicts = has_verdicts(res);
 	for (size_t ti = 0; ti < res->ntables; ti++) {
 		const struct ct_table *t = res->tables[ti];
 		char title[160], num[40], pct[16], d[24], pn[48];
@@ -459,7 +489,7 @@ void ct_write_csv(FILE *f, const struct ct_result *res)
 		for (size_t c = 0; c < nc; c++) {
 			fputc(',', f);
 			esc_csv(f, res->cols[c]);
-			fputs(c ? ",,," : ",", f);
+			fputs(c ? (verdicts ? ",,,," : ",,,") : ",", f);
 		}
 		fputc('\n', f);
 		for (size_t c = 0; c < nc; c++) {
@@ -467,7 +497,7 @@ void ct_write_csv(FILE *f, const struct ct_result *res)
 			esc_csv(f, ct_title(t, title, sizeof title));
 			fputs(",CI", f);
 			if (c)
-				fputs(",vs base,P", f);
+				fputs(verdicts ? ",vs base,P,verdict" : ",vs base,P", f);
 		}
 		fputc('\n', f);
 		for (size_t r = 0; r <= t->nrows; r++) {
@@ -482,12 +512,14 @@ void ct_write_csv(FILE *f, const struct ct_result *res)
 							fprintf(f, ",%+.2f%%,", (s->ratio - 1) * 100);
 						else
 							fputs(",?,", f);
+						if (verdicts)
+							fputc(',', f);
 					}
 					continue;
 				}
 				const struct ct_cell *cell = ct_cell_at(res, t, r, c), *base = ct_cell_at(res, t, r, 0);
 				if (!cell) {
-					fputs(c ? ",,,," : ",,", f);
+					fputs(c ? (verdicts ? ",,,,," : ",,,,") : ",,", f);
 					continue;
 				}
 				fprintf(f, ",%s,%s", shortest(cell->sum.center, num, sizeof num),
@@ -498,6 +530,11 @@ void ct_write_csv(FILE *f, const struct ct_result *res)
 							ct_pn(base, cell, pn, sizeof pn));
 					else
 						fputs(",,", f);
+					if (verdicts) {
+						fputc(',', f);
+						if (cell->call)
+							esc_csv(f, cell->call->v.text);
+					}
 				}
 			}
 			fputc('\n', f);
@@ -559,10 +596,12 @@ json_t *ct_to_json(const struct ct_result *res)
 					if (isfinite(cell->ratio))
 						json_object_set_new(jc, "ratio", json_real(cell->ratio));
 				}
-				if (cell->call)
-					json_object_set_new(jc, "verdict",
-							    json_pack("{s:s, s:s}", "call", verdict_kind_name(cell->call->v.kind),
-								      "why", cell->call->v.why));
+				if (cell->call) {
+					json_t *jv = json_pack("{s:s, s:s}", "call", verdict_kind_name(cell->call->v.kind),
+							       "why", cell->call->v.why);
+					calls_verdict_json(jv, &cell->call->v);
+					json_object_set_new(jc, "verdict", jv);
+				}
 				json_object_set_new(jc, "warnings", warn_array(cell->warn, cell->nwarn));
 				json_array_append_new(cells, jc);
 			}

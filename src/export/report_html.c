@@ -74,12 +74,6 @@ static void machines(FILE *f, const struct ct_input *in, size_t nin)
 		fputs("</p>\n", f);
 		free(sum);
 		if (in[i].r->inventory) {
-			/* hw.sh's block, as people paste it, then every fact */
-			char *hw = inventory_overview(in[i].r->inventory);
-			fputs("<pre class=\"inventory\">", f);
-			chart_esc(f, hw ? hw : "");
-			fputs("</pre>\n", f);
-			free(hw);
 			char *inv = json_dumps(in[i].r->inventory, JSON_INDENT(2));
 			fputs("<details><summary>inventory</summary><pre>", f);
 			chart_esc(f, inv);
@@ -144,8 +138,21 @@ static void verdict_cell(FILE *f, const struct ct_result *res, const struct ct_t
 	chart_esc(f, t->rows[r]);
 	fputs("\" data-col=\"", f);
 	chart_esc(f, res->cols[c]);
-	fputs("\">", f);
+	/* the cell keeps to the verdict's headline; the why, cause and what would decide it are
+	 * its title (a table of paragraphs pushed the charts off the page) */
+	fprintf(f, "\" data-verdict=\"%s\" title=\"", verdict_category_name(k->v.cat));
 	chart_esc(f, k->v.why);
+	if (k->v.cat == VERDICT_CAT_CANT_TELL) {
+		fputs("; ", f);
+		chart_esc(f, k->v.cause);
+		fputs("; would decide: ", f);
+		chart_esc(f, k->v.decide);
+	}
+	fputs("\">", f);
+	if (k->v.cat == VERDICT_CAT_CANT_TELL)
+		fprintf(f, "can&#39;t tell: ±%.0f%% noise here", ceil(k->v.noise_pct));
+	else
+		chart_esc(f, k->v.text);
 	fputs("</td>", f);
 }
 
@@ -321,12 +328,6 @@ void report_write_markdown(FILE *f, const struct cmp_model *m, const struct repo
 		md_put(f, sum ? sum : "no inventory recorded");
 		fputc('\n', f);
 		free(sum);
-		/* hw.sh's block in a code block: its lines start with a label or a device name,
-		 * never with the fence */
-		char *hw = in[i].r->inventory ? inventory_overview(in[i].r->inventory) : NULL;
-		if (hw)
-			fprintf(f, "\n  ````\n%s  ````\n", hw);
-		free(hw);
 	}
 	fputs("\n## Runs\n\n| input | run | host | started | command | tags |\n|---|---|---|---|---|---|\n", f);
 	for (size_t i = 0; i < nin; i++) {

@@ -23,6 +23,90 @@ const char *verdict_kind_name(enum verdict_kind k)
 	}
 }
 
+const char *verdict_category_name(enum verdict_category c)
+{
+	return c == VERDICT_CAT_CALLED ? "called" : c == VERDICT_CAT_NO_CHANGE ? "no change" : "can't tell";
+}
+
+/* What would decide a row that could not be told, from the reason it could not. */
+static const char *decide_for(const char *why, int host_paced)
+{
+	if (strstr(why, "steal"))
+		return "a quieter machine (steal is the host's other guests; rerun when they are idle)";
+	if (strstr(why, "busy"))
+		return "a quiet window, or measuring in turns (`disk A B` for storage, `run` re-measures its calls)";
+	if (strstr(why, "too few samples"))
+		return "more samples (--runs, or a longer time budget)";
+	if (host_paced)
+		return "measuring in turns with `disk A B` (both targets under the same host weather)";
+	if (strstr(why, "within the noise floor"))
+		return "a history of quiet runs here (5 or more narrow the floor), or measuring in turns (`disk A B`)";
+	return "more samples (--runs), measured in turns";
+}
+
+void verdict_categorize(struct verdict *v)
+{
+	v->cause[0] = v->decide[0] = 0;
+	double h = v->ci_pct;
+	v->lo_pct = isfinite(h) && isfinite(v->delta_pct) ? v->delta_pct - h : NAN;
+	v->hi_pct = isfinite(h) && isfinite(v->delta_pct) ? v->delta_pct + h : NAN;
+	if (verdict_is_call(v->kind)) {
+		v->cat = VERDICT_CAT_CALLED;
+		v->noise_pct = h;
+		const char *dir = v->kind == VERDICT_REGRESSION ? "worse" : v->kind == VERDICT_IMPROVEMENT ? "better"
+												      : "changed";
+		if (isfinite(v->lo_pct))
+			snprintf(v->text, sizeof v->text, "%s: %+.1f%% (95%% interval %+.1f%% to %+.1f%%)", dir,
+				 v->delta_pct, v->lo_pct, v->hi_pct);
+		else
+			snprintf(v->text, sizeof v->text, "%s: %+.1f%%", dir, v->delta_pct);
+		return;
+	}
+	/* Unchanged: the interval bounds the change, unless it is wide or the floor is a host's. */
+	double bound = isfinite(h) && isfinite(v->delta_pct) ? fabs(v->delta_pct) + h : INFINITY;
+	if (v->kind == VERDICT_UNCHANGED && !v->floor_host_paced && bound <= VERDICT_NO_CHANGE_MAX_PCT) {
+		v->cat = VERDICT_CAT_NO_CHANGE;
+		v->noise_pct = ceil(fmax(bound, VERDICT_FLOOR_MIN_PCT));
+		snprintf(v->text, sizeof v->text, "no change beyond ±%.0f%%", v->noise_pct);
+		return;
+	}
+	v->cat = VERDICT_CAT_CANT_TELL;
+	if (v->kind == VERDICT_NOT_COMPARED) {
+		const char *w = v->why;
+		if (strncmp(w, "not compared: ", 14) == 0)
+			w += 14;
+		snprintf(v->cause, sizeof v->cause, "%.399s", w);
+		/* a busy run's samples can agree with each other and still be off: the floor is the
+		 * least noise known here */
+		v->noise_pct = isfinite(h) ? fmax(h, v->floor_pct) : v->floor_pct;
+	} else if (v->floor_host_paced) {
+		snprintf(v->cause, sizeof v->cause, "a virtual machine's storage: its host sets the pace (floor %.0f%%)",
+			 v->floor_pct);
+		v->noise_pct = fmax(v->floor_pct, isfinite(bound) ? bound : 0);
+	} else if (strstr(v->why, "within the noise floor")) {
+		/* significant, but inside what this figure moves by between runs here */
+		char fl[64];
+		verdict_floor_text(v->floor_pct, v->floor_runs, v->floor_host_paced, fl, sizeof fl);
+		snprintf(v->cause, sizeof v->cause, "this figure moves by up to its noise floor between runs (%s)", fl);
+		v->noise_pct = v->floor_pct;
+	} else {
+		snprintf(v->cause, sizeof v->cause, "the samples spread too widely (the change's interval %s)",
+			 isfinite(bound) ? "reaches past the 25% a no-change verdict allows" : "is not finite");
+		v->noise_pct = isfinite(bound) ? bound : v->floor_pct;
+	}
+	snprintf(v->decide, sizeof v->decide, "%s", decide_for(v->why, v->floor_host_paced));
+	snprintf(v->text, sizeof v->text, "can't tell: ±%.0f%% noise here (%.400s); would decide: %s",
+		 ceil(v->noise_pct), v->cause, v->decide);
+}
+
+void verdict_summary(const struct verdict *v, char *buf, size_t len)
+{
+	if (v->cat != VERDICT_CAT_CANT_TELL)
+		snprintf(buf, len, "%s", v->text);
+	else
+		snprintf(buf, len, "can't tell: ±%.0f%% noise here; would decide: %s", ceil(v->noise_pct), v->decide);
+}
+
 int verdict_is_call(enum verdict_kind k)
 {
 	return k == VERDICT_REGRESSION || k == VERDICT_IMPROVEMENT || k == VERDICT_CHANGED;
@@ -58,7 +142,7 @@ static double change_factor_pct(double base, double cur)
 	return (r >= 1 ? r - 1 : 1 / r - 1) * 100;
 }
 
-void verdict_decide(const struct verdict_input *in, struct verdict *out)
+static void decide_kind(const struct verdict_input *in, struct verdict *out)
 {
 	double alpha = in->alpha > 0 ? in->alpha : 0.05;
 	memset(out, 0, sizeof *out);
@@ -110,6 +194,16 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 		 verdict_kind_name(out->kind), out->delta_pct, t.p, in->nbase, in->ncur, floor);
 }
 
+void verdict_decide(const struct verdict_input *in, struct verdict *out)
+{
+	decide_kind(in, out);
+	/* the change's interval: each median's 95% interval, as percent, added in quadrature (the
+	 * two runs' samples are independent) */
+	double a = verdict_interval_pct(in->base, in->nbase), b = verdict_interval_pct(in->cur, in->ncur);
+	out->ci_pct = isfinite(a) && isfinite(b) ? sqrt(a * a + b * b) : INFINITY;
+	verdict_categorize(out);
+}
+
 double verdict_floor_from_history(const double *medians, size_t k, double default_pct)
 {
 	if (k < VERDICT_HISTORY_MIN)
@@ -147,6 +241,7 @@ void verdict_confirm(const struct verdict *first, const struct verdict *again, s
 		out->recheck = VERDICT_CONFIRMED;
 		snprintf(out->why, sizeof out->why, "%.380s; confirmed by a re-measure: %+.1f%% (p=%.3f n=%zu+%zu)", f.why,
 			 again->delta_pct, again->p, again->nbase, again->ncur);
+		verdict_categorize(out);
 		return;
 	}
 	out->recheck = VERDICT_WITHDRAWN;
@@ -156,4 +251,7 @@ void verdict_confirm(const struct verdict *first, const struct verdict *again, s
 		w = "the re-measure called it the other way";
 	snprintf(out->why, sizeof out->why, "withdrawn after a re-measure: %.500s (the run's samples said %s %+.1f%%)", w,
 		 verdict_kind_name(f.kind), f.delta_pct);
+	/* the re-measure's figures are what the withdrawal rests on */
+	out->ci_pct = again->ci_pct;
+	verdict_categorize(out);
 }

@@ -50,6 +50,18 @@ struct verdict_input {
 	const char *short_why;  /* why a side has few samples ("the time budget ran out"), or NULL */
 };
 
+/* Where every compared row ends (issue 27 item 5): a called change with its interval; no change
+ * beyond +-X% (the interval of the change rules out anything larger); or can't tell, with the
+ * noise here, its cause and what would decide it. */
+enum verdict_category {
+	VERDICT_CAT_CALLED,
+	VERDICT_CAT_NO_CHANGE,
+	VERDICT_CAT_CANT_TELL,
+};
+/* An unchanged row whose interval reaches further than this (percent) is "can't tell": "no change
+ * beyond +-60%" says nothing a user can act on. */
+#define VERDICT_NO_CHANGE_MAX_PCT 25.0
+
 /* What a re-measure made of a call (verdict_confirm). */
 enum verdict_recheck {
 	VERDICT_NOT_RECHECKED,
@@ -69,9 +81,29 @@ struct verdict {
 	int floor_host_paced;
 	char why[800];          /* "regression: -12.0% (p=0.002 n=6+6, noise floor 5% from 7 runs)",
 				 * "... noise floor 25% by default)", "not compared: ..." */
+	/* The verdict every output renders (verdict_categorize): */
+	enum verdict_category cat;
+	double lo_pct, hi_pct;  /* the change's 95% interval, percent (NAN: none, n < 6 a side) */
+	double ci_pct;          /* the change's interval half-width, percent: the two medians'
+				 * intervals (verdict_interval_pct) added in quadrature; INFINITY when
+				 * either side has too few samples */
+	double noise_pct;       /* X: the bound of "no change beyond +-X%" or the noise of "can't tell" */
+	char cause[400];        /* can't tell: why ("busy: ...", "too few samples (4+4)") */
+	char decide[200];       /* can't tell: what would decide it */
+	char text[1200];        /* "slower: -20.0% (-21.5% to -18.6%)", "no change beyond +-3%",
+				 * "can't tell: +-40% noise here (cause); would decide: ..." */
 };
 
 void verdict_decide(const struct verdict_input *in, struct verdict *out);
+
+/* Fills v's category, interval, noise, cause, decide and text from its kind, why, delta, floor and
+ * ci_pct.  Called by verdict_decide and verdict_confirm. */
+void verdict_categorize(struct verdict *v);
+/* The verdict in a line beside its why (which already names a can't-tell's cause): v->text, or
+ * "can't tell: ±X% noise here; would decide: ..." */
+void verdict_summary(const struct verdict *v, char *buf, size_t len);
+/* "called", "no change", "can't tell" */
+const char *verdict_category_name(enum verdict_category c);
 
 /* A call checked against a re-measure.  first: the call from the run's own samples; again: the
  * same baseline samples against the samples measured again afterwards (same floor, the

@@ -43,9 +43,13 @@ expect_rc 0 "compare of two runs exits 0"
 expect_out_matches 'hash/blake3/1t +.*-30\.00% \(p=0\.002 n=6\)' "benchstat's row is unchanged above the calls"
 expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\)' \
     "a -30% change (a factor of 1.43), quiet runs, 6+6 samples, over the 35% default floor is called a regression"
-if grep -q '^  SEQ1M Q8T1 read' <<<"$out"; then
+if grep -q '^  SEQ1M Q8T1 read.*regression' <<<"$out"; then
     not_ok "a significant -5% inside the disk's 100% default floor is not called" "$out"
 else ok "a significant -5% inside the disk's 100% default floor is not called"; fi
+expect_out_matches '^  SEQ1M Q8T1 read +no change beyond ±[0-9]+%$' \
+    "an unchanged row ends in its verdict: the change's interval bounds it (issue 27 item 5)"
+expect_out_matches '^ +can.t tell: ±100% noise here; would decide: more samples \(--runs' \
+    "a row with too few samples: can't tell, the noise known (the floor), and what would decide it"
 expect_out_has "not compared: too few samples (4+4; a call needs 6 each: the time budget ran out (slow.json))" \
     "4 samples are too few, and the time budget that cut them short is named"
 expect_out_has "bytes_per_sec (B/s), slow.json vs base.json: 1 called, 1 unchanged, 1 not compared" "the counts are given"
@@ -90,9 +94,9 @@ else not_ok "--format json has the calls with column, kind, counts and floor" "$
 run_nm report base.json busy.json slow.json -o "$d/r.html"
 expect_rc 0 "report exits 0"
 check "the report shows each row's verdict beside it, classed by its kind" \
-    grep -q '<td class="call-regression" data-metric="bytes_per_sec" data-row="hash/blake3/1t" data-col="slow.json">regression: -30.0%' "$d/r.html"
+    grep -qE '<td class="call-regression" data-metric="bytes_per_sec" data-row="hash/blake3/1t" data-col="slow.json" data-verdict="called" title="regression: -30.0% \(p=0.002[^"]*">worse: -30.0% \(95% interval' "$d/r.html"
 check "the report names a busy run's row as not compared, with why, beside it" \
-    grep -q '<td class="call-not-compared" data-metric="bytes_per_sec" data-row="hash/blake3/1t" data-col="busy.json">not compared: busy.json: the hash phase ran on a busy machine' "$d/r.html"
+    grep -qE '<td class="call-not-compared" data-metric="bytes_per_sec" data-row="hash/blake3/1t" data-col="busy.json" data-verdict="can.t tell" title="not compared: busy.json: the hash phase ran on a busy machine[^"]*; would decide: a quiet window[^"]*">can&#39;t tell: ±35% noise here</td>' "$d/r.html"
 # the colour of a delta comes from its verdict alone: the busy run's -30% (p=0.002) is not
 # coloured, the called one is, and exactly the called rows are coloured
 row=$(grep -o '<tr><td>hash/blake3/1t</td>.*</tr>' "$d/r.html" | head -1)
@@ -188,9 +192,11 @@ for virt, tag in (("kvm", "vm"), ("none", "metal")):
 json.dump(rec("6b0e000000000009", "vm-long", "kvm", 1.0, hist_floor=10.0, hist_runs=20), open("vm-long.json", "w"))
 PY
 run_nm compare vm-old.json vm-new.json
-if grep -q '^  SEQ1M Q1T1 read' <<<"$out"; then
+if grep -q '^  SEQ1M Q1T1 read.*regression' <<<"$out"; then
     not_ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%" "$out"
 else ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%"; fi
+expect_out_matches "^  SEQ1M Q1T1 read +can't tell: ±700% noise here \(a virtual machine's storage.*would decide: measuring in turns with \`disk A B\`" \
+    "and says it can't tell, why (the host sets a VM's storage pace) and what would decide it"
 expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\)$' \
     "on a virtual machine the hash figures keep their own floor"
 run_nm compare vm-old.json vm-new.json --format json

@@ -133,3 +133,73 @@ TEST(verdict_interval_pct_is_benchstats_range)
 	/* n=6 at 95%: the interval is [min, max]; median 100.1 */
 	CHECK_NEAR(verdict_interval_pct(x, 6), 100 * (1 - 99 / 100.1), 1e-9);
 }
+
+/* Issue 27 item 5: every row ends in one of three categories, each with its reason. */
+TEST(verdict_category_called_has_direction_and_interval)
+{
+	struct verdict v = decide(base6, 6, slow6, 6, 10, NULL, NULL);
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_CALLED);
+	CHECK_EQ_STR(verdict_category_name(v.cat), "called");
+	/* each side's interval is its [min, max] at n=6: about 1%, so the change's about +-1.4% */
+	CHECK(v.lo_pct < v.delta_pct && v.delta_pct < v.hi_pct);
+	CHECK_NEAR(v.hi_pct - v.lo_pct, 2 * v.ci_pct, 1e-9);
+	CHECK(v.ci_pct > 1 && v.ci_pct < 2);
+	CHECK(strncmp(v.text, "worse: -20.0% (95% interval -2", 30) == 0);
+	v = decide(slow6, 6, base6, 6, 10, NULL, NULL);
+	CHECK(strncmp(v.text, "better: +", 9) == 0);
+}
+
+TEST(verdict_category_no_change_bounds_the_change)
+{
+	/* -2%, significant, inside a 5% floor: the interval rules out more than about 4% */
+	struct verdict v = decide(base6, 6, near6, 6, 5, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_NO_CHANGE);
+	CHECK_NEAR(v.noise_pct, ceil(fabs(v.delta_pct) + v.ci_pct), 0);
+	CHECK_EQ_STR(v.text, "no change beyond ±4%");
+	CHECK_EQ_STR(v.cause, "");
+}
+
+TEST(verdict_category_cant_tell_wide_samples)
+{
+	/* not significant, but the samples spread over a factor of 10: nothing is ruled out */
+	static const double a[] = { 1, 3, 5, 7, 9, 11 }, b[] = { 2, 4, 6, 8, 10, 12 };
+	struct verdict v = decide(a, 6, b, 6, 1, NULL, NULL);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_CANT_TELL);
+	CHECK(v.noise_pct > VERDICT_NO_CHANGE_MAX_PCT);
+	CHECK_CONTAINS(v.cause, "spread too widely");
+	CHECK_CONTAINS(v.decide, "more samples (--runs");
+	CHECK(strncmp(v.text, "can't tell: ±", 14) == 0);
+}
+
+TEST(verdict_category_cant_tell_names_cause_and_what_decides)
+{
+	struct verdict v = decide(base6, 6, slow6, 6, 10, NULL,
+				  "new: the hash phase ran on a busy machine (other processes used 93% of the CPUs)");
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_CANT_TELL);
+	CHECK_EQ_STR(v.cause, "new: the hash phase ran on a busy machine (other processes used 93% of the CPUs)");
+	CHECK_CONTAINS(v.decide, "a quiet window");
+	CHECK_CONTAINS(v.text, "noise here (new: the hash phase ran on a busy machine (other processes used 93%");
+	v = decide(base6, 6, slow6, 6, 10, NULL, "new: the disk phase ran on a busy machine (hypervisor steal 12%)");
+	CHECK_CONTAINS(v.decide, "a quieter machine");
+	/* too few samples */
+	struct verdict_input in = { .base = base6, .cur = slow6, .nbase = 4, .ncur = 4, .direction = 1, .alpha = 0.05,
+				    .floor_pct = 10 };
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_CANT_TELL);
+	CHECK_CONTAINS(v.cause, "too few samples (4+4");
+	CHECK_CONTAINS(v.decide, "--runs");
+	CHECK_NEAR(v.noise_pct, 10, 0); /* no interval at n=4: the floor is the noise known here */
+	/* a virtual machine's storage: unchanged samples still cannot rule out the host's jumps */
+	in.nbase = in.ncur = 6;
+	in.cur = near6;
+	in.floor_pct = 300;
+	in.floor_host_paced = 1;
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_CANT_TELL);
+	CHECK_CONTAINS(v.cause, "virtual machine's storage");
+	CHECK_CONTAINS(v.decide, "`disk A B`");
+	CHECK_CONTAINS(v.text, "can't tell: ±300% noise here");
+}
