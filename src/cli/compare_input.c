@@ -2,6 +2,7 @@
 #include "cli/store_open.h"
 #include "results/gobench.h"
 #include "results/record_json.h"
+#include "results/store.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -126,21 +127,55 @@ static int ambiguous(struct store **s, const char *word, const char *db)
 int compare_inputs_load_where(struct compare_inputs *ci, const char *const *words, size_t nwords,
 			      const struct store_filter *where, const char *db)
 {
+	return compare_inputs_load_kinds(ci, words, nwords, where, db, 0);
+}
+
+int compare_inputs_load_kinds(struct compare_inputs *ci, const char *const *words, size_t nwords,
+			      const struct store_filter *where, const char *db, int mixed_kinds)
+{
 	struct store *s = NULL;
+	struct record **runs = calloc(nwords ? nwords : 1, sizeof *runs);
+	const char *kind = NULL, *kind_word = NULL;
+	if (!runs)
+		abort();
 	memset(ci, 0, sizeof *ci);
+	/* Named runs first: a bare "last" then means the newest run of their kind, so
+	 * `report tr1 last` never pairs a track run with whatever ran last. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < nwords; i++) {
+			struct stat sb;
+			char k[32];
+			long back;
+			if (strcmp(words[i], "-") == 0 || stat(words[i], &sb) == 0)
+				continue;
+			int bare = store_last_parse(words[i], k, &back) == 1 && !*k;
+			if (bare != pass)
+				continue;
+			if (!s && !(s = storecmd_open(db)))
+				goto fail;
+			char err[512];
+			if (!(runs[i] = store_load_kind(s, words[i], pass ? kind : NULL, err, sizeof err))) {
+				nm_error("%s", err);
+				goto fail;
+			}
+			const char *c = runs[i]->command ? runs[i]->command : "";
+			if (!kind) {
+				kind = c;
+				kind_word = words[i];
+			} else if (strcmp(kind, c) != 0 && !mixed_kinds) {
+				nm_error("\"%s\" is a %s run and \"%s\" a %s run: compare runs of one kind (e.g. last:%s)",
+					 kind_word, kind, words[i], c, kind);
+				goto fail;
+			}
+		}
 	for (size_t i = 0; i < nwords; i++) {
-		struct stat sb;
-		if (strcmp(words[i], "-") == 0 || stat(words[i], &sb) == 0) {
+		if (!runs[i]) {
 			if (ambiguous(&s, words[i], db) < 0 || load_file(ci, words[i]) < 0)
 				goto fail;
 			continue;
 		}
-		if (!s && !(s = storecmd_open(db)))
-			goto fail;
-		struct record *r = storecmd_load(s, words[i]);
-		if (!r)
-			goto fail;
-		add(ci, r, run_name(r, words, nwords));
+		add(ci, runs[i], run_name(runs[i], words, nwords));
+		runs[i] = NULL;
 	}
 	if (where && load_where(ci, &s, where, db) < 0)
 		goto fail;
@@ -154,8 +189,12 @@ int compare_inputs_load_where(struct compare_inputs *ci, const char *const *word
 				ci->v[k].name = ci->owned_names[k];
 			}
 	store_close(s);
+	free(runs);
 	return 0;
 fail:
+	for (size_t i = 0; i < nwords; i++)
+		record_free(runs[i]);
+	free(runs);
 	store_close(s);
 	compare_inputs_free(ci);
 	return -1;

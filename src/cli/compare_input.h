@@ -26,6 +26,11 @@ struct compare_inputs {
  * matching no run). */
 int compare_inputs_load_where(struct compare_inputs *ci, const char *const *words, size_t nwords,
 			      const struct store_filter *where, const char *db);
+/* As above.  A bare "last" (or "last~N") means the newest run of the kind (command) of the runs
+ * named beside it; runs of different kinds are refused unless mixed_kinds (report: a page of
+ * several kinds' charts). */
+int compare_inputs_load_kinds(struct compare_inputs *ci, const char *const *words, size_t nwords,
+			      const struct store_filter *where, const char *db, int mixed_kinds);
 
 /* --where KEY=VALUE into *where: KEY is host, label, command or a tag; repeatable (all must
  * hold). Exits 2 on a bad value or too many. */

@@ -34,7 +34,8 @@ const struct cli_help cmd_export_help = {
 		 "\n"
 		 "Write saved runs as JSON records (docs/schema.md), one object per run, one after another;\n"
 		 "`nodemark import` reads them back, here or on another machine.  RUN is an id, a unique id\n"
-		 "prefix, a label (the newest run with it) or \"last\".\n"
+		 "prefix, a label (the newest run with it), \"last\", \"last:KIND\" (the newest run of a\n"
+		 "command, e.g. last:disk), \"last~N\" (the Nth before it) or \"last:KIND~N\".\n"
 		 "\n"
 		 "Options:\n",
 	.options = options,

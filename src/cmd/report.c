@@ -48,8 +48,8 @@ const struct cli_help cmd_report_help = {
 		 "and run for every metric, latency percentile curves from the histograms, timelines from\n"
 		 "the series (track, per-second IOPS).  FILE ending in .md gives Markdown (tables only);\n"
 		 "anything else one self-contained HTML file: inline CSS and SVG, no script, nothing fetched\n"
-		 "from the network.  An INPUT is a saved run (id, id prefix, label, \"last\"), a file of JSON\n"
-		 "records or a file of Go benchmark text, as for compare.\n"
+		 "from the network.  An INPUT is a saved run (id, id prefix, label, \"last\", \"last:KIND\",\n"
+		 "\"last~N\"), a file of JSON records or a file of Go benchmark text, as for compare.\n"
 		 "\n"
 		 "Options:\n",
 	.options = options,
@@ -111,7 +111,7 @@ int cmd_report(int argc, char **argv)
 	cli_outputs_check(options, names.v, names.n, sel.db);
 	int rc = NM_EXIT_USAGE;
 	struct compare_inputs ci;
-	if (compare_inputs_load_where(&ci, names.v, names.n, sel.where_given ? &sel.where : NULL, sel.db) == 0) {
+	if (compare_inputs_load_kinds(&ci, names.v, names.n, sel.where_given ? &sel.where : NULL, sel.db, 1) == 0) {
 		rc = report_loaded(&ci);
 		compare_inputs_free(&ci);
 	}

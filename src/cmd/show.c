@@ -33,7 +33,8 @@ const struct cli_help cmd_show_help = {
 		 "Show one saved run: when, where and how it ran, the machine, and per benchmark its settings\n"
 		 "and each metric's median with its 95% confidence interval (as benchstat computes it) and\n"
 		 "the number of samples.  RUN is an id, a unique id prefix, a label (the newest run with it)\n"
-		 "or \"last\".\n"
+		 "or a reference: \"last\" (the newest run), \"last:KIND\" (the newest run of a command,\n"
+		 "e.g. last:disk), \"last~N\" (the Nth run before it), \"last:disk~1\".\n"
 		 "\n"
 		 "Options:\n",
 	.options = options,

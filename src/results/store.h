@@ -29,11 +29,21 @@ int store_save(struct store *s, const struct record *r, char *err, size_t errlen
 /* 1 when a run with exactly this id is stored, 0 when not, -1 with a message. */
 int store_has(struct store *s, const char *id, char *err, size_t errlen);
 
-/* A run by id, unique id prefix, label (newest with it) or "last". NULL with a message. */
+/* A run by id, unique id prefix, label (newest with it) or "last" (see store_resolve_kind). NULL with a
+ * message. */
 struct record *store_load(struct store *s, const char *name, char *err, size_t errlen);
+/* As store_load; a "last" without :KIND means the newest run of command kind (NULL: of any). */
+struct record *store_load_kind(struct store *s, const char *name, const char *kind, char *err, size_t errlen);
 
 /* The id that name means (as store_load), into id[24]. 0, or -1 with a message. */
 int store_resolve(struct store *s, const char *name, char id[24], char *err, size_t errlen);
+/* "last" is the newest run, "last:KIND" the newest run of that command (disk, track, ...), "~N" after
+ * either the Nth before it.  A "last" without :KIND means kind_default's newest (NULL: any). */
+int store_resolve_kind(struct store *s, const char *name, const char *kind_default, char id[24], char *err,
+		       size_t errlen);
+/* 1 when name is such a reference (kind[] the :KIND or "", *back the ~N or 0), 0 when it is no
+ * reference, -1 when it starts like one but is malformed. */
+int store_last_parse(const char *name, char kind[32], long *back);
 
 /* Delete a run by exact id, in one transaction. 0, or -1 with a message. */
 int store_delete(struct store *s, const char *id, char *err, size_t errlen);

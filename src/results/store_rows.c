@@ -225,17 +225,60 @@ static int query_ids(struct store *s, const char *sql, const char *arg, char id[
 	return n;
 }
 
-int store_resolve(struct store *s, const char *name, char id[24], char *err, size_t errlen)
+int store_last_parse(const char *name, char kind[32], long *back)
+{
+	*kind = 0;
+	*back = 0;
+	if (strncmp(name, "last", 4) != 0)
+		return 0;
+	const char *p = name + 4;
+	if (*p == ':') {
+		size_t k = strcspn(++p, "~");
+		if (k == 0 || k >= 32)
+			return -1;
+		memcpy(kind, p, k);
+		kind[k] = 0;
+		p += k;
+	}
+	if (*p == '~') {
+		char *end;
+		if (p[1] < '0' || p[1] > '9')
+			return -1;
+		*back = strtol(p + 1, &end, 10);
+		if (*end || *back > 1000000)
+			return -1;
+		p = end;
+	}
+	return *p ? (p == name + 4 ? 0 : -1) : 1;
+}
+
+int store_resolve_kind(struct store *s, const char *name, const char *kind_default, char id[24], char *err,
+		       size_t errlen)
 {
 	int n;
+	char kind[32];
+	long back;
 	if (!*name)
 		return nm_errf(err, errlen, "empty run name: expected an id, id prefix, label or \"last\"");
-	if (strcmp(name, "last") == 0) {
-		n = query_ids(s, "SELECT id FROM runs ORDER BY time_ms DESC, id DESC LIMIT 1", NULL, id, err,
-			      errlen);
+	int last = store_last_parse(name, kind, &back);
+	if (last < 0)
+		return nm_errf(err, errlen,
+			       "bad run reference \"%s\": expected last, last:KIND, last~N or last:KIND~N", name);
+	if (last) {
+		const char *k = *kind ? kind : kind_default;
+		char sql[160];
+		snprintf(sql, sizeof sql, "SELECT id FROM runs%s ORDER BY time_ms DESC, id DESC LIMIT 1 OFFSET %ld",
+			 k ? " WHERE command = ?" : "", back);
+		n = query_ids(s, sql, k, id, err, errlen);
+		if (n < 0)
+			return -1;
+		if (n == 0 && k)
+			return nm_errf(err, errlen, "no %s run%s in %s for \"%s\"", k, back ? "s that far back" : "",
+				       s->path, name);
 		if (n == 0)
-			return nm_errf(err, errlen, "no runs in %s yet", s->path);
-		return n < 0 ? -1 : 0;
+			return nm_errf(err, errlen, back ? "no runs that far back in %s for \"%s\"" : "no runs in %s yet",
+				       s->path, name);
+		return 0;
 	}
 	if ((n = query_ids(s, "SELECT id FROM runs WHERE id = ?", name, id, err, errlen)) != 0)
 		return n < 0 ? -1 : 0;
@@ -255,6 +298,11 @@ int store_resolve(struct store *s, const char *name, char id[24], char *err, siz
 	}
 	return nm_errf(err, errlen, "no run \"%s\" in %s (name a run by id, id prefix, label or \"last\")", name,
 		       s->path);
+}
+
+int store_resolve(struct store *s, const char *name, char id[24], char *err, size_t errlen)
+{
+	return store_resolve_kind(s, name, NULL, id, err, errlen);
 }
 
 /* --- loading ------------------------------------------------------------------ */
@@ -461,8 +509,13 @@ fail:
 
 struct record *store_load(struct store *s, const char *name, char *err, size_t errlen)
 {
+	return store_load_kind(s, name, NULL, err, errlen);
+}
+
+struct record *store_load_kind(struct store *s, const char *name, const char *kind, char *err, size_t errlen)
+{
 	char id[24];
-	if (store_resolve(s, name, id, err, errlen) < 0)
+	if (store_resolve_kind(s, name, kind, id, err, errlen) < 0)
 		return NULL;
 	/* One read transaction, so a run deleted meanwhile is never seen half. */
 	if (store_db_exec(s, "BEGIN", "starting to read", err, errlen) < 0)
