@@ -2,6 +2,7 @@
 #include "inventory/inventory.h"
 #include "results/store.h"
 #include "util/error.h"
+#include "util/color.h"
 #include "util/parse.h"
 #include "util/progress.h"
 
@@ -34,6 +35,15 @@ void run_opts_quiet(const struct opt_iter *it, void *unused)
 	if (it->arg)
 		opt_bad_value(it, "takes no value");
 	progress_set_quiet();
+}
+
+void run_opts_color(const struct opt_iter *it, void *unused)
+{
+	enum color_when w;
+	(void)unused;
+	if (color_parse(it->arg, &w) < 0)
+		opt_bad_value(it, "expected auto, always or never");
+	color_set_when(w);
 }
 
 int run_opts_handle(struct run_opts *o, int id, const struct opt_iter *it)

@@ -59,11 +59,17 @@ void run_opts_add_tag(const struct opt_iter *it, void *run_opts); /* --tag KEY=V
 /* --progress N and -q/--quiet: the progress lines (util/progress.h) */
 void run_opts_progress(const struct opt_iter *it, void *unused);
 void run_opts_quiet(const struct opt_iter *it, void *unused);
+/* --color=auto|always|never (util/color.h), on every command that colours its output */
+void run_opts_color(const struct opt_iter *it, void *unused);
+#define CLI_COLOR_OPTION                                                                          \
+	CLI_CALL("color", run_opts_color, NULL,                                                    \
+		 CLI_HELP("WHEN", "auto (a terminal, unless $NO_COLOR is set), always or never"))
 #define CLI_RUN_OPTIONS(ro)                                                                       \
 	CLI_CALL("progress", run_opts_progress, NULL,                                              \
 		 CLI_HELP("N", "without a terminal, a progress line every N s (default 10)")),      \
 	CLI_CALL("quiet", run_opts_quiet, NULL, .alias = "q", .optional_value = 1,                 \
 		 CLI_HELP(NULL, "no progress lines")),                                              \
+	CLI_COLOR_OPTION,                                                                          \
 	CLI_CALL("tag", run_opts_add_tag, (ro), CLI_HELP("KEY=VALUE", RUN_OPT_TAG_HELP)),          \
 	CLI_STRING("label", &(ro)->label, .bad = "empty value: expected a name for the run",       \
 		   CLI_HELP("TEXT", RUN_OPT_LABEL_HELP)),                                           \

@@ -3,6 +3,7 @@
 #include "cli/compare_input.h"
 #include "cli/options.h"
 #include "cli/output.h"
+#include "cli/run_opts.h"
 #include "export/compare_out.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
@@ -50,6 +51,7 @@ static const struct cli_option options[] = {
 	CLI_OUTPUT("output", &output, .alias = "o", CLI_HELP("FILE", "write to FILE (atomically) instead of stdout")),
 	CLI_CALL("alpha", parse_alpha, &sel.o.alpha, CLI_HELP("A", "significance level (default 0.05)")),
 	CLI_COMPARE_DB(&sel),
+	CLI_COLOR_OPTION,
 	CLI_END,
 };
 

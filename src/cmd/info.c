@@ -18,7 +18,7 @@ struct info_args {
 	struct inventory_opts inv;
 	const char *output, *db;
 	const char *runs[2];
-	int json, diff, nruns;
+	int json, diff, nruns, verbose;
 };
 
 static struct info_args args;
@@ -26,6 +26,8 @@ static struct info_args args;
 static const struct cli_option options[] = {
 	CLI_FLAG("json", &args.json,
 		 CLI_HELP(NULL, "print the facts as one JSON object (what is stored with every run)")),
+	CLI_FLAG("verbose", &args.verbose, .alias = "v",
+		 CLI_HELP(NULL, "print the kernel's whole command line too (--json always has it)")),
 	CLI_STRING("path", &args.inv.path, .bad = "empty value: expected a directory",
 		   CLI_HELP("DIR", "describe the storage stack under DIR (default: the current directory)")),
 	CLI_FLAG("serials", &args.inv.serials,
@@ -48,8 +50,8 @@ static const struct cli_option options[] = {
 };
 
 const struct cli_help cmd_info_help = {
-	.usage = "usage: nodemark info [--json] [--path DIR] [--serials] [--sysroot DIR]\n"
-		 "                     [--output FILE]\n"
+	.usage = "usage: nodemark info [--json] [--verbose] [--path DIR] [--serials]\n"
+		 "                     [--sysroot DIR] [--output FILE]\n"
 		 "       nodemark info --diff RUN_A RUN_B [--json] [--db FILE] [--output FILE]\n"
 		 "\n"
 		 "Describe the machine: CPU, memory, OS and virtualization, every block device, and the\n"
@@ -183,7 +185,7 @@ int cmd_info(int argc, char **argv)
 			return rc;
 	} else {
 		json_t *inv = inventory_collect(&args.inv);
-		text = args.json ? json_dumps(inv, JSON_INDENT(2)) : inventory_text(inv);
+		text = args.json ? json_dumps(inv, JSON_INDENT(2)) : inventory_text(inv, args.verbose);
 		json_decref(inv);
 	}
 	if (!text) {

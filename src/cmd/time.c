@@ -7,6 +7,7 @@
 #include "export/hyperfine.h"
 #include "proc/spawner.h"
 #include "util/cleanup.h"
+#include "util/color.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -117,8 +118,10 @@ int cmd_time(int argc, char **argv)
 	int export_to_stdout = to_stdout(a->export_json) || to_stdout(a->export_csv) || to_stdout(a->export_md) ||
 			       to_stdout(a->export_adoc) || to_stdout(a->export_org);
 	struct report rep = { export_to_stdout ? stderr : stdout, r, 0 };
-	if (a->style_none && (devnull = fopen("/dev/null", "w")))
+	if (a->style == TIME_STYLE_NONE && (devnull = fopen("/dev/null", "w")))
 		rep.out = devnull;
+	if (a->style == TIME_STYLE_COLOR || a->style == TIME_STYLE_PLAIN) /* over --color, as hyperfine */
+		color_set_when(a->style == TIME_STYLE_COLOR ? COLOR_ALWAYS : COLOR_NEVER);
 	rc = time_plan_run(&a->plan, r, on_start, on_done, &rep, err, sizeof err);
 	if (rc == NM_EXIT_INTERRUPTED && finished_runs(r) && !a->ro.no_save) {
 		/* Ctrl-C: keep what was measured, as every benchmarking command does. */

@@ -1,5 +1,6 @@
 #include "cmd/time_args.h"
 #include "cli/output.h"
+#include "cli/store_open.h"
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/shellwords.h"
@@ -118,20 +119,74 @@ static void add_command(const char *word, void *args)
 	a->shell_cmds[a->nshell++] = word;
 }
 
-/* --step NAME=CMD: a named command of a pipeline; the steps run in turn, as one run. */
-static void take_step(const struct opt_iter *it, void *args)
+static void add_step(struct time_args *a, const char *name, size_t len, const char *cmd)
 {
-	struct time_args *a = args;
-	const char *eq = strchr(it->arg, '=');
-	if (!eq || eq == it->arg || !eq[1])
-		opt_bad_value(it, "expected NAME=CMD, like bwa='bwa mem ref.fa reads.fq'");
 	if (a->nshell == TIME_MAX_CMDS)
 		nm_usage_fail("at most %d steps", TIME_MAX_CMDS);
 	if (a->nnames != a->nshell)
 		nm_usage_fail("--step: give the steps alone (their names are in NAME=CMD)");
-	a->names[a->nnames++] = xstrndup(it->arg, (size_t)(eq - it->arg));
-	a->shell_cmds[a->nshell++] = eq + 1;
+	a->names[a->nnames++] = xstrndup(name, len);
+	a->shell_cmds[a->nshell++] = cmd;
 	a->nsteps++;
+}
+
+/* --step NAME=CMD: a named command of a pipeline; the steps run in turn, as one run. */
+static void take_step(const struct opt_iter *it, void *args)
+{
+	const char *eq = strchr(it->arg, '=');
+	if (!eq || eq == it->arg || !eq[1])
+		opt_bad_value(it, "expected NAME=CMD, like bwa='bwa mem ref.fa reads.fq'");
+	add_step(args, it->arg, (size_t)(eq - it->arg), eq + 1);
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	char *e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+		*--e = '\0';
+	return s;
+}
+
+/* --steps FILE: the same steps as lines "name: command" ('#' comments and blank lines
+ * skipped), so a long pipeline is written once and kept beside its data.  The commands point
+ * into the file's text, kept until time_args_free. */
+static void take_steps_file(const struct opt_iter *it, void *args)
+{
+	struct time_args *a = args;
+	if (a->steps_text)
+		nm_usage_fail("--steps: give one steps file (more steps go with --step NAME=CMD)");
+	size_t len;
+	char *text = storecmd_read_file(it->arg, &len);
+	if (!text)
+		exit(NM_EXIT_USAGE);
+	if (strlen(text) != len)
+		nm_usage_fail("--steps: %s: a NUL byte: not a text file", it->arg);
+	a->steps_text = text;
+	a->steps_file = it->arg;
+	size_t before = a->nsteps;
+	unsigned lineno = 0;
+	for (char *line = text, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		lineno++;
+		char *l = trim(line);
+		if (!*l || *l == '#')
+			continue;
+		char *colon = strchr(l, ':');
+		char *name = l, *cmd = colon ? trim(colon + 1) : NULL;
+		size_t n = colon ? (size_t)(colon - l) : 0;
+		while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
+			n--;
+		if (!colon || !n || !*cmd || strcspn(name, " \t") < n)
+			nm_usage_fail("--steps: %s:%u: expected 'name: command' (a name without blanks, a colon, "
+				      "then the command)", it->arg, lineno);
+		add_step(a, name, n, cmd);
+	}
+	if (a->nsteps == before)
+		nm_usage_fail("--steps: %s: no steps (one 'name: command' per line)", it->arg);
 }
 
 static const struct cli_choice units[] = {
@@ -140,8 +195,9 @@ static const struct cli_choice units[] = {
 static const struct cli_choice sorts[] = {
 	{ "auto", HF_SORT_AUTO }, { "command", HF_SORT_COMMAND }, { "mean-time", HF_SORT_MEAN }, { NULL, 0 },
 };
-static const struct cli_choice styles[] = { /* the value is "no report" */
-	{ "auto", 0 }, { "basic", 0 }, { "full", 0 }, { "nocolor", 0 }, { "color", 0 }, { "none", 1 }, { NULL, 0 },
+static const struct cli_choice styles[] = { /* hyperfine's styles: colour or not, or no report */
+	{ "auto", TIME_STYLE_AUTO }, { "basic", TIME_STYLE_PLAIN }, { "full", TIME_STYLE_COLOR },
+	{ "nocolor", TIME_STYLE_PLAIN }, { "color", TIME_STYLE_COLOR }, { "none", TIME_STYLE_NONE }, { NULL, 0 },
 };
 
 #define MAX_COUNT 1000000000ull
@@ -160,6 +216,8 @@ const struct cli_option time_options[] = {
 	CLI_CALL("step", take_step, &parsed,
 		 CLI_HELP("NAME=CMD", "a step of a pipeline (repeatable, in order): each run times the\n"
 				      "steps in turn, a row per step and a total (default 1 run)")),
+	CLI_CALL("steps", take_steps_file, &parsed,
+		 CLI_HELP("FILE", "the steps from FILE, one 'name: command' per line ('#' comments)")),
 	CLI_FLAG("interleave", &parsed.plan.interleave,
 		 CLI_HELP(NULL, "run the commands in turn (A B A B ...) so slow drift hits all alike")),
 	CLI_DURATION("timeout", &parsed.plan.timeout_ns, .min = 1, .bad = "expected a duration above 0, like 30s or 5m",
@@ -202,7 +260,7 @@ const struct cli_option time_options[] = {
 		 CLI_HELP("UNIT", "second, millisecond or microsecond for the report and tables")),
 	CLI_ENUM("sort", &parsed.sort, sorts,
 		 CLI_HELP("METHOD", "auto (summary by time, tables by command), command, mean-time")),
-	CLI_ENUM("style", &parsed.style_none, styles,
+	CLI_ENUM("style", &parsed.style, styles,
 		 CLI_HELP("TYPE", "auto, basic, full, nocolor, color, or none (no report)")),
 	CLI_FLAG("json", &parsed.json, CLI_HELP(NULL, "hyperfine's JSON on stdout (the report goes to stderr)")),
 	CLI_OUTPUT("export-json", &parsed.export_json,
@@ -467,7 +525,7 @@ int time_args_parse(struct time_args **out, int argc, char **argv)
 {
 	struct time_args *a = *out = &parsed;
 	cli_parse("time", argc, argv, time_options, add_command, a);
-	cli_outputs_check(time_options, NULL, 0, a->ro.db);
+	cli_outputs_check(time_options, &a->steps_file, a->steps_file ? 1 : 0, a->ro.db);
 	check_args(a);
 	a->plan.iteration_env = 1;
 	hyperfine_set_style(a->unit, a->sort, a->reference != NULL);
@@ -483,6 +541,8 @@ void time_args_free(struct time_args *a)
 	run_opts_free(&a->ro);
 	for (size_t i = 0; i < a->nsteps; i++) /* a step's name was cut from its NAME=CMD */
 		free((char *)a->names[i]);
+	free(a->steps_text);
+	a->steps_text = NULL;
 	shellwords_free(a->plan.shell);
 	a->plan.shell = NULL;
 	if (a->plan.has_in_fd)

@@ -13,6 +13,9 @@
 
 #define TIME_MAX_CMDS 256
 
+/* hyperfine's --style: colour (color, full), none (basic, nocolor), or no report */
+enum time_style { TIME_STYLE_AUTO, TIME_STYLE_PLAIN, TIME_STYLE_COLOR, TIME_STYLE_NONE };
+
 struct time_args {
 	struct time_plan plan;
 	struct params params;
@@ -32,10 +35,12 @@ struct time_args {
 	const char *reference, *reference_name;
 	enum hf_unit unit;
 	enum hf_sort sort;
-	int style_none;         /* --style none: no report */
+	int style;              /* --style: enum time_style */
 	int json;               /* --json: hyperfine's JSON on stdout */
 	int debug_mode;         /* --debug-mode: hyperfine's dry run, refused */
 	size_t nsteps;          /* --step NAME=CMD: a pipeline, its steps in turn, one run each round */
+	const char *steps_file; /* --steps FILE: the same steps as "name: command" lines */
+	char *steps_text;       /* its text, which the steps' commands point into */
 	const char *export_json, *export_csv, *export_md, *export_adoc, *export_org;
 };
 

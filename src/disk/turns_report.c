@@ -1,4 +1,5 @@
 #include "disk/turns_report.h"
+#include "util/color.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -83,7 +84,14 @@ void disk_turns_print(FILE *out, const struct disk_turns *t)
 			if (k == t->ref)
 				continue;
 			const struct disk_pair *pr = &t->pairs[i * t->narms + k];
-			fprintf(out, "   %7.3f  %-28s", pr->r.ratio, pr->v.text);
+			/* a called change: red when the target is slower than the reference, green
+			 * when faster (MB/s: higher is better) */
+			const char *on = "", *off = "";
+			if (pr->v.call == PAIRED_CALLED) {
+				on = color_on(out, pr->r.ratio < 1 ? COLOR_BAD : COLOR_GOOD);
+				off = color_off(out);
+			}
+			fprintf(out, "   %7.3f  %s%-28s%s", pr->r.ratio, on, pr->v.text, off);
 		}
 		fputc('\n', out);
 	}

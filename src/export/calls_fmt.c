@@ -1,5 +1,6 @@
 /* The calls as text, Markdown, HTML and JSON (export/calls_fmt.h). */
 #include "export/calls_fmt.h"
+#include "util/color.h"
 
 #include <math.h>
 #include <string.h>
@@ -92,12 +93,18 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.text);
 			continue;
 		}
+		/* a called regression in red, an improvement in green: the lines to read first */
+		const char *on = "", *off = "";
+		if (c->v.kind == VERDICT_REGRESSION || c->v.kind == VERDICT_IMPROVEMENT) {
+			on = color_on(f, c->v.kind == VERDICT_REGRESSION ? COLOR_BAD : COLOR_GOOD);
+			off = color_off(f);
+		}
 		if (group > 1) {
 			char label[96];
 			snprintf(label, sizeof label, "%s phase, %zu figures", c->phase, group);
-			fprintf(f, "  %-*s %s\n", (int)w, label, c->v.why);
+			fprintf(f, "  %s%-*s %s%s\n", on, (int)w, label, c->v.why, off);
 		} else {
-			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.why);
+			fprintf(f, "  %s%-*s %s%s\n", on, (int)w, c->row, c->v.why, off);
 		}
 		fprintf(f, "  %-*s %s\n", (int)w, "", sum);
 	}

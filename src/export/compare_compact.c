@@ -4,6 +4,7 @@
 #include "export/calls_fmt.h"
 #include "export/compare_out.h"
 #include "export/texttab.h"
+#include "util/color.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 #include "stats/summary.h"
@@ -134,7 +135,18 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 		fprintf(f, "%s%*s", txt[i * nk], (int)(w[0] - tt_width(txt[i * nk])), "");
 		for (size_t k = 1; k < nk; k++) {
 			const char *s = txt[i * nk + k];
-			fprintf(f, "  %*s%s", (int)(w[k] - tt_width(s)), "", s);
+			/* a ratio whose verdict is a called regression or improvement, coloured after
+			 * the widths are measured (escapes take no column) */
+			const char *on = "", *off = "";
+			if (i && k > nc) {
+				const struct ct_cell *cell = ct_cell_at(res, ln[i - 1].t, ln[i - 1].row, k - nc);
+				enum verdict_kind vk = cell && cell->call ? cell->call->v.kind : VERDICT_NOT_COMPARED;
+				if (vk == VERDICT_REGRESSION || vk == VERDICT_IMPROVEMENT) {
+					on = color_on(f, vk == VERDICT_REGRESSION ? COLOR_BAD : COLOR_GOOD);
+					off = color_off(f);
+				}
+			}
+			fprintf(f, "  %*s%s%s%s", (int)(w[k] - tt_width(s)), "", on, s, off);
 		}
 		fputc('\n', f);
 	}

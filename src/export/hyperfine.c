@@ -1,6 +1,7 @@
 #include "export/hyperfine.h"
 #include "stats/mannwhitney.h"
 #include "stats/summary.h"
+#include "util/color.h"
 #include "util/error.h"
 #include "util/escape.h"
 #include "util/units.h"
@@ -306,10 +307,17 @@ void time_print_summary(FILE *fp, const struct record *r)
 		char err[32] = "";
 		if (s.has_err)
 			snprintf(err, sizeof err, " ± %.2f", s.err);
+		/* a significant difference in colour: green where the first ran faster, red where
+		 * it ran slower (only a --reference can be slower) */
+		const struct metric *wa = bench_find_metric(bs[best], "wall_s"), *wb = bench_find_metric(bs[i], "wall_s");
+		int called = s.cmp != 0 && mwu_pvalue(wa->samples, wa->nsamples, wb->samples, wb->nsamples) < 0.05;
+		const char *on = called ? color_on(fp, s.cmp > 0 ? COLOR_GOOD : COLOR_BAD) : "";
+		const char *off = called ? color_off(fp) : "";
 		if (s.cmp == 0)
 			fprintf(fp, "    As fast (%.2f%s) as %s", s.ratio, err, bs[i]->name);
 		else
-			fprintf(fp, "%8.2f%s times %s than %s", s.ratio, err, s.cmp > 0 ? "faster" : "slower", bs[i]->name);
+			fprintf(fp, "%s%8.2f%s times %s%s than %s", on, s.ratio, err, s.cmp > 0 ? "faster" : "slower", off,
+				bs[i]->name);
 		significance(fp, bs[best], bs[i]);
 	}
 	fputc('\n', fp);

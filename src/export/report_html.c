@@ -74,6 +74,12 @@ static void machines(FILE *f, const struct ct_input *in, size_t nin)
 		fputs("</p>\n", f);
 		free(sum);
 		if (in[i].r->inventory) {
+			/* hw.sh's block, as people paste it, then every fact */
+			char *hw = inventory_overview(in[i].r->inventory);
+			fputs("<pre class=\"inventory\">", f);
+			chart_esc(f, hw ? hw : "");
+			fputs("</pre>\n", f);
+			free(hw);
 			char *inv = json_dumps(in[i].r->inventory, JSON_INDENT(2));
 			fputs("<details><summary>inventory</summary><pre>", f);
 			chart_esc(f, inv);
@@ -328,6 +334,12 @@ void report_write_markdown(FILE *f, const struct cmp_model *m, const struct repo
 		md_put(f, sum ? sum : "no inventory recorded");
 		fputc('\n', f);
 		free(sum);
+		/* hw.sh's block in a code block: its lines start with a label or a device name,
+		 * never with the fence */
+		char *hw = in[i].r->inventory ? inventory_overview(in[i].r->inventory) : NULL;
+		if (hw)
+			fprintf(f, "\n  ````\n%s  ````\n", hw);
+		free(hw);
 	}
 	fputs("\n## Runs\n\n| input | run | host | started | command | tags |\n|---|---|---|---|---|---|\n", f);
 	for (size_t i = 0; i < nin; i++) {

@@ -50,6 +50,7 @@ struct ini_state {
 	struct fio_file_id open_files[MAX_INCLUDE_DEPTH + 1]; /* the file being read and its includers */
 	unsigned nopen;
 	struct fio_sysvals sys;          /* what $pagesize, $mb_memory and $ncpus stand for */
+	int line_included;               /* the line being read is an include (its error is the include's) */
 };
 
 static int parse_text(struct ini_state *st, const char *text, size_t len, const char *name, char *err,
@@ -212,7 +213,9 @@ static int parse_line(struct ini_state *st, char *line, const char *name, unsign
 		return 0;
 	}
 	if (!strncmp(s, "include", 7) && isspace((unsigned char)s[7])) {
-		if (include_file(st, trim(s + 8), name, msg, sizeof msg) < 0)
+		int rc = include_file(st, trim(s + 8), name, msg, sizeof msg);
+		st->line_included = 1; /* after: the included file's lines reset it */
+		if (rc < 0)
 			return nm_errf(err, errlen, "%s:%u: %s", name, lineno, msg);
 		return 0;
 	}
@@ -243,8 +246,15 @@ static int parse_text(struct ini_state *st, const char *text, size_t len, const 
 			free(line);
 			return nm_errf(err, errlen, "%s:%u: a NUL byte; not a job file?", name, lineno);
 		}
+		st->line_included = 0;
 		int rc = parse_line(st, line, name, lineno, err, errlen);
 		free(line);
+		/* An included file may be any file the user can read (include /etc/shadow): its
+		 * errors name the file and line, never its text. An include line's own error is
+		 * the included file's (already told this way) or names the file it reads. */
+		if (rc < 0 && st->p->include_depth > 0 && !st->line_included)
+			return nm_errf(err, errlen, "%s:%u: not a job file line (an included file's text is not shown)",
+				       name, lineno);
 		if (rc < 0)
 			return -1;
 		i = e + 1;

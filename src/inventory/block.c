@@ -326,6 +326,11 @@ json_t *block_collect(const char *root, int serials)
 		if (hidden || block_read(root, names[i], &b) < 0 || b.size == 0 || strcmp(b.kind, "ram") == 0)
 			continue;
 		json_t *d = block_json(&b, serials), *tree = block_tree_children(root, b.name);
+		char file[PATH_MAX];
+		/* what a loop device reads: its model, in effect */
+		if (strcmp(b.kind, "loop") == 0 &&
+		    sysfs_str(root, file, sizeof file, "/sys/block/%s/loop/backing_file", names[i]) == 0 && file[0])
+			json_object_set_new(d, "backing_file", json_string(file));
 		const char *keys[] = { "fstype", "mountpoint" };
 		for (size_t k = 0; k < 2; k++)
 			if (json_object_get(tree, keys[k]))

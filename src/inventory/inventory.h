@@ -20,8 +20,12 @@ json_t *inventory_collect(const struct inventory_opts *o);
 /* "2-core Intel Xeon (KVM), 23 GiB RAM, virtio 256 GiB ext4, Debian 12, Linux 6.18"; malloc'd. */
 char *inventory_summary(const json_t *inv);
 
-/* The inventory for people: the summary line, then a section per part; malloc'd. */
-char *inventory_text(const json_t *inv);
+/* The inventory for people: the summary line, then a section per part; the kernel's whole
+ * command line only when verbose; malloc'd. */
+char *inventory_text(const json_t *inv, int verbose);
+
+/* hw.sh's block alone (VENDOR, MEMORY, CPUs, DISKS), as run's report shows it; malloc'd. */
+char *inventory_overview(const json_t *inv);
 
 /* What lies under a directory, for the layers that adapt to it (NUMA placement, O_DIRECT,
  * picking the NVMe test set). */

@@ -114,13 +114,59 @@ static void memory_text(struct strbuf *sb, const json_t *mem)
 	line(sb, "source", str(mem, "source"));
 }
 
-static void os_text(struct strbuf *sb, const json_t *os)
+/* Boot parameters that change what a benchmark measures; the rest (root=, quiet) does not. */
+static int notable_param(const char *w, size_t n)
+{
+	static const char *const keys[] = { "mitigations", "isolcpus", "nohz_full", "rcu_nocbs", "intel_pstate",
+					    "amd_pstate", "transparent_hugepage", "hugepages", "default_hugepagesz",
+					    "iommu", "intel_iommu", "amd_iommu", "idle", "processor.max_cstate",
+					    "intel_idle.max_cstate", "cpufreq.default_governor", "numa_balancing",
+					    "nosmt", "elevator", "preempt", "threadirqs", "zswap.enabled" };
+	for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
+		size_t k = strlen(keys[i]);
+		if (n >= k && strncmp(w, keys[i], k) == 0 && (n == k || w[k] == '='))
+			return 1;
+	}
+	return 0;
+}
+
+/* One line: the release, how long the command line is and the parameters that matter; the
+ * whole command line only when asked (it is long and mostly paths and UUIDs). */
+static void kernel_text(struct strbuf *sb, const json_t *os, int verbose)
+{
+	struct strbuf v, notable;
+	sb_init(&v);
+	sb_init(&notable);
+	const char *c = str(os, "cmdline");
+	int words = 0;
+	while (*c) {
+		while (*c == ' ' || *c == '\t')
+			c++;
+		if (!*c)
+			break;
+		size_t n = strcspn(c, " \t");
+		words++;
+		if (notable_param(c, n))
+			sb_printf(&notable, "%s%.*s", notable.len ? " " : "", (int)n, c);
+		c += n;
+	}
+	sb_puts(&v, *str(os, "kernel") ? str(os, "kernel") : "unknown");
+	if (words)
+		sb_printf(&v, ", command line of %d word%s%s%s", words, words == 1 ? "" : "s",
+			  notable.len ? ": " : "", notable.len ? notable.buf : "");
+	line(sb, "kernel", v.buf);
+	if (verbose)
+		line(sb, "command line", str(os, "cmdline"));
+	sb_free(&v);
+	sb_free(&notable);
+}
+
+static void os_text(struct strbuf *sb, const json_t *os, int verbose)
 {
 	char v[256];
 	sb_puts(sb, "OS\n");
 	line(sb, "distribution", *str(os, "pretty_name") ? str(os, "pretty_name") : str(os, "name"));
-	line(sb, "kernel", str(os, "kernel"));
-	line(sb, "command line", str(os, "cmdline"));
+	kernel_text(sb, os, verbose);
 	const json_t *virt = json_object_get(os, "virtualization"), *ct = json_object_get(os, "container");
 	snprintf(v, sizeof v, "%s (%s)", str(virt, "type"), str(virt, "source"));
 	line(sb, "virtualization", v);
@@ -249,16 +295,17 @@ static void path_text(struct strbuf *sb, const json_t *p)
 	}
 	if (json_object_get(p, "dataset")) {
 		const json_t *z = json_object_get(p, "zfs");
+		/* each property by its name, as zfs get prints them */
 		if (json_is_integer(json_object_get(p, "recordsize")))
-			snprintf(v, sizeof v, "%s, compression %s, atime %s, sync %s, primarycache %s (%s)",
-				 bytes(num(p, "recordsize"), b, sizeof b), str(z, "compression"), str(z, "atime"),
-				 str(z, "sync"), str(z, "primarycache"), str(p, "recordsize_source"));
+			snprintf(v, sizeof v, "%s: recordsize %s, compression %s, atime %s, sync %s, primarycache %s (%s)",
+				 str(p, "dataset"), bytes(num(p, "recordsize"), b, sizeof b), str(z, "compression"),
+				 str(z, "atime"), str(z, "sync"), str(z, "primarycache"), str(p, "recordsize_source"));
 		else
-			snprintf(v, sizeof v, "unknown: %s", str(p, "recordsize_source"));
+			snprintf(v, sizeof v, "%s: recordsize unknown: %s", str(p, "dataset"), str(p, "recordsize_source"));
 		line(sb, "ZFS dataset", v);
 		if (*str(z, "pool_health")) {
-			snprintf(v, sizeof v, "%s %s%s%s", str(z, "pool"), str(z, "pool_health"),
-				 *str(z, "layout") ? ", " : "", str(z, "layout"));
+			snprintf(v, sizeof v, "%s: health %s%s%s", str(z, "pool"), str(z, "pool_health"),
+				 *str(z, "layout") ? ", layout " : "", str(z, "layout"));
 			if (json_is_integer(json_object_get(z, "ashift")))
 				snprintf(v + strlen(v), sizeof v - strlen(v), ", ashift %lld", num(z, "ashift"));
 			line(sb, "ZFS pool", v);
@@ -273,7 +320,7 @@ static void path_text(struct strbuf *sb, const json_t *p)
 	line(sb, "source", str(p, "source"));
 }
 
-char *inventory_text(const json_t *inv)
+char *inventory_text(const json_t *inv, int verbose)
 {
 	struct strbuf sb;
 	sb_init(&sb);
@@ -286,7 +333,7 @@ char *inventory_text(const json_t *inv)
 	sb_puts(&sb, "\n");
 	memory_text(&sb, json_object_get(inv, "memory"));
 	sb_puts(&sb, "\n");
-	os_text(&sb, json_object_get(inv, "os"));
+	os_text(&sb, json_object_get(inv, "os"), verbose);
 	sb_puts(&sb, "\nStorage\n");
 	const json_t *st = json_object_get(inv, "storage");
 	size_t i;
@@ -296,5 +343,13 @@ char *inventory_text(const json_t *inv)
 	line(&sb, "source", str(st, "source"));
 	sb_puts(&sb, "\n");
 	path_text(&sb, json_object_get(inv, "path"));
+	return sb_detach(&sb);
+}
+
+char *inventory_overview(const json_t *inv)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	overview_text(&sb, inv);
 	return sb_detach(&sb);
 }

@@ -83,6 +83,9 @@ static json_t *tree_node(const char *root, const char *name, const char *type, i
 		if (sysfs_str(root, buf, sizeof buf, "/sys/class/block/%s/dm/name", name) == 0 && buf[0])
 			json_object_set_new(node, "dm_name", json_string(buf));
 	}
+	/* lsblk's TYPE for an md device is its level: raid1, raid0 */
+	if (strcmp(type, "md") == 0 && sysfs_str(root, buf, sizeof buf, "/sys/class/block/%s/md/level", name) == 0 && buf[0])
+		json_object_set_new(node, "level", json_string(buf));
 	struct mountinfo_entry m;
 	if (sysfs_str(root, dev, sizeof dev, "/sys/class/block/%s/dev", name) == 0 && mount_of_dev(root, dev, &m) == 0) {
 		json_object_set_new(node, "fstype", json_string(m.fstype));

@@ -91,8 +91,8 @@ static int note_failure(const struct io_job *job, const char *program, int err)
 	char out[96], errf[96];
 	snprintf(out, sizeof out, "%s.stdout", job->name);
 	snprintf(errf, sizeof errf, "%s.stderr", job->name);
-	int fo = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
-	int fe = open(errf, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0644);
+	int fo = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	int fe = open(errf, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
 	int ok = fo >= 0 && fe >= 0 && dprintf(fe, "%s: cannot run: %s\n", program, strerror(err)) > 0;
 	if (fo >= 0)
 		close(fo);
@@ -118,8 +118,9 @@ static int start_program(struct io_worker *w, struct exec_state *st)
 		char out[96], errf[96];
 		snprintf(out, sizeof out, "%s.stdout", w->job->name);
 		snprintf(errf, sizeof errf, "%s.stderr", w->job->name);
-		posix_spawn_file_actions_addopen(&fa, 1, out, O_CREAT | O_WRONLY | O_TRUNC, 0644);
-		posix_spawn_file_actions_addopen(&fa, 2, errf, O_CREAT | O_WRONLY | O_TRUNC, 0644);
+		/* O_NOFOLLOW: a link planted as NAME.stdout would truncate whatever it points at */
+		posix_spawn_file_actions_addopen(&fa, 1, out, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW, 0644);
+		posix_spawn_file_actions_addopen(&fa, 2, errf, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW, 0644);
 	}
 	int rc = argv && argv[0] ? posix_spawnp(&st->pid, argv[0], &fa, NULL, argv, environ) : EINVAL;
 	posix_spawn_file_actions_destroy(&fa);

@@ -6,6 +6,7 @@
 #include "util/strbuf.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <pwd.h>
 #include <sqlite3.h>
@@ -255,6 +256,43 @@ static int check_existing(struct store *s, char *err, size_t errlen)
 	return 0;
 }
 
+/* Read before SQLite opens the file: opening a WAL-mode database makes -wal and -shm files
+ * beside it, even only to refuse it. The 100-byte header tells a file that is not SQLite,
+ * another program's database (no schema version, more than the schema page) and a newer
+ * store apart. With a -wal file there the header may be stale (SQLite reads the WAL): left
+ * to the checks after opening, which make nothing new then. */
+static int check_header(const struct store *s, char *err, size_t errlen)
+{
+	char wal[sizeof s->path + 8];
+	struct stat st;
+	unsigned char h[100];
+	snprintf(wal, sizeof wal, "%s-wal", s->path);
+	if (lstat(wal, &st) == 0)
+		return 0;
+	int fd = open(s->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return 0; /* SQLite's own open says why */
+	ssize_t n = pread(fd, h, sizeof h, 0);
+	int ok = fstat(fd, &st) == 0;
+	close(fd);
+	if (n < 0 || !ok)
+		return 0;
+	if ((size_t)n < sizeof h || memcmp(h, "SQLite format 3", 16) != 0)
+		return nm_errf(err, errlen, "%s: not a results store or damaged (not a SQLite database; left as it is)",
+			       s->path);
+	unsigned page = (unsigned)h[16] << 8 | h[17];
+	if (page == 1)
+		page = 65536;
+	int32_t version = (int32_t)((uint32_t)h[60] << 24 | (uint32_t)h[61] << 16 | (uint32_t)h[62] << 8 | h[63]);
+	if (version > STORE_SCHEMA_VERSION)
+		return nm_errf(err, errlen, "%s: written by a newer nodemark (schema %d; this one knows %d)", s->path,
+			       (int)version, STORE_SCHEMA_VERSION);
+	if (version == 0 && page >= 512 && st.st_size / page > 1)
+		return nm_errf(err, errlen, "%s: a SQLite database, but not a nodemark results store (left as it is)",
+			       s->path);
+	return 0;
+}
+
 /* Open an existing store read-only, for reading when it cannot be written (a full disk, a
  * read-only mount): no WAL switch, no schema change. immutable=1 when even the shared-memory
  * file cannot be made, which is safe only without a WAL file holding committed pages. */
@@ -323,6 +361,10 @@ struct store *store_open(const char *path, char *err, size_t errlen)
 	int existed = stat(s->path, &sb) == 0;
 	if (existed && !S_ISREG(sb.st_mode)) {
 		nm_errf(err, errlen, "%s: not a regular file", s->path);
+		free(s);
+		return NULL;
+	}
+	if (existed && sb.st_size > 0 && check_header(s, err, errlen) < 0) {
 		free(s);
 		return NULL;
 	}

@@ -1,4 +1,5 @@
 #include "util/error.h"
+#include "util/color.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +13,12 @@ static void vreport(const char *kind, const char *fmt, va_list ap)
 {
 	char msg[1024];
 	vsnprintf(msg, sizeof msg, fmt, ap);
+	/* a warning's word in yellow; errors stay plain (they end the command anyway) */
+	const char *on = *kind ? color_on(stderr, COLOR_WARN) : "", *off = *kind ? color_off(stderr) : "";
 	if (current_command)
-		fprintf(stderr, "nodemark: %s: %s%s\n", current_command, kind, msg);
+		fprintf(stderr, "nodemark: %s: %s%s%s%s\n", current_command, on, kind, off, msg);
 	else
-		fprintf(stderr, "nodemark: %s%s\n", kind, msg);
+		fprintf(stderr, "nodemark: %s%s%s%s\n", on, kind, off, msg);
 }
 
 void nm_error(const char *fmt, ...)

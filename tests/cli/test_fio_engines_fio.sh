@@ -98,6 +98,16 @@ mkdir "$d/cwd"
 [ "$(cat "$d/cwd/ex.stdout" 2>/dev/null)" = "to stdout" ] && [ "$(cat "$d/cwd/ex.stderr" 2>/dev/null)" = "to stderr" ] &&
     ok "exec: std_redirect puts the output in NAME.stdout and NAME.stderr" ||
     not_ok "exec: std_redirect output files" "$(ls "$d/cwd")"
+# A link planted as NAME.stdout / NAME.stderr is not followed (it would truncate its target).
+echo precious >"$d/victim"
+ln -s "$d/victim" "$d/cwd/lk.stdout"
+ln -s "$d/victim" "$d/cwd/lk.stderr"
+(cd "$d/cwd" && run_nm fio --no-save --output-format=json --name=lk --ioengine=exec --program="$d/prog" \
+    --time_based --runtime=1; echo "$err" >"$d/err")
+check "exec: a link as NAME.stdout is not followed (its target unchanged)" test "$(cat "$d/victim")" = precious
+check "exec: the links are still links" test -L "$d/cwd/lk.stdout" -a -L "$d/cwd/lk.stderr"
+grep -q "symbolic links" "$d/err" && ok "exec: the job fails on the link (ELOOP), exit $rc" ||
+    not_ok "exec: the job fails on the link (ELOOP)" "$(head -c 300 "$d/err")"
 run_nm fio --no-save --output-format=json --name=st --ioengine=exec --program="$d/stubborn" --grace_time=0 \
     --std_redirect=0 --time_based --runtime=1
 pid=$(cat "$d/pid" 2>/dev/null)

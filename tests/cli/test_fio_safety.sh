@@ -76,6 +76,27 @@ run_nm fio --no-save --parse-only loop.fio
 expect_rc 2 "an include loop exits 2"
 expect_err_has "loop.fio" "the include loop's message names the file"
 
+# --- an included file that is not a job file: its file and line named, its text never shown ------
+printf 'root:$6$SECRETHASH$xyz:19000:0:99999:7:::\n' > shadow-like
+printf '[a]\nsize=64k\ninclude shadow-like\n' > inc-in-section.fio
+printf 'include shadow-like\n[a]\nsize=64k\n' > inc-top.fio
+printf '[a]\nsize=64k\nbs=4k\n[SECRETSECTION\n' > secret-section
+printf 'include secret-section\n' > inc-section.fio
+for jf in inc-in-section.fio inc-top.fio inc-section.fio; do
+    run_nm fio --no-save --parse-only $jf
+    expect_rc 2 "$jf: an included non-job file exits 2"
+    one_line_error "$jf: an included non-job file is one line"
+    if [[ $err == *SECRET* ]]; then
+        not_ok "$jf: the included file's text is not in the message" "$err"
+    else
+        ok "$jf: the included file's text is not in the message"
+    fi
+done
+run_nm fio --no-save --parse-only inc-top.fio
+expect_err_has "shadow-like:1" "the message names the included file and its line"
+run_nm fio --no-save --parse-only inc-section.fio
+expect_err_has "secret-section:4" "the message names the included file's line 4"
+
 # --- ENOSPC while the job runs reads as "No space left on device" and names the file -------------
 if [ -n "${SHIM_DIR:-}" ] && [ -f "$SHIM_DIR/faults.so" ]; then
     mkdir -p full

@@ -207,7 +207,15 @@ if grep -q '<h2>What changed</h2>' diff.html && grep -q '<td>ZFS recordsize</td>
 else
     not_ok "report (HTML) shows what changed: kernel and recordsize, before and after" "$(grep -o '<h2>What changed.*' diff.html | head -c 600)"
 fi
+# each machine's hw.sh block (DISKS with TYPE) above its JSON
+if grep -q '^<pre class="inventory">VENDOR ' diff.html && grep -qE '^  nvme0n1 +1\.8T disk ' diff.html; then
+    ok "report (HTML) shows the machine's hw.sh block"
+else
+    not_ok "report (HTML) shows the machine's hw.sh block" "$(grep -A8 'class="inventory"' diff.html | head -c 600)"
+fi
 run_nm report "$a" "$b" --format markdown -o -
+grep -qE '^  NAME +SIZE TYPE ' <<<"$out" && grep -q '^  ````$' <<<"$out" && ok "report (Markdown) shows the hw.sh block in a code block" ||
+    not_ok "report (Markdown) shows the hw.sh block in a code block" "${out:0:800}"
 if grep -q '^## What changed from diff-a to diff-b' <<<"$out" && grep -qE '^  ZFS recordsize +32768 -> 131072$' <<<"$out"; then
     ok "report (Markdown) shows what changed"
 else

@@ -34,6 +34,34 @@ done
 check "another program's database: not switched to WAL, not changed" test "$(md5sum <"$db")" = "$sum"
 check "another program's database: no WAL file was made" test ! -e "$db-wal"
 
+# A refused file gets no -wal or -shm file beside it, not even for the moment SQLite has it open
+# (they were made and removed again, and stayed after a kill): another program's WAL database, a
+# newer nodemark's store, a file that is not SQLite. Checked on the open calls (strace).
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA journal_mode=WAL'); c.execute('CREATE TABLE photos(x)'); c.commit(); c.close()" "$work/walphotos.db"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA journal_mode=WAL'); c.execute('PRAGMA user_version=99'); c.execute('CREATE TABLE t(x)'); c.commit(); c.close()" "$work/newer.db"
+head -c 8192 /dev/urandom > "$work/random.db"
+for f in walphotos newer random; do
+	db=$work/$f.db
+	sum=$(md5sum <"$db")
+	for cmd in runs "hash --size 64k --threads 1 --algo sha256 --runs 1"; do
+		# shellcheck disable=SC2086
+		if command -v strace >/dev/null; then
+			strace -f -e trace=open,openat,creat -o "$work/trace" "$NM" $cmd --db "$db" >/dev/null 2>"$work/err"
+			made=$(grep -E -- '-(wal|shm)"' "$work/trace" | grep -v ENOENT)
+		else
+			"$NM" $cmd --db "$db" >/dev/null 2>"$work/err"
+			made=""
+		fi
+		check "$f: ${cmd%% *} refuses it in one line" test "$(wc -l <"$work/err")" = 1
+		if [ -z "$made" ] && [ ! -e "$db-wal" ] && [ ! -e "$db-shm" ]; then
+			ok "$f: ${cmd%% *} makes no -wal or -shm file beside it"
+		else
+			not_ok "$f: ${cmd%% *} makes no -wal or -shm file beside it" "$made"
+		fi
+	done
+	check "$f: the file is unchanged" test "$(md5sum <"$db")" = "$sum"
+done
+
 # A store on a full file system can still be read.
 mkdir -p "$work/mnt"
 if mount -t tmpfs -o size=2m tmpfs "$work/mnt" 2>/dev/null; then

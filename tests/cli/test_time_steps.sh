@@ -42,3 +42,42 @@ run_nm time --no-save --step a=true 'true'
 expect_refused "--step beside a plain command" "--step"
 run_nm time --no-save --step a=true -L x 1,2
 expect_refused "--step with parameters" "--step"
+
+# --steps FILE: the same pipeline as "name: command" lines, comments and blank lines skipped
+rm -f order
+cat >pipeline.steps <<'STEPS'
+# the lab's pipeline, in order
+align: echo align >>order; sleep 0.01
+
+  dedup :echo dedup >>order
+bqsr:   echo bqsr >>order   # a '#' inside a command is the shell's
+STEPS
+run_nm time --no-save --runs 2 --export-json - --steps pipeline.steps
+expect_rc 0 "--steps FILE exits 0"
+check "--steps: each run does the file's steps in order" test "$(tr '\n' ' ' <order)" = "align dedup bqsr align dedup bqsr "
+check "--steps: a row per step and a total" test "$(json_get '[r["command"] for r in j["results"]]')" = "['align', 'dedup', 'bqsr', 'total']"
+rm -f order
+run_nm time --no-save --steps pipeline.steps --step apply='echo apply >>order'
+expect_rc 0 "--steps then --step: one pipeline"
+check "--steps then --step: the file's steps, then the option's" test "$(tr '\n' ' ' <order)" = "align dedup bqsr apply "
+
+# a bad line: one line naming the file and the line, exit 2
+printf 'align: true\n\n# fine so far\nmark dups true\n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: a line without 'name: command'" "bad.steps:4:"
+printf 'align: true\n: true\n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: a line without a name" "bad.steps:2:"
+printf 'align:   \n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: a step without a command" "bad.steps:1:"
+printf '# nothing\n\n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: a file without steps" "no steps"
+run_nm time --no-save --steps no-such.steps
+expect_refused "--steps: a missing file" "no-such.steps"
+run_nm time --no-save --steps pipeline.steps 'true'
+expect_refused "--steps beside a plain command" "--step"
+run_nm time --steps pipeline.steps --export-json pipeline.steps
+expect_refused "--steps: an export over the steps file" "pipeline.steps"
+check "the steps file is unchanged" grep -q '^align: ' pipeline.steps

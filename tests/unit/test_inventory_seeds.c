@@ -137,15 +137,15 @@ TEST(seed_desktop_md_raid1_of_two_wd_red)
 		CHECK_EQ_STR(s_at(inv, k), "mq-deadline");
 	}
 	/* the disk tree: the member partitions say what they are, md0 where it is mounted */
-	char *text = inventory_text(inv);
+	char *text = inventory_text(inv, 0);
 	CHECK_CONTAINS(text, "VENDOR   Micro-Star International Co., Ltd. MS-7C35, BIOS A.G0\n");
-	CHECK_CONTAINS(text, "MEMORY   62 GiB, 4 x DDR4 at 3600 MT/s\n");
-	CHECK_CONTAINS(text, "CPUs     32 x AMD Ryzen 9 5950X 16-Core Processor\n");
-	CHECK_CONTAINS(text, "  └─sda1         3.6T linux_raid_member\n");
-	CHECK_CONTAINS(text, "    └─md0        3.6T ext4              /data\n");
-	CHECK_CONTAINS(text, "  └─nvme0n1p3    930G crypto_LUKS\n");
-	CHECK_CONTAINS(text, "    └─root       930G ext4              /\n");
-	CHECK_CONTAINS(text, "ATA      WDC WD40EFRX-68N32N0\n");
+	CHECK_CONTAINS(text, "MEMORY   62 GiB, 4 x DDR4, rated 3600 MT/s, configured 3600 MT/s\n");
+	CHECK_CONTAINS(text, "CPUs     AMD Ryzen 9 5950X 16-Core Processor, max 3500 MHz, 16 cores, 32 threads\n");
+	CHECK_CONTAINS(text, "  └─sda1      3.6T part  linux_raid_member\n");
+	CHECK_CONTAINS(text, "    └─md0     3.6T raid1 ext4              /data\n");
+	CHECK_CONTAINS(text, "  └─nvme0n1p3 930G part  crypto_LUKS\n");
+	CHECK_CONTAINS(text, "    └─root    930G crypt ext4              /\n");
+	CHECK_CONTAINS(text, "ATA    WDC WD40EFRX-68N32N0         82.00A82\n");
 	free(text);
 	json_decref(inv);
 }
@@ -188,9 +188,9 @@ TEST(seed_gce_vm_persistent_disk)
 	CHECK(facts_hold(inv, gce_vm_persistent_disk_facts));
 	CHECK(json_is_true(at(inv, "path.stack.discard")));
 	CHECK(at(inv, "path.stack.lba_format") == NULL); /* NVMe only */
-	char *text = inventory_text(inv);
-	CHECK_CONTAINS(text, "Google   PersistentDisk\n");
-	CHECK_CONTAINS(text, "├─sda1    99.9G ext4              /\n");
+	char *text = inventory_text(inv, 0);
+	CHECK_CONTAINS(text, "Google PersistentDisk 1\n");
+	CHECK_CONTAINS(text, "├─sda1  99.9G part ext4   /\n");
 	free(text);
 	json_decref(inv);
 }
@@ -259,7 +259,7 @@ TEST(seed_laptop_lvm_on_luks)
 	/* dm-crypt under LVM is not dropped */
 	CHECK(facts_hold(inv, laptop_lvm_on_luks_facts));
 	CHECK(json_is_null(at(inv, "path.stack.slaves.0.cipher")));
-	char *text = inventory_text(inv);
+	char *text = inventory_text(inv, 0);
 	CHECK_CONTAINS(text, "      ├─vg0-root");
 	CHECK_CONTAINS(text, "LVM2_member");
 	free(text);
