@@ -16,6 +16,7 @@
 #include "disk/turns_report.h"
 #include "inventory/inventory.h"
 #include "io/engine.h"
+#include "proc/params.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -43,6 +44,17 @@ struct disk_opts {
 };
 
 static struct disk_opts opts;
+
+/* A sweep (-L, -P): the settings, kept apart from opts, which each setting's parse refills. */
+static struct sweep {
+	struct params params;
+	const char *scan_name, *scan_lo, *scan_hi, *scan_step;
+	int reparsing;              /* a setting's parse: -L/-P words are skipped, not added again */
+} sweep;
+
+/* The options a sweep may vary: those that shape a test, each taking a value. */
+static const char *const sweepable[] = { "size", "runtime", "ramp", "rw", "bs", "iodepth", "jobs", "rwmix",
+					 "engine", "fsync", "fdatasync", "cpus", NULL };
 #define JOB (&opts.plan.base) /* the job the options fill (a profile builds its tests from it) */
 
 static void parse_profile(const struct opt_iter *it, void *profile)
@@ -80,6 +92,57 @@ static void add_target(const char *word, void *ctx)
 	if (JOB->ntargets == IO_MAX_TARGETS)
 		nm_usage_fail("at most %d targets", IO_MAX_TARGETS);
 	JOB->targets[JOB->ntargets++] = word;
+}
+
+/* The next word of -L NAME VALUES or -P NAME MIN MAX. */
+static const char *next_word(struct opt_iter *it, const char *what)
+{
+	if (it->i >= it->argc)
+		nm_usage_fail("%s: expected %s", it->name, what);
+	return it->argv[it->i++];
+}
+
+static void check_sweepable(const struct opt_iter *it, const char *name)
+{
+	for (unsigned i = 0; sweepable[i]; i++)
+		if (strcmp(name, sweepable[i]) == 0)
+			return;
+	nm_usage_fail("%s: %s is no option a sweep can vary (size, runtime, ramp, rw, bs, iodepth, jobs, "
+		      "rwmix, engine, fsync, fdatasync, cpus)", it->name, name);
+}
+
+/* -L NAME a,b,c (hyperfine's spelling) or -L NAME=a,b,c. */
+static void take_list(struct opt_iter *it, void *sw)
+{
+	struct sweep *w = sw;
+	char spec[1024], err[256];
+	const char *eq = strchr(it->arg, '=');
+	if (eq)
+		snprintf(spec, sizeof spec, "%s", it->arg);
+	else
+		snprintf(spec, sizeof spec, "%s=%s", it->arg, next_word(it, "NAME and comma-separated VALUES"));
+	if (w->reparsing)
+		return;
+	spec[strcspn(spec, "=")] = 0;
+	check_sweepable(it, spec);
+	spec[strlen(spec)] = '=';
+	if (params_add_list(&w->params, spec, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+}
+
+/* -P NAME MIN MAX (the step: -D); one, as hyperfine. */
+static void take_scan(struct opt_iter *it, void *sw)
+{
+	struct sweep *w = sw;
+	const char *name = it->arg, *lo = next_word(it, "NAME MIN MAX"), *hi = next_word(it, "NAME MIN MAX");
+	if (w->reparsing)
+		return;
+	if (w->scan_name)
+		nm_usage_fail("%s: one NAME MIN MAX scan (more values: -L NAME a,b,c)", it->name);
+	check_sweepable(it, name);
+	w->scan_name = name;
+	w->scan_lo = lo;
+	w->scan_hi = hi;
 }
 
 #define STR_(x) #x
@@ -132,7 +195,18 @@ static const struct cli_option options[] = {
 		 CLI_HELP(NULL, "several targets at once: threads spread over them and summed (default:\n"
 				"in turns, one pass of each per round, compared with the first)")),
 	CLI_STRING("reference", &opts.reference,
-		   CLI_HELP("TARGET", "in turns, compare the other targets with this one (default: the first)")),
+		   CLI_HELP("TARGET", "in turns, compare the others with this target, or with this setting\n"
+				      "of a sweep, NAME=VALUE[,NAME=VALUE] (default: the first)")),
+	CLI_SECTION("Sweeps (settings measured in turns like targets; several lists give every\n"
+		    "combination, the first varying fastest; NAME is one of size, runtime, ramp,\n"
+		    "rw, bs, iodepth, jobs, rwmix, engine, fsync, fdatasync, cpus):"),
+	CLI_WORDS("parameter-list", take_list, &sweep, .alias = "L",
+		  CLI_HELP("NAME a,b,c", "each value")),
+	CLI_WORDS("parameter-scan", take_scan, &sweep, .alias = "P",
+		  CLI_HELP("NAME MIN MAX", "each number")),
+	CLI_STRING("parameter-step-size", &sweep.scan_step, .alias = "D",
+		   CLI_HELP("STEP", "the step of -P's numbers (default 1)")),
+	CLI_SECTION("Output and the run:"),
 	CLI_LIST("allow-write", opts.allow_write, &opts.nallow, IO_MAX_TARGETS,
 		 .bad = "at most " STR(IO_MAX_TARGETS) " paths",
 		 CLI_HELP("PATH", "allow writing to this block device or existing file (repeatable)")),
@@ -182,6 +256,7 @@ const struct cli_help cmd_disk_help = {
 		"  nodemark disk /mnt/data --rw randread --bs 4k --iodepth 32 --jobs 4\n"
 		"  nodemark disk /dev/nvme0n1 --rw randread --iodepth 32 --runtime 10s --json\n"
 		"  nodemark disk /mnt/old /mnt/new --profile realworld --size 256m --runtime 2s\n"
+		"  nodemark disk /mnt/data --rw randread -L bs 4k,64k -L iodepth 1,32\n"
 		"  nodemark disk /d1 /d2 /d3 --together --rw write --bs 1m --jobs 3 --size 4g\n",
 };
 
@@ -190,7 +265,18 @@ static void parse_args(int argc, char **argv)
 	memset(&opts, 0, sizeof opts);
 	disk_plan_init(&opts.plan);
 	cli_parse("disk", argc, argv, options, add_target, NULL);
+	if (sweep.reparsing)
+		return;
 	cli_outputs_check(options, NULL, 0, opts.run.db);
+	if (sweep.scan_step && !sweep.scan_name)
+		nm_usage_fail("-D/--parameter-step-size: it is the step of -P NAME MIN MAX");
+	if (sweep.scan_name) {
+		char spec[512], err[256];
+		snprintf(spec, sizeof spec, "%s=%s:%s%s%s", sweep.scan_name, sweep.scan_lo, sweep.scan_hi,
+			 sweep.scan_step ? ":" : "", sweep.scan_step ? sweep.scan_step : "");
+		if (params_add_scan(&sweep.params, spec, err, sizeof err) < 0)
+			nm_usage_fail("-P: %s", err);
+	}
 }
 
 /* --- checks that need the file system ------------------------------------------------------ */
@@ -434,44 +520,163 @@ static void close_sessions(struct disk_turns *t)
 	}
 }
 
-/* Every target its own session (its files laid out alike), the tests in turns, the pairs. */
-static int run_turns(struct disk_opts *o, int argc, char **argv)
+/* Every arm its own session (its files laid out alike), the tests in turns, the pairs; t is
+ * initialized and freed here. */
+static int run_arms(struct disk_opts *o, struct disk_turns *t, int argc, char **argv)
 {
-	struct disk_plan *plan = &o->plan;
-	struct disk_turns t;
 	char err[512];
 	int st = IO_OK;
-	if (!plan->have_loops) { /* one pass each cannot be paired: the fewest that give an interval */
-		plan->base.loops = PAIRED_MIN_PAIRS;
-		plan->have_loops = 1;
-	}
-	if (disk_turns_init(&t, plan, reference_index(o), err, sizeof err) < 0)
-		nm_usage_fail("%s", err);
-	for (unsigned a = 0; a < t.narms && st == IO_OK; a++) {
-		struct io_job layout = disk_plan_layout(&t.plans[a]);
-		if (!(t.arms[a].session = io_session_open(&layout, &st, err, sizeof err)))
+	for (unsigned a = 0; a < t->narms && st == IO_OK; a++) {
+		struct io_job layout = disk_plan_layout(&t->plans[a]);
+		if (!(t->arms[a].session = io_session_open(&layout, &st, err, sizeof err)))
 			break;
 		if (progress_enabled())
-			for (const char *const *n = io_session_notes(t.arms[a].session); *n; n++)
+			for (const char *const *n = io_session_notes(t->arms[a].session); *n; n++)
 				nm_warn("%s", *n);
 	}
 	if (st == IO_OK) {
-		struct disk_loop loop = disk_plan_loop(&t.plans[0]);
-		loop.planned_ns *= t.narms;
+		struct disk_loop loop = disk_plan_loop(&t->plans[0]);
+		loop.planned_ns *= t->narms;
 		loop.on_progress = show_progress;
-		st = disk_run_turns(t.arms, t.narms, t.ntests, &loop, err, sizeof err);
+		st = disk_run_turns(t->arms, t->narms, t->ntests, &loop, err, sizeof err);
 		progress_clear();
 	}
-	disk_turns_pair(&t);
+	disk_turns_pair(t);
 	if (st == IO_INTERRUPTED)
-		close_sessions(&t); /* the test files go first, as a single target's run does */
-	struct turns_run tr = { o, &t, argc, argv };
-	int rc = end_run(o, st, err, t.narms ? disk_tests_complete(t.arms[0].tests, t.ntests) : 0,
+		close_sessions(t); /* the test files go first, as a single target's run does */
+	struct turns_run tr = { o, t, argc, argv };
+	int rc = end_run(o, st, err, t->narms ? disk_tests_complete(t->arms[0].tests, t->ntests) : 0,
 			 &(struct run_end){ turns_report, turns_save, &tr });
-	close_sessions(&t);
-	disk_turns_free(&t);
+	close_sessions(t);
+	disk_turns_free(t);
 	run_opts_free(&o->run);
 	return rc;
+}
+
+/* One pass each cannot be paired: the fewest that give an interval, unless --loops says. */
+static void paired_loops(struct disk_plan *plan)
+{
+	if (!plan->have_loops) {
+		plan->base.loops = PAIRED_MIN_PAIRS;
+		plan->have_loops = 1;
+	}
+}
+
+static int run_turns(struct disk_opts *o, int argc, char **argv)
+{
+	struct disk_turns t;
+	char err[512];
+	paired_loops(&o->plan);
+	if (disk_turns_init(&t, &o->plan, reference_index(o), err, sizeof err) < 0)
+		nm_usage_fail("%s", err);
+	return run_arms(o, &t, argc, argv);
+}
+
+/* --- sweeps: -L/-P settings in turns ------------------------------------------------------ */
+
+static void check_request(struct disk_opts *o);
+
+/* The arm --reference NAME=VALUE[,NAME=VALUE] names: the first whose settings hold them all. */
+static unsigned setting_reference(const char *spec, json_t *const *settings, unsigned narms)
+{
+	for (unsigned a = 0; a < narms; a++) {
+		char *copy = strdup(spec), *save = NULL;
+		int all = copy != NULL;
+		for (char *kv = copy ? strtok_r(copy, ",", &save) : NULL; kv && all; kv = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(kv, '=');
+			if (!eq)
+				nm_usage_fail("--reference: \"%s\": expected NAME=VALUE[,NAME=VALUE] or a target", spec);
+			*eq = 0;
+			json_t *v = json_object_get(settings[a], kv);
+			all = v && strcmp(json_string_value(v), eq + 1) == 0;
+		}
+		free(copy);
+		if (all)
+			return a;
+	}
+	nm_usage_fail("--reference: %s is none of the sweep's settings", spec);
+}
+
+/* Every combination of the settings on every target: the command line parsed again per
+ * combination with --NAME=VALUE added, so a setting is checked as the option itself is. */
+static int run_sweep(struct disk_opts *o, int argc, char **argv)
+{
+	const struct params *pp = &sweep.params;
+	size_t ncomb = params_combinations(pp);
+	unsigned ntargets = o->plan.base.ntargets;
+	const char *reference = o->reference;
+	if (o->together)
+		nm_usage_fail("-L/-P measure the settings in turns: not with --together");
+	if (!ntargets)
+		nm_usage_fail("missing target: name a directory, file or block device (see --help)");
+	if (ncomb * ntargets > IO_MAX_TARGETS)
+		nm_usage_fail("%zu settings on %u targets: at most %d in one run", ncomb, ntargets, IO_MAX_TARGETS);
+	unsigned narms = (unsigned)ncomb * ntargets;
+	struct disk_plan *plans = calloc(narms, sizeof *plans);
+	json_t **settings = calloc(narms, sizeof *settings);
+	char **words = calloc((size_t)argc + pp->naxes + 1, sizeof *words);
+	char **added = calloc(ncomb * pp->naxes + 1, sizeof *added); /* kept: plans point into them */
+	if (!plans || !settings || !words || !added)
+		nm_usage_fail("out of memory");
+	sweep.reparsing = 1;
+	for (size_t c = 0; c < ncomb; c++) {
+		int n = 0;
+		for (int i = 0; i < argc; i++)
+			words[n++] = argv[i];
+		json_t *set = json_object();
+		for (size_t x = 0; x < pp->naxes; x++) {
+			char **w = &added[c * pp->naxes + x];
+			if (asprintf(w, "--%s=%s", pp->axes[x].name, params_value(pp, c, x)) < 0)
+				nm_usage_fail("out of memory");
+			words[n++] = *w;
+			json_object_set_new(set, pp->axes[x].name, json_string(params_value(pp, c, x)));
+		}
+		parse_args(n, words);
+		check_request(o);
+		paired_loops(&o->plan);
+		for (unsigned k = 0; k < ntargets; k++) {
+			unsigned a = k * (unsigned)ncomb + (unsigned)c; /* a target's settings side by side */
+			plans[a] = o->plan;
+			plans[a].base.targets[0] = o->plan.base.targets[k];
+			plans[a].base.ntargets = 1;
+			settings[a] = json_incref(set);
+		}
+		json_decref(set);
+	}
+	sweep.reparsing = 0;
+	unsigned ref = 0;
+	if (reference && strchr(reference, '='))
+		ref = setting_reference(reference, settings, narms);
+	else if (reference)
+		ref = reference_index(o) * (unsigned)ncomb;
+	struct disk_turns t;
+	char err[512];
+	if (disk_turns_init_plans(&t, plans, narms, ref, err, sizeof err) < 0)
+		nm_usage_fail("%s", err);
+	for (unsigned a = 0; a < narms; a++)
+		t.settings[a] = settings[a];
+	free(settings);
+	free(plans);
+	free(words);
+	int rc = run_arms(o, &t, argc, argv);
+	for (size_t i = 0; i < ncomb * pp->naxes; i++)
+		free(added[i]);
+	free(added);
+	params_free(&sweep.params);
+	return rc;
+}
+
+/* The checks of the request every command line gets (a sweep's, per setting). */
+static void check_request(struct disk_opts *o)
+{
+	struct disk_plan *plan = &o->plan;
+	if (o->custom && plan->profile)
+		nm_usage_fail("--rw and --profile: choose a profile or a custom job");
+	if (!o->custom && !plan->profile)
+		plan->profile = disk_profile_default();
+	if (plan->profile && (o->have_bs || o->have_jobs))
+		nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
+	plan->writable = check_targets(o);
 }
 
 int cmd_disk(int argc, char **argv)
@@ -481,14 +686,9 @@ int cmd_disk(int argc, char **argv)
 	struct disk_plan *plan = &o->plan;
 	char err[512];
 	parse_args(argc, argv);
-
-	if (o->custom && plan->profile)
-		nm_usage_fail("--rw and --profile: choose a profile or a custom job");
-	if (!o->custom && !plan->profile)
-		plan->profile = disk_profile_default();
-	if (plan->profile && (o->have_bs || o->have_jobs))
-		nm_usage_fail("--bs/--jobs belong to custom jobs (--rw); a profile sets its own");
-	plan->writable = check_targets(o);
+	if (sweep.params.naxes)
+		return run_sweep(o, argc, argv);
+	check_request(o);
 	if (o->reference && (o->together || plan->base.ntargets < 2))
 		nm_usage_fail("--reference compares targets measured in turns: name two or more, without --together");
 	char shared[1024]; /* in turns, one disk under two targets is a fair comparison (A/A) */

@@ -81,6 +81,8 @@ void disk_turns_to_record(const struct disk_turns *t, struct record *rec)
 			bench_set(b, "device", json_string(f->device));
 			bench_set(b, "mount_options", json_string(f->mount_options));
 			bench_set(b, "turns", json_integer(t->narms));
+			if (t->settings[k]) /* a sweep's settings: keys of compare (--row bs) */
+				bench_set(b, "parameters", json_incref(t->settings[k]));
 			bench_set(b, "reference", json_string(disk_turns_target(t, t->ref)));
 			if (k != t->ref)
 				bench_set(b, "paired", disk_pair_json(t, k, &t->pairs[i * t->narms + k]));

@@ -29,9 +29,8 @@ void disk_target_facts_of(const char *target, struct disk_target_facts *f)
 	}
 }
 
-int disk_turns_init(struct disk_turns *t, const struct disk_plan *req, unsigned ref, char *err, size_t errlen)
+static int turns_alloc(struct disk_turns *t, unsigned n, unsigned ref, char *err, size_t errlen)
 {
-	unsigned n = req->base.ntargets;
 	memset(t, 0, sizeof *t);
 	if (ref >= n)
 		return nm_errf(err, errlen, "--reference: %u targets, no target %u", n, ref + 1);
@@ -40,21 +39,69 @@ int disk_turns_init(struct disk_turns *t, const struct disk_plan *req, unsigned 
 	t->plans = calloc(n, sizeof *t->plans);
 	t->arms = calloc(n, sizeof *t->arms);
 	t->facts = calloc(n, sizeof *t->facts);
-	if (!t->plans || !t->arms || !t->facts)
+	t->settings = calloc(n, sizeof *t->settings);
+	if (!t->plans || !t->arms || !t->facts || !t->settings)
 		return nm_errf(err, errlen, "out of memory");
+	return 0;
+}
+
+/* Builds plans[a] (set by the caller) and the arms' tests. */
+static int turns_build(struct disk_turns *t, char *err, size_t errlen)
+{
+	for (unsigned a = 0; a < t->narms; a++) {
+		struct disk_plan *p = &t->plans[a];
+		if (disk_plan_build(p, err, errlen) < 0)
+			return -1;
+		if (a && p->ntests != t->plans[0].ntests)
+			return nm_errf(err, errlen, "the settings give different tests (%u and %u): each must run the same",
+				       t->plans[0].ntests, p->ntests);
+		t->arms[a] = (struct disk_arm){ .tests = p->tests, .ntargets = 1 };
+		disk_target_facts_of(p->base.targets[0], &t->facts[a]);
+	}
+	t->ntests = t->plans[0].ntests;
+	t->pairs = calloc((size_t)t->ntests * t->narms, sizeof *t->pairs);
+	return t->pairs ? 0 : nm_errf(err, errlen, "out of memory");
+}
+
+int disk_turns_init(struct disk_turns *t, const struct disk_plan *req, unsigned ref, char *err, size_t errlen)
+{
+	unsigned n = req->base.ntargets;
+	if (turns_alloc(t, n, ref, err, errlen) < 0)
+		return -1;
 	for (unsigned a = 0; a < n; a++) {
 		struct disk_plan *p = &t->plans[a];
 		*p = *req;
 		p->base.targets[0] = req->base.targets[a];
 		p->base.ntargets = 1;
-		if (disk_plan_build(p, err, errlen) < 0)
-			return -1;
-		t->arms[a] = (struct disk_arm){ .tests = p->tests, .ntargets = 1 };
-		disk_target_facts_of(req->base.targets[a], &t->facts[a]);
 	}
-	t->ntests = t->plans[0].ntests;
-	t->pairs = calloc((size_t)t->ntests * n, sizeof *t->pairs);
-	return t->pairs ? 0 : nm_errf(err, errlen, "out of memory");
+	return turns_build(t, err, errlen);
+}
+
+int disk_turns_init_plans(struct disk_turns *t, const struct disk_plan *plans, unsigned n, unsigned ref, char *err,
+			  size_t errlen)
+{
+	if (turns_alloc(t, n, ref, err, errlen) < 0)
+		return -1;
+	for (unsigned a = 0; a < n; a++)
+		t->plans[a] = plans[a];
+	return turns_build(t, err, errlen);
+}
+
+const char *disk_turns_setting(const struct disk_turns *t, unsigned a, char *buf, size_t len)
+{
+	const char *k;
+	json_t *v;
+	size_t at = 0;
+	buf[0] = 0;
+	if (!t->settings || !t->settings[a])
+		return buf;
+	json_object_foreach(t->settings[a], k, v) {
+		int w = snprintf(buf + at, len - at, "%s%s=%s", at ? " " : "", k, json_string_value(v));
+		if (w < 0 || (size_t)w >= len - at)
+			break;
+		at += (size_t)w;
+	}
+	return buf;
 }
 
 void disk_turns_pair(struct disk_turns *t)
@@ -100,6 +147,10 @@ json_t *disk_pair_json(const struct disk_turns *t, unsigned k, const struct disk
 	json_t *o = json_object();
 	json_object_set_new(o, "target", json_string(disk_turns_target(t, k)));
 	json_object_set_new(o, "reference", json_string(disk_turns_target(t, t->ref)));
+	if (t->settings[k]) {
+		json_object_set(o, "parameters", t->settings[k]);
+		json_object_set(o, "reference_parameters", t->settings[t->ref] ? t->settings[t->ref] : json_null());
+	}
 	json_object_set_new(o, "n", json_integer((json_int_t)pr->r.n));
 	json_object_set_new(o, "ratio", num_or_null(pr->r.ratio));
 	json_object_set_new(o, "lo", pr->r.lo > 0 ? num_or_null(pr->r.lo) : json_null());
@@ -122,5 +173,9 @@ void disk_turns_free(struct disk_turns *t)
 	free(t->arms);
 	free(t->facts);
 	free(t->pairs);
+	if (t->settings)
+		for (unsigned a = 0; a < t->narms; a++)
+			json_decref(t->settings[a]);
+	free(t->settings);
 	memset(t, 0, sizeof *t);
 }

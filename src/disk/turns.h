@@ -36,11 +36,21 @@ struct disk_turns {
 	struct disk_arm *arms;      /* [narms]: sessions (opened by the caller) and tests */
 	struct disk_target_facts *facts; /* [narms] */
 	struct disk_pair *pairs;    /* [ntests * narms]: test i, arm a at i * narms + a (ref's unused) */
+	json_t **settings;          /* [narms]: a sweep's parameters of that arm ({"bs": "4k"}), or NULL */
 };
 
 /* One plan per target of req (not built: each is req with only its target), built, with the
  * target's facts.  0, or -1 with a message (bad input, as disk_plan_build). */
 int disk_turns_init(struct disk_turns *t, const struct disk_plan *req, unsigned ref, char *err, size_t errlen);
+
+/* The same from one unbuilt plan per arm (one target each: a sweep's settings), copied and
+ * built; every arm must give the same number of tests.  The caller may then set t->settings[a]
+ * (owned by t). */
+int disk_turns_init_plans(struct disk_turns *t, const struct disk_plan *plans, unsigned n, unsigned ref, char *err,
+			  size_t errlen);
+
+/* Arm a's settings as "bs=4k iodepth=32" into buf ("" without). */
+const char *disk_turns_setting(const struct disk_turns *t, unsigned a, char *buf, size_t len);
 
 /* The pairs of every test that ran in every arm: round r's bytes per second of each arm
  * against the reference's. */

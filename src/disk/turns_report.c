@@ -42,16 +42,26 @@ static int ran_everywhere(const struct disk_turns *t, unsigned i)
 	return 1;
 }
 
+/* Test i's name, or its kind alone where a sweep's settings name the tests apart ("randread
+ * 4k Q1T1" and "randread 64k Q1T1" are one row of a -L bs sweep). */
+static const char *row_name(const struct disk_turns *t, unsigned i)
+{
+	for (unsigned a = 1; a < t->narms; a++)
+		if (strcmp(t->arms[a].tests[i].name, t->arms[0].tests[i].name) != 0)
+			return io_rw_name(t->arms[0].tests[i].job.rw);
+	return t->arms[0].tests[i].name;
+}
+
 void disk_turns_print(FILE *out, const struct disk_turns *t)
 {
 	const struct disk_plan *p0 = &t->plans[0];
-	char a[32], b[32], l1[16], l2[16], facts[400];
+	char a[32], b[32], l1[16], l2[16], facts[400], set[256];
 	unsigned rounds = 0;
 	for (unsigned i = 0; i < t->ntests; i++)
 		if (t->arms[t->ref].tests[i].npasses > rounds)
 			rounds = t->arms[t->ref].tests[i].npasses;
-	fprintf(out, "nodemark disk: %u targets in turns, %u round%s (one pass of each per round, the order rotated)",
-		t->narms, rounds, rounds == 1 ? "" : "s");
+	fprintf(out, "nodemark disk: %u %s in turns, %u round%s (one pass of each per round, the order rotated)",
+		t->narms, t->settings[0] ? "settings" : "targets", rounds, rounds == 1 ? "" : "s");
 	if (p0->profile)
 		fprintf(out, ", --profile %s", p0->profile->name);
 	fprintf(out, ", %s file", units_bytes_iec(p0->base.size ? p0->base.size : p0->base.filesize, a, sizeof a));
@@ -60,8 +70,9 @@ void disk_turns_print(FILE *out, const struct disk_turns *t)
 	fputc('\n', out);
 	for (unsigned k = 0; k < t->narms; k++) {
 		facts_text(&t->facts[k], facts, sizeof facts);
-		fprintf(out, "  %-3s %s  %s%s\n", letter(k, l1, sizeof l1), disk_turns_target(t, k), facts,
-			k == t->ref ? "  (reference)" : "");
+		disk_turns_setting(t, k, set, sizeof set);
+		fprintf(out, "  %-3s %s%s%s  %s%s\n", letter(k, l1, sizeof l1), set, set[0] ? "  " : "",
+			disk_turns_target(t, k), facts, k == t->ref ? "  (reference)" : "");
 	}
 	fprintf(out, "\n%-22s", "test (median MB/s)");
 	for (unsigned k = 0; k < t->narms; k++)
@@ -77,7 +88,7 @@ void disk_turns_print(FILE *out, const struct disk_turns *t)
 	for (unsigned i = 0; i < t->ntests; i++) {
 		if (!ran_everywhere(t, i))
 			continue;
-		fprintf(out, "%-22s", t->arms[0].tests[i].name);
+		fprintf(out, "%-22s", row_name(t, i));
 		for (unsigned k = 0; k < t->narms; k++)
 			fprintf(out, " %10.2f", test_median(&t->arms[k].tests[i]) / 1e6);
 		for (unsigned k = 0; k < t->narms; k++) {
@@ -105,7 +116,7 @@ void disk_turns_print(FILE *out, const struct disk_turns *t)
 		for (unsigned k = 0; k < t->narms; k++) {
 			const struct disk_pair *pr = &t->pairs[i * t->narms + k];
 			if (k != t->ref && pr->v.call == PAIRED_CANT_TELL)
-				fprintf(out, "%s, %s vs %s: %s\n", t->arms[0].tests[i].name, letter(k, l1, sizeof l1),
+				fprintf(out, "%s, %s vs %s: %s\n", row_name(t, i), letter(k, l1, sizeof l1),
 					letter(t->ref, l2, sizeof l2), pr->v.why);
 		}
 	}
@@ -116,6 +127,8 @@ static json_t *facts_json(const struct disk_turns *t, unsigned k)
 	const struct disk_target_facts *f = &t->facts[k];
 	json_t *o = json_object();
 	json_object_set_new(o, "target", json_string(disk_turns_target(t, k)));
+	if (t->settings[k])
+		json_object_set(o, "parameters", t->settings[k]);
 	json_object_set_new(o, "fs", json_string(f->fs));
 	json_object_set_new(o, "device", json_string(f->device));
 	json_object_set_new(o, "mount_options", json_string(f->mount_options));
@@ -149,6 +162,8 @@ json_t *disk_turns_json(const struct disk_turns *t)
 			const struct disk_test *at = &t->arms[k].tests[i];
 			json_t *y = json_object(), *bw = json_array(), *iops = json_array();
 			json_object_set_new(y, "target", json_string(disk_turns_target(t, k)));
+			if (t->settings[k])
+				json_object_set(y, "parameters", t->settings[k]);
 			json_object_set_new(y, "engine", json_string(at->engine));
 			json_object_set_new(y, "direct", at->direct < 0 ? json_null() : json_boolean(at->direct));
 			for (unsigned q = 0; q < at->npasses; q++) {
