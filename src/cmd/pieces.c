@@ -7,6 +7,8 @@
 #include "hash/cpufeat.h"
 #include "inventory/inventory.h"
 #include "pieces/record.h"
+#include "pieces/sweep.h"
+#include "proc/params.h"
 #include "pieces/verify.h"
 #include "stats/summary.h"
 #include "util/cleanup.h"
@@ -30,6 +32,67 @@ struct pieces_opts {
 
 static struct pieces_opts opts;
 static struct run_opts run_opts;
+
+/* A sweep (-L, -P): the settings, kept apart from opts, which each setting's parse refills. */
+static struct sweep {
+	struct params params;
+	const char *scan_name, *scan_lo, *scan_hi, *scan_step;
+	const char *reference;      /* NAME=VALUE[,...]: the setting the others are compared with */
+	int reparsing;              /* a setting's parse: -L/-P words are skipped, not added again */
+} sweep;
+
+/* The options a sweep may vary (sync: on, off or data). */
+static const char *const sweepable[] = { "hash", "sync", "backend", "size", "block", "count", "workers",
+					 "sync-batch", "log-size", NULL };
+
+static const char *next_word(struct opt_iter *it, const char *what)
+{
+	if (it->i >= it->argc)
+		nm_usage_fail("%s: expected %s", it->name, what);
+	return it->argv[it->i++];
+}
+
+static void check_sweepable(const struct opt_iter *it, const char *name)
+{
+	for (unsigned i = 0; sweepable[i]; i++)
+		if (strcmp(name, sweepable[i]) == 0)
+			return;
+	nm_usage_fail("%s: %s is no option a sweep can vary (hash, sync, backend, size, block, count, workers, "
+		      "sync-batch, log-size)", it->name, name);
+}
+
+/* -L NAME a,b,c (hyperfine's spelling) or -L NAME=a,b,c. */
+static void take_list(struct opt_iter *it, void *sw)
+{
+	struct sweep *w = sw;
+	char spec[1024], err[256];
+	if (strchr(it->arg, '='))
+		snprintf(spec, sizeof spec, "%s", it->arg);
+	else
+		snprintf(spec, sizeof spec, "%s=%s", it->arg, next_word(it, "NAME and comma-separated VALUES"));
+	if (w->reparsing)
+		return;
+	spec[strcspn(spec, "=")] = 0;
+	check_sweepable(it, spec);
+	spec[strlen(spec)] = '=';
+	if (params_add_list(&w->params, spec, err, sizeof err) < 0)
+		opt_bad_value(it, err);
+}
+
+/* -P NAME MIN MAX (the step: -D); one, as hyperfine. */
+static void take_scan(struct opt_iter *it, void *sw)
+{
+	struct sweep *w = sw;
+	const char *name = it->arg, *lo = next_word(it, "NAME MIN MAX"), *hi = next_word(it, "NAME MIN MAX");
+	if (w->reparsing)
+		return;
+	if (w->scan_name)
+		nm_usage_fail("%s: one NAME MIN MAX scan (more values: -L NAME a,b,c)", it->name);
+	check_sweepable(it, name);
+	w->scan_name = name;
+	w->scan_lo = lo;
+	w->scan_hi = hi;
+}
 
 static const struct cli_choice backends[] = { { "files", PIECES_FILES }, { "log", PIECES_LOG }, { NULL, 0 } };
 
@@ -85,6 +148,17 @@ static const struct cli_option options[] = {
 	CLI_COUNT("runs", &opts.runs, 1, 1000,
 		  CLI_HELP("N", "repetitions per cell of --matrix (default 6: the fewest that give\n"
 				"benchstat's 95% interval)")),
+	CLI_SECTION("Sweeps (settings measured in turns, a store of each per round, compared\n"
+		    "with the first; several lists give every combination, the first varying\n"
+		    "fastest; NAME is hash, sync (on, off, data), backend, size, block, count,\n"
+		    "workers, sync-batch or log-size; --runs: the rounds, default 6):"),
+	CLI_WORDS("parameter-list", take_list, &sweep, .alias = "L", CLI_HELP("NAME a,b,c", "each value")),
+	CLI_WORDS("parameter-scan", take_scan, &sweep, .alias = "P", CLI_HELP("NAME MIN MAX", "each number")),
+	CLI_STRING("parameter-step-size", &sweep.scan_step, .alias = "D",
+		   CLI_HELP("STEP", "the step of -P's numbers (default 1)")),
+	CLI_STRING("reference", &sweep.reference,
+		   CLI_HELP("NAME=VALUE", "compare the settings with this one (default: the first)")),
+	CLI_SECTION("Output and the run:"),
 	CLI_FLAG("json", &opts.json,
 		 CLI_HELP(NULL, "print JSON: per phase numeric bytes_per_sec, pieces_per_sec, ns_per_op\n"
 				"and latency percentiles in ns (commit_lat_ns for writes, lat_ns),\n"
@@ -129,6 +203,7 @@ const struct cli_help cmd_pieces_help = {
 		"  nodemark pieces /mnt/disk1 /mnt/disk2 --workers 4 --sync --read\n"
 		"  nodemark pieces /mnt/disk1 --backend log --sync-batch 16 --count 2000\n"
 		"  nodemark pieces /mnt/disk1 --matrix --count 200 --read\n"
+		"  nodemark pieces /mnt/disk1 -L hash sha256,blake3 -L sync off,on --count 200\n"
 		"  nodemark pieces /mnt/disk1 --keep --count 50\n"
 		"  nodemark pieces verify /mnt/disk1\n",
 };
@@ -145,7 +220,18 @@ static void parse_args(int argc, char **argv)
 		},
 	};
 	cli_parse("pieces", argc, argv, options, add_dir, NULL);
-	cli_outputs_check(options, NULL, 0, run_opts.db);
+	if (!sweep.reparsing) {
+		cli_outputs_check(options, NULL, 0, run_opts.db);
+		if (sweep.scan_step && !sweep.scan_name)
+			nm_usage_fail("-D/--parameter-step-size: it is the step of -P NAME MIN MAX");
+		if (sweep.scan_name) {
+			char spec[512], err[256];
+			snprintf(spec, sizeof spec, "%s=%s:%s%s%s", sweep.scan_name, sweep.scan_lo, sweep.scan_hi,
+				 sweep.scan_step ? ":" : "", sweep.scan_step ? sweep.scan_step : "");
+			if (params_add_scan(&sweep.params, spec, err, sizeof err) < 0)
+				nm_usage_fail("-P: %s", err);
+		}
+	}
 	if (!p->ndirs)
 		nm_usage_fail("expected a directory to write in (see 'nodemark pieces --help')");
 	if (p->sync_batch) {
@@ -162,8 +248,14 @@ static void parse_args(int argc, char **argv)
 		nm_usage_fail("--matrix runs every hash and sync setting: drop --hash, --sync and --no-sync");
 	if (opts.matrix && p->keep)
 		nm_usage_fail("--keep cannot be used with --matrix (it runs many stores)");
-	if (opts.runs && !opts.matrix)
-		nm_usage_fail("--runs: only with --matrix");
+	if (opts.runs && !opts.matrix && !sweep.params.naxes)
+		nm_usage_fail("--runs: only with --matrix or a sweep (-L, -P)");
+	if (sweep.params.naxes && opts.matrix)
+		nm_usage_fail("-L/-P and --matrix: the matrix is -L hash sha256,blake3 -L sync off,on");
+	if (sweep.reference && !sweep.params.naxes)
+		nm_usage_fail("--reference names a setting of a sweep (-L, -P)");
+	if (sweep.params.naxes && p->keep)
+		nm_usage_fail("--keep cannot be used with a sweep (it runs many stores)");
 }
 
 static json_t *lat_json(const struct hist *h)
@@ -445,6 +537,179 @@ static int run_matrix(struct pieces_opts *o, struct record *rec)
 	return rc;
 }
 
+/* --- sweeps: -L/-P settings in turns ------------------------------------------------------ */
+
+static json_t *pair_json(const struct pieces_sweep_pair *pr)
+{
+	static const char *const word[] = { [PAIRED_CALLED] = "called", [PAIRED_NO_CHANGE] = "no change",
+					    [PAIRED_CANT_TELL] = "can't tell" };
+	json_t *o = json_object();
+	json_object_set_new(o, "n", json_integer((json_int_t)pr->r.n));
+	json_object_set_new(o, "ratio", isfinite(pr->r.ratio) ? json_real(pr->r.ratio) : json_null());
+	json_object_set_new(o, "lo", isfinite(pr->r.lo) && pr->r.lo > 0 ? json_real(pr->r.lo) : json_null());
+	json_object_set_new(o, "hi", isfinite(pr->r.hi) ? json_real(pr->r.hi) : json_null());
+	json_object_set_new(o, "p", json_real(pr->r.p));
+	json_object_set_new(o, "verdict", json_string(word[pr->v.call]));
+	json_object_set_new(o, "text", json_string(pr->v.text));
+	json_object_set_new(o, "why", json_string(pr->v.why));
+	return o;
+}
+
+static json_t *sweep_json(const struct pieces_sweep *s)
+{
+	json_t *arms = json_array(), *order = json_array();
+	for (unsigned a = 0; a < s->narms; a++) {
+		json_t *x = json_object();
+		json_object_set(x, "parameters", s->settings[a]);
+		for (int ph = 0; ph < 1 + s->read; ph++) {
+			json_t *bw = json_array();
+			for (unsigned i = 0; i < s->done; i++)
+				json_array_append_new(bw, json_real(s->bps[ph][(size_t)a * s->rounds + i]));
+			json_t *y = json_pack("{s:o, s:f}", "bytes_per_sec", bw, "median_bytes_per_sec",
+					      pieces_sweep_median(s, a, ph));
+			if (a != s->ref)
+				json_object_set_new(y, "paired", pair_json(&s->pairs[ph][a]));
+			json_object_set_new(x, ph ? "read" : "write", y);
+		}
+		json_array_append_new(arms, x);
+	}
+	for (size_t i = 0; i < (size_t)s->done * s->narms; i++)
+		json_array_append_new(order, json_integer(s->order[i]));
+	return json_pack("{s:s, s:i, s:o, s:o, s:o}", "mode", "turns", "rounds", s->done, "reference",
+			 json_incref(s->settings[s->ref]), "settings", arms, "order", order);
+}
+
+static void sweep_print(const struct pieces_opts *o, const struct pieces_sweep *s)
+{
+	const struct pieces_plan *p = &s->plans[0];
+	char sz[32], label[160];
+	printf("pieces: %u settings in turns, %u round%s (a store of each per round, the order rotated), %s backend,\n"
+	       "  %llu pieces of %s, %u worker%s over %u director%s\n",
+	       s->narms, s->done, s->done == 1 ? "" : "s", pieces_backend_name(p->backend), (unsigned long long)p->count,
+	       units_bytes_si((double)p->size, sz, sizeof sz), p->workers, p->workers == 1 ? "" : "s", p->ndirs,
+	       p->ndirs == 1 ? "y" : "ies");
+	printf("\n%-28s", "setting (median MB/s)");
+	for (int ph = 0; ph < 1 + s->read; ph++)
+		printf(" %8s %7s  %-30s", ph ? "read" : "write", "vs ref", "verdict");
+	printf("\n");
+	for (unsigned a = 0; a < s->narms; a++) {
+		printf("%-28s", pieces_sweep_label(s, a, label, sizeof label));
+		for (int ph = 0; ph < 1 + s->read; ph++) {
+			if (a == s->ref)
+				printf(" %8.1f %7s  %-30s", pieces_sweep_median(s, a, ph) / 1e6, "1", "(reference)");
+			else
+				printf(" %8.1f %7.3f  %-30s", pieces_sweep_median(s, a, ph) / 1e6, s->pairs[ph][a].r.ratio,
+				       s->pairs[ph][a].v.text);
+		}
+		printf("\n");
+	}
+	printf("\nMB/s = 10^6 bytes/s, the median of a setting's stores. vs ref: the ratio to the reference from\n"
+	       "the per-round pairs (Hodges-Lehmann estimate), called when its 95%% interval (Wilcoxon\n"
+	       "signed-rank) lies beyond ±%.0f%%.\n", PAIRED_FLOOR_PCT);
+	for (unsigned a = 0; a < s->narms; a++)
+		for (int ph = 0; ph < 1 + s->read; ph++)
+			if (a != s->ref && s->pairs[ph][a].v.call == PAIRED_CANT_TELL)
+				printf("%s, %s: %s\n", pieces_sweep_label(s, a, label, sizeof label), ph ? "read" : "write",
+				       s->pairs[ph][a].v.why);
+	(void)o;
+}
+
+/* The arm --reference NAME=VALUE[,NAME=VALUE] names: the first whose settings hold them all. */
+static unsigned sweep_reference(const char *spec, json_t *const *settings, unsigned narms)
+{
+	for (unsigned a = 0; a < narms; a++) {
+		char *copy = strdup(spec), *save = NULL;
+		int all = copy != NULL;
+		for (char *kv = copy ? strtok_r(copy, ",", &save) : NULL; kv && all; kv = strtok_r(NULL, ",", &save)) {
+			char *eq = strchr(kv, '=');
+			if (!eq)
+				nm_usage_fail("--reference: \"%s\": expected NAME=VALUE[,NAME=VALUE]", spec);
+			*eq = 0;
+			json_t *v = json_object_get(settings[a], kv);
+			all = v && strcmp(json_string_value(v), eq + 1) == 0;
+		}
+		free(copy);
+		if (all)
+			return a;
+	}
+	nm_usage_fail("--reference: %s is none of the sweep's settings", spec);
+}
+
+/* The option words of one value: sync's on/off/data are its flags; others --NAME=VALUE. */
+static char *setting_word(const char *name, const char *value)
+{
+	char *w;
+	if (strcmp(name, "sync") == 0) {
+		if (strcmp(value, "on") && strcmp(value, "off") && strcmp(value, "data"))
+			nm_usage_fail("-L sync: \"%s\": expected on, off or data", value);
+		w = strdup(strcmp(value, "on") == 0 ? "--sync" : strcmp(value, "off") == 0 ? "--no-sync" : "--sync=data");
+	} else if (asprintf(&w, "--%s=%s", name, value) < 0) {
+		w = NULL;
+	}
+	if (!w)
+		nm_usage_fail("out of memory");
+	return w;
+}
+
+/* Every combination: the command line parsed again per combination with its words added, so a
+ * value is checked as the option itself checks it; then the rounds. */
+static int run_sweep(int argc, char **argv, struct record *rec)
+{
+	const struct params *pp = &sweep.params;
+	size_t ncomb = params_combinations(pp);
+	if (ncomb > 256)
+		nm_usage_fail("%zu settings: at most 256 in one run", ncomb);
+	unsigned rounds = opts.runs ? (unsigned)opts.runs : PAIRED_MIN_PAIRS;
+	int json = opts.json;
+	const char *output = opts.output;
+	struct pieces_sweep s = { .narms = (unsigned)ncomb, .rounds = rounds };
+	s.plans = calloc(ncomb, sizeof *s.plans);
+	s.settings = calloc(ncomb, sizeof *s.settings);
+	char **words = calloc((size_t)argc + pp->naxes + 1, sizeof *words);
+	char **added = calloc(ncomb * pp->naxes + 1, sizeof *added); /* kept: plans may point into them */
+	if (!s.plans || !s.settings || !words || !added)
+		nm_usage_fail("out of memory");
+	sweep.reparsing = 1;
+	for (size_t c = 0; c < ncomb; c++) {
+		int n = 0;
+		for (int i = 0; i < argc; i++)
+			words[n++] = argv[i];
+		s.settings[c] = json_object();
+		for (size_t x = 0; x < pp->naxes; x++) {
+			added[c * pp->naxes + x] = setting_word(pp->axes[x].name, params_value(pp, c, x));
+			words[n++] = added[c * pp->naxes + x];
+			json_object_set_new(s.settings[c], pp->axes[x].name, json_string(params_value(pp, c, x)));
+		}
+		parse_args(n, words);
+		s.plans[c] = opts.plan;
+		s.plans[c].dirs = opts.dirs;
+		s.plans[c].show_progress = 0;
+	}
+	sweep.reparsing = 0;
+	if (sweep.reference)
+		s.ref = sweep_reference(sweep.reference, s.settings, s.narms);
+	char err[1024];
+	int rc = pieces_sweep_run(&s, rec, err, sizeof err);
+	if (rc != NM_EXIT_OK)
+		nm_error("%s", err);
+	pieces_sweep_pair(&s);
+	if (rc == NM_EXIT_OK || (rc == NM_EXIT_INTERRUPTED && s.done)) {
+		if (json) {
+			if (emit_json(output, sweep_json(&s)) < 0)
+				rc = NM_EXIT_FAILED;
+		} else {
+			sweep_print(&opts, &s);
+		}
+	}
+	pieces_sweep_free(&s);
+	for (size_t i = 0; i < ncomb * pp->naxes; i++)
+		free(added[i]);
+	free(added);
+	free(words);
+	params_free(&sweep.params);
+	return rc;
+}
+
 struct verify_out {
 	json_t *list;
 	int json;
@@ -574,7 +839,9 @@ int cmd_pieces(int argc, char **argv)
 	opts.plan.show_progress = progress_enabled();
 
 	struct record *rec = record_new("pieces", argc, argv);
-	int rc = opts.matrix ? run_matrix(&opts, rec) : run_once(&opts, &run_opts, rec);
+	int rc = sweep.params.naxes ? run_sweep(argc, argv, rec)
+		 : opts.matrix      ? run_matrix(&opts, rec)
+				    : run_once(&opts, &run_opts, rec);
 	if (rc == NM_EXIT_OK || (rc == NM_EXIT_INTERRUPTED && rec->nbenches)) {
 		run_opts_apply(&run_opts, rec, opts.dirs[0]);
 		if (run_save(&run_opts, rec) < 0)
