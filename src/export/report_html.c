@@ -60,20 +60,28 @@ static const char *machine_name(const struct ct_input *in)
 	return in->r->host && *in->r->host ? in->r->host : in->name;
 }
 
+/* The input's inventory, or NULL where it recorded none: an imported record's empty object
+ * would otherwise print a block of zeros ("0 GiB", "0 cores") as if they were measured. */
+static const json_t *recorded_inventory(const struct ct_input *in)
+{
+	const json_t *inv = in->r->inventory;
+	return json_is_object(inv) && json_object_size(inv) > 0 ? inv : NULL;
+}
+
 static void machines(FILE *f, const struct ct_input *in, size_t nin)
 {
 	fputs("<h2>Machines</h2>\n", f);
 	for (size_t i = 0; i < nin; i++) {
 		if (host_listed_before(in, i))
 			continue;
-		char *sum = in[i].r->inventory ? inventory_summary(in[i].r->inventory) : NULL;
+		char *sum = recorded_inventory(&in[i]) ? inventory_summary(recorded_inventory(&in[i])) : NULL;
 		fputs("<p><b>", f);
 		chart_esc(f, machine_name(&in[i]));
 		fputs("</b>: ", f);
 		chart_esc(f, sum ? sum : "no inventory recorded");
 		fputs("</p>\n", f);
 		free(sum);
-		if (in[i].r->inventory) {
+		if (recorded_inventory(&in[i])) {
 			/* hw.sh's block, as people paste it, then every fact */
 			char *hw = inventory_overview(in[i].r->inventory);
 			fputs("<pre class=\"inventory\">", f);
@@ -327,7 +335,7 @@ void report_write_markdown(FILE *f, const struct cmp_model *m, const struct repo
 	for (size_t i = 0; i < nin; i++) {
 		if (host_listed_before(in, i))
 			continue;
-		char *sum = in[i].r->inventory ? inventory_summary(in[i].r->inventory) : NULL;
+		char *sum = recorded_inventory(&in[i]) ? inventory_summary(recorded_inventory(&in[i])) : NULL;
 		fputs("- **", f);
 		md_put(f, machine_name(&in[i]));
 		fputs("**: ", f);
@@ -336,7 +344,7 @@ void report_write_markdown(FILE *f, const struct cmp_model *m, const struct repo
 		free(sum);
 		/* hw.sh's block in a code block: its lines start with a label or a device name,
 		 * never with the fence */
-		char *hw = in[i].r->inventory ? inventory_overview(in[i].r->inventory) : NULL;
+		char *hw = recorded_inventory(&in[i]) ? inventory_overview(recorded_inventory(&in[i])) : NULL;
 		if (hw)
 			fprintf(f, "\n  ````\n%s  ````\n", hw);
 		free(hw);
