@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/run_opts.h"
+#include "cli/sweep.h"
 #include "disk/passes.h"
 #include "disk/plan.h"
 #include "disk/profiles.h"
@@ -45,16 +46,13 @@ struct disk_opts {
 
 static struct disk_opts opts;
 
-/* A sweep (-L, -P): the settings, kept apart from opts, which each setting's parse refills. */
-static struct sweep {
-	struct params params;
-	const char *scan_name, *scan_lo, *scan_hi, *scan_step;
-	int reparsing;              /* a setting's parse: -L/-P words are skipped, not added again */
-} sweep;
-
 /* The options a sweep may vary: those that shape a test, each taking a value. */
 static const char *const sweepable[] = { "size", "runtime", "ramp", "rw", "bs", "iodepth", "jobs", "rwmix",
 					 "engine", "fsync", "fdatasync", "cpus", NULL };
+
+/* A sweep (-L, -P): the settings, kept apart from opts, which each setting's parse refills. */
+static struct cli_sweep sweep = { .names = sweepable };
+
 #define JOB (&opts.plan.base) /* the job the options fill (a profile builds its tests from it) */
 
 static void parse_profile(const struct opt_iter *it, void *profile)
@@ -92,57 +90,6 @@ static void add_target(const char *word, void *ctx)
 	if (JOB->ntargets == IO_MAX_TARGETS)
 		nm_usage_fail("at most %d targets", IO_MAX_TARGETS);
 	JOB->targets[JOB->ntargets++] = word;
-}
-
-/* The next word of -L NAME VALUES or -P NAME MIN MAX. */
-static const char *next_word(struct opt_iter *it, const char *what)
-{
-	if (it->i >= it->argc)
-		nm_usage_fail("%s: expected %s", it->name, what);
-	return it->argv[it->i++];
-}
-
-static void check_sweepable(const struct opt_iter *it, const char *name)
-{
-	for (unsigned i = 0; sweepable[i]; i++)
-		if (strcmp(name, sweepable[i]) == 0)
-			return;
-	nm_usage_fail("%s: %s is no option a sweep can vary (size, runtime, ramp, rw, bs, iodepth, jobs, "
-		      "rwmix, engine, fsync, fdatasync, cpus)", it->name, name);
-}
-
-/* -L NAME a,b,c (hyperfine's spelling) or -L NAME=a,b,c. */
-static void take_list(struct opt_iter *it, void *sw)
-{
-	struct sweep *w = sw;
-	char spec[1024], err[256];
-	const char *eq = strchr(it->arg, '=');
-	if (eq)
-		snprintf(spec, sizeof spec, "%s", it->arg);
-	else
-		snprintf(spec, sizeof spec, "%s=%s", it->arg, next_word(it, "NAME and comma-separated VALUES"));
-	if (w->reparsing)
-		return;
-	spec[strcspn(spec, "=")] = 0;
-	check_sweepable(it, spec);
-	spec[strlen(spec)] = '=';
-	if (params_add_list(&w->params, spec, err, sizeof err) < 0)
-		opt_bad_value(it, err);
-}
-
-/* -P NAME MIN MAX (the step: -D); one, as hyperfine. */
-static void take_scan(struct opt_iter *it, void *sw)
-{
-	struct sweep *w = sw;
-	const char *name = it->arg, *lo = next_word(it, "NAME MIN MAX"), *hi = next_word(it, "NAME MIN MAX");
-	if (w->reparsing)
-		return;
-	if (w->scan_name)
-		nm_usage_fail("%s: one NAME MIN MAX scan (more values: -L NAME a,b,c)", it->name);
-	check_sweepable(it, name);
-	w->scan_name = name;
-	w->scan_lo = lo;
-	w->scan_hi = hi;
 }
 
 #define STR_(x) #x
@@ -200,12 +147,7 @@ static const struct cli_option options[] = {
 	CLI_SECTION("Sweeps (settings measured in turns like targets; several lists give every\n"
 		    "combination, the first varying fastest; NAME is one of size, runtime, ramp,\n"
 		    "rw, bs, iodepth, jobs, rwmix, engine, fsync, fdatasync, cpus):"),
-	CLI_WORDS("parameter-list", take_list, &sweep, .alias = "L",
-		  CLI_HELP("NAME a,b,c", "each value")),
-	CLI_WORDS("parameter-scan", take_scan, &sweep, .alias = "P",
-		  CLI_HELP("NAME MIN MAX", "each number")),
-	CLI_STRING("parameter-step-size", &sweep.scan_step, .alias = "D",
-		   CLI_HELP("STEP", "the step of -P's numbers (default 1)")),
+	CLI_SWEEP_OPTIONS(&sweep),
 	CLI_SECTION("Output and the run:"),
 	CLI_LIST("allow-write", opts.allow_write, &opts.nallow, IO_MAX_TARGETS,
 		 .bad = "at most " STR(IO_MAX_TARGETS) " paths",
@@ -268,15 +210,7 @@ static void parse_args(int argc, char **argv)
 	if (sweep.reparsing)
 		return;
 	cli_outputs_check(options, NULL, 0, opts.run.db);
-	if (sweep.scan_step && !sweep.scan_name)
-		nm_usage_fail("-D/--parameter-step-size: it is the step of -P NAME MIN MAX");
-	if (sweep.scan_name) {
-		char spec[512], err[256];
-		snprintf(spec, sizeof spec, "%s=%s:%s%s%s", sweep.scan_name, sweep.scan_lo, sweep.scan_hi,
-			 sweep.scan_step ? ":" : "", sweep.scan_step ? sweep.scan_step : "");
-		if (params_add_scan(&sweep.params, spec, err, sizeof err) < 0)
-			nm_usage_fail("-P: %s", err);
-	}
+	cli_sweep_finish(&sweep);
 }
 
 /* --- checks that need the file system ------------------------------------------------------ */
@@ -576,33 +510,35 @@ static int run_turns(struct disk_opts *o, int argc, char **argv)
 
 static void check_request(struct disk_opts *o);
 
-/* The arm --reference NAME=VALUE[,NAME=VALUE] names: the first whose settings hold them all. */
-static unsigned setting_reference(const char *spec, json_t *const *settings, unsigned narms)
+/* A sweep's arms, filled setting by setting: a target's settings side by side. */
+struct sweep_arms {
+	struct disk_opts *o;
+	size_t ncomb;
+	unsigned ntargets;
+	struct disk_plan *plans;
+	json_t **settings;
+};
+
+static void sweep_setting(void *ctx, size_t c, int argc, char **argv, json_t *set)
 {
-	for (unsigned a = 0; a < narms; a++) {
-		char *copy = strdup(spec), *save = NULL;
-		int all = copy != NULL;
-		for (char *kv = copy ? strtok_r(copy, ",", &save) : NULL; kv && all; kv = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(kv, '=');
-			if (!eq)
-				nm_usage_fail("--reference: \"%s\": expected NAME=VALUE[,NAME=VALUE] or a target", spec);
-			*eq = 0;
-			json_t *v = json_object_get(settings[a], kv);
-			all = v && strcmp(json_string_value(v), eq + 1) == 0;
-		}
-		free(copy);
-		if (all)
-			return a;
+	struct sweep_arms *sa = ctx;
+	parse_args(argc, argv);
+	check_request(sa->o);
+	paired_loops(&sa->o->plan);
+	for (unsigned k = 0; k < sa->ntargets; k++) {
+		unsigned a = k * (unsigned)sa->ncomb + (unsigned)c;
+		sa->plans[a] = sa->o->plan;
+		sa->plans[a].base.targets[0] = sa->o->plan.base.targets[k];
+		sa->plans[a].base.ntargets = 1;
+		sa->settings[a] = json_incref(set);
 	}
-	nm_usage_fail("--reference: %s is none of the sweep's settings", spec);
 }
 
 /* Every combination of the settings on every target: the command line parsed again per
  * combination with --NAME=VALUE added, so a setting is checked as the option itself is. */
 static int run_sweep(struct disk_opts *o, int argc, char **argv)
 {
-	const struct params *pp = &sweep.params;
-	size_t ncomb = params_combinations(pp);
+	size_t ncomb = params_combinations(&sweep.params);
 	unsigned ntargets = o->plan.base.ntargets;
 	const char *reference = o->reference;
 	if (o->together)
@@ -612,57 +548,25 @@ static int run_sweep(struct disk_opts *o, int argc, char **argv)
 	if (ncomb * ntargets > IO_MAX_TARGETS)
 		nm_usage_fail("%zu settings on %u targets: at most %d in one run", ncomb, ntargets, IO_MAX_TARGETS);
 	unsigned narms = (unsigned)ncomb * ntargets;
-	struct disk_plan *plans = calloc(narms, sizeof *plans);
-	json_t **settings = calloc(narms, sizeof *settings);
-	char **words = calloc((size_t)argc + pp->naxes + 1, sizeof *words);
-	char **added = calloc(ncomb * pp->naxes + 1, sizeof *added); /* kept: plans point into them */
-	if (!plans || !settings || !words || !added)
+	struct sweep_arms sa = { o, ncomb, ntargets, calloc(narms, sizeof *sa.plans), calloc(narms, sizeof *sa.settings) };
+	if (!sa.plans || !sa.settings)
 		nm_usage_fail("out of memory");
-	sweep.reparsing = 1;
-	for (size_t c = 0; c < ncomb; c++) {
-		int n = 0;
-		for (int i = 0; i < argc; i++)
-			words[n++] = argv[i];
-		json_t *set = json_object();
-		for (size_t x = 0; x < pp->naxes; x++) {
-			char **w = &added[c * pp->naxes + x];
-			if (asprintf(w, "--%s=%s", pp->axes[x].name, params_value(pp, c, x)) < 0)
-				nm_usage_fail("out of memory");
-			words[n++] = *w;
-			json_object_set_new(set, pp->axes[x].name, json_string(params_value(pp, c, x)));
-		}
-		parse_args(n, words);
-		check_request(o);
-		paired_loops(&o->plan);
-		for (unsigned k = 0; k < ntargets; k++) {
-			unsigned a = k * (unsigned)ncomb + (unsigned)c; /* a target's settings side by side */
-			plans[a] = o->plan;
-			plans[a].base.targets[0] = o->plan.base.targets[k];
-			plans[a].base.ntargets = 1;
-			settings[a] = json_incref(set);
-		}
-		json_decref(set);
-	}
-	sweep.reparsing = 0;
+	cli_sweep_settings(&sweep, argc, argv, sweep_setting, &sa);
 	unsigned ref = 0;
 	if (reference && strchr(reference, '='))
-		ref = setting_reference(reference, settings, narms);
+		ref = cli_sweep_reference(reference, sa.settings, narms, " or a target");
 	else if (reference)
 		ref = reference_index(o) * (unsigned)ncomb;
 	struct disk_turns t;
 	char err[512];
-	if (disk_turns_init_plans(&t, plans, narms, ref, err, sizeof err) < 0)
+	if (disk_turns_init_plans(&t, sa.plans, narms, ref, err, sizeof err) < 0)
 		nm_usage_fail("%s", err);
 	for (unsigned a = 0; a < narms; a++)
-		t.settings[a] = settings[a];
-	free(settings);
-	free(plans);
-	free(words);
+		t.settings[a] = sa.settings[a];
+	free(sa.settings);
+	free(sa.plans);
 	int rc = run_arms(o, &t, argc, argv);
-	for (size_t i = 0; i < ncomb * pp->naxes; i++)
-		free(added[i]);
-	free(added);
-	params_free(&sweep.params);
+	cli_sweep_free(&sweep); /* the plans pointed into its words */
 	return rc;
 }
 

@@ -4,6 +4,7 @@
 #include "cli/options.h"
 #include "cli/output.h"
 #include "cli/run_opts.h"
+#include "cli/sweep.h"
 #include "hash/cpufeat.h"
 #include "inventory/inventory.h"
 #include "pieces/record.h"
@@ -33,66 +34,15 @@ struct pieces_opts {
 static struct pieces_opts opts;
 static struct run_opts run_opts;
 
-/* A sweep (-L, -P): the settings, kept apart from opts, which each setting's parse refills. */
-static struct sweep {
-	struct params params;
-	const char *scan_name, *scan_lo, *scan_hi, *scan_step;
-	const char *reference;      /* NAME=VALUE[,...]: the setting the others are compared with */
-	int reparsing;              /* a setting's parse: -L/-P words are skipped, not added again */
-} sweep;
-
 /* The options a sweep may vary (sync: on, off or data). */
 static const char *const sweepable[] = { "hash", "sync", "backend", "size", "block", "count", "workers",
 					 "sync-batch", "log-size", NULL };
 
-static const char *next_word(struct opt_iter *it, const char *what)
-{
-	if (it->i >= it->argc)
-		nm_usage_fail("%s: expected %s", it->name, what);
-	return it->argv[it->i++];
-}
+static char *setting_word(const char *name, const char *value);
 
-static void check_sweepable(const struct opt_iter *it, const char *name)
-{
-	for (unsigned i = 0; sweepable[i]; i++)
-		if (strcmp(name, sweepable[i]) == 0)
-			return;
-	nm_usage_fail("%s: %s is no option a sweep can vary (hash, sync, backend, size, block, count, workers, "
-		      "sync-batch, log-size)", it->name, name);
-}
-
-/* -L NAME a,b,c (hyperfine's spelling) or -L NAME=a,b,c. */
-static void take_list(struct opt_iter *it, void *sw)
-{
-	struct sweep *w = sw;
-	char spec[1024], err[256];
-	if (strchr(it->arg, '='))
-		snprintf(spec, sizeof spec, "%s", it->arg);
-	else
-		snprintf(spec, sizeof spec, "%s=%s", it->arg, next_word(it, "NAME and comma-separated VALUES"));
-	if (w->reparsing)
-		return;
-	spec[strcspn(spec, "=")] = 0;
-	check_sweepable(it, spec);
-	spec[strlen(spec)] = '=';
-	if (params_add_list(&w->params, spec, err, sizeof err) < 0)
-		opt_bad_value(it, err);
-}
-
-/* -P NAME MIN MAX (the step: -D); one, as hyperfine. */
-static void take_scan(struct opt_iter *it, void *sw)
-{
-	struct sweep *w = sw;
-	const char *name = it->arg, *lo = next_word(it, "NAME MIN MAX"), *hi = next_word(it, "NAME MIN MAX");
-	if (w->reparsing)
-		return;
-	if (w->scan_name)
-		nm_usage_fail("%s: one NAME MIN MAX scan (more values: -L NAME a,b,c)", it->name);
-	check_sweepable(it, name);
-	w->scan_name = name;
-	w->scan_lo = lo;
-	w->scan_hi = hi;
-}
+/* A sweep (-L, -P): the settings, kept apart from opts, which each setting's parse refills. */
+static struct cli_sweep sweep = { .names = sweepable, .word = setting_word };
+static const char *sweep_reference; /* NAME=VALUE[,...]: the setting the others are compared with */
 
 static const struct cli_choice backends[] = { { "files", PIECES_FILES }, { "log", PIECES_LOG }, { NULL, 0 } };
 
@@ -152,11 +102,8 @@ static const struct cli_option options[] = {
 		    "with the first; several lists give every combination, the first varying\n"
 		    "fastest; NAME is hash, sync (on, off, data), backend, size, block, count,\n"
 		    "workers, sync-batch or log-size; --runs: the rounds, default 6):"),
-	CLI_WORDS("parameter-list", take_list, &sweep, .alias = "L", CLI_HELP("NAME a,b,c", "each value")),
-	CLI_WORDS("parameter-scan", take_scan, &sweep, .alias = "P", CLI_HELP("NAME MIN MAX", "each number")),
-	CLI_STRING("parameter-step-size", &sweep.scan_step, .alias = "D",
-		   CLI_HELP("STEP", "the step of -P's numbers (default 1)")),
-	CLI_STRING("reference", &sweep.reference,
+	CLI_SWEEP_OPTIONS(&sweep),
+	CLI_STRING("reference", &sweep_reference,
 		   CLI_HELP("NAME=VALUE", "compare the settings with this one (default: the first)")),
 	CLI_SECTION("Output and the run:"),
 	CLI_FLAG("json", &opts.json,
@@ -222,15 +169,7 @@ static void parse_args(int argc, char **argv)
 	cli_parse("pieces", argc, argv, options, add_dir, NULL);
 	if (!sweep.reparsing) {
 		cli_outputs_check(options, NULL, 0, run_opts.db);
-		if (sweep.scan_step && !sweep.scan_name)
-			nm_usage_fail("-D/--parameter-step-size: it is the step of -P NAME MIN MAX");
-		if (sweep.scan_name) {
-			char spec[512], err[256];
-			snprintf(spec, sizeof spec, "%s=%s:%s%s%s", sweep.scan_name, sweep.scan_lo, sweep.scan_hi,
-				 sweep.scan_step ? ":" : "", sweep.scan_step ? sweep.scan_step : "");
-			if (params_add_scan(&sweep.params, spec, err, sizeof err) < 0)
-				nm_usage_fail("-P: %s", err);
-		}
+		cli_sweep_finish(&sweep);
 	}
 	if (!p->ndirs)
 		nm_usage_fail("expected a directory to write in (see 'nodemark pieces --help')");
@@ -252,7 +191,7 @@ static void parse_args(int argc, char **argv)
 		nm_usage_fail("--runs: only with --matrix or a sweep (-L, -P)");
 	if (sweep.params.naxes && opts.matrix)
 		nm_usage_fail("-L/-P and --matrix: the matrix is -L hash sha256,blake3 -L sync off,on");
-	if (sweep.reference && !sweep.params.naxes)
+	if (sweep_reference && !sweep.params.naxes)
 		nm_usage_fail("--reference names a setting of a sweep (-L, -P)");
 	if (sweep.params.naxes && p->keep)
 		nm_usage_fail("--keep cannot be used with a sweep (it runs many stores)");
@@ -614,27 +553,6 @@ static void sweep_print(const struct pieces_opts *o, const struct pieces_sweep *
 	(void)o;
 }
 
-/* The arm --reference NAME=VALUE[,NAME=VALUE] names: the first whose settings hold them all. */
-static unsigned sweep_reference(const char *spec, json_t *const *settings, unsigned narms)
-{
-	for (unsigned a = 0; a < narms; a++) {
-		char *copy = strdup(spec), *save = NULL;
-		int all = copy != NULL;
-		for (char *kv = copy ? strtok_r(copy, ",", &save) : NULL; kv && all; kv = strtok_r(NULL, ",", &save)) {
-			char *eq = strchr(kv, '=');
-			if (!eq)
-				nm_usage_fail("--reference: \"%s\": expected NAME=VALUE[,NAME=VALUE]", spec);
-			*eq = 0;
-			json_t *v = json_object_get(settings[a], kv);
-			all = v && strcmp(json_string_value(v), eq + 1) == 0;
-		}
-		free(copy);
-		if (all)
-			return a;
-	}
-	nm_usage_fail("--reference: %s is none of the sweep's settings", spec);
-}
-
 /* The option words of one value: sync's on/off/data are its flags; others --NAME=VALUE. */
 static char *setting_word(const char *name, const char *value)
 {
@@ -651,12 +569,21 @@ static char *setting_word(const char *name, const char *value)
 	return w;
 }
 
+static void sweep_setting(void *ctx, size_t c, int argc, char **argv, json_t *set)
+{
+	struct pieces_sweep *s = ctx;
+	parse_args(argc, argv);
+	s->plans[c] = opts.plan;
+	s->plans[c].dirs = opts.dirs;
+	s->plans[c].show_progress = 0;
+	s->settings[c] = json_incref(set);
+}
+
 /* Every combination: the command line parsed again per combination with its words added, so a
  * value is checked as the option itself checks it; then the rounds. */
 static int run_sweep(int argc, char **argv, struct record *rec)
 {
-	const struct params *pp = &sweep.params;
-	size_t ncomb = params_combinations(pp);
+	size_t ncomb = params_combinations(&sweep.params);
 	if (ncomb > 256)
 		nm_usage_fail("%zu settings: at most 256 in one run", ncomb);
 	unsigned rounds = opts.runs ? (unsigned)opts.runs : PAIRED_MIN_PAIRS;
@@ -665,29 +592,11 @@ static int run_sweep(int argc, char **argv, struct record *rec)
 	struct pieces_sweep s = { .narms = (unsigned)ncomb, .rounds = rounds };
 	s.plans = calloc(ncomb, sizeof *s.plans);
 	s.settings = calloc(ncomb, sizeof *s.settings);
-	char **words = calloc((size_t)argc + pp->naxes + 1, sizeof *words);
-	char **added = calloc(ncomb * pp->naxes + 1, sizeof *added); /* kept: plans may point into them */
-	if (!s.plans || !s.settings || !words || !added)
+	if (!s.plans || !s.settings)
 		nm_usage_fail("out of memory");
-	sweep.reparsing = 1;
-	for (size_t c = 0; c < ncomb; c++) {
-		int n = 0;
-		for (int i = 0; i < argc; i++)
-			words[n++] = argv[i];
-		s.settings[c] = json_object();
-		for (size_t x = 0; x < pp->naxes; x++) {
-			added[c * pp->naxes + x] = setting_word(pp->axes[x].name, params_value(pp, c, x));
-			words[n++] = added[c * pp->naxes + x];
-			json_object_set_new(s.settings[c], pp->axes[x].name, json_string(params_value(pp, c, x)));
-		}
-		parse_args(n, words);
-		s.plans[c] = opts.plan;
-		s.plans[c].dirs = opts.dirs;
-		s.plans[c].show_progress = 0;
-	}
-	sweep.reparsing = 0;
-	if (sweep.reference)
-		s.ref = sweep_reference(sweep.reference, s.settings, s.narms);
+	cli_sweep_settings(&sweep, argc, argv, sweep_setting, &s);
+	if (sweep_reference)
+		s.ref = cli_sweep_reference(sweep_reference, s.settings, s.narms, NULL);
 	char err[1024];
 	int rc = pieces_sweep_run(&s, rec, err, sizeof err);
 	if (rc != NM_EXIT_OK)
@@ -702,11 +611,7 @@ static int run_sweep(int argc, char **argv, struct record *rec)
 		}
 	}
 	pieces_sweep_free(&s);
-	for (size_t i = 0; i < ncomb * pp->naxes; i++)
-		free(added[i]);
-	free(added);
-	free(words);
-	params_free(&sweep.params);
+	cli_sweep_free(&sweep); /* the plans may point into its words */
 	return rc;
 }
 

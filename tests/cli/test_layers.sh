@@ -23,7 +23,7 @@ allowed() {
     export) echo "compare results stats inventory util" ;;
     fio) echo "io results stats inventory export compare util" ;;
     suite) echo "disk hash pieces mem io proc results stats inventory export compare util" ;;
-    cli) echo "results export compare stats inventory util" ;;
+    cli) echo "proc results export compare stats inventory util" ;;
     cmd | mpi) echo "cli fio disk suite hash pieces mem io proc results stats inventory export compare util" ;;
     *) echo "?" ;;
     esac
