@@ -67,6 +67,19 @@ static json_t *fact(const struct record *r, const char *key)
 	return NULL;
 }
 
+/* A setting of the benchmark (a sweep's parameter, a fio job option) or an inventory fact. */
+static json_t *setting(const struct ct_input *in, const struct bench *b, const char *key)
+{
+	json_t *s = json_object_get(b->settings, key);
+	if (!s)
+		s = json_object_get(json_object_get(b->settings, "parameters"), key);
+	if (!s)
+		s = json_object_get(json_object_get(b->settings, "job_options"), key);
+	if (!s)
+		s = fact(in->r, key);
+	return s;
+}
+
 const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len)
 {
 	const char *v = builtin_value(in, b, key);
@@ -76,14 +89,28 @@ const char *key_value(const struct ct_input *in, const struct bench *b, const ch
 		snprintf(buf, len, "%s", v);
 		return buf;
 	}
-	json_t *s = json_object_get(b->settings, key);
-	if (!s)
-		s = json_object_get(json_object_get(b->settings, "parameters"), key);
-	if (!s)
-		s = json_object_get(json_object_get(b->settings, "job_options"), key);
-	if (!s)
-		s = fact(in->r, key);
-	return scalar(s, buf, len);
+	return scalar(setting(in, b, key), buf, len);
+}
+
+const char *key_spelling(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len)
+{
+	json_t *p = json_object_get(json_object_get(b->settings, "parameters"), key);
+	if (json_is_string(p) && !builtin_value(in, b, key) && !record_tag(in->r, key)) {
+		snprintf(buf, len, "%s", json_string_value(p));
+		return buf;
+	}
+	return key_value(in, b, key, buf, len);
+}
+
+int key_number(const struct ct_input *in, const struct bench *b, const char *key, double *v)
+{
+	if (builtin_value(in, b, key) || record_tag(in->r, key))
+		return 0;
+	json_t *s = setting(in, b, key);
+	if (!json_is_number(s))
+		return 0;
+	*v = json_number_value(s);
+	return 1;
 }
 
 int keys_known(const struct ct_input *in, size_t nin, const char *key)

@@ -17,6 +17,14 @@
 /* The value of key for benchmark b of input in, into buf; NULL when it has none. */
 const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len);
 
+/* The same as the user spelled it: a sweep's parameter ("bs": "4k") where the setting holds its
+ * number (4096).  A row or column is found by key_value (runs that spell 4k and 4096 share it)
+ * and shown with the first spelling seen. */
+const char *key_spelling(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len);
+
+/* 1 with *v when KEY's value is a number (a setting such as bs): rows order by it. */
+int key_number(const struct ct_input *in, const struct bench *b, const char *key, double *v);
+
 /* 1 when some benchmark of some input has key. */
 int keys_known(const struct ct_input *in, size_t nin, const char *key);
 

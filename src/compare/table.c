@@ -35,20 +35,12 @@ static int passes(const struct ct_input *in, const struct bench *b, const struct
 	for (size_t i = 0; i < o->nfilters; i++) {
 		const char *v = value_or_empty(in, b, o->filters[i].key, buf, sizeof buf);
 		int match = fnmatch(o->filters[i].pattern, v, 0) == 0;
+		if (!match && key_spelling(in, b, o->filters[i].key, buf, sizeof buf)) /* bs=4k as bs=4096 */
+			match = fnmatch(o->filters[i].pattern, buf, 0) == 0;
 		if (match == o->filters[i].negate)
 			return 0;
 	}
 	return 1;
-}
-
-static size_t index_of(char ***list, size_t *n, const char *s)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (strcmp((*list)[i], s) == 0)
-			return i;
-	*list = xrealloc(*list, (*n + 1) * sizeof **list);
-	(*list)[*n] = xstrdup(s);
-	return (*n)++;
 }
 
 /* A warning text kept once in the result; returns the pooled copy. */
@@ -74,25 +66,63 @@ static void add_warn(const char **warn, size_t *n, const char *w)
 		warn[(*n)++] = w;
 }
 
+/* A column: found by the key's value, shown as first spelled (key_spelling); ids beside cols. */
+static size_t col_index(struct ct_result *out, char ***ids, const char *id, const char *label)
+{
+	for (size_t i = 0; i < out->ncols; i++)
+		if (strcmp((*ids)[i], id) == 0)
+			return i;
+	*ids = xrealloc(*ids, (out->ncols + 1) * sizeof **ids);
+	(*ids)[out->ncols] = xstrdup(id);
+	out->cols = xrealloc(out->cols, (out->ncols + 1) * sizeof *out->cols);
+	out->cols[out->ncols] = xstrdup(label);
+	return out->ncols++;
+}
+
+static void free_strs(char **v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+/* A row as the column is: its id (the key's value) finds it, its label (the spelling) is shown;
+ * with numbers for all rows (a setting such as bs), the rows are put in their order. */
+struct row_key {
+	const char *id, *label;
+	int has_num;
+	double num;
+};
+
 struct table_builder {
 	struct ct_table *t;
 	size_t rows_cap;
+	char **ids;
+	double *num;
+	int all_num;
 };
 
-static struct ct_cell *cell_for(struct table_builder *tb, size_t ncols, const char *row, size_t col)
+static struct ct_cell *cell_for(struct table_builder *tb, size_t ncols, const struct row_key *row, size_t col)
 {
 	struct ct_table *t = tb->t;
 	size_t r;
 	for (r = 0; r < t->nrows; r++)
-		if (strcmp(t->rows[r], row) == 0)
+		if (strcmp(tb->ids[r], row->id) == 0)
 			break;
 	if (r == t->nrows) {
 		if (t->nrows == tb->rows_cap) {
 			tb->rows_cap = tb->rows_cap ? tb->rows_cap * 2 : 8;
 			t->rows = xrealloc(t->rows, tb->rows_cap * sizeof *t->rows);
 			t->cells = xrealloc(t->cells, tb->rows_cap * ncols * sizeof *t->cells);
+			tb->ids = xrealloc(tb->ids, tb->rows_cap * sizeof *tb->ids);
+			tb->num = xrealloc(tb->num, tb->rows_cap * sizeof *tb->num);
 		}
-		t->rows[t->nrows] = xstrdup(row);
+		if (!t->nrows)
+			tb->all_num = 1;
+		tb->all_num &= row->has_num;
+		tb->num[t->nrows] = row->num;
+		tb->ids[t->nrows] = xstrdup(row->id);
+		t->rows[t->nrows] = xstrdup(row->label);
 		memset(&t->cells[t->nrows * ncols], 0, ncols * sizeof *t->cells);
 		t->nrows++;
 	}
@@ -312,7 +342,7 @@ static size_t table_for(struct ct_result *out, struct table_builder **tbs, const
 		out->tables[t]->metric = xstrdup(mt->name);
 		out->tables[t]->unit = xstrdup(mt->unit);
 		out->tables[t]->direction = mt->direction;
-		(*tbs)[t] = (struct table_builder){ out->tables[t], 0 };
+		(*tbs)[t] = (struct table_builder){ out->tables[t], 0, NULL, NULL, 0 };
 		out->ntables++;
 	}
 	if (!out->tables[t]->kind)
@@ -360,13 +390,50 @@ static int check_keys(const struct ct_input *in, size_t nin, const struct ct_opt
 }
 
 /* The row of benchmark b: its name (as the user named it, or its command as written when the
- * columns are one of its parameters), or the value of --row. */
-static const char *row_of(const struct ct_input *in, const struct bench *b, const struct ct_opts *o, char *buf,
-			  size_t len)
+ * columns are one of its parameters), or the value of --row (found by its value, shown as
+ * spelled, ordered by its number where it has one). */
+static void row_of(const struct ct_input *in, const struct bench *b, const struct ct_opts *o, char (*buf)[256],
+		   struct row_key *rk)
 {
-	if (o->row_key)
-		return value_or_empty(in, b, o->row_key, buf, len);
-	return key_row_name(b, o->col_key, buf, len);
+	*rk = (struct row_key){ 0 };
+	if (o->row_key) {
+		rk->id = value_or_empty(in, b, o->row_key, buf[0], sizeof buf[0]);
+		rk->label = key_spelling(in, b, o->row_key, buf[1], sizeof buf[1]) ? buf[1] : rk->id;
+		rk->has_num = key_number(in, b, o->row_key, &rk->num);
+	} else {
+		rk->id = rk->label = key_row_name(b, o->col_key, buf[0], sizeof buf[0]);
+	}
+}
+
+/* The rows in their numbers' order (4k, 64k, 1m), where every row has one; stable. */
+static void order_rows(struct table_builder *tb, size_t ncols)
+{
+	struct ct_table *t = tb->t;
+	if (!tb->all_num || t->nrows < 2)
+		return;
+	for (size_t i = 1; i < t->nrows; i++)
+		for (size_t j = i; j > 0 && tb->num[j - 1] > tb->num[j]; j--) {
+			double n = tb->num[j];
+			tb->num[j] = tb->num[j - 1];
+			tb->num[j - 1] = n;
+			char *r = t->rows[j];
+			t->rows[j] = t->rows[j - 1];
+			t->rows[j - 1] = r;
+			for (size_t c = 0; c < ncols; c++) {
+				struct ct_cell *x = t->cells[j * ncols + c];
+				t->cells[j * ncols + c] = t->cells[(j - 1) * ncols + c];
+				t->cells[(j - 1) * ncols + c] = x;
+			}
+		}
+}
+
+static void free_builders(struct table_builder *tbs, size_t n)
+{
+	for (size_t t = 0; t < n; t++) {
+		free_strs(tbs[t].ids, tbs[t].t->nrows);
+		free(tbs[t].num);
+	}
+	free(tbs);
 }
 
 int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, struct ct_result *out, char *err,
@@ -374,7 +441,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 {
 	const char *col_key = o->col_key ? o->col_key : "input";
 	double confidence = o->confidence > 0 ? o->confidence : 0.95;
-	char buf[256];
+	char buf[256], label[256];
+	char **col_ids = NULL; /* beside out->cols: the values that find them */
 
 	memset(out, 0, sizeof *out);
 	out->alpha = o->alpha > 0 ? o->alpha : 0.05;
@@ -386,9 +454,12 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 	/* Pass 1: the columns, in order of appearance. */
 	for (size_t i = 0; i < nin; i++)
 		for (size_t k = 0; k < in[i].r->nbenches; k++)
-			if (passes(&in[i], in[i].r->benches[k], o))
-				index_of(&out->cols, &out->ncols, value_or_empty(&in[i], in[i].r->benches[k], col_key, buf,
-										 sizeof buf));
+			if (passes(&in[i], in[i].r->benches[k], o)) {
+				const struct bench *b = in[i].r->benches[k];
+				const char *id = value_or_empty(&in[i], b, col_key, buf, sizeof buf);
+				const char *l = key_spelling(&in[i], b, col_key, label, sizeof label);
+				col_index(out, &col_ids, id, l ? l : id);
+			}
 	if (out->ncols == 0)
 		return nm_errf(err, errlen, "no benchmarks to compare%s", o->nfilters ? " (after --filter)" : "");
 
@@ -399,9 +470,13 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			const struct bench *b = in[i].r->benches[k];
 			if (!passes(&in[i], b, o))
 				continue;
-			char row[256];
-			size_t col = index_of(&out->cols, &out->ncols, value_or_empty(&in[i], b, col_key, buf, sizeof buf));
-			row_of(&in[i], b, o, row, sizeof row);
+			char rowbuf[2][256];
+			struct row_key rk;
+			const char *id = value_or_empty(&in[i], b, col_key, buf, sizeof buf);
+			const char *l = key_spelling(&in[i], b, col_key, label, sizeof label);
+			size_t col = col_index(out, &col_ids, id, l ? l : id);
+			row_of(&in[i], b, o, rowbuf, &rk);
+			const char *row = rk.label;
 			for (size_t m = 0; m < b->nmetrics; m++) {
 				const struct metric *mt = b->metrics[m];
 				if (!metric_wanted(o, mt->name))
@@ -410,7 +485,7 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 				if (!kind)
 					kind = in[i].r->command ? in[i].r->command : "";
 				size_t t = table_for(out, &tbs, mt, kind);
-				struct ct_cell *c = cell_for(&tbs[t], out->ncols, row, col);
+				struct ct_cell *c = cell_for(&tbs[t], out->ncols, &rk, col);
 				/* samples of several inputs pool; two benchmarks of one input never do */
 				if (c->from && c->from_input == i && c->from != b) {
 					nm_errf(err, errlen,
@@ -418,7 +493,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 						"choose --row/--col keys that tell them apart",
 						o->row_key ? "--row" : "--col", c->from->name, b->name, in[i].name,
 						row[0] ? row : "(empty)", out->cols[col][0] ? out->cols[col] : "(empty)");
-					free(tbs);
+					free_builders(tbs, out->ntables);
+					free_strs(col_ids, out->ncols);
 					ct_free(out);
 					return -1;
 				}
@@ -431,7 +507,10 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			}
 		}
 	}
-	free(tbs);
+	for (size_t t = 0; t < out->ntables; t++)
+		order_rows(&tbs[t], out->ncols);
+	free_builders(tbs, out->ntables);
+	free_strs(col_ids, out->ncols);
 	drop_empty_cells(out);
 	if (out->ntables == 0 && o->nmetrics) {
 		ct_free(out);

@@ -72,8 +72,23 @@ check "each keyed by its parameters" test "${V[1]:-}" = "4k/128k 4k/64k 8k/128k 
 check "a sample per pass on each" test "${V[2]:-}" = "6,6,6,6"
 run_nm compare sweep-test --row size --col bs
 expect_rc 0 "compare --row size --col bs on the sweep's keys: exit 0"
-expect_out_matches "^bytes_per_sec.* 4096 +8192" "a column per block size"
-expect_out_matches "^131072 " "a row per size"
+expect_out_matches "^bytes_per_sec.* 4k +8k" "a column per block size, as the sweep spelled it"
+expect_out_matches "^128k " "a row per size, as spelled"
+
+# --- compare shows a setting as the sweep spelled it, in its numbers' order --------------------
+run_nm disk a --rw read --size 1m --loops 6 --engine psync --interval 0 -L bs 64k,4k,1m --label sweep-order -q
+expect_rc 0 "-L bs 64k,4k,1m: exit 0"
+run_nm compare sweep-order --row bs --metric bytes_per_sec
+check "--row bs: the rows read 4k, 64k, 1m (spelled as given, ordered by the number behind them)" \
+    test "$(sed -n '2,4p' <<<"$out" | awk '{print $1}' | xargs)" = "4k 64k 1m"
+run_nm compare sweep-order --row bs --metric bytes_per_sec --filter bs=4k
+check "--filter bs=4k matches the spelling" test "$(sed -n '2,$p' <<<"$out" | grep -c .)" = 1
+run_nm compare sweep-order --row bs --metric bytes_per_sec --filter bs=4096
+check "--filter bs=4096 matches the number behind it" test "$(sed -n '2p' <<<"$out" | awk '{print $1}')" = 4k
+run_nm disk a --rw read --size 1m --loops 3 --engine psync --interval 0 --bs 4096 --label plain-4k -q
+run_nm compare sweep-order plain-4k --row bs --metric bytes_per_sec
+expect_out_matches "^4k +[0-9.]+ [kMG]?B/s.* +[0-9.]+ [kMG]?B/s" \
+    "a run without the sweep (--bs 4096) shares the row of 4k: rows are found by the value"
 
 # --- -P, --reference a setting, targets x settings ----------------------------------------------
 run_nm disk a --rw read --size 64k --loops 6 --engine psync --interval 0 -P bs 4096 12288 -D 4096 \

@@ -36,7 +36,7 @@ check "each keyed by its parameters" \
 check "a sample per round" test "${V[2]:-}" = True
 run_nm compare sweep-test --row hash --col sync --filter 'name=*write*'
 expect_rc 0 "compare --row hash --col sync on the sweep's keys: exit 0"
-expect_out_matches " sync +│ +nosync +│" "a column per sync setting"
+expect_out_matches " on +│ +off +│" "a column per sync setting, as the sweep spelled it (on, off)"
 expect_out_matches "^sha256 " "a row per hash"
 
 run_nm pieces d -L hash sha256,blake3 -L sync on,off --count 3 --size 64k --runs 2 --no-save
