@@ -4,6 +4,7 @@
 #include "cmd/cmd.h"
 #include "cli/output.h"
 #include "cli/run_opts.h"
+#include "fio/iolog.h"
 #include "fio/options.h"
 #include "fio/run.h"
 #include "fio/targets.h"
@@ -154,10 +155,24 @@ int cmd_fio(int argc, char **argv)
 			nm_usage_fail("--cmdhelp: %s: not a fio option nodemark knows", name);
 		return NM_EXIT_OK;
 	}
+	/* a replayed log's files are the job's: known before what is written is checked */
+	if (!c.plan.parse_only && fio_iologs_load(&c.plan, err, sizeof err) < 0) {
+		fio_plan_free(&c.plan);
+		free(c.fio_argv);
+		run_opts_free(&c.ro);
+		nm_usage_fail("%s", err);
+	}
 	struct file_roles roles = { 0 };
 	roles_output(&roles, "--output", c.plan.output);
 	for (size_t i = 0; i < c.plan.njobfiles; i++)
 		roles_input(&roles, "job file", c.plan.jobfiles[i]);
+	for (size_t i = 0; i < c.plan.njobs; i++) { /* a record never replaces a log, a job's file */
+		const struct fio_job *j = &c.plan.jobs[i];
+		roles_output(&roles, "write_iolog", j->iolog.write);
+		roles_input(&roles, "read_iolog", j->iolog.read);
+		for (unsigned t = 0; t < j->io.ntargets && !j->dir_targets; t++)
+			roles_input(&roles, "filename", j->io.targets[t]);
+	}
 	roles_check(&roles, c.ro.db); /* exits on a clash, before anything is written */
 	for (size_t i = 0; i < c.plan.nwarnings; i++)
 		nm_warn("%s", c.plan.warnings[i]);
@@ -176,8 +191,19 @@ int cmd_fio(int argc, char **argv)
 			nm_error("job '%s': %s", c.plan.jobs[i].name, err);
 			rc = NM_EXIT_USAGE;
 		}
-	if (rc == NM_EXIT_OK && !c.plan.parse_only)
-		rc = run_and_save(&c, argc, argv);
+	if (rc == NM_EXIT_OK && !c.plan.parse_only) {
+		if (fio_iologs_open(&c.plan, err, sizeof err) < 0) {
+			nm_error("%s", err);
+			rc = NM_EXIT_FAILED;
+		} else {
+			rc = run_and_save(&c, argc, argv);
+			if (fio_iologs_close(&c.plan, 1, err, sizeof err) < 0) { /* what ran is recorded */
+				nm_error("%s", err);
+				if (rc == NM_EXIT_OK)
+					rc = NM_EXIT_FAILED;
+			}
+		}
+	}
 	fio_plan_free(&c.plan);
 	free(c.fio_argv);
 	run_opts_free(&c.ro);

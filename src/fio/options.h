@@ -69,6 +69,14 @@ static inline int fio_option_needs_value(const struct fio_option *o)
 #define FIO_APPLY(name) int fio_apply_##name(struct fio_job *j, const char *v, char *err, size_t errlen)
 FIO_APPLY(name);
 FIO_APPLY(noop);
+FIO_APPLY(write_iolog);
+FIO_APPLY(read_iolog);
+FIO_APPLY(read_iolog_chunked);
+FIO_APPLY(replay_no_stall);
+FIO_APPLY(replay_redirect);
+FIO_APPLY(replay_time_scale);
+FIO_APPLY(replay_scale);
+FIO_APPLY(replay_align);
 FIO_APPLY(rw);
 FIO_APPLY(rwmixread);
 FIO_APPLY(rwmixwrite);

@@ -2,6 +2,7 @@
  * order -- the inherited globals, then its own -- later ones winning; as in fio, kb_base
  * changes how the sizes after it read, not those before it.  Then groups are numbered. */
 #include "fio/expand.h"
+#include "fio/iolog.h"
 #include "fio/logs.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
@@ -31,6 +32,7 @@ void fio_job_free(struct fio_job *j)
 	for (int k = 0; k < FIO_LOG_NKINDS; k++)
 		free(j->logs.prefix[k]);
 	free(j->prios.bssplit);
+	fio_iolog_free(&j->iolog);
 	fio_strv_free(j->strs, j->nstrs);
 }
 
@@ -94,6 +96,7 @@ static void job_defaults(struct fio_job *j)
 	memset(&j->prios, 0, sizeof j->prios);
 	j->prios.cls = j->prios.level = -1;
 	fio_job_ss_defaults(&j->ss);
+	fio_iolog_free(&j->iolog);
 	for (int d = 0; d < DIR_COUNT; d++)
 		j->prios.cmd_cls[d] = j->prios.cmd_level[d] = -1;
 }

@@ -59,6 +59,18 @@ struct fio_ss_opts {
 	uint64_t interval_us;           /* steadystate_check_interval: a sample every (1 s) */
 };
 
+/* fio's iologs (fio/iolog.c): write_iolog, read_iolog and the replay_* options; the log read
+ * (io.replay points to its entries) and the record's file while the run writes it. */
+struct atomic_file;
+struct fio_iolog_opts {
+	char *write, *read, *redirect;  /* as typed, or NULL */
+	int no_stall;                   /* replay_no_stall */
+	unsigned time_scale;            /* replay_time_scale: percent of the log's pace (100) */
+	uint64_t scale, align;          /* replay_scale, replay_align; 0: none */
+	struct io_replay_entry *entries; /* the log read (fio_iologs_load), owned */
+	struct atomic_file *out;        /* write_iolog's file during the run, owned */
+};
+
 struct fio_job {
 	struct io_job io;               /* what the engine runs; io.report.group is fio's groupid */
 	char *name;
@@ -84,6 +96,7 @@ struct fio_job {
 	struct fio_log_opts logs;
 	struct fio_prio_opts prios;
 	struct fio_ss_opts ss;
+	struct fio_iolog_opts iolog;
 	int flow_id;                    /* fio's flow_id: the jobs of one id share io.pace.flow */
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;

@@ -150,6 +150,25 @@ int io_verify_completed(struct io_worker *w, struct io_req *r, char *msg, size_t
 /* The job's verify options make sense with its block sizes and engine (io_job_check). */
 int io_verify_check_job(const struct io_job *job, char *err, size_t errlen);
 
+/* --- fio's iologs (io/replay.c, io/replay.h): write_iolog and read_iolog ---------------- */
+
+struct io_trace;
+
+/* w->trace for a job that records or replays (else NULL): 0, or -errno with the message in w->err. */
+int io_trace_setup(struct io_worker *w);
+void io_trace_cleanup(struct io_worker *w);
+/* The loop starts at t_start (ticks): the record's first lines; the replay's clock. */
+void io_trace_begin(struct io_worker *w, uint64_t t_start);
+/* The next I/O of the log into r, after its delay (cut short by a stop or the deadline): 1, or
+ * 0 when the log is done (or the job stopped or failed). Syncs and waits are done here. */
+int io_trace_replay_next(struct io_worker *w, struct io_req *r, int measuring);
+/* An I/O issued, a sync of file fi: a line of the record. 0, or -1 when the record cannot be
+ * written (the job fails, naming the file). */
+int io_trace_record_io(struct io_worker *w, const struct io_req *r);
+void io_trace_record_sync(struct io_worker *w, unsigned fi, int data_only);
+/* The loop is over: the files' close lines, the rest written out. */
+void io_trace_end(struct io_worker *w);
+
 /* --- pacing (io/rate.c): fio's rate, rate_iops, rate_min, thinktime and flow ---------------- */
 
 struct io_pace {
@@ -280,6 +299,7 @@ struct io_worker {
 	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
 	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */
+	struct io_trace *trace;     /* fio's iologs, recorded or replayed (io/replay.c); NULL: none */
 	struct io_req *reqs;
 	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first
 	                             * at bufs + job->buf.buf_offset */

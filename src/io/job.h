@@ -13,6 +13,7 @@
 #include "io/engine_opts.h"
 #include "io/pace.h"
 #include "io/pattern.h"
+#include "io/replay.h"
 #include "io/verify.h"
 
 #define IO_MAX_TARGETS 256
@@ -192,6 +193,7 @@ struct io_job {
 	struct io_buf_spec buf;
 	struct io_place_spec place;
 	struct io_report_spec report;
+	struct io_replay_spec replay; /* fio's write_iolog / read_iolog (io/replay.h) */
 };
 
 struct io_dir_result {

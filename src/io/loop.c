@@ -187,8 +187,29 @@ static __attribute__((noinline)) int next_io_verified(struct io_worker *w, struc
 	return n;
 }
 
+/* fio's iologs: the I/O comes from the log being replayed, or is picked as usual; either way
+ * a record gets its line. */
+static __attribute__((noinline)) int next_io_traced(struct io_worker *w, struct io_loop *ls, struct io_req *r)
+{
+	int n;
+	if (w->job->replay.entries) {
+		if (ls->opening) /* the files' cache dropped at the first I/O, as a pass does */
+			io_loop_new_pass(w, ls, 1);
+		n = io_trace_replay_next(w, r, ls->measuring);
+	}
+	else if (w->vfy)
+		n = next_io_verified(w, ls, r);
+	else
+		n = next_io_plain(w, ls, r);
+	if (n == 1 && w->job->replay.record && io_trace_record_io(w, r) < 0)
+		return 0; /* the record failed, and the job with it */
+	return n;
+}
+
 static inline int next_io(struct io_worker *w, struct io_loop *ls, struct io_req *r)
 {
+	if (__builtin_expect(w->trace != NULL, 0))
+		return next_io_traced(w, ls, r);
 	if (__builtin_expect(w->vfy != NULL, 0))
 		return next_io_verified(w, ls, r);
 	return next_io_plain(w, ls, r);

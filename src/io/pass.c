@@ -54,6 +54,7 @@ void io_loop_sync_files(struct io_worker *w, struct io_loop *ls)
 			io_worker_failf(w, e, "%s: %s: %s", f->path, data_only ? "fdatasync" : "fsync", strerror(e));
 			return;
 		}
+		io_trace_record_sync(w, i, data_only);
 	}
 	if (ls->measuring) {
 		w->res->sync_ios++;

@@ -64,6 +64,8 @@ void *io_worker_main(void *arg)
 	if (rc < 0 || atomic_load(&w->ctl->stop))
 		goto out;
 	init_loop(w, &ls);
+	if (w->trace)
+		io_trace_begin(w, ls.t_start);
 
 	if (__builtin_expect(w->vfy != NULL, 0) && io_verify_reads_back(w->vfy))
 		io_loop_run_verified(w, &ls);
@@ -73,6 +75,8 @@ void *io_worker_main(void *arg)
 	if (w->status == IO_OK && job->sync.end_fsync && io_job_writes(job) &&
 	    !(w->ops->caps & (IO_ENGINE_DISKLESS | IO_ENGINE_NO_OPEN)))
 		io_loop_sync_files(w, &ls);
+	if (w->trace)
+		io_trace_end(w);
 	io_loop_finish(w, &ls);
 	if (job->pace.flow) /* its I/Os leave the flow's count (the front end takes its weight off) */
 		io_flow_leave(job->pace.flow, ls.pace.flow_ios);
@@ -80,6 +84,7 @@ out:
 	w->ops->cleanup(w);
 	io_dist_cleanup(w);
 	io_verify_cleanup(w);
+	io_trace_cleanup(w);
 	io_content_free(w->content);
 	w->content = NULL;
 	io_worker_close_files(w);

@@ -123,6 +123,8 @@ int io_worker_prepare(struct io_worker *w)
 		rc = io_dist_setup(w);
 	if (rc == 0)
 		rc = io_verify_setup(w);
+	if (rc == 0)
+		rc = io_trace_setup(w);
 	if (rc == 0 && io_job_content(job) && !(w->content = io_content_new(job, w->index))) {
 		snprintf(w->err, sizeof w->err, "out of memory");
 		rc = -ENOMEM;

@@ -1,0 +1,450 @@
+/* fio's iologs in the front end (see iolog.h): the options, a log read into entries, and the
+ * record's file. The log's format and meaning are fio 3.33's (its HOWTO, "Trace file format"):
+ * a first line "fio version 2 iolog" or "fio version 3 iolog", then one action per line, v3's
+ * with a time stamp in microseconds first: "FILE add|open|close" and
+ * "FILE read|write|trim|sync|datasync|wait OFFSET LENGTH". */
+#include "fio/iolog.h"
+#include "fio/options.h"
+#include "fio/parse_util.h"
+#include "util/atomicfile.h"
+#include "util/error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void fio_iolog_free(struct fio_iolog_opts *o)
+{
+	free(o->write);
+	free(o->read);
+	free(o->redirect);
+	free(o->entries);
+	if (o->out) {
+		afile_abort(o->out);
+		free(o->out);
+	}
+	memset(o, 0, sizeof *o);
+	o->time_scale = 100;
+}
+
+static int set_path(char **dst, const char *v, char *err, size_t errlen)
+{
+	if (!v || !*v)
+		return nm_errf(err, errlen, "a file name is needed");
+	free(*dst);
+	*dst = xstrdup(v);
+	return 0;
+}
+
+FIO_APPLY(write_iolog)
+{
+	if (v && strcmp(v, "-") == 0) /* fio would make a file named "-"; here it is standard output */
+		return nm_errf(err, errlen, "\"-\": standard output carries the report; name a file");
+	return set_path(&j->iolog.write, v, err, errlen);
+}
+FIO_APPLY(replay_redirect) { return set_path(&j->iolog.redirect, v, err, errlen); }
+
+/* fio gives each of numjobs' threads the next name of a ':' list; one thread replays here. */
+FIO_APPLY(read_iolog)
+{
+	if (v && strcmp(v, "-") == 0) /* fio's standard input: a log is a file, of a known size */
+		return nm_errf(err, errlen, "\"-\": standard input is not read; name a file");
+	if (set_path(&j->iolog.read, v, err, errlen) < 0)
+		return -1;
+	char *colon = strchr(j->iolog.read, ':');
+	if (colon)
+		*colon = '\0';
+	return *j->iolog.read ? 0 : nm_errf(err, errlen, "a file name is needed");
+}
+
+FIO_APPLY(replay_no_stall) { return fio_parse_bool(v, &j->iolog.no_stall, err, errlen); }
+
+FIO_APPLY(replay_time_scale)
+{
+	uint64_t n;
+	if (fio_count(v, 1, 1000000, &n, err, errlen) < 0)
+		return -1;
+	j->iolog.time_scale = (unsigned)n;
+	return 0;
+}
+
+FIO_APPLY(replay_scale) { return fio_count(v, 0, UINT32_MAX, &j->iolog.scale, err, errlen); }
+
+FIO_APPLY(replay_align)
+{
+	uint64_t n;
+	if (fio_count(v, 0, 1ull << 30, &n, err, errlen) < 0)
+		return -1;
+	if (n & (n - 1))
+		return nm_errf(err, errlen, "%" PRIu64 ": must be a power of 2", n);
+	j->iolog.align = n;
+	return 0;
+}
+
+FIO_APPLY(read_iolog_chunked)
+{
+	int b;
+	(void)j;
+	return fio_parse_bool(v, &b, err, errlen);
+}
+
+/* --- reading a log ------------------------------------------------------------------------ */
+
+/* The whole log, a regular file of at most FIO_IOLOG_MAX_BYTES: 0, or -1 with a message. */
+static int read_log(const char *path, char **text, size_t *len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	if (fd < 0)
+		return nm_errf(err, errlen, "%s", strerror(errno));
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return nm_errf(err, errlen, "not a regular file (a FIFO, directory or device is not read)");
+	}
+	if ((uint64_t)st.st_size > FIO_IOLOG_MAX_BYTES) {
+		close(fd);
+		return nm_errf(err, errlen, "larger than %u MiB", FIO_IOLOG_MAX_BYTES >> 20);
+	}
+	char *buf = xcalloc(1, (size_t)st.st_size + 1);
+	size_t n = 0;
+	while (n < (size_t)st.st_size) {
+		ssize_t k = read(fd, buf + n, (size_t)st.st_size - n);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0) {
+			int e = errno;
+			close(fd);
+			free(buf);
+			return nm_errf(err, errlen, "%s", strerror(e));
+		}
+		if (k == 0)
+			break; /* it shrank: what is there */
+		n += (size_t)k;
+	}
+	close(fd);
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return 0;
+}
+
+struct log_state {
+	struct fio_job *j;
+	int version;
+	uint64_t last_us;           /* v3: the last line's time stamp */
+	struct io_replay_entry *e;
+	size_t n, cap;
+	uint64_t ios[DIR_COUNT], bytes[DIR_COUNT], syncs, waits;
+	uint64_t maxlen[DIR_COUNT];
+	uint64_t extent[IO_MAX_TARGETS]; /* each file's last byte used */
+	char *files[IO_MAX_TARGETS];
+	unsigned nfiles;
+};
+
+static int file_index(const struct log_state *s, const char *name)
+{
+	if (s->j->iolog.redirect)
+		return s->nfiles ? 0 : -1;
+	for (unsigned i = 0; i < s->nfiles; i++)
+		if (strcmp(s->files[i], name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static struct io_replay_entry *push(struct log_state *s)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 1024;
+		s->e = xrealloc(s->e, s->cap * sizeof *s->e);
+	}
+	struct io_replay_entry *e = &s->e[s->n++];
+	memset(e, 0, sizeof *e);
+	return e;
+}
+
+/* "add": a file of the log (with replay_redirect, the first add is the redirect's file). */
+static int add_file(struct log_state *s, const char *name, char *err, size_t errlen)
+{
+	if (file_index(s, name) >= 0)
+		return 0; /* added again: fio ignores it with replay_redirect, and keeps one file */
+	if (s->nfiles == IO_MAX_TARGETS)
+		return nm_errf(err, errlen, "more than %d files", IO_MAX_TARGETS);
+	s->files[s->nfiles++] = xstrdup(s->j->iolog.redirect ? s->j->iolog.redirect : name);
+	return 0;
+}
+
+static int parse_u64(const char *t, uint64_t *out)
+{
+	char *end;
+	if (!t || *t < '0' || *t > '9')
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(t, &end, 10);
+	if (errno || *end)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* One line after the first: 0, or -1 with a message (the caller adds file and line). */
+static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
+{
+	char *tok[7];
+	int nt = 0;
+	for (char *save = NULL, *t = strtok_r(line, " \t\r", &save); t; t = strtok_r(NULL, " \t\r", &save)) {
+		if (nt == 6)
+			return nm_errf(err, errlen, "more fields than an action has");
+		tok[nt++] = t;
+	}
+	if (!nt)
+		return 0; /* an empty line */
+	uint64_t delay = 0, ts;
+	if (s->version == 3) {
+		if (parse_u64(tok[0], &ts) < 0)
+			return nm_errf(err, errlen, "expected a time stamp (microseconds) first");
+		/* fio's pace: the gap to the line before, scaled; none after a 0 or a step back */
+		if (s->last_us && !s->j->iolog.no_stall && ts >= s->last_us)
+			delay = (uint64_t)((double)(ts - s->last_us) * 100.0 / s->j->iolog.time_scale);
+		s->last_us = ts;
+		memmove(tok, tok + 1, (size_t)--nt * sizeof *tok);
+	}
+	if (nt != 2 && nt != 4)
+		return nm_errf(err, errlen, "expected FILE ACTION, or FILE ACTION OFFSET LENGTH");
+	const char *name = tok[0], *act = tok[1];
+	if (nt == 2) {
+		if (strcmp(act, "add") == 0)
+			return add_file(s, name, err, errlen);
+		if (strcmp(act, "open") != 0 && strcmp(act, "close") != 0)
+			return nm_errf(err, errlen, "%s: not a file action (add, open, close)", act);
+		int fi = file_index(s, name);
+		if (fi < 0)
+			return nm_errf(err, errlen, "%s: %s before it was added", name, act);
+		struct io_replay_entry *e = push(s);
+		e->act = IO_REPLAY_FILE;
+		e->file = (uint16_t)fi;
+		e->delay_us = delay;
+		return 0;
+	}
+	uint64_t off, len;
+	if (parse_u64(tok[2], &off) < 0 || parse_u64(tok[3], &len) < 0)
+		return nm_errf(err, errlen, "expected an offset and a length in bytes");
+	static const char *const acts[] = { "read", "write", "trim", "sync", "datasync", "wait" };
+	int a = -1;
+	for (int k = 0; k < 6; k++)
+		if (strcmp(act, acts[k]) == 0)
+			a = k;
+	if (a < 0)
+		return nm_errf(err, errlen, "%s: not an I/O action (read, write, trim, sync, datasync, wait)", act);
+	if (a == IO_REPLAY_WAIT) {
+		if (s->version == 3 || s->j->iolog.no_stall) /* fio: not in v3; replay_no_stall drops it */
+			return 0;
+		s->waits++;
+		struct io_replay_entry *e = push(s);
+		e->act = IO_REPLAY_WAIT;
+		e->offset = off;
+		return 0;
+	}
+	int fi = file_index(s, name);
+	if (fi < 0)
+		return nm_errf(err, errlen, "%s: an I/O before the file was added", name);
+	if (a <= IO_REPLAY_TRIM && len == 0)
+		return nm_errf(err, errlen, "a %s of 0 bytes", act);
+	if (len > (256u << 20))
+		return nm_errf(err, errlen, "a %s of %" PRIu64 " bytes: at most 256 MiB", act, len);
+	if (s->j->iolog.scale)
+		off /= s->j->iolog.scale;
+	if (s->j->iolog.align)
+		off &= ~(s->j->iolog.align - 1);
+	struct io_replay_entry *e = push(s);
+	e->act = (uint8_t)a;
+	e->file = (uint16_t)fi;
+	e->offset = off;
+	e->len = (uint32_t)len;
+	e->delay_us = delay;
+	if (a <= IO_REPLAY_TRIM) {
+		s->ios[a]++;
+		s->bytes[a] += len;
+		if (len > s->maxlen[a])
+			s->maxlen[a] = len;
+		if (off + len > s->extent[fi])
+			s->extent[fi] = off + len;
+	} else {
+		s->syncs++;
+	}
+	return 0;
+}
+
+static int parse_log(struct log_state *s, char *text, size_t len, char *err, size_t errlen)
+{
+	/* fio finds a blktrace by its magic; this reads only fio's text logs */
+	const unsigned char *m = (const unsigned char *)text;
+	if (len >= 4 && ((m[1] == 0x74 && m[2] == 0x61 && m[3] == 0x65) || (m[0] == 0x65 && m[1] == 0x61 && m[2] == 0x74)))
+		return nm_errf(err, errlen, "a blktrace: replaying blktrace files is not supported");
+	char *nl = strchr(text, '\n');
+	size_t first = nl ? (size_t)(nl - text) : len;
+	if (first >= 19 && strncmp(text, "fio version 2 iolog", 19) == 0)
+		s->version = 2;
+	else if (first >= 19 && strncmp(text, "fio version 3 iolog", 19) == 0)
+		s->version = 3;
+	else
+		return nm_errf(err, errlen, "not a fio iolog: the first line is not \"fio version 2 iolog\" or "
+			       "\"fio version 3 iolog\" (fio no longer reads version 1 either)");
+	unsigned lineno = 1;
+	for (char *line = nl ? nl + 1 : text + len; *line;) {
+		lineno++;
+		char *end = strchr(line, '\n');
+		if (end)
+			*end = '\0';
+		if (!end && memchr(line, '\0', (size_t)(text + len - line))) /* strchr stopped at it */
+			return nm_errf(err, errlen, "line %u: a NUL byte", lineno); /* a binary file */
+		char msg[320];
+		if (parse_line(s, line, msg, sizeof msg) < 0)
+			return nm_errf(err, errlen, "line %u: %s", lineno, msg);
+		if (!end)
+			break;
+		line = end + 1;
+	}
+	return 0;
+}
+
+/* The log's I/O onto the job: targets, directions, sizes, the region. */
+static int apply_log(struct fio_plan *p, struct fio_job *j, struct log_state *s, char *err, size_t errlen)
+{
+	struct io_job *io = &j->io;
+	int reads = s->ios[DIR_READ] > 0, writes = s->ios[DIR_WRITE] > 0, trims = s->ios[DIR_TRIM] > 0;
+	if (!reads && !writes && !trims && !s->waits)
+		return nm_errf(err, errlen, "no I/O in the log");
+	if (trims && reads)
+		return nm_errf(err, errlen, "a log that both trims and reads is not replayed by nodemark");
+	if ((writes || trims) && p->readonly)
+		return nm_errf(err, errlen, "--readonly: the log writes");
+	if (!s->nfiles)
+		return nm_errf(err, errlen, "no file added in the log");
+	io->rw = trims ? (writes ? IO_TRIMWRITE : IO_TRIM) : reads && writes ? IO_RW : writes ? IO_WRITE : IO_READ;
+	io->rwmix_read = 50;
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (s->maxlen[d])
+			io->bs[d] = s->maxlen[d];
+	io->offset = 0;
+	io->nrfiles = 1;
+	io->filesize = 0;
+	for (unsigned i = 0; i < s->nfiles; i++)
+		if (s->extent[i] > io->filesize)
+			io->filesize = s->extent[i];
+	if (!io->filesize) /* waits alone */
+		io->filesize = io->bs[DIR_READ];
+	io->size = s->bytes[DIR_READ] + s->bytes[DIR_WRITE] + s->bytes[DIR_TRIM];
+	if (!io->size)
+		io->size = io->filesize;
+	io->ntargets = 0;
+	for (unsigned i = 0; i < s->nfiles; i++) {
+		fio_strv_push(&j->strs, &j->nstrs, s->files[i]);
+		io->targets[io->ntargets++] = s->files[i];
+		s->files[i] = NULL;
+	}
+	io->files.all_targets = io->ntargets > 1;
+	j->dir_targets = j->default_target = 0;
+	io->replay.entries = s->e;
+	io->replay.n = s->n;
+	j->iolog.entries = s->e;
+	s->e = NULL;
+	return 0;
+}
+
+/* A log's own files must be there (replay_redirect's, named by the user, may be new): a log
+ * from elsewhere does not make files wherever it says. */
+static int files_exist(const struct fio_job *j, char *err, size_t errlen)
+{
+	struct stat st;
+	for (unsigned i = 0; i < j->io.ntargets && !j->iolog.redirect; i++)
+		if (stat(j->io.targets[i], &st) < 0)
+			return nm_errf(err, errlen, "%s: %s (the log's files must exist; replay_redirect names one "
+				       "that may be new)", j->io.targets[i], strerror(errno));
+	return 0;
+}
+
+static int load_one(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
+{
+	if (j->io.numjobs > 1)
+		return nm_errf(err, errlen, "numjobs=%u: one thread replays a log (numjobs=1)", j->io.numjobs);
+	if (j->io.verify.kind != IO_VERIFY_NONE)
+		return nm_errf(err, errlen, "verify= is not replayed");
+	char *text = NULL;
+	size_t len = 0;
+	if (read_log(j->iolog.read, &text, &len, err, errlen) < 0)
+		return -1;
+	struct log_state s = { .j = j };
+	int rc = parse_log(&s, text, len, err, errlen);
+	free(text);
+	if (rc == 0)
+		rc = apply_log(p, j, &s, err, errlen);
+	if (rc == 0)
+		rc = files_exist(j, err, errlen);
+	for (unsigned i = 0; i < s.nfiles; i++)
+		free(s.files[i]);
+	free(s.e);
+	return rc;
+}
+
+int fio_iologs_load(struct fio_plan *p, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->njobs; i++) {
+		struct fio_job *j = &p->jobs[i];
+		char msg[512], qb[64];
+		if (j->iolog.write && j->io.numjobs > 1)
+			return nm_errf(err, errlen, "job '%s': write_iolog: numjobs=%u: one log per thread is not "
+				       "written (numjobs=1)", fio_q(j->name, qb, sizeof qb), j->io.numjobs);
+		if (j->iolog.read && load_one(p, j, msg, sizeof msg) < 0)
+			return nm_errf(err, errlen, "job '%s': read_iolog %s: %s", fio_q(j->name, qb, sizeof qb),
+				       j->iolog.read, msg);
+	}
+	return 0;
+}
+
+/* --- the record's file -------------------------------------------------------------------- */
+
+int fio_iologs_open(struct fio_plan *p, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < p->njobs; i++) {
+		struct fio_job *j = &p->jobs[i];
+		if (!j->iolog.write)
+			continue;
+		char msg[512];
+		struct atomic_file *af = xcalloc(1, sizeof *af);
+		FILE *f = afile_open(af, j->iolog.write, msg, sizeof msg);
+		if (!f) {
+			free(af);
+			return nm_errf(err, errlen, "write_iolog: %s", msg);
+		}
+		fflush(f);
+		j->iolog.out = af;
+		j->io.replay.record = 1;
+		j->io.replay.record_fd = af->fd; /* f is a cookie stream: no fileno */
+		j->io.replay.record_name = j->iolog.write;
+	}
+	return 0;
+}
+
+int fio_iologs_close(struct fio_plan *p, int commit, char *err, size_t errlen)
+{
+	int rc = 0;
+	for (size_t i = 0; i < p->njobs; i++) {
+		struct fio_job *j = &p->jobs[i];
+		if (!j->iolog.out)
+			continue;
+		char msg[512];
+		if (commit && rc == 0 && afile_commit(j->iolog.out, msg, sizeof msg) < 0)
+			rc = nm_errf(err, errlen, "write_iolog: %s", msg);
+		else if (!commit || rc)
+			afile_abort(j->iolog.out);
+		free(j->iolog.out);
+		j->iolog.out = NULL;
+		j->io.replay.record = 0;
+	}
+	return rc;
+}
