@@ -216,14 +216,15 @@ static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
 	if (nt != 2 && nt != 4)
 		return nm_errf(err, errlen, "expected FILE ACTION, or FILE ACTION OFFSET LENGTH");
 	const char *name = tok[0], *act = tok[1];
+	char qa[64], qn[160]; /* the log's words in messages: quoted, control characters escaped */
 	if (nt == 2) {
 		if (strcmp(act, "add") == 0)
 			return add_file(s, name, err, errlen);
 		if (strcmp(act, "open") != 0 && strcmp(act, "close") != 0)
-			return nm_errf(err, errlen, "%s: not a file action (add, open, close)", act);
+			return nm_errf(err, errlen, "%s: not a file action (add, open, close)", fio_q(act, qa, sizeof qa));
 		int fi = file_index(s, name);
 		if (fi < 0)
-			return nm_errf(err, errlen, "%s: %s before it was added", name, act);
+			return nm_errf(err, errlen, "%s: %s before it was added", fio_q(name, qn, sizeof qn), act);
 		struct io_replay_entry *e = push(s);
 		e->act = IO_REPLAY_FILE;
 		e->file = (uint16_t)fi;
@@ -239,7 +240,8 @@ static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
 		if (strcmp(act, acts[k]) == 0)
 			a = k;
 	if (a < 0)
-		return nm_errf(err, errlen, "%s: not an I/O action (read, write, trim, sync, datasync, wait)", act);
+		return nm_errf(err, errlen, "%s: not an I/O action (read, write, trim, sync, datasync, wait)",
+			       fio_q(act, qa, sizeof qa));
 	if (a == IO_REPLAY_WAIT) {
 		if (s->version == 3 || s->j->iolog.no_stall) /* fio: not in v3; replay_no_stall drops it */
 			return 0;
@@ -251,7 +253,7 @@ static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
 	}
 	int fi = file_index(s, name);
 	if (fi < 0)
-		return nm_errf(err, errlen, "%s: an I/O before the file was added", name);
+		return nm_errf(err, errlen, "%s: an I/O before the file was added", fio_q(name, qn, sizeof qn));
 	if (a <= IO_REPLAY_TRIM && len == 0)
 		return nm_errf(err, errlen, "a %s of 0 bytes", act);
 	if (len > (256u << 20))
@@ -361,34 +363,39 @@ static int apply_log(struct fio_plan *p, struct fio_job *j, struct log_state *s,
 static int files_exist(const struct fio_job *j, char *err, size_t errlen)
 {
 	struct stat st;
+	char qn[256];
 	for (unsigned i = 0; i < j->io.ntargets && !j->iolog.redirect; i++)
 		if (stat(j->io.targets[i], &st) < 0)
 			return nm_errf(err, errlen, "%s: %s (the log's files must exist; replay_redirect names one "
-				       "that may be new)", j->io.targets[i], strerror(errno));
+				       "that may be new)", fio_q(j->io.targets[i], qn, sizeof qn), strerror(errno));
 	return 0;
 }
 
-static int load_one(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
+int fio_iolog_parse(struct fio_plan *p, struct fio_job *j, char *text, size_t len, char *err, size_t errlen)
 {
 	if (j->io.numjobs > 1)
 		return nm_errf(err, errlen, "numjobs=%u: one thread replays a log (numjobs=1)", j->io.numjobs);
 	if (j->io.verify.kind != IO_VERIFY_NONE)
 		return nm_errf(err, errlen, "verify= is not replayed");
-	char *text = NULL;
-	size_t len = 0;
-	if (read_log(j->iolog.read, &text, &len, err, errlen) < 0)
-		return -1;
 	struct log_state s = { .j = j };
 	int rc = parse_log(&s, text, len, err, errlen);
-	free(text);
 	if (rc == 0)
 		rc = apply_log(p, j, &s, err, errlen);
-	if (rc == 0)
-		rc = files_exist(j, err, errlen);
 	for (unsigned i = 0; i < s.nfiles; i++)
 		free(s.files[i]);
 	free(s.e);
 	return rc;
+}
+
+static int load_one(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	if (read_log(j->iolog.read, &text, &len, err, errlen) < 0)
+		return -1;
+	int rc = fio_iolog_parse(p, j, text, len, err, errlen);
+	free(text);
+	return rc == 0 ? files_exist(j, err, errlen) : rc;
 }
 
 int fio_iologs_load(struct fio_plan *p, char *err, size_t errlen)

@@ -18,6 +18,10 @@ void fio_iolog_free(struct fio_iolog_opts *o);
  * before the targets are checked; reads files. 0, or -1 with one line naming job and log. */
 int fio_iologs_load(struct fio_plan *p, char *err, size_t errlen);
 
+/* A log's text (NUL-terminated at len, changed in place) onto job j: its entries, targets,
+ * directions and sizes. Touches no file (the fuzz harness's entry). 0, or -1 with one line. */
+int fio_iolog_parse(struct fio_plan *p, struct fio_job *j, char *text, size_t len, char *err, size_t errlen);
+
 /* write_iolog's files opened (written whole at the end, atomically) and handed to the jobs;
  * after the run, committed (or thrown away when commit is 0). 0, or -1 with one line. */
 int fio_iologs_open(struct fio_plan *p, char *err, size_t errlen);

@@ -1,0 +1,38 @@
+/* libFuzzer harness: fio iologs (fio/iolog.c), read onto a job as read_iolog reads them.
+ *
+ * Besides "no crash, no leak, no undefined behaviour" it checks what the replay relies on: a
+ * failure leaves one printable line in err, and a success gives a job the engine can take
+ * (targets within the limit, every entry's file one of them, sizes above zero, an I/O no larger
+ * than its direction's block size, which sizes the buffers). No file is read or checked. */
+#include "fuzz_fio.h"
+#include "fio/iolog.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char job[] = "[j]\nread_iolog=fuzz.log\n";
+	struct fio_plan p;
+	char err[1024];
+	fio_plan_init(&p);
+	p.no_include = 1;
+	if (fio_parse_jobfile_text(&p, job, sizeof job - 1, "fuzz.fio", err, sizeof err) < 0 ||
+	    fio_plan_finish(&p, err, sizeof err) < 0)
+		abort();
+	char *text = fuzz_cstring(data, size);
+	err[0] = '\0';
+	struct fio_job *j = &p.jobs[0];
+	if (fio_iolog_parse(&p, j, text, size, err, sizeof err) < 0) {
+		fuzz_check_message(err);
+	} else {
+		fuzz_check_plan(&p);
+		FUZZ_ASSERT(j->io.replay.entries != NULL && j->io.replay.n > 0);
+		for (size_t i = 0; i < j->io.replay.n; i++) {
+			const struct io_replay_entry *e = &j->io.replay.entries[i];
+			FUZZ_ASSERT(e->file < j->io.ntargets);
+			if (e->act <= IO_REPLAY_TRIM)
+				FUZZ_ASSERT(e->len > 0 && e->len <= j->io.bs[e->act]);
+		}
+	}
+	free(text);
+	fio_plan_free(&p);
+	return 0;
+}
