@@ -118,9 +118,9 @@ static const struct cli_option options[] = {
 		 CLI_HELP("N", "threads, spread over the targets (default 1)")),
 	CLI_UINT("rwmix", &JOB->rwmix_read, 0, 100, CLI_HELP("PCT", "share of reads in rw/randrw (default 50)")),
 	CLI_CALL("engine", parse_engine, &JOB->engine,
-		 CLI_HELP("NAME", "auto (default), uring, psync, mmap, null. auto picks per target:\n"
-				  "uring for O_DIRECT and block devices; buffered files (and tmpfs,\n"
-				  "always buffered): psync at --iodepth 1, uring deeper. fio's\n"
+		 CLI_HELP("NAME", "auto (default), uring, libaio (Linux AIO), psync, mmap, null. auto\n"
+				  "picks per target: uring for O_DIRECT and block devices; buffered\n"
+				  "files (and tmpfs, always buffered): psync at --iodepth 1, uring deeper. fio's\n"
 				  "filecreate, filestat, filedelete, ftruncate, falloc; cpuio, exec, net\n"
 				  "(their options are fio's: see nodemark fio)")),
 	CLI_SET("direct", &JOB->direct, DIRECT_ON,

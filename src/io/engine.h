@@ -48,7 +48,7 @@ int io_job_trims(const struct io_job *job);
 /* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown.
  * An engine is its ops (the table's entry); NULL is "auto", a choice made per target. Its
  * names come from its own file: nodemark's name and aliases (io_uring, sync, pvsync), and the
- * fio names it runs (libaio and posixaio run as uring, as fio's front end maps them). */
+ * fio names it runs (posixaio runs as uring, sync and pvsync as psync). */
 const char *io_rw_name(enum io_rw rw);
 int io_rw_parse(const char *s, enum io_rw *out);
 const char *io_engine_name(const struct io_engine_ops *e);   /* "auto" for NULL */
@@ -164,7 +164,7 @@ enum io_engine_caps {
 	                               * falloc): nothing to verify */
 	IO_ENGINE_TRIM_FILES = 1 << 8,/* trims a regular file (punches a hole, or moves nothing);
 	                               * the others' trims are block-device discards */
-	IO_ENGINE_CMDPRIO = 1 << 9,   /* a priority per request (fio's cmdprio_*: io_uring) */
+	IO_ENGINE_CMDPRIO = 1 << 9,   /* a priority per request (fio's cmdprio_*: io_uring, libaio) */
 	IO_ENGINE_FIO_DEFAULT = 1 << 10, /* fio's default ioengine on Linux (psync) */
 };
 

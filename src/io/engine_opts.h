@@ -1,5 +1,5 @@
 /* io_job.eng: where the options of one engine or another go (fio's engine options), read by
- * that engine's file alone: uring.c, cpuio.c, exec.c, fileops.c (filestat), net.c. Each of
+ * that engine's file alone: uring.c, libaio.c, cpuio.c, exec.c, fileops.c (filestat), net.c. Each of
  * those files declares its options (names, types, ranges, help) in its own table; this is
  * only their storage, so a job can hold any engine's options before its engine is known. */
 #ifndef NM_IO_ENGINE_OPTS_H
@@ -12,6 +12,8 @@ enum io_net_proto { NET_TCP = 0, NET_UDP, NET_UNIX, NET_TCPV6, NET_UDPV6 };
 struct io_engine_opts {
 	/* uring (fio's io_uring options) */
 	int fixedbufs, registerfiles, sqpoll, hipri;
+	/* libaio */
+	int aio_nowait;              /* RWF_NOWAIT on each read and write (fio's nowait) */
 	/* cpuio */
 	unsigned cpuload;           /* percent of a CPU each thread burns; required */
 	unsigned cpuchunk_us;       /* one burn; 0: 50000 (fio's cpuchunks) */

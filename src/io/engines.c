@@ -12,6 +12,7 @@
 /* One line per engine: its ops, defined in its own file. */
 #define ENGINE_TABLE(E) \
 	E(io_uring_ops) \
+	E(io_libaio_ops) \
 	E(io_psync_ops) \
 	E(io_mmap_ops) \
 	E(io_null_ops) \

@@ -17,7 +17,7 @@ no_leftovers() { # DIR...: no .nodemark-* left behind
 
 # --- bad input: one line, exit 2 -------------------------------------------------------
 for bad in "--bs 0" "--bs 4q" "--rw randrd" "--iodepth 70000" "--iodepth 0" "--bs 1000" "--jobs 0" \
-    "--rwmix 101" "--engine libaio" "--runtime 0" "--profile cdm9"; do
+    "--rwmix 101" "--engine spdk" "--runtime 0" "--profile cdm9"; do
     # shellcheck disable=SC2086
     run_nm disk d1 --rw read --size 64k --no-save $bad
     [[ $bad == --profile* ]] && run_nm disk d1 --size 64k --no-save $bad

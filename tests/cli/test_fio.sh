@@ -46,13 +46,21 @@ expect_err_has "gtod_reduce" "the warning names it"
 expect_err_has "iodepth_low" "every ignored option is named"
 check "the JSON on stdout stays valid with warnings on stderr" python3 -c 'import json,sys; json.loads(sys.argv[1])' "$out"
 
+run_nm fio --no-save --output-format=json --ioengine=posixaio --name=a $J
+if [ "$rc" -eq 2 ] && grep -q "not available" <<<"$err"; then
+    ok "ioengine=posixaio runs (io_uring is off on this kernel: refused in one line)"
+else
+    expect_rc 0 "ioengine=posixaio runs"
+fi
+expect_err_has "posixaio runs on nodemark's uring engine" "the engine mapping is said"
 run_nm fio --no-save --output-format=json --ioengine=libaio --name=a $J
-if [ "$rc" -eq 2 ] && grep -q "io_uring is not available" <<<"$err"; then
-    ok "ioengine=libaio runs (io_uring is off on this kernel: refused in one line)"
+if [ "$rc" -eq 2 ] && grep -q "not available" <<<"$err"; then
+    ok "ioengine=libaio runs (AIO is off on this kernel: refused in one line)"
 else
     expect_rc 0 "ioengine=libaio runs"
 fi
-expect_err_has "libaio runs on nodemark's uring engine" "the engine mapping is said"
+grep -q "runs on nodemark" <<<"$err" && not_ok "ioengine=libaio is its own engine: no mapping said" "$err" ||
+    ok "ioengine=libaio is its own engine: no mapping said"
 
 run_nm fio --no-save --parse-only --name=a $J --rw=randread
 expect_rc 0 "--parse-only exits 0"

@@ -312,13 +312,20 @@ TEST(fio_section_selects_jobs)
 
 TEST(fio_ioengine_mapping_is_noted)
 {
-	const char *args[] = { "--ioengine=libaio", "--name=a", "--name=b", NULL };
+	const char *args[] = { "--ioengine=posixaio", "--name=a", "--name=b", NULL };
 	struct fio_plan p;
 	char err[512];
 	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
 	CHECK_EQ_INT(p.jobs[0].io.engine, test_engine("uring"));
 	CHECK_EQ_INT(p.nnotes, 1);
-	CHECK_CONTAINS(p.notes[0], "libaio");
+	CHECK_CONTAINS(p.notes[0], "posixaio");
+	fio_plan_free(&p);
+
+	/* libaio is an engine of its own (Linux AIO): nothing to note */
+	const char *args1[] = { "--ioengine=libaio", "--name=a", NULL };
+	CHECK(parse_argv(&p, args1, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.engine, test_engine("libaio"));
+	CHECK_EQ_INT(p.nnotes, 0);
 	fio_plan_free(&p);
 
 	const char *args2[] = { "--ioengine=rbd", "--name=a", NULL };

@@ -98,7 +98,8 @@ TEST(names_round_trip)
 	const struct io_engine_ops *k;
 	CHECK(io_engine_parse("io_uring", &k) == 0 && k == test_engine("uring"));
 	CHECK(io_engine_parse("mmap", &k) == 0 && k == test_engine("mmap"));
-	CHECK(io_engine_parse("libaio", &k) < 0);
+	CHECK(io_engine_parse("libaio", &k) == 0 && k == test_engine("libaio"));
+	CHECK(io_engine_parse("posixaio", &k) < 0);
 	enum io_rw rw;
 	CHECK(io_rw_parse("randrd", &rw) < 0);
 }
