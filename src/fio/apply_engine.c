@@ -61,8 +61,9 @@ int fio_option_apply(const struct fio_option *d, struct fio_job *j, const char *
 	return d->eopt ? engine_option(d->eopt, j, v, err, errlen) : d->apply(j, v, err, errlen);
 }
 
-/* openfiles: how many files a thread keeps open at once. The file-operation engines open
- * one at a time anyway, and the others keep all of a thread's files open (fio's default). */
+/* openfiles: how many files a thread keeps open at once. filecreate keeps a file open from
+ * its first I/O to its last (one at a time when a file is one block, as in fio's example), and
+ * the others keep all of a thread's files open (fio's default). */
 FIO_APPLY(openfiles)
 {
 	uint64_t n;

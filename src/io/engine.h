@@ -147,6 +147,7 @@ struct io_req {
 	uint8_t vcheck;     /* data verification (io/verify.c): 0 nothing, IO_VCHECK_READ a read
 	                     * to check, IO_VCHECK_WRITE a write to read back later */
 	uint32_t vtag;      /* that write's place in the verify log */
+	uint8_t no_lat;     /* IO_ENGINE_OP_LAT: queue() did no operation (counted, no latency) */
 };
 
 /* What an engine can and cannot do; the rest of io/ asks these, never for an engine by name. */
@@ -166,6 +167,9 @@ enum io_engine_caps {
 	                               * the others' trims are block-device discards */
 	IO_ENGINE_CMDPRIO = 1 << 9,   /* a priority per request (fio's cmdprio_*: io_uring, libaio) */
 	IO_ENGINE_FIO_DEFAULT = 1 << 10, /* fio's default ioengine on Linux (psync) */
+	IO_ENGINE_OP_LAT = 1 << 11,   /* latency only for the I/Os that did the operation (the
+	                               * file-operation engines: once per file, as fio times its
+	                               * open); the others are counted with none (io_req.no_lat) */
 };
 
 enum { IO_VCHECK_READ = 1, IO_VCHECK_WRITE = 2 };

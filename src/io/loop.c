@@ -138,12 +138,28 @@ static inline int next_io_plain(struct io_worker *w, struct io_loop *ls, struct 
 }
 
 /* Count a finished I/O in the measured figures. */
+/* An engine whose I/O is an operation: cpuio and exec move no bytes (their latency is the
+ * op's); the file-operation engines' bytes count, and only an I/O that did the operation has a
+ * latency (fio times the open, stat or unlink, not the file's other I/Os). */
+static __attribute__((noinline)) void book_op(struct io_worker *w, const struct io_req *r, struct io_dir_result *d,
+					      uint64_t done)
+{
+	if (w->ops->caps & IO_ENGINE_OP_LAT) {
+		d->bytes += (uint64_t)r->res;
+		if (r->no_lat)
+			return;
+	}
+	hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
+	if (w->res->log && (w->ops->caps & IO_ENGINE_OP_LAT))
+		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, r->prio, r->start_ns, r->issue_ns, done, 0);
+}
+
 static inline void book(struct io_worker *w, const struct io_req *r, uint64_t done, int async)
 {
 	struct io_dir_result *d = &w->res->dir[r->dir];
 	d->ios++;
-	if (__builtin_expect(w->ops->caps & IO_ENGINE_NO_DATA, 0)) { /* an op, not bytes */
-		hist_add(&d->clat, ticks_to_ns(done - r->issue_ns));
+	if (__builtin_expect(w->ops->caps & (IO_ENGINE_NO_DATA | IO_ENGINE_OP_LAT), 0)) {
+		book_op(w, r, d, done);
 		return;
 	}
 	d->bytes += (uint64_t)r->res;
