@@ -28,7 +28,9 @@ struct record *baseline_find(struct store *s, const struct record *rec, const ch
 		if (!r)
 			break;
 		const char *d = extra_run(r, "dir"), *m = extra_run(r, "mode");
-		if (d && m && dir && mode && strcmp(d, dir) == 0 && strcmp(m, mode) == 0)
+		/* a run --compare-with measured two directories in turns: no baseline of one */
+		int turns = extra_run(r, "compare_with") != NULL;
+		if (d && m && dir && mode && !turns && strcmp(d, dir) == 0 && strcmp(m, mode) == 0)
 			found = r;
 		else
 			record_free(r);

@@ -6,6 +6,7 @@
 #include "results/history.h"
 #include "results/record_json.h"
 #include "results/store.h"
+#include "stats/paired.h"
 #include "stats/summary.h"
 #include "cli/baseline.h"
 #include "cli/output.h"
@@ -31,9 +32,10 @@ struct run_cmd {
 	struct suite_opts suite;
 	struct run_opts ro;
 	const char *dir, *baseline;
+	const char *compare_with; /* a second directory: disk and pieces in turns on both */
 	const char *json;       /* --json: "-" for stdout, or the file */
 	int no_report, quick, full;
-	char absdir[PATH_MAX];
+	char absdir[PATH_MAX], absdir2[PATH_MAX];
 };
 
 /* --phases LIST: each a phase of the suite. */
@@ -74,6 +76,10 @@ static const struct cli_option options[] = {
 		 CLI_HELP("LIST", "only these phases: inventory,memory,hash,disk,pieces")),
 	CLI_STRING("baseline", &opts.baseline, .bad = "empty value: expected a run id, label or \"last\"",
 		   CLI_HELP("RUN", "compare with this saved run (id, id prefix, label or \"last\")")),
+	CLI_STRING("compare-with", &opts.compare_with, .bad = "empty value: expected a directory",
+		   CLI_HELP("DIR2", "measure the disk and pieces phases on DIR and DIR2 in turns (a\n"
+				    "pass or store of each per round, the order rotated) and compare\n"
+				    "DIR2 with DIR from the per-round pairs; no baseline, no report")),
 	CLI_FLAG("no-report", &opts.no_report, CLI_HELP(NULL, "do not write nodemark-report.html")),
 	CLI_CALL("json", json_to, &opts.json, .optional_value = 1,
 		 CLI_HELP("[=FILE]", "the run as JSON on stdout (the tables go to stderr) or into FILE:\n"
@@ -106,8 +112,13 @@ const struct cli_help cmd_run_help = {
 		"Exit status: 0 the suite ran, 1 a phase failed (the others ran and were saved),\n"
 		"2 bad usage, 130 interrupted (the finished phases are saved, temporary files removed).\n"
 		"\n"
+		"With --compare-with DIR2 the run answers \"is DIR2 slower than DIR?\" in one go: the\n"
+		"inventory, then the disk and pieces phases on both directories in turns, and one table\n"
+		"of DIR2 against DIR per test, each with its ratio and a paired verdict.\n"
+		"\n"
 		"Examples:\n"
 		"  nodemark run --quick\n"
+		"  nodemark run /mnt/old --compare-with /mnt/new --quick\n"
 		"  nodemark run /mnt/data --label new-nvme --tag fs=xfs\n",
 };
 
@@ -117,6 +128,28 @@ static void take_dir(const char *word, void *cmd)
 	if (o->dir)
 		nm_usage_fail("unexpected argument \"%s\": one directory at most", word);
 	o->dir = word;
+}
+
+/* --compare-with DIR2: a directory that is not DIR; only the phases that measure a directory. */
+static void check_compare_with(struct run_cmd *o)
+{
+	struct stat st, st1;
+	if (stat(o->compare_with, &st) < 0)
+		nm_usage_fail("--compare-with: %s: %s", o->compare_with, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		nm_usage_fail("--compare-with: %s: not a directory", o->compare_with);
+	if (stat(o->absdir, &st1) == 0 && st1.st_dev == st.st_dev && st1.st_ino == st.st_ino)
+		nm_usage_fail("--compare-with: %s is %s itself: name another directory", o->compare_with, o->dir);
+	if (!realpath(o->compare_with, o->absdir2))
+		nm_usage_fail("--compare-with: %s: %s", o->compare_with, strerror(errno));
+	if (o->suite.only && (strstr(o->suite.only, "memory") || strstr(o->suite.only, "hash")))
+		nm_usage_fail("--compare-with measures directories: --phases takes inventory, disk and pieces with it");
+	if (!o->suite.only)
+		o->suite.only = "inventory,disk,pieces";
+	if (o->baseline)
+		nm_usage_fail("--compare-with compares the two directories: not with --baseline");
+	o->suite.dir2 = o->absdir2;
+	o->no_report = 1;
 }
 
 static void parse_args(struct run_cmd *o, int argc, char **argv)
@@ -140,6 +173,8 @@ static void parse_args(struct run_cmd *o, int argc, char **argv)
 	if (!realpath(o->dir, o->absdir))
 		nm_usage_fail("%s: %s", o->dir, strerror(errno));
 	o->suite.dir = o->absdir;
+	if (o->compare_with)
+		check_compare_with(o);
 	char err[512]; /* the report goes in the current directory: refused now, not after the suite */
 	if (!o->no_report && afile_check("nodemark-report.html", err, sizeof err) < 0)
 		nm_usage_fail("cannot write the report: %s (--no-report skips it)", err);
@@ -184,6 +219,70 @@ static void print_tables(const struct record *r)
 			}
 			printf("\n");
 		}
+	}
+}
+
+static double median_rate(const struct bench *b)
+{
+	const struct metric *m = bench_find_metric(b, "bytes_per_sec");
+	struct summary s;
+	return m && summary_median(m->samples, m->nsamples, 0.95, &s) == 0 ? s.center : 0;
+}
+
+static const char *bench_str(const struct bench *b, const char *key)
+{
+	return json_string_value(json_object_get(b->settings, key));
+}
+
+/* The reference's bench beside b (same phase and name, the paired reference's target). */
+static const struct bench *turns_partner(const struct record *r, const struct bench *b, const char *ref)
+{
+	for (size_t i = 0; i < r->nbenches; i++) {
+		const struct bench *a = r->benches[i];
+		const char *pa = bench_phase(a), *pb = bench_phase(b), *t = bench_str(a, "target");
+		if (a != b && strcmp(a->name, b->name) == 0 && pa && pb && strcmp(pa, pb) == 0 && t && strcmp(t, ref) == 0)
+			return a;
+	}
+	return NULL;
+}
+
+/* --compare-with: one table, a row per test, DIR and DIR2 side by side with the ratio from the
+ * per-round pairs and its verdict (as disk A B prints its targets). */
+static void print_turns(const struct record *r, const char *dir, const char *dir2)
+{
+	int w = 24, rows = 0;
+	for (size_t i = 0; i < r->nbenches; i++)
+		if (json_object_get(r->benches[i]->settings, "paired") && (int)strlen(r->benches[i]->name) > w)
+			w = (int)strlen(r->benches[i]->name);
+	printf("\nin turns (a pass or a store of each per round, the order rotated each round):\n"
+	       "  A = %s (the reference)\n  B = %s\n\n", dir, dir2);
+	printf("%-7s %-*s %10s %10s %7s  %s\n", "phase", w, "test (median MB/s)", "A", "B", "B/A", "verdict");
+	for (size_t i = 0; i < r->nbenches; i++) {
+		const struct bench *b = r->benches[i];
+		json_t *p = json_object_get(b->settings, "paired");
+		const char *ref = json_string_value(json_object_get(p, "reference"));
+		const struct bench *a = p && ref ? turns_partner(r, b, ref) : NULL;
+		if (!a)
+			continue;
+		json_t *ratio = json_object_get(p, "ratio");
+		char rt[16] = "-";
+		if (json_is_number(ratio))
+			snprintf(rt, sizeof rt, "%.3f", json_number_value(ratio));
+		printf("%-7s %-*s %10.1f %10.1f %7s  %s\n", bench_phase(b), w, b->name, median_rate(a) / 1e6,
+		       median_rate(b) / 1e6, rt, json_string_value(json_object_get(p, "text")));
+		rows++;
+	}
+	if (!rows) {
+		printf("  (no test finished on both)\n");
+		return;
+	}
+	printf("\nMB/s = 10^6 bytes/s. B/A: the ratio from the per-round pairs (Hodges-Lehmann estimate),\n"
+	       "called when its 95%% interval (Wilcoxon signed-rank) lies beyond ±%.0f%%.\n", PAIRED_FLOOR_PCT);
+	for (size_t i = 0; i < r->nbenches; i++) {
+		json_t *p = json_object_get(r->benches[i]->settings, "paired");
+		const char *v = json_string_value(json_object_get(p, "verdict"));
+		if (v && strcmp(v, "can't tell") == 0)
+			printf("%s: %s\n", r->benches[i]->name, json_string_value(json_object_get(p, "why")));
 	}
 }
 
@@ -320,14 +419,17 @@ static void check_baseline(struct run_cmd *o)
 
 /* What the terminal shows once the phases are done: the inventory's summary, the tables, the
  * noise notes, and what an interrupted run saves. */
-static void show_results(const struct record *rec, int rc, int saving)
+static void show_results(const struct run_cmd *o, const struct record *rec, int rc, int saving)
 {
 	if (rec->inventory) {
 		char *sum = inventory_summary(rec->inventory);
 		printf("%s\n", sum);
 		free(sum);
 	}
-	print_tables(rec);
+	if (o->compare_with)
+		print_turns(rec, o->absdir, o->absdir2);
+	else
+		print_tables(rec);
 	print_noise(rec);
 	printf("\n");
 	fflush(stdout);
@@ -364,17 +466,19 @@ int cmd_run(int argc, char **argv)
 		record_set_tag(rec, o->ro.tag_keys[i], o->ro.tag_values[i]);
 
 	struct history hist = { .n = 0 };
-	load_history(o, rec, &hist);
-	o->suite.floor_pct = floor_from_history;
-	o->suite.floor_arg = &hist;
+	if (!o->compare_with) { /* in turns, the pairs decide: no floors, no baseline */
+		load_history(o, rec, &hist);
+		o->suite.floor_pct = floor_from_history;
+		o->suite.floor_arg = &hist;
+	}
 	int rc = suite_run(&o->suite, rec);
 	/* A finished inventory phase is worth keeping on its own (info --diff reads it), also
 	 * when a signal cut the run short before any benchmark finished. */
 	int saving = rec->nbenches || rec->inventory;
-	show_results(rec, rc, saving);
-	if (rec->nbenches)
+	show_results(o, rec, rc, saving);
+	if (rec->nbenches && !o->compare_with)
 		history_set_floors(&hist, rec);
-	struct record *base = rec->nbenches ? find_baseline(o, rec, &rc) : NULL;
+	struct record *base = rec->nbenches && !o->compare_with ? find_baseline(o, rec, &rc) : NULL;
 	if (base && rc != NM_EXIT_INTERRUPTED && !cleanup_interrupted()) {
 		char err[1024];
 		if (baseline_confirm(remeasure, &o->suite, base, rec, err, sizeof err) < 0)
@@ -386,13 +490,15 @@ int cmd_run(int argc, char **argv)
 	if (saving && run_save(&o->ro, rec) < 0 && rc == 0)
 		rc = NM_EXIT_FAILED;
 	if (!o->ro.no_save && saving)
-		printf("run %s (%s mode, %s)\n", rec->id, suite_mode_name(o->suite.mode), o->absdir);
+		printf("run %s (%s mode, %s%s%s)\n", rec->id, suite_mode_name(o->suite.mode), o->absdir,
+		       o->compare_with ? " and " : "", o->compare_with ? o->absdir2 : "");
 	/* one model of this run and its baseline, after the re-measure: every output renders it */
 	char names[2][128], err[1024];
 	struct ct_input in[2];
 	struct cmp_model m;
-	int have_model = rec->nbenches && cmp_build_pair(base, rec, names, in, &m, err, sizeof err) == 0;
-	if (rec->nbenches && !have_model)
+	int want_model = rec->nbenches && !o->compare_with; /* its table is the comparison */
+	int have_model = want_model && cmp_build_pair(base, rec, names, in, &m, err, sizeof err) == 0;
+	if (want_model && !have_model)
 		nm_error("compare: %s", err);
 	if (have_model)
 		compare_and_report(o, &m, rec, base, &rc);

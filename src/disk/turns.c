@@ -142,25 +142,32 @@ static json_t *num_or_null(double v)
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-json_t *disk_pair_json(const struct disk_turns *t, unsigned k, const struct disk_pair *pr)
+json_t *disk_paired_json(const char *target, const char *reference, const struct paired_result *r,
+			 const struct paired_verdict *v)
 {
 	json_t *o = json_object();
-	json_object_set_new(o, "target", json_string(disk_turns_target(t, k)));
-	json_object_set_new(o, "reference", json_string(disk_turns_target(t, t->ref)));
+	json_object_set_new(o, "target", json_string(target));
+	json_object_set_new(o, "reference", json_string(reference));
+	json_object_set_new(o, "n", json_integer((json_int_t)r->n));
+	json_object_set_new(o, "ratio", num_or_null(r->ratio));
+	json_object_set_new(o, "lo", r->lo > 0 ? num_or_null(r->lo) : json_null());
+	json_object_set_new(o, "hi", num_or_null(r->hi));
+	json_object_set_new(o, "confidence", json_real(r->confidence));
+	json_object_set_new(o, "median_ratio", num_or_null(r->median_ratio));
+	json_object_set_new(o, "p", json_real(r->p));
+	json_object_set_new(o, "verdict", json_string(call_word(v->call)));
+	json_object_set_new(o, "text", json_string(v->text));
+	json_object_set_new(o, "why", json_string(v->why));
+	return o;
+}
+
+json_t *disk_pair_json(const struct disk_turns *t, unsigned k, const struct disk_pair *pr)
+{
+	json_t *o = disk_paired_json(disk_turns_target(t, k), disk_turns_target(t, t->ref), &pr->r, &pr->v);
 	if (t->settings[k]) {
 		json_object_set(o, "parameters", t->settings[k]);
 		json_object_set(o, "reference_parameters", t->settings[t->ref] ? t->settings[t->ref] : json_null());
 	}
-	json_object_set_new(o, "n", json_integer((json_int_t)pr->r.n));
-	json_object_set_new(o, "ratio", num_or_null(pr->r.ratio));
-	json_object_set_new(o, "lo", pr->r.lo > 0 ? num_or_null(pr->r.lo) : json_null());
-	json_object_set_new(o, "hi", num_or_null(pr->r.hi));
-	json_object_set_new(o, "confidence", json_real(pr->r.confidence));
-	json_object_set_new(o, "median_ratio", num_or_null(pr->r.median_ratio));
-	json_object_set_new(o, "p", json_real(pr->r.p));
-	json_object_set_new(o, "verdict", json_string(call_word(pr->v.call)));
-	json_object_set_new(o, "text", json_string(pr->v.text));
-	json_object_set_new(o, "why", json_string(pr->v.why));
 	return o;
 }
 

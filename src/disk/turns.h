@@ -66,6 +66,10 @@ const char *disk_turns_target(const struct disk_turns *t, unsigned a);
  * lo, hi, confidence, median_ratio, p, verdict ("called", "no change", "can't tell"), text, why. */
 json_t *disk_pair_json(const struct disk_turns *t, unsigned a, const struct disk_pair *pr);
 
+/* The same for any pair of arms measured in turns (run --compare-with's piece stores too). */
+json_t *disk_paired_json(const char *target, const char *reference, const struct paired_result *r,
+			 const struct paired_verdict *v);
+
 void disk_turns_free(struct disk_turns *t);
 
 #endif

@@ -84,7 +84,9 @@ int history_load(struct store *s, const struct record *rec, const char *dir, con
 			history_free(h);
 			return -1;
 		}
-		if (same_str(extra_run(r, "dir"), dir) && same_str(extra_run(r, "mode"), mode))
+		/* a run --compare-with's figures are two directories' in turns: not this one's history */
+		if (same_str(extra_run(r, "dir"), dir) && same_str(extra_run(r, "mode"), mode) &&
+		    !extra_run(r, "compare_with"))
 			h->past[h->n++] = r;
 		else
 			record_free(r);

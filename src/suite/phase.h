@@ -11,6 +11,7 @@ struct suite_ctx {
 	const struct suite_opts *opts;
 	struct record *rec;
 	const char *workdir;    /* a private .nodemark-* directory in opts->dir, removed at exit */
+	const char *workdir2;   /* the same in opts->dir2 (run --compare-with), else NULL */
 	const char *phase;      /* the running phase's name */
 	unsigned index, count;  /* 1-based position among the phases that run */
 	uint64_t phase_start_ns;
@@ -66,6 +67,10 @@ int suite_sampler_more_all(struct suite_sampler *s, struct metric *const *m, siz
 /* Save why b's sampling stopped in extra.sampling.<bench>. */
 void suite_sampler_save(struct suite_ctx *c, const struct bench *b, const struct suite_sampler *s,
 			const struct metric *m);
+
+/* run --compare-with: the benches from index `from` on measured the phase in turns; each gets
+ * the phase and mode, and the user's directories where the private ones are named. */
+void suite_turns_benches(struct suite_ctx *c, size_t from);
 
 /* Bytes that may be written in dir: free space less the reserve (workdir.h); 0 when unknown. */
 uint64_t suite_free_bytes(const char *dir);

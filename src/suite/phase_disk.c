@@ -9,6 +9,7 @@
 #include "disk/plan.h"
 #include "disk/profiles.h"
 #include "disk/record.h"
+#include "disk/turns.h"
 #include "inventory/inventory.h"
 #include "stats/verdict.h"
 #include "util/units.h"
@@ -33,10 +34,9 @@ static void sizes_for(enum suite_mode m, struct disk_sizes *p)
 		*p = (struct disk_sizes){ 256ull << 20, 1500, 500, 12 };
 }
 
-/* The plan of `nodemark disk DIR --profile NAME` with the mode's sizes: a directory target is
- * writable, so every test is read and then written. */
-static int build_plan(struct disk_plan *dp, const char *dir, const char *profile, const struct disk_sizes *z,
-		      char *err, size_t errlen)
+/* The plan of `nodemark disk DIR --profile NAME` with the mode's sizes, not built yet: a
+ * directory target is writable, so every test is read and then written. */
+static void init_plan(struct disk_plan *dp, const char *dir, const char *profile, const struct disk_sizes *z)
 {
 	disk_plan_init(dp);
 	dp->profile = disk_profile_find(profile);
@@ -48,7 +48,6 @@ static int build_plan(struct disk_plan *dp, const char *dir, const char *profile
 	dp->interval_ns = (uint64_t)z->interval_ms * 1000000ull;
 	dp->have_size = dp->have_runtime = dp->have_loops = dp->have_interval = 1;
 	dp->writable = 1;
-	return disk_plan_build(dp, err, errlen);
 }
 
 struct progress_arg {
@@ -140,6 +139,47 @@ static int run_plan(struct suite_ctx *c, struct disk_plan *dp, const char *what,
 	return st == IO_INTERRUPTED ? 130 : 0;
 }
 
+/* run --compare-with: the plan on both directories in turns, a pass of each per round, the
+ * order rotated (disk A B's machinery: disk/turns.h), then each test of DIR2 paired with
+ * DIR's.  No adaptive passes: the pairs need the same rounds on both. */
+static int run_turns(struct suite_ctx *c, struct disk_plan *req, const char *what, char *err, size_t errlen)
+{
+	struct disk_turns t;
+	req->base.targets[1] = c->workdir2;
+	req->base.ntargets = 2;
+	if (c->opts->mode != SUITE_FULL)
+		req->base.loops = PAIRED_MIN_PAIRS;
+	if (disk_turns_init(&t, req, 0, err, errlen) < 0)
+		return 1;
+	int st = IO_OK;
+	for (unsigned a = 0; a < t.narms && st == IO_OK; a++) {
+		struct io_job layout = disk_plan_layout(&t.plans[a]);
+		if (!(t.arms[a].session = io_session_open(&layout, &st, err, errlen)))
+			break;
+		for (const char *const *n = io_session_notes(t.arms[a].session); *n; n++)
+			suite_note(c, "%s", *n);
+	}
+	if (st == IO_OK) {
+		struct progress_arg pa = { c, what };
+		struct disk_loop loop = disk_plan_loop(&t.plans[0]);
+		loop.planned_ns *= t.narms;
+		loop.on_progress = show_progress;
+		loop.progress_arg = &pa;
+		c->phase_expect_s = (double)loop.planned_ns / 1e9 + 4;
+		st = disk_run_turns(t.arms, t.narms, t.ntests, &loop, err, errlen);
+	}
+	for (unsigned a = 0; a < t.narms; a++)
+		io_session_close(t.arms[a].session);
+	if (st == IO_OK || st == IO_INTERRUPTED) { /* interrupted: the tests that finished */
+		size_t from = c->rec->nbenches;
+		disk_turns_pair(&t);
+		disk_turns_to_record(&t, c->rec);
+		suite_turns_benches(c, from);
+	}
+	disk_turns_free(&t);
+	return st == IO_OK ? 0 : st == IO_INTERRUPTED ? 130 : 1;
+}
+
 static int disk_run(struct suite_ctx *c, char *err, size_t errlen)
 {
 	struct disk_sizes z;
@@ -150,6 +190,8 @@ static int disk_run(struct suite_ctx *c, char *err, size_t errlen)
 	int nvme = inventory_path_device(NULL, c->opts->dir, &pd) == 0 && strcmp(pd.transport, "nvme") == 0;
 	const char *profile = nvme ? "cdm-nvme" : "cdm";
 	uint64_t room = suite_free_bytes(c->workdir);
+	if (c->workdir2 && suite_free_bytes(c->workdir2) < room)
+		room = suite_free_bytes(c->workdir2); /* the same file size on both */
 	if (z.size > room / 2) {
 		uint64_t want = z.size;
 		while (z.size > room / 2 && z.size > (8u << 20))
@@ -168,8 +210,14 @@ static int disk_run(struct suite_ctx *c, char *err, size_t errlen)
 				      "size", (json_int_t)z.size, "runtime_s", z.runtime_ms / 1e3, "loops", (int)z.loops,
 				      "interval_s", z.interval_ms / 1e3));
 
+	char what[64];
+	snprintf(what, sizeof what, "CrystalDiskMark %s set, %s", nvme ? "NVMe" : "default",
+		 units_bytes_iec(z.size, a, sizeof a));
 	struct disk_plan dp;
-	if (build_plan(&dp, c->workdir, profile, &z, err, errlen) < 0)
+	init_plan(&dp, c->workdir, profile, &z);
+	if (c->workdir2)
+		return run_turns(c, &dp, what, err, errlen);
+	if (disk_plan_build(&dp, err, errlen) < 0)
 		return 1;
 	unsigned kept = 0; /* a re-measure runs only its tests */
 	for (unsigned i = 0; i < dp.ntests; i++) {
@@ -179,9 +227,6 @@ static int disk_run(struct suite_ctx *c, char *err, size_t errlen)
 			disk_test_free(&dp.tests[i], disk_plan_ntargets(&dp));
 	}
 	dp.ntests = kept;
-	char what[64];
-	snprintf(what, sizeof what, "CrystalDiskMark %s set, %s", nvme ? "NVMe" : "default",
-		 units_bytes_iec(z.size, a, sizeof a));
 	c->phase_expect_s = (double)disk_plan_expected_ns(&dp) / 1e9 + 2; /* + laying out the file */
 	int rc = run_plan(c, &dp, what, err, errlen);
 	disk_plan_free(&dp);

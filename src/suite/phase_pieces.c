@@ -2,6 +2,8 @@
  * with and without fsync, the same benches as `nodemark pieces` (pieces/files/<hash>/<sync>/write).
  * The four cells take turns, so drift on a busy machine spreads over all of them. */
 #include "suite/phase.h"
+#include "disk/passes.h"
+#include "disk/turns.h"
 #include "pieces/record.h"
 #include "util/error.h"
 #include "util/units.h"
@@ -22,6 +24,56 @@ static struct pieces_plan cell_plan(unsigned cell, const char *const *dirs, uint
 	};
 }
 
+/* run --compare-with: each cell's store on DIR and on DIR2, a store of each per round, the order
+ * rotated over all of them as disk's passes are (disk_turn_arm), then each cell of DIR2 paired
+ * with DIR's from the rounds: arm 2 * cell + side. */
+static int run_turns(struct suite_ctx *c, uint64_t count, struct pieces_result *r, char *err, size_t errlen)
+{
+	const char *dirs[2][1] = { { c->workdir }, { c->workdir2 } };
+	const char *users[2] = { c->opts->dir, c->opts->dir2 };
+	enum { NARMS = 8 };
+	unsigned rounds = c->opts->mode == SUITE_FULL ? 10 : PAIRED_MIN_PAIRS, done = 0;
+	double *bps = calloc((size_t)NARMS * rounds, sizeof *bps);
+	struct bench *benches[NARMS] = { 0 };
+	size_t from = c->rec->nbenches;
+	int rc = 0;
+	if (!bps)
+		return snprintf(err, errlen, "out of memory"), 1;
+	for (unsigned i = 0; i < rounds && !rc; i++) {
+		for (unsigned k = 0; k < NARMS && !rc; k++) {
+			unsigned a = disk_turn_arm(i, k, NARMS), side = a % 2;
+			struct pieces_plan p = cell_plan(a / 2, dirs[side], count);
+			suite_progress(c, (double)(i * NARMS + k) / (NARMS * rounds), "round %u/%u, %s, %s, %s", i + 1,
+				       rounds, hash_algo_name(p.hash), pieces_sync_name(p.sync), side ? "B" : "A");
+			if ((rc = pieces_run(&p, r, err, errlen)))
+				break;
+			if (!benches[a]) {
+				char name[128];
+				pieces_bench_name(&p, 1, name, sizeof name);
+				benches[a] = record_add_bench(c->rec, name);
+				bench_set(benches[a], "target", json_string(users[side]));
+				bench_set(benches[a], "turns", json_integer(2));
+				bench_set(benches[a], "reference", json_string(users[0]));
+			}
+			pieces_phase_to_bench(&p, &r->write, 1, 0, benches[a]);
+			bps[(size_t)a * rounds + i] = pieces_bytes_per_sec(&r->write);
+		}
+		if (!rc)
+			done = i + 1;
+	}
+	for (unsigned cell = 0; cell < NARMS / 2 && done; cell++) {
+		struct paired_result pr;
+		struct paired_verdict v;
+		paired_ratio(bps + (size_t)(2 * cell) * rounds, bps + (size_t)(2 * cell + 1) * rounds, done, 0.95, &pr);
+		paired_decide(&pr, 0, &v);
+		if (benches[2 * cell + 1])
+			bench_set(benches[2 * cell + 1], "paired", disk_paired_json(users[1], users[0], &pr, &v));
+	}
+	suite_turns_benches(c, from);
+	free(bps);
+	return rc;
+}
+
 static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 {
 	enum suite_mode m = c->opts->mode;
@@ -30,6 +82,8 @@ static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 	char a[32], b[32];
 
 	uint64_t room = suite_free_bytes(c->workdir);
+	if (c->workdir2 && suite_free_bytes(c->workdir2) < room)
+		room = suite_free_bytes(c->workdir2);
 	if (count * PIECES_DEFAULT_SIZE > room / 2) {
 		uint64_t want = count;
 		count = room / 2 / PIECES_DEFAULT_SIZE;
@@ -43,6 +97,11 @@ static int pieces_run_phase(struct suite_ctx *c, char *err, size_t errlen)
 	if (!r)
 		return snprintf(err, errlen, "out of memory"), 1;
 	int rc = 0;
+	if (c->workdir2) {
+		rc = run_turns(c, count, r, err, errlen);
+		free(r);
+		return rc == 0 ? 0 : rc == NM_EXIT_INTERRUPTED ? 130 : 1;
+	}
 	struct suite_sampler smp;
 	struct bench *benches[4] = { 0 };
 	struct metric *rates[4] = { 0 };

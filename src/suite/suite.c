@@ -134,6 +134,63 @@ struct bench *suite_bench(struct suite_ctx *c, const char *name)
 	return b;
 }
 
+/* A string naming a private directory names the user's instead (those are removed at exit). */
+static void user_paths(const struct suite_ctx *c, json_t *j)
+{
+	size_t i;
+	const char *k;
+	json_t *v;
+	if (json_is_array(j)) {
+		json_array_foreach(j, i, v) {
+			const char *s = json_string_value(v);
+			if (s && strcmp(s, c->workdir) == 0)
+				json_array_set_new(j, i, json_string(c->opts->dir));
+			else if (s && c->workdir2 && strcmp(s, c->workdir2) == 0)
+				json_array_set_new(j, i, json_string(c->opts->dir2));
+			else
+				user_paths(c, v);
+		}
+	} else if (json_is_object(j)) {
+		json_object_foreach(j, k, v) {
+			const char *s = json_string_value(v);
+			if (s && strcmp(s, c->workdir) == 0)
+				json_object_set_new(j, k, json_string(c->opts->dir));
+			else if (s && c->workdir2 && strcmp(s, c->workdir2) == 0)
+				json_object_set_new(j, k, json_string(c->opts->dir2));
+			else
+				user_paths(c, v);
+		}
+	}
+}
+
+/* paired_decide's advice names disk's options; run's passes and stores come from its mode. */
+static void advise(json_t *paired)
+{
+	const char *why = json_string_value(json_object_get(paired, "why")), *at;
+	static const char *const disk_words[] = { "more passes (--loops) or longer ones (--runtime) would narrow it",
+						  "more passes: --loops" };
+	for (size_t k = 0; why && k < 2; k++)
+		if ((at = strstr(why, disk_words[k]))) {
+			char fixed[512];
+			snprintf(fixed, sizeof fixed, "%.*s%s", (int)(at - why), why,
+				 k == 0 ? "--full (more and longer passes, larger stores) would narrow it"
+					: "a run not cut short takes them)");
+			json_object_set_new(paired, "why", json_string(fixed));
+			return;
+		}
+}
+
+void suite_turns_benches(struct suite_ctx *c, size_t from)
+{
+	for (size_t i = from; i < c->rec->nbenches; i++) {
+		struct bench *b = c->rec->benches[i];
+		bench_set(b, "phase", json_string(c->phase));
+		bench_set(b, "mode", json_string(suite_mode_name(c->opts->mode)));
+		user_paths(c, b->settings);
+		advise(json_object_get(b->settings, "paired"));
+	}
+}
+
 uint64_t suite_free_bytes(const char *dir)
 {
 	struct statvfs v;
@@ -191,7 +248,7 @@ static void test_transient(struct record *rec)
 
 int suite_run(const struct suite_opts *o, struct record *rec)
 {
-	char workdir[4096], err[1024];
+	char workdir[4096], workdir2[4096], err[1024];
 	struct suite_ctx c = { .opts = o, .rec = rec, .workdir = workdir };
 	int rc = 0;
 
@@ -199,7 +256,17 @@ int suite_run(const struct suite_opts *o, struct record *rec)
 		nm_error("%s", err);
 		return NM_EXIT_FAILED;
 	}
+	if (o->dir2) {
+		if (workdir_create(o->dir2, workdir2, sizeof workdir2, err, sizeof err) < 0) {
+			nm_error("%s", err);
+			cleanup_now(workdir);
+			return NM_EXIT_FAILED;
+		}
+		c.workdir2 = workdir2;
+	}
 	json_object_set_new(rec->extra, "run", json_pack("{s:s, s:s}", "dir", o->dir, "mode", suite_mode_name(o->mode)));
+	if (o->dir2)
+		json_object_set_new(json_object_get(rec->extra, "run"), "compare_with", json_string(o->dir2));
 	for (size_t i = 0; i < NPHASES; i++)
 		c.count += wanted(o, phases[i]->name);
 
@@ -244,6 +311,8 @@ int suite_run(const struct suite_opts *o, struct record *rec)
 		}
 	}
 	test_transient(rec);
+	if (c.workdir2)
+		cleanup_now(workdir2);
 	cleanup_now(workdir);
 	return rc;
 }

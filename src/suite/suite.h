@@ -19,6 +19,9 @@ struct suite_opts {
 	const char *dir;        /* the directory whose filesystem is measured */
 	enum suite_mode mode;
 	const char *only;       /* comma list of phase names to run (NULL: all); for tests */
+	/* run --compare-with: a second directory; the disk and pieces phases run on dir and dir2
+	 * in turns, dir2's benches paired against dir's ("paired" in their settings) */
+	const char *dir2;
 	/* The noise floor of a figure in percent from its history on this machine, with the number
 	 * of earlier runs behind it (fewer than VERDICT_HISTORY_MIN: default_pct): each figure is
 	 * sampled until its interval is within half of it.  NULL: the defaults. */

@@ -20,7 +20,8 @@ main = lines[0].split()[0]
 order = []
 for l in lines:
     pid = l.split()[0]
-    m = re.search(r'openat\(.* = \d+<[^>]*/([abc])/\.nodemark-[^>]*/nodemark\.0\.0>', l)
+    # "openat(" or, cut by another thread's line, "<... openat resumed>"
+    m = re.search(r'openat.* = \d+<[^>]*/([abc])/\.nodemark-[^>]*/nodemark\.0\.0>', l)
     if m and pid != main:
         order.append(m.group(1))
 print(" ".join(order))
