@@ -340,9 +340,6 @@ static int apply_log(struct fio_plan *p, struct fio_job *j, struct log_state *s,
 			io->filesize = s->extent[i];
 	if (!io->filesize) /* waits alone */
 		io->filesize = io->bs[DIR_READ];
-	io->size = s->bytes[DIR_READ] + s->bytes[DIR_WRITE] + s->bytes[DIR_TRIM];
-	if (!io->size)
-		io->size = io->filesize;
 	io->ntargets = 0;
 	for (unsigned i = 0; i < s->nfiles; i++) {
 		fio_strv_push(&j->strs, &j->nstrs, s->files[i]);
@@ -350,6 +347,9 @@ static int apply_log(struct fio_plan *p, struct fio_job *j, struct log_state *s,
 		s->files[i] = NULL;
 	}
 	io->files.all_targets = io->ntargets > 1;
+	/* the region of every file, which a new file is laid out to (not the bytes the log moves:
+	 * a log that writes one block a million times needs one block) */
+	io->size = io->filesize * io->ntargets;
 	j->dir_targets = j->default_target = 0;
 	io->replay.entries = s->e;
 	io->replay.n = s->n;

@@ -45,6 +45,12 @@ check "the JSON counts the log's bytes (reads and writes)" \
     test "$(json_file rep.json "j['jobs'][0]['read']['io_bytes'], j['jobs'][0]['write']['io_bytes']")" = \
     "$(awk '$1 == "read" { r += $3 } $1 == "write" { w += $3 } END { printf "(%d, %d)", r, w }' want.txt)"
 
+# io_uring, 4 in flight: the replay issues the log's I/Os in its order (its own record says so)
+run_nm fio --no-save --name=rep --read_iolog="$d/fio.log" --allow-write="$d/data" --replay_no_stall=1 \
+    --ioengine=io_uring --iodepth=4 --write_iolog="$d/again.log" --output=/dev/null
+ios_of_log again.log >again.txt
+same_ios "io_uring, iodepth=4: the replay issues the log's I/Os in order (write_iolog of the replay)" want.txt again.txt
+
 # the writes of a replay need the same leave as filename='s
 run_nm fio --no-save --name=rep --read_iolog="$d/fio.log" --replay_no_stall=1 --output=/dev/null
 expect_refused "a replay that writes a file nodemark did not create needs --allow-write" "allow-write"
