@@ -4,6 +4,7 @@
 #include "cli/output.h"
 #include "cli/store_open.h"
 #include "inventory/inventory.h"
+#include "compare/changes.h"
 #include "export/changes.h"
 #include "util/atomicfile.h"
 #include "util/error.h"

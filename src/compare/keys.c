@@ -76,6 +76,8 @@ static json_t *setting(const struct ct_input *in, const struct bench *b, const c
 	if (!s)
 		s = json_object_get(json_object_get(b->settings, "job_options"), key);
 	if (!s)
+		s = json_object_get(json_object_get(b->settings, "global_options"), key);
+	if (!s)
 		s = fact(in->r, key);
 	return s;
 }
@@ -165,6 +167,7 @@ void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len)
 			add_scalars(&sb, s);
 			add_scalars(&sb, json_object_get(s, "parameters"));
 			add_scalars(&sb, json_object_get(s, "job_options"));
+			add_scalars(&sb, json_object_get(s, "global_options"));
 		}
 		for (size_t f = 0; f < sizeof facts / sizeof facts[0]; f++)
 			if (scalar(fact(r, facts[f].key), buf, len))

@@ -5,7 +5,8 @@
  *   input, name, id, host, label, command, version       the input and its run
  *   a tag of the run (--tag fs=xfs; a Go configuration key such as goos)
  *   a setting of the benchmark (rw, bs, iodepth, direct, engine, hash, sync, backend, size, ...)
- *   a parameter of time's -P/-L (n), a fio job option (job_options: ioengine, ...)
+ *   a parameter of time's -P/-L (n), a fio job option (job_options: ioengine, ...), then a fio
+ *   global option in force for the job (global_options: direct, ...)
  *   an inventory fact: kernel, os, fs, device, mount, cpu, virt */
 #ifndef NM_COMPARE_KEYS_H
 #define NM_COMPARE_KEYS_H

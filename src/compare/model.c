@@ -46,6 +46,8 @@ int cmp_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, st
 	m->nin = nin;
 	calls_build(in, nin, o, &m->tab, &m->calls);
 	build_timeline(m);
+	if (nin == 2 && in[0].r->inventory && in[1].r->inventory)
+		m->changes = record_changes(in[0].r, in[1].r);
 	/* the list is complete: its addresses hold from here on */
 	for (size_t i = 0; i < m->calls.n; i++) {
 		const struct call *c = &m->calls.v[i];
@@ -57,6 +59,7 @@ int cmp_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, st
 
 void cmp_free(struct cmp_model *m)
 {
+	json_decref(m->changes);
 	track_cmp_free(&m->tl);
 	calls_free(&m->calls);
 	ct_free(&m->tab);

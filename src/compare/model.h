@@ -12,6 +12,7 @@
 #define NM_COMPARE_MODEL_H
 
 #include "compare/calls.h"
+#include "compare/changes.h"
 #include "compare/table.h"
 #include "compare/track.h"
 
@@ -22,6 +23,8 @@ struct cmp_model {
 	size_t nin;
 	struct track_cmp tl;            /* saved track runs of one job, milestone by milestone
 					 * (every input one; else tl.n is 0) */
+	json_t *changes;                /* two runs, both with an inventory: what changed between
+					 * them (compare/changes.h); else NULL */
 };
 
 /* Builds the tables and the verdicts, and points each compared cell at its verdict.  0, or -1

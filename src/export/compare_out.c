@@ -10,7 +10,7 @@
 static void what_changed_text(FILE *f, const struct cmp_model *m)
 {
 	if (m->nin == 2)
-		changes_write_text(f, m->in[0].r, m->in[0].name, m->in[1].r, m->in[1].name);
+		changes_write_text(f, m->changes, m->in[0].name, m->in[1].name);
 }
 
 void cmp_write(FILE *f, const struct cmp_model *m, enum cmp_format fmt)
@@ -20,6 +20,8 @@ void cmp_write(FILE *f, const struct cmp_model *m, enum cmp_format fmt)
 		track_cmp_write(f, &m->tl, fmt == CMP_TEXT ? TRACK_TEXT : fmt == CMP_MARKDOWN ? TRACK_MARKDOWN : TRACK_CSV);
 		if (fmt == CMP_TEXT)
 			what_changed_text(f, m);
+		else if (fmt == CMP_MARKDOWN && m->nin == 2)
+			changes_write_markdown(f, m->changes, m->in[0].name, m->in[1].name);
 	} else if (fmt == CMP_TEXT && cmp_compact_applies(m)) {
 		cmp_write_compact(f, m);
 		what_changed_text(f, m);
@@ -29,6 +31,8 @@ void cmp_write(FILE *f, const struct cmp_model *m, enum cmp_format fmt)
 		what_changed_text(f, m);
 	} else if (fmt == CMP_MARKDOWN) {
 		ct_write_markdown(f, m);
+		if (m->nin == 2)
+			changes_write_markdown(f, m->changes, m->in[0].name, m->in[1].name);
 	} else if (fmt == CMP_CSV) {
 		ct_write_csv(f, &m->tab);
 	} else {
@@ -37,6 +41,8 @@ void cmp_write(FILE *f, const struct cmp_model *m, enum cmp_format fmt)
 			json_object_set_new(j, "calls", calls_to_json(&m->calls));
 		if (m->tl.n)
 			json_object_set_new(j, "timeline", track_cmp_to_json(&m->tl));
+		if (m->changes) /* what changed, settings first: [{"key", "what", "a", "b"}] */
+			json_object_set(j, "changes", m->changes);
 		json_dumpf(j, f, JSON_INDENT(2));
 		fputc('\n', f);
 		json_decref(j);

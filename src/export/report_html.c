@@ -227,11 +227,11 @@ static void html_table(FILE *f, const struct cmp_model *m, const struct ct_table
 }
 
 /* Two runs: the inventory and settings differences beside the comparison (export/changes.h). */
-static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct_input *b)
+static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct_input *b, const json_t *changes)
 {
-	if (!a->r->inventory || !b->r->inventory)
+	if (!changes)
 		return;
-	json_t *changes = record_changes(a->r, b->r), *c;
+	json_t *c;
 	size_t i;
 	fputs("<h2>What changed</h2>\n<p class=\"meta\">From ", f);
 	chart_esc(f, a->name);
@@ -256,7 +256,6 @@ static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct
 	}
 	if (json_array_size(changes))
 		fputs("</table>\n", f);
-	json_decref(changes);
 }
 
 void report_generated(char *buf, size_t len)
@@ -315,7 +314,7 @@ void report_write_html(FILE *f, const struct cmp_model *m, const struct report_o
 			   "coloured.</p>\n",
 			VERDICT_MIN_SAMPLES, res->alpha, VERDICT_HISTORY_MIN);
 	if (nin == 2)
-		what_changed_html(f, &in[0], &in[1]);
+		what_changed_html(f, &in[0], &in[1], m->changes);
 	chart_percentiles(f, in, nin);
 	chart_timelines(f, in, nin);
 	if (m->tl.n)
@@ -377,11 +376,6 @@ void report_write_markdown(FILE *f, const struct cmp_model *m, const struct repo
 		fputs("\n## Timeline\n\n", f);
 		track_cmp_write(f, &m->tl, TRACK_MARKDOWN);
 	}
-	if (nin == 2 && in[0].r->inventory && in[1].r->inventory) {
-		json_t *changes = record_changes(in[0].r, in[1].r);
-		char *text = changes_text(changes);
-		fprintf(f, "\n## What changed from %s to %s\n\n```\n%s```\n", in[0].name, in[1].name, text);
-		free(text);
-		json_decref(changes);
-	}
+	if (nin == 2)
+		changes_write_markdown(f, m->changes, in[0].name, in[1].name);
 }

@@ -41,6 +41,8 @@ void fio_build_entries(const struct fio_sched *s, struct io_job_result *const *r
 			/* fio shows the first job's name but the last merged job's options */
 			e->opts = j->opts.kv;
 			e->nopts = j->opts.n;
+			e->globals = j->inherited.kv;
+			e->nglobals = j->inherited.n;
 			if (s->runs[i].ss) /* fio shows the group's last one */
 				e->ss = s->runs[i].ss;
 			io_result_merge(&e->res, res);
@@ -99,6 +101,14 @@ struct record *fio_make_record(int argc, char **argv, const struct fio_report *r
 		for (size_t k = 0; k < e->nopts; k++)
 			json_object_set_new(opts, e->opts[k].key, e->opts[k].value ? json_string(e->opts[k].value) : json_true());
 		bench_set(b, "job_options", opts);
+		/* the global options too: direct=1 -> 0 in [global] is a setting that changed */
+		if (e->nglobals) {
+			json_t *g = json_object();
+			for (size_t k = 0; k < e->nglobals; k++)
+				json_object_set_new(g, e->globals[k].key,
+						    e->globals[k].value ? json_string(e->globals[k].value) : json_true());
+			bench_set(b, "global_options", g);
+		}
 		bench_set(b, "groupid", json_integer(e->groupid));
 		bench_set(b, "threads", json_integer(e->nthreads));
 		bench_set(b, "engine", json_string(e->res.engine_used));

@@ -25,6 +25,8 @@ struct fio_report_entry {
 	int groupid;
 	const struct fio_kv *opts;      /* "job options" */
 	size_t nopts;
+	const struct fio_kv *globals;   /* the global options in force for the job (the record's) */
+	size_t nglobals;
 	const struct io_job *io;        /* the plan: rw, bs, iodepth, percentiles */
 	const char *ioengine;           /* for the header line: as typed, or the engine used */
 	const char *description;        /* fio's description=, or NULL: "desc", terse's last field */

@@ -1,8 +1,10 @@
 /* Inventory differences: both sides flattened to "key" -> scalar, then compared key by key. */
 #include "inventory/diff.h"
+#include "inventory/inventory.h"
 #include "inventory/sysfs.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define DIFF_MAX_DEPTH 12
@@ -103,6 +105,135 @@ static void add(json_t *changes, const char *key, json_t *a, json_t *b)
 						 a ? a : json_null(), "b", b ? b : json_null()));
 }
 
+/* The facts of the block device under the path: its name, size, transport, rotation, disks,
+ * NUMA node, and the stack of layers under it.  Another device is one fact, not one per
+ * layer's field. */
+static int is_device_fact(const char *key)
+{
+	static const char *const keys[] = { "path.device", "path.size", "path.transport", "path.rotational",
+					    "path.physical", "path.numa_node" };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (strcmp(key, keys[i]) == 0)
+			return 1;
+	return strncmp(key, "path.stack", 10) == 0 && strchr(".[", key[10]) != NULL;
+}
+
+static int same_text(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* 1 when some fact of flat is prefix itself or lies under it ("storage.devices[sdb]"). */
+static int has_prefix(const json_t *flat, const char *prefix)
+{
+	const char *key;
+	json_t *v;
+	size_t n = strlen(prefix);
+	json_object_foreach((json_t *)flat, key, v)
+		if (strncmp(key, prefix, n) == 0 && strchr(".[", key[n]))
+			return 1;
+	return 0;
+}
+
+/* A named element that only one side has ("storage.devices[nvme2n1]": a disk added): the
+ * prefix of key that names it, into out; 0 when key lies in no such element. */
+static int one_sided_element(const char *key, const json_t *fa, const json_t *fb, char *out, size_t len)
+{
+	for (const char *close = strchr(key, ']'); close; close = strchr(close + 1, ']')) {
+		snprintf(out, len, "%.*s", (int)(close + 1 - key), key);
+		if (has_prefix(fa, out) != has_prefix(fb, out))
+			return 1;
+	}
+	return 0;
+}
+
+/* What a one-sided element is: its model, or type, or "present". */
+static json_t *element_text(const json_t *flat, const char *prefix)
+{
+	static const char *const leaves[] = { "model", "type", "name" };
+	char k[600];
+	if (!has_prefix(flat, prefix))
+		return NULL;
+	for (size_t i = 0; i < sizeof leaves / sizeof leaves[0]; i++) {
+		snprintf(k, sizeof k, "%s.%s", prefix, leaves[i]);
+		json_t *v = json_object_get(flat, k);
+		if (json_is_string(v))
+			return json_incref(v);
+	}
+	return json_string("present");
+}
+
+static json_t *text_or_null(char *s)
+{
+	json_t *j = s ? json_string(s) : json_null();
+	free(s);
+	return j;
+}
+
+/* One line per fact: the device under the path as one fact when it is another device; a
+ * stack field that repeats the path's own (path.stack.size and path.size) once; an element
+ * only one side has as one line; the device's own mount facts not again beside the path's. */
+static json_t *collapse(json_t *changes, const json_t *a, const json_t *b, const json_t *fa, const json_t *fb)
+{
+	const json_t *pa = json_object_get(a, "path"), *pb = json_object_get(b, "path");
+	const char *da = json_string_value(json_object_get(pa, "device"));
+	const char *db = json_string_value(json_object_get(pb, "device"));
+	char *sa = inventory_path_storage(pa), *sb = inventory_path_storage(pb);
+	int other_device = !same_text(da, db) || !same_text(sa, sb);
+	int fs_changed = 0, storage_done = 0;
+	json_t *out = json_array(), *c, *seen = json_object();
+	size_t i;
+	json_array_foreach(changes, i, c) {
+		const char *key = json_string_value(json_object_get(c, "key"));
+		fs_changed |= strcmp(key, "path.fstype") == 0 || strcmp(key, "path.mountpoint") == 0;
+	}
+	json_array_foreach(changes, i, c) {
+		const char *key = json_string_value(json_object_get(c, "key"));
+		char prefix[512];
+		if (is_device_fact(key) && other_device) {
+			if (!storage_done++)
+				json_array_append_new(out, json_pack("{s:s,s:s,s:o,s:o}", "key", "path.storage", "what",
+								     "storage", "a", text_or_null(sa), "b",
+								     text_or_null(sb)));
+			sa = sb = NULL;
+			continue;
+		}
+		if (strncmp(key, "path.stack.", 11) == 0) {
+			char twin[512];
+			snprintf(twin, sizeof twin, "path.%s", key + 11);
+			json_t *ta = json_object_get(fa, twin), *tb = json_object_get(fb, twin);
+			if (json_equal(ta, json_object_get(c, "a")) && json_equal(tb, json_object_get(c, "b")))
+				continue;
+		}
+		if (fs_changed && strncmp(key, "storage.devices[", 16) == 0) {
+			const char *close = strchr(key, ']');
+			const char *leaf = close ? close + 1 : "";
+			size_t n = close ? (size_t)(close - key - 16) : 0;
+			int ours = (da && strlen(da) == n && strncmp(key + 16, da, n) == 0) ||
+				   (db && strlen(db) == n && strncmp(key + 16, db, n) == 0);
+			if (ours && (strcmp(leaf, ".fstype") == 0 || strcmp(leaf, ".mountpoint") == 0))
+				continue;
+		}
+		if (one_sided_element(key, fa, fb, prefix, sizeof prefix)) {
+			if (json_object_get(seen, prefix))
+				continue;
+			json_object_set_new(seen, prefix, json_true());
+			char what[256];
+			inventory_diff_label(prefix, what, sizeof what);
+			json_t *ea = element_text(fa, prefix), *eb = element_text(fb, prefix);
+			json_array_append_new(out, json_pack("{s:s,s:s,s:o,s:o}", "key", prefix, "what", what, "a",
+							     ea ? ea : json_null(), "b", eb ? eb : json_null()));
+			continue;
+		}
+		json_array_append(out, c);
+	}
+	free(sa);
+	free(sb);
+	json_decref(seen);
+	json_decref(changes);
+	return out;
+}
+
 json_t *inventory_diff(const json_t *a, const json_t *b)
 {
 	json_t *fa = inventory_flatten(a), *fb = inventory_flatten(b), *changes = json_array();
@@ -116,6 +247,7 @@ json_t *inventory_diff(const json_t *a, const json_t *b)
 	json_object_foreach(fb, key, vb)
 		if (!json_object_get(fa, key))
 			add(changes, key, NULL, vb);
+	changes = collapse(changes, a, b, fa, fb);
 	json_decref(fa);
 	json_decref(fb);
 	return changes;
@@ -134,7 +266,10 @@ void inventory_diff_label(const char *key, char *out, size_t len)
 		{ "memory.dimms.configured_mts", "memory speed" }, { "memory.dimms.type", "memory type" },
 		{ "memory.dimms.modules", "memory modules" }, { "path.options", "mount options" },
 		{ "path.fstype", "file system" }, { "path.mountpoint", "mount point" }, { "path.device", "device" },
-		{ "path.fs_block_size", "file system block size" },
+		{ "path.fs_block_size", "file system block size" }, { "path.fs_size", "file system size" },
+		{ "path.memory_backed", "memory-backed" }, { "path.size", "device size" },
+		{ "path.transport", "device transport" }, { "path.rotational", "rotational" },
+		{ "path.physical", "disks" }, { "path.numa_node", "device NUMA node" },
 	};
 	for (size_t i = 0; i < sizeof labels / sizeof labels[0]; i++)
 		if (strcmp(key, labels[i].key) == 0) {
@@ -143,6 +278,10 @@ void inventory_diff_label(const char *key, char *out, size_t len)
 		}
 	if (strncmp(key, "cpu.vulnerabilities.", 20) == 0) {
 		snprintf(out, len, "mitigation %s", key + 20);
+		return;
+	}
+	if (strncmp(key, "path.stack.", 11) == 0) {
+		snprintf(out, len, "device %s", key + 11);
 		return;
 	}
 	if (strncmp(key, "path.zfs.", 9) == 0) {

@@ -20,6 +20,10 @@ json_t *inventory_collect(const struct inventory_opts *o);
 /* "2-core Intel Xeon (KVM), 23 GiB RAM, virtio 256 GiB ext4, Debian 12, Linux 6.18"; malloc'd. */
 char *inventory_summary(const json_t *inv);
 
+/* The block device under the inventory's path (its "path" object) in one line: "md0: 16x NVMe
+ * RAID0 56 TiB", "vda: virtio 256 GiB"; NULL when none (tmpfs).  malloc'd. */
+char *inventory_path_storage(const json_t *path);
+
 /* The inventory for people: the summary line, then a section per part; the kernel's whole
  * command line only when verbose; malloc'd. */
 char *inventory_text(const json_t *inv, int verbose);

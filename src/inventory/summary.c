@@ -114,13 +114,14 @@ static void stack_features(const json_t *node, struct features *f, int depth)
 		stack_features(child, f, depth + 1);
 }
 
-static void storage_part(struct strbuf *sb, const json_t *path)
+/* ", 16x NVMe RAID0 56 TiB xfs"; without the file system when fs is 0. */
+static void storage_part(struct strbuf *sb, const json_t *path, int fs)
 {
 	const char *fstype = str(path, "fstype");
 	const json_t *stack = json_object_get(path, "stack");
 	size_t nphys = json_array_size(json_object_get(path, "physical"));
 	if (!json_object_get(path, "device") && !nphys) {
-		if (*fstype)
+		if (*fstype && fs)
 			sb_printf(sb, ", %s", fstype);
 		return;
 	}
@@ -158,7 +159,28 @@ static void storage_part(struct strbuf *sb, const json_t *path)
 		short_size((unsigned long long)size, sz, sizeof sz);
 		sb_printf(sb, "%s ", sz);
 	}
-	sb_puts(sb, fstype);
+	if (fs)
+		sb_puts(sb, fstype);
+	else if (sb->len && sb->buf[sb->len - 1] == ' ')
+		sb->buf[--sb->len] = '\0';
+}
+
+char *inventory_path_storage(const json_t *path)
+{
+	const char *dev = str(path, "device");
+	if (!*dev && !json_array_size(json_object_get(path, "physical")))
+		return NULL;
+	struct strbuf sb;
+	sb_init(&sb);
+	sb_puts(&sb, *dev ? dev : "?");
+	sb_puts(&sb, ":");
+	storage_part(&sb, path, 0);
+	char *text = sb_detach(&sb);
+	/* storage_part begins ", ": "md0: 16x NVMe RAID0 56 TiB" */
+	char *comma = strstr(text, ":, ");
+	if (comma)
+		memmove(comma + 1, comma + 2, strlen(comma + 2) + 1);
+	return text;
 }
 
 static void os_part(struct strbuf *sb, const json_t *os)
@@ -208,7 +230,7 @@ char *inventory_summary(const json_t *inv)
 		sb_printf(&sb, ", %lld GiB RAM", total >> 30); /* MemTotal is below the DIMMs' sum: floor */
 	else if (total > 0)
 		sb_printf(&sb, ", %lld MiB RAM", total >> 20);
-	storage_part(&sb, json_object_get(inv, "path"));
+	storage_part(&sb, json_object_get(inv, "path"), 1);
 	os_part(&sb, os);
 	return sb_detach(&sb);
 }

@@ -1,9 +1,11 @@
-/* export/changes: what changed between two runs. */
+/* compare/changes: what changed between two runs, one entry per fact; export/changes: its text. */
 #include "test.h"
+#include "compare/changes.h"
 #include "export/changes.h"
 
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 
 static struct record *run_with_targets(const char *target, const char *bs)
 {
@@ -34,7 +36,90 @@ TEST(changes_leave_out_each_runs_private_directory_name)
 	record_free(d);
 	CHECK_EQ_U64(n, 0);
 	CHECK_EQ_U64(n2, 2);
-	CHECK_CONTAINS(text, "RND4K Q1T1 read: targets");
-	CHECK_CONTAINS(text, "RND4K Q1T1 read: bs");
+	CHECK_CONTAINS(text, "  targets  [\"/srv/d/.nodemark-56c542ee\"] -> [\"/srv/e/.nodemark-0654fe8e\"]");
+	CHECK_CONTAINS(text, "  bs       4k -> 8k");
 	free(text);
+}
+
+/* fio jobs: the global options and each job's own. */
+static struct record *fio_run(const char *kernel, const char *direct, const char *bs_b, const char *depth_a)
+{
+	struct record *r = record_new("fio", 0, NULL);
+	record_set_inventory(r, json_pack("{s:{s:s}}", "os", "kernel", kernel));
+	const char *names[] = { "a (group 0, entry 0)", "b (group 0, entry 1)", "c (group 0, entry 2)" };
+	for (int i = 0; i < 3; i++) {
+		struct bench *b = record_add_bench(r, names[i]);
+		bench_set(b, "job_options", json_pack("{s:s,s:s}", "bs", i == 1 ? bs_b : "4k", "iodepth",
+						      i == 0 ? depth_a : "1"));
+		bench_set(b, "global_options", json_pack("{s:s}", "direct", direct));
+		bench_set(b, "engine", json_string("psync"));
+	}
+	return r;
+}
+
+static const char *what(const json_t *c, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(c, i), "what"));
+}
+
+/* A change every job made alike is one entry, unnamed; one job's change is named after the job
+ * (as the user wrote it); settings come before the machine's facts. */
+TEST(changes_one_entry_per_fact_settings_first)
+{
+	struct record *a = fio_run("6.1.0", "1", "4k", "1"), *b = fio_run("6.5.0", "0", "8k", "4");
+	json_t *c = record_changes(a, b);
+	CHECK_EQ_U64(json_array_size(c), 4);
+	CHECK_EQ_STR(what(c, 0), "[global] direct");
+	CHECK_EQ_STR(what(c, 1), "b: bs");
+	CHECK_EQ_STR(what(c, 2), "a: iodepth");
+	CHECK_EQ_STR(what(c, 3), "kernel");
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(c, 0), "key")), "settings.global_options.direct");
+	json_decref(c);
+	record_free(a);
+	record_free(b);
+}
+
+/* Two jobs changed alike and one not: the change is not every job's, so each is named. */
+TEST(changes_name_the_jobs_when_not_all_changed)
+{
+	struct record *a = fio_run("6.1.0", "1", "4k", "1"), *b = fio_run("6.1.0", "1", "4k", "1");
+	json_object_set_new(json_object_get(b->benches[0]->settings, "job_options"), "bs", json_string("8k"));
+	json_object_set_new(json_object_get(b->benches[1]->settings, "job_options"), "bs", json_string("8k"));
+	json_t *c = record_changes(a, b);
+	CHECK_EQ_U64(json_array_size(c), 2);
+	CHECK_EQ_STR(what(c, 0), "a: bs");
+	CHECK_EQ_STR(what(c, 1), "b: bs");
+	json_decref(c);
+	/* the third too: one entry */
+	json_object_set_new(json_object_get(b->benches[2]->settings, "job_options"), "bs", json_string("8k"));
+	c = record_changes(a, b);
+	CHECK_EQ_U64(json_array_size(c), 1);
+	CHECK_EQ_STR(what(c, 0), "bs");
+	json_decref(c);
+	record_free(a);
+	record_free(b);
+}
+
+/* The path on another device: one "storage" fact, not the fields of the stack. */
+TEST(changes_another_device_is_one_fact)
+{
+	json_t *a = json_pack("{s:{s:s,s:s,s:I,s:s,s:[s],s:{s:s,s:s,s:I}}}", "path", "fstype", "ext4", "device", "sda1",
+			      "size", (json_int_t)480102932480LL, "transport", "sata", "physical", "sda", "stack", "name",
+			      "sda1", "type", "part", "size", (json_int_t)480102932480LL);
+	json_t *b = json_pack("{s:{s:s,s:s,s:I,s:s,s:[s,s],s:{s:s,s:s,s:s,s:I}}}", "path", "fstype", "xfs", "device",
+			      "md0", "size", (json_int_t)7681511964672LL, "transport", "nvme", "physical", "nvme0n1",
+			      "nvme1n1", "stack", "name", "md0", "type", "md", "level", "raid0", "size",
+			      (json_int_t)7681511964672LL);
+	struct record *ra = record_new("time", 0, NULL), *rb = record_new("time", 0, NULL);
+	record_set_inventory(ra, a);
+	record_set_inventory(rb, b);
+	json_t *c = record_changes(ra, rb);
+	CHECK_EQ_U64(json_array_size(c), 2);
+	CHECK_EQ_STR(what(c, 0), "file system");
+	CHECK_EQ_STR(what(c, 1), "storage");
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(c, 1), "a")), "sda1: SATA 447 GiB");
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(c, 1), "b")), "md0: 2x NVMe RAID0 7 TiB");
+	json_decref(c);
+	record_free(ra);
+	record_free(rb);
 }

@@ -1,0 +1,246 @@
+/* What changed between two runs: the benchmarks' settings, then the machine (inventory_diff). */
+#include "compare/changes.h"
+#include "inventory/diff.h"
+#include "util/strbuf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void add(json_t *changes, const char *key, const char *what, json_t *a, json_t *b)
+{
+	json_array_append_new(changes, json_pack("{s:s,s:s,s:O,s:O}", "key", key, "what", what, "a",
+						 a ? a : json_null(), "b", b ? b : json_null()));
+}
+
+/* A copy of v with each run's private directory name ("/.nodemark-1a2b3c4d", a new one every
+ * run) written as "/.nodemark-*", so the same target in two runs is the same setting. */
+static json_t *without_workdir_names(const json_t *v)
+{
+	if (json_is_array(v)) {
+		json_t *c = json_array(), *e;
+		size_t i;
+		json_array_foreach(v, i, e)
+			json_array_append_new(c, without_workdir_names(e));
+		return c;
+	}
+	if (!json_is_string(v))
+		return json_deep_copy(v);
+	struct strbuf sb;
+	sb_init(&sb);
+	const char *p = json_string_value(v), *m;
+	while ((m = strstr(p, "/.nodemark-")) != NULL) {
+		size_t hex = strspn(m + strlen("/.nodemark-"), "0123456789abcdef");
+		sb_printf(&sb, "%.*s/.nodemark-%s", (int)(m - p), p, hex ? "*" : "");
+		p = m + strlen("/.nodemark-") + hex;
+	}
+	sb_puts(&sb, p);
+	char *text = sb_detach(&sb);
+	json_t *c = json_string(text);
+	free(text);
+	return c;
+}
+
+/* NULL (a setting the benchmark lacks) is the same only as NULL. */
+static int same_setting(const json_t *a, const json_t *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	if (json_equal(a, b))
+		return 1;
+	json_t *x = without_workdir_names(a), *y = without_workdir_names(b);
+	int same = json_equal(x, y);
+	json_decref(x);
+	json_decref(y);
+	return same;
+}
+
+/* Settings objects whose members are settings of their own: fio's job options and the global
+ * options in force for the job, a sweep's or time's parameters. */
+static const char *const nested[] = { "job_options", "global_options", "parameters" };
+
+/* A bench's settings as one flat object: "bs", "job_options.bs", "global_options.direct".
+ * "paired" is a result (a turn's paired verdict), not a setting. */
+static json_t *flat_settings(const struct bench *b)
+{
+	json_t *flat = json_object(), *v, *w;
+	const char *k, *k2;
+	char key[512];
+	json_object_foreach(b->settings, k, v) {
+		int is_nested = 0;
+		for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
+			is_nested |= strcmp(k, nested[i]) == 0 && json_is_object(v);
+		if (strcmp(k, "paired") == 0)
+			continue;
+		if (!is_nested) {
+			json_object_set(flat, k, v);
+			continue;
+		}
+		json_object_foreach(v, k2, w) {
+			snprintf(key, sizeof key, "%s.%s", k, k2);
+			json_object_set(flat, key, w);
+		}
+	}
+	return flat;
+}
+
+/* A setting's name on its line: a job option or parameter by its own name, fio's global ones
+ * as a job file has them. */
+static void setting_label(const char *key, char *out, size_t len)
+{
+	if (strncmp(key, "global_options.", 15) == 0)
+		snprintf(out, len, "[global] %s", key + 15);
+	else if (strncmp(key, "job_options.", 12) == 0)
+		snprintf(out, len, "%s", key + 12);
+	else if (strncmp(key, "parameters.", 11) == 0)
+		snprintf(out, len, "%s", key + 11);
+	else
+		snprintf(out, len, "%s", key);
+}
+
+/* The benchmark's name as the user wrote it: fio's "NAME (group G, entry E)" without the place. */
+static void user_name(const char *name, char *out, size_t len)
+{
+	const char *p = strstr(name, " (group ");
+	size_t n = p && name[strlen(name) - 1] == ')' ? (size_t)(p - name) : strlen(name);
+	snprintf(out, len, "%.*s", (int)n, name);
+}
+
+struct side {
+	const struct record *r;
+	json_t **flat; /* [r->nbenches] */
+};
+
+static void side_init(struct side *s, const struct record *r)
+{
+	s->r = r;
+	s->flat = calloc(r->nbenches ? r->nbenches : 1, sizeof *s->flat);
+	if (!s->flat)
+		abort();
+	for (size_t i = 0; i < r->nbenches; i++)
+		s->flat[i] = flat_settings(r->benches[i]);
+}
+
+static void side_free(struct side *s)
+{
+	for (size_t i = 0; i < s->r->nbenches; i++)
+		json_decref(s->flat[i]);
+	free(s->flat);
+}
+
+static long find_bench(const struct record *r, const char *name)
+{
+	for (size_t i = 0; i < r->nbenches; i++)
+		if (strcmp(r->benches[i]->name, name) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* The one value every bench of s that has key holds: 1 with *v set (NULL when none has it),
+ * 0 when two benches differ. */
+static int run_wide(const struct side *s, const char *key, json_t **v)
+{
+	*v = NULL;
+	for (size_t i = 0; i < s->r->nbenches; i++) {
+		json_t *x = json_object_get(s->flat[i], key);
+		if (!x)
+			continue;
+		if (*v && !same_setting(*v, x))
+			return 0;
+		*v = x;
+	}
+	return 1;
+}
+
+/* The changes of one setting.  Benchmarks of the same name are paired: when every pair that
+ * has the key changed it the same way, one entry says so; otherwise one entry per changed
+ * pair, named.  No pair has the key (disk names a test after its block size, so --bs 4k and
+ * --bs 8k share no test): one entry when each run holds one value for it throughout. */
+static void setting_changes(json_t *changes, const struct side *A, const struct side *B, const char *key)
+{
+	char label[512], k[1024], what[1024], name[256];
+	size_t npaired = 0, ndiff = 0, nsame = 0;
+	json_t *first_a = NULL, *first_b = NULL;
+	for (size_t i = 0; i < A->r->nbenches; i++) {
+		long j = find_bench(B->r, A->r->benches[i]->name);
+		if (j < 0)
+			continue;
+		json_t *va = json_object_get(A->flat[i], key), *vb = json_object_get(B->flat[j], key);
+		if (!va && !vb)
+			continue;
+		npaired++;
+		if (same_setting(va, vb))
+			continue;
+		if (!ndiff++) {
+			first_a = va;
+			first_b = vb;
+		}
+		if (same_setting(va, first_a) && same_setting(vb, first_b))
+			nsame++;
+	}
+	setting_label(key, label, sizeof label);
+	snprintf(k, sizeof k, "settings.%s", key);
+	if (ndiff && nsame == ndiff && ndiff == npaired) {
+		add(changes, k, label, first_a, first_b);
+		return;
+	}
+	if (ndiff) {
+		for (size_t i = 0; i < A->r->nbenches; i++) {
+			long j = find_bench(B->r, A->r->benches[i]->name);
+			if (j < 0)
+				continue;
+			json_t *va = json_object_get(A->flat[i], key), *vb = json_object_get(B->flat[j], key);
+			if (same_setting(va, vb))
+				continue;
+			user_name(A->r->benches[i]->name, name, sizeof name);
+			snprintf(k, sizeof k, "settings[%s].%s", A->r->benches[i]->name, key);
+			snprintf(what, sizeof what, "%s: %s", name, label);
+			add(changes, k, what, va, vb);
+		}
+		return;
+	}
+	json_t *va, *vb;
+	if (!npaired && run_wide(A, key, &va) && run_wide(B, key, &vb) && !same_setting(va, vb) &&
+	    A->r->nbenches && B->r->nbenches)
+		add(changes, k, label, va, vb);
+}
+
+static void settings_changes(json_t *changes, const struct record *a, const struct record *b)
+{
+	struct side A, B;
+	side_init(&A, a);
+	side_init(&B, b);
+	/* every key once, in the order first met, fio's global options first (they are every job's) */
+	json_t *keys = json_object(), *v;
+	const char *key;
+	for (int pass = 0; pass < 2; pass++)
+		for (int s = 0; s < 2; s++) {
+			const struct side *x = s ? &B : &A;
+			for (size_t i = 0; i < x->r->nbenches; i++)
+				json_object_foreach(x->flat[i], key, v)
+					if ((strncmp(key, "global_options.", 15) == 0) == !pass &&
+					    !json_object_get(keys, key))
+						json_object_set_new(keys, key, json_true());
+		}
+	json_object_foreach(keys, key, v)
+		setting_changes(changes, &A, &B, key);
+	json_decref(keys);
+	side_free(&A);
+	side_free(&B);
+}
+
+json_t *record_changes(const struct record *a, const struct record *b)
+{
+	json_t *changes = json_array();
+	settings_changes(changes, a, b);
+	if (a->version && b->version && strcmp(a->version, b->version) != 0) {
+		json_t *va = json_string(a->version), *vb = json_string(b->version);
+		add(changes, "nodemark.version", "nodemark version", va, vb);
+		json_decref(va);
+		json_decref(vb);
+	}
+	json_t *machine = inventory_diff(a->inventory, b->inventory);
+	json_array_extend(changes, machine);
+	json_decref(machine);
+	return changes;
+}
