@@ -185,8 +185,9 @@ const struct cli_help cmd_disk_help = {
 		 "  peak       SEQ1M Q8T1, RND4K Q32T16\n"
 		 "  realworld  SEQ1M Q1T1, RND4K Q1T1\n"
 		 "  Every test is read, then (after all reads) written. Each test starts with a discarded\n"
-		 "  preparing pass, then --loops passes; the table shows the best pass (MB/s = 10^6 B/s,\n"
-		 "  IOPS, mean latency) and the median and spread of the passes. With --together, the T\n"
+		 "  preparing pass, then --loops passes; the table shows the median of the passes\n"
+		 "  (MB/s = 10^6 B/s, IOPS, mean and p99 latency: what show and compare print),\n"
+		 "  the best pass's bandwidth (best) and the spread. With --together, the T\n"
 		 "  threads of a test run on each target.\n"
 		 "\n"
 		 "Options:\n",

@@ -28,15 +28,13 @@ void disk_test_to_bench(const struct disk_test *t, const char *const *targets, u
 	struct metric *p99 = bench_metric(b, "lat_p99_ns", "ns", LOWER_IS_BETTER);
 	struct metric *cpu = bench_metric(b, "cpu_ns_per_io", "ns", LOWER_IS_BETTER);
 	for (unsigned p = 0; p < t->npasses; p++) {
-		const struct io_job_result *x = &t->total[p];
-		struct hist h;
-		disk_result_lat(x, &h);
-		uint64_t ios = disk_result_ios(x);
-		metric_add(bw, io_result_bytes_per_sec(x));
-		metric_add(iops, io_result_iops(x));
-		metric_add(lat, hist_mean(&h));
-		metric_add(p99, (double)hist_percentile(&h, 99));
-		metric_add(cpu, ios ? (double)(x->usr_cpu_ns + x->sys_cpu_ns) / (double)ios : 0);
+		struct disk_figures f;
+		disk_pass_figures(&t->total[p], &f);
+		metric_add(bw, f.bytes_per_sec);
+		metric_add(iops, f.iops);
+		metric_add(lat, f.lat_mean_ns);
+		metric_add(p99, f.lat_p99_ns);
+		metric_add(cpu, f.cpu_ns_per_io);
 	}
 
 	/* The best pass's completion latency as sparse (bucket value, count) pairs. */

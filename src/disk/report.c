@@ -32,6 +32,38 @@ static const char *mode_text(int direct)
 	return direct == 1 ? "O_DIRECT" : direct == 0 ? "buffered" : "mixed O_DIRECT/buffered";
 }
 
+/* s padded with spaces to w columns (µ is one column, two bytes), right- or left-aligned. */
+static void put_col(FILE *out, const char *s, int w, int left)
+{
+	int cols = 0;
+	for (const char *p = s; *p; p++)
+		cols += ((unsigned char)*p & 0xC0) != 0x80;
+	if (!left)
+		fprintf(out, "%*s", w > cols ? w - cols : 0, "");
+	fputs(s, out);
+	if (left)
+		fprintf(out, "%*s", w > cols ? w - cols : 0, "");
+}
+
+/* The figures of a test by the unit policy every output follows (util/units.h), so that disk's
+ * "18.0 MB/s" is the figure show, compare and report print of the saved run. */
+struct shown {
+	char bw[32], iops[32], lat[32], p99[32], cpu[32], best[32];
+};
+
+static void shown_of(const struct disk_test *t, struct shown *x)
+{
+	struct disk_figures m, b;
+	disk_test_medians(t, &m);
+	disk_pass_figures(&t->total[t->best], &b);
+	units_figure(m.bytes_per_sec, "bytes_per_sec", "B/s", x->bw, sizeof x->bw);
+	units_figure(m.iops, "iops", "op/s", x->iops, sizeof x->iops);
+	units_figure(m.lat_mean_ns, "lat_mean_ns", "ns", x->lat, sizeof x->lat);
+	units_figure(m.lat_p99_ns, "lat_p99_ns", "ns", x->p99, sizeof x->p99);
+	units_figure(m.cpu_ns_per_io, "cpu_ns_per_io", "ns", x->cpu, sizeof x->cpu);
+	units_figure(b.bytes_per_sec, "bytes_per_sec", "B/s", x->best, sizeof x->best);
+}
+
 void disk_print_table(FILE *out, const struct disk_report *r)
 {
 	char a[32], b[32];
@@ -40,23 +72,38 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 		r->passes == 1 ? "" : "es", units_duration(r->runtime_ns, b, sizeof b));
 	for (unsigned i = 0; i < r->ntargets; i++)
 		fprintf(out, "  %s\n", r->targets[i]);
-	fprintf(out, "\n%-22s %10s %10s %10s   %10s %7s   %s\n", "test (best pass)", "MB/s", "IOPS", "lat µs",
-		"median MB/s", "spread", "engine");
+	/* the median of the passes, as show, compare and report print the saved run; the best
+	 * pass (CrystalDiskMark's score) beside it, named */
+	static const char *const head[] = { "bandwidth", "IOPS", "mean lat", "p99 lat", "best", "spread" };
+	static const int w[] = { 11, 11, 9, 9, 11, 7 };
+	fputc('\n', out);
+	put_col(out, "test (median of passes)", 24, 1);
+	for (unsigned k = 0; k < 6; k++) {
+		fputc(' ', out);
+		put_col(out, head[k], w[k], 0);
+	}
+	fputs("   engine\n", out);
 	for (unsigned i = 0; i < r->ntests; i++) {
 		const struct disk_test *t = &r->tests[i];
 		if (!t->npasses)
 			continue;
-		const struct io_job_result *best = &t->total[t->best];
-		struct hist h;
-		disk_result_lat(best, &h);
+		struct shown x;
+		shown_of(t, &x);
 		double med, spread;
 		disk_test_spread(t, &med, &spread);
-		fprintf(out, "%-22s %10.2f %10.1f %10.2f   %10.2f %6.0f%%   %s %s\n", t->name,
-			io_result_bytes_per_sec(best) / 1e6, io_result_iops(best), hist_mean(&h) / 1e3, med / 1e6, spread,
-			t->engine, mode_text(t->direct));
+		char sp[16];
+		snprintf(sp, sizeof sp, "%.0f%%", spread);
+		const char *cells[] = { x.bw, x.iops, x.lat, x.p99, x.best, sp };
+		put_col(out, t->name, 24, 1);
+		for (unsigned k = 0; k < 6; k++) {
+			fputc(' ', out);
+			put_col(out, cells[k], w[k], 0);
+		}
+		fprintf(out, "   %s %s\n", t->engine, mode_text(t->direct));
 	}
-	fprintf(out, "\nMB/s = 10^6 bytes/s. lat = mean latency of the best pass; spread = the farthest pass from "
-		     "the median.\n");
+	fprintf(out, "\nThe median of each test's passes: what show, compare and report print of this run.\n"
+		     "best = the best pass's bandwidth (CrystalDiskMark's score); spread = the farthest\n"
+		     "pass from the median. MB/s = 10^6 bytes/s.\n");
 }
 
 static void print_result(FILE *out, const char *indent, const struct io_job_result *r)
@@ -97,21 +144,28 @@ void disk_print_full(FILE *out, const struct disk_report *r)
 		if (!t->npasses)
 			continue;
 		fprintf(out, "%s: %s, %s\n", t->name, t->engine, mode_text(t->direct));
-		const struct io_job_result *best = &t->total[t->best];
-		print_result(out, "  ", best);
+		/* the one statistic: the median of the passes, as show, compare and report print it */
+		struct shown x;
+		shown_of(t, &x);
+		fprintf(out, "  median of %u pass%s: %s, %s, latency mean %s, p99 %s; CPU %s per I/O", t->npasses,
+			t->npasses == 1 ? "" : "es", x.bw, x.iops, x.lat, x.p99, x.cpu);
 		if (t->npasses > 1) {
 			double med, spread;
 			disk_test_spread(t, &med, &spread);
-			fprintf(out, "  passes %u: best %.2f MB/s, median %.2f MB/s ± %.0f%%\n", t->npasses,
-				io_result_bytes_per_sec(best) / 1e6, med / 1e6, spread);
+			fprintf(out, "; spread %.0f%%\n  best pass %s (CrystalDiskMark's score), in detail:\n", spread,
+				x.best);
+		} else {
+			fprintf(out, "\n  the pass in detail:\n");
 		}
+		const struct io_job_result *best = &t->total[t->best];
+		print_result(out, "    ", best);
 		if (r->ntargets > 1)
 			for (unsigned k = 0; k < r->ntargets; k++) {
 				const struct io_job_result *tr = &t->targets[t->best * r->ntargets + k];
 				if (!tr->job)
 					continue;
-				fprintf(out, "  %s:\n", r->targets[k]);
-				print_result(out, "    ", tr);
+				fprintf(out, "    %s:\n", r->targets[k]);
+				print_result(out, "      ", tr);
 			}
 	}
 }
@@ -203,6 +257,12 @@ static json_t *test_json(const struct disk_report *r, const struct disk_test *t)
 		disk_test_spread(t, &med, &spread);
 		json_object_set_new(o, "median_bytes_per_sec", json_real(med));
 		json_object_set_new(o, "spread_pct", json_real(spread));
+		/* the figures of the saved run: each one's median over the passes */
+		struct disk_figures m;
+		disk_test_medians(t, &m);
+		json_object_set_new(o, "median", json_pack("{s:f,s:f,s:f,s:f,s:f}", "bytes_per_sec", m.bytes_per_sec, "iops",
+							   m.iops, "lat_mean_ns", m.lat_mean_ns, "lat_p99_ns",
+							   m.lat_p99_ns, "cpu_ns_per_io", m.cpu_ns_per_io));
 		json_object_set_new(o, "total", result_json(&t->total[t->best]));
 		json_t *tg = json_array();
 		for (unsigned k = 0; k < r->ntargets; k++) {

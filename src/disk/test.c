@@ -96,3 +96,36 @@ void disk_test_spread(const struct disk_test *t, double *median, double *spread)
 		*spread = 100 * (hi > lo ? hi : lo);
 	}
 }
+
+void disk_pass_figures(const struct io_job_result *r, struct disk_figures *f)
+{
+	struct hist h;
+	disk_result_lat(r, &h);
+	uint64_t ios = disk_result_ios(r);
+	f->bytes_per_sec = io_result_bytes_per_sec(r);
+	f->iops = io_result_iops(r);
+	f->lat_mean_ns = hist_mean(&h);
+	f->lat_p99_ns = (double)hist_percentile(&h, 99);
+	f->cpu_ns_per_io = ios ? (double)(r->usr_cpu_ns + r->sys_cpu_ns) / (double)ios : 0;
+}
+
+void disk_test_medians(const struct disk_test *t, struct disk_figures *med)
+{
+	enum { NFIG = sizeof(struct disk_figures) / sizeof(double) };
+	double *v = calloc((size_t)NFIG * (t->npasses ? t->npasses : 1), sizeof *v);
+	if (!v)
+		abort();
+	for (unsigned p = 0; p < t->npasses; p++) {
+		struct disk_figures f;
+		disk_pass_figures(&t->total[p], &f);
+		const double *x = &f.bytes_per_sec;
+		for (unsigned k = 0; k < NFIG; k++)
+			v[k * t->npasses + p] = x[k];
+	}
+	double *out = &med->bytes_per_sec;
+	for (unsigned k = 0; k < NFIG; k++) {
+		struct summary s;
+		out[k] = summary_median(&v[k * t->npasses], t->npasses, 0.95, &s) == 0 ? s.center : 0;
+	}
+	free(v);
+}

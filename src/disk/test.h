@@ -30,6 +30,16 @@ void disk_test_free(struct disk_test *t, unsigned ntargets);
 void disk_result_lat(const struct io_job_result *r, struct hist *h);
 uint64_t disk_result_ios(const struct io_job_result *r);
 
+/* A pass's figures as the record keeps them, one sample per pass (disk/record.c): bandwidth,
+ * IOPS, mean and 99th percentile latency (ns), CPU time per I/O (ns). */
+struct disk_figures {
+	double bytes_per_sec, iops, lat_mean_ns, lat_p99_ns, cpu_ns_per_io;
+};
+void disk_pass_figures(const struct io_job_result *r, struct disk_figures *f);
+/* Each figure's median over t's passes, by the one median show, compare and report take of
+ * the saved samples (summary_median): the one statistic disk prints. */
+void disk_test_medians(const struct disk_test *t, struct disk_figures *med);
+
 /* Median of the passes' bandwidth and the spread: how far the farthest pass is from it, in %. */
 void disk_test_spread(const struct disk_test *t, double *median, double *spread_pct);
 

@@ -2,6 +2,7 @@
  * family that fits a terminal, a row per job as the user named it, a column per run (or --col
  * value) and a ratio against the first; read and write figures share a family's table. */
 #include "export/calls_fmt.h"
+#include "export/compare_fmt.h"
 #include "export/compare_out.h"
 #include "export/texttab.h"
 #include "util/color.h"
@@ -85,13 +86,16 @@ static void ratio_text(const struct ct_cell *c, char *buf, size_t len)
 	snprintf(buf, len, "%.2fx%s%s", c->ratio, *word ? " " : "", word);
 }
 
-static void cell_text(const struct ct_table *t, const struct ct_cell *c, int *single, char *buf, size_t len)
+/* units: the units the family's cells show, for its header */
+static void cell_text(const struct ct_table *t, const struct ct_cell *c, int *single, char *buf, size_t len,
+		      char *units, size_t ulen)
 {
 	buf[0] = '\0';
 	if (!c)
 		return;
 	char v[48], pct[16];
 	units_figure(c->sum.center, t->metric, t->unit, v, sizeof v);
+	ct_units_add(units, ulen, v);
 	if (c->n < 2) {
 		*single = 1;
 		snprintf(buf, len, "%s", v);
@@ -111,7 +115,7 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 	size_t *w = calloc(nk, sizeof *w);
 	if (!txt || !w)
 		abort();
-	snprintf(txt[0], sizeof txt[0], "%s (%s)", fam, ln[0].t->unit);
+	char units[64] = "";
 	for (size_t c = 0; c < nc; c++) {
 		snprintf(txt[1 + c], sizeof txt[0], "%s", res->cols[c]);
 		if (c)
@@ -122,11 +126,17 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 		snprintf(txt[i * nk], sizeof txt[0], "%s", l->name);
 		for (size_t c = 0; c < nc; c++) {
 			const struct ct_cell *cell = ct_cell_at(res, l->t, l->row, c);
-			cell_text(l->t, cell, single, txt[i * nk + 1 + c], sizeof txt[0]);
+			cell_text(l->t, cell, single, txt[i * nk + 1 + c], sizeof txt[0], units, sizeof units);
 			if (c)
 				ratio_text(cell, txt[i * nk + nc + c], sizeof txt[0]);
 		}
 	}
+	/* the head names the units the cells show ("clat_mean_ns (µs, ms)"), not the one they
+	 * were scaled from */
+	if (units[0])
+		snprintf(txt[0], sizeof txt[0], "%.40s (%.50s)", fam, units);
+	else
+		snprintf(txt[0], sizeof txt[0], "%.90s", fam);
 	for (size_t i = 0; i <= n; i++)
 		for (size_t k = 0; k < nk; k++)
 			if (tt_width(txt[i * nk + k]) > w[k])

@@ -325,7 +325,7 @@ static void text_tables(FILE *f, const struct ct_result *res, const char *metric
 		size_t nr = t->nrows, lines = nr + (nr > 1);
 		struct cellstr *cs = table_cells(res, t, &nt);
 		char title[160];
-		ct_title(t, title, sizeof title);
+		ct_title_shown(res, t, title, sizeof title);
 
 		size_t w0 = nr > 1 ? width("geomean") : 0;
 		for (size_t r = 0; r < nr; r++)
@@ -401,7 +401,7 @@ void ct_write_markdown(FILE *f, const struct cmp_model *m)
 		struct cellstr *cs = table_cells(res, t, &nt);
 		char title[160];
 		fputs("| ", f);
-		md_put(f, ct_title(t, title, sizeof title));
+		md_put(f, ct_title_shown(res, t, title, sizeof title));
 		fputs(" |", f);
 		for (size_t c = 0; c < nc; c++) {
 			fputc(' ', f);
@@ -647,6 +647,41 @@ const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf
 		snprintf(buf, len, "%sn=%zu", p, c->n);
 	else
 		snprintf(buf, len, "%sn=%zu+%zu", p, base->n, c->n);
+	return buf;
+}
+
+void ct_units_add(char *buf, size_t len, const char *figure)
+{
+	const char *u = units_shown(figure);
+	if (!u)
+		return;
+	size_t n = strlen(u);
+	for (const char *p = buf; (p = strstr(p, u)); p += n)
+		if ((p == buf || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+			return;
+	size_t l = strlen(buf);
+	snprintf(buf + l, len - l, "%s%s", l ? ", " : "", u);
+}
+
+const char *ct_title_shown(const struct ct_result *res, const struct ct_table *t, char *buf, size_t len)
+{
+	if (!ct_own_metric(t))
+		return ct_title(t, buf, len);
+	char units[96] = "", fig[48];
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < res->ncols; c++) {
+			const struct ct_cell *cell = ct_cell_at(res, t, r, c);
+			if (cell)
+				ct_units_add(units, sizeof units,
+					     units_figure(cell->sum.center, t->metric, t->unit, fig, sizeof fig));
+		}
+	for (size_t c = 0; c < res->ncols; c++)
+		if (t->sums[c].has_gm && t->nrows > 1)
+			ct_units_add(units, sizeof units, units_figure(t->sums[c].gm, t->metric, t->unit, fig, sizeof fig));
+	if (units[0])
+		snprintf(buf, len, "%s (%s)", t->metric, units);
+	else
+		snprintf(buf, len, "%s", t->metric);
 	return buf;
 }
 

@@ -18,8 +18,15 @@ static inline int ct_own_metric(const struct ct_table *t) { return strcmp(t->met
 
 /* "p=0.000 n=10", "n=10+8", ... */
 const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf, size_t len);
-/* The table's header unit: "sec/op", or "iops (op/s)" when the metric has its own name. */
+/* The table's header unit: "sec/op", or "iops (op/s)" when the metric has its own name: the
+ * record's unit, for the raw numbers of CSV and JSON and a chart's name. */
 const char *ct_title(const struct ct_table *t, char *buf, size_t len);
+/* The header over cells shown by the unit policy: the metric and the units its cells (and
+ * geomean) show, "lat_mean_ns (µs, ms)", not the unit they were scaled from; Go benchmark
+ * units as ct_title. */
+const char *ct_title_shown(const struct ct_result *res, const struct ct_table *t, char *buf, size_t len);
+/* Adds the unit figure shows to the ", "-separated list in buf, when it is not there yet. */
+void ct_units_add(char *buf, size_t len, const char *figure);
 
 /* The texts of one table's cells as the text output shows them, without footnotes:
  * (nrows + 1) * ncols entries, row-major, the last row being the geomean.  Caller frees. */

@@ -178,7 +178,7 @@ static void html_table(FILE *f, const struct cmp_model *m, const struct ct_table
 	struct ct_text *tx = ct_texts(res, t);
 	char title[160];
 	fputs("<table><tr><th>", f);
-	chart_esc(f, ct_title(t, title, sizeof title));
+	chart_esc(f, ct_title_shown(res, t, title, sizeof title));
 	fputs("</th>", f);
 	for (size_t c = 0; c < nc; c++) {
 		fputs("<th>", f);
@@ -293,7 +293,7 @@ void report_write_html(FILE *f, const struct cmp_model *m, const struct report_o
 	for (size_t t = 0; t < res->ntables; t++) {
 		char title[160];
 		fputs("<h3>", f);
-		chart_esc(f, ct_title(res->tables[t], title, sizeof title));
+		chart_esc(f, ct_title_shown(res, res->tables[t], title, sizeof title));
 		fputs("</h3>\n", f);
 		html_table(f, m, res->tables[t]);
 		chart_bars(f, res, res->tables[t]);

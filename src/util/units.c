@@ -130,3 +130,9 @@ const char *units_figure(double v, const char *metric, const char *unit, char *b
 		snprintf(buf, len, "%.4g %s", v, unit);
 	return buf;
 }
+
+const char *units_shown(const char *figure)
+{
+	const char *sp = strrchr(figure, ' ');
+	return sp && sp[1] ? sp + 1 : NULL;
+}

@@ -18,6 +18,9 @@ const char *units_count(double n, char *buf, size_t len);             /* "1.23M"
  * other units after a 4-digit value ("0.697 cycles/B"). The metric's name says what an "op/s"
  * counts (pieces_per_sec: pieces/s, iops: IOPS). */
 const char *units_figure(double v, const char *metric, const char *unit, char *buf, size_t len);
+/* The unit a figure of units_figure shows ("MB/s" of "22.2 MB/s", "µs" of "184 µs"), for the
+ * header over it; NULL when it carries none apart ("1h07m13s", "-"). */
+const char *units_shown(const char *figure);
 /* A time in ns with its unit and a space: "850 ns", "12.3 µs", "7.52 ms", "1.25 s", "5m46s". */
 const char *units_latency(double ns, char *buf, size_t len);
 

@@ -80,7 +80,7 @@ expect_rc 0 "compare of runs by host exits 0"
 expect_out_matches '│ +node1 +│ +node2 +│' "columns are hosts"
 # node2 pools runs 2 and 3: 12 samples, median (205 + 206) / 2 = 205.5; vs node1 median 102.5: +100.49%
 expect_out_matches 'RND4K +102\.5 IOPS ± +[0-9]+% +205\.5 IOPS ± +[0-9]+% +\+100\.49% \(p=0\.000 n=6\+12\)' "runs with one key pool into one column"
-expect_out_has "iops (op/s)" "a record's metric is titled by name and unit"
+expect_out_has "iops (IOPS)" "a record's metric is titled by name and the unit its cells show"
 run_nm compare --col host 00000001 00000002 00000003
 expect_out_matches '^RND4K +102\.5 IOPS ± +[0-9]+% +205\.5 IOPS ± +[0-9]+% +2\.00x' "the compact table of disk runs pools by host too"
 run_nm compare r1.json r2.json
