@@ -81,6 +81,10 @@ static json_t *flat_settings(const struct bench *b)
 			json_object_set(flat, key, w);
 		}
 	}
+	/* a sweep's parameter is also its setting (bs: "4k" and 4096): one fact, as the user
+	 * spelled it */
+	json_object_foreach(json_object_get(b->settings, "parameters"), k2, w)
+		json_object_del(flat, k2);
 	return flat;
 }
 

@@ -123,3 +123,22 @@ TEST(changes_another_device_is_one_fact)
 	record_free(ra);
 	record_free(rb);
 }
+
+/* A sweep's parameter and the setting it made are one fact, as the user spelled it. */
+TEST(changes_a_sweeps_parameter_is_its_setting)
+{
+	struct record *a = record_new("disk", 0, NULL), *b = record_new("disk", 0, NULL);
+	struct record *r[2] = { a, b };
+	for (int i = 0; i < 2; i++) {
+		struct bench *x = record_add_bench(r[i], "randread Q1T1");
+		bench_set(x, "bs", json_integer(i ? 65536 : 4096));
+		bench_set(x, "parameters", json_pack("{s:s}", "bs", i ? "64k" : "4k"));
+	}
+	json_t *c = record_changes(a, b);
+	CHECK_EQ_U64(json_array_size(c), 1);
+	CHECK_EQ_STR(what(c, 0), "bs");
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(c, 0), "b")), "64k");
+	json_decref(c);
+	record_free(a);
+	record_free(b);
+}
