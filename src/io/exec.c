@@ -7,6 +7,7 @@
  * that cannot be started then leaves its reason there and the job runs on, as fio's does
  * (without std_redirect it is the job's error).  No data moves (IO_ENGINE_NO_DATA). */
 #include "io/internal.h"
+#include "io/loop.h"
 #include "io/ticks.h"
 
 #include <errno.h>
@@ -83,56 +84,71 @@ static char **split_args(char *line)
 	return argv;
 }
 
-/* A program that cannot be started leaves what a shell would: empty NAME.stdout and the
- * reason in NAME.stderr (fio's job runs on with nothing in them). 0, or -1 when even those
- * cannot be written. */
-static int note_failure(const struct io_job *job, const char *program, int err)
+/* NAME.stdout or NAME.stderr in the current directory, opened here rather than in the child
+ * so that a refusal names the file. O_NOFOLLOW: a link planted under the name would truncate
+ * whatever it points at. -1 with the job failed and why. */
+static int open_output(struct io_worker *w, const char *path)
 {
-	char out[96], errf[96];
-	snprintf(out, sizeof out, "%s.stdout", job->name);
-	snprintf(errf, sizeof errf, "%s.stderr", job->name);
-	int fo = open(out, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	int fe = open(errf, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-	int ok = fo >= 0 && fe >= 0 && dprintf(fe, "%s: cannot run: %s\n", program, strerror(err)) > 0;
-	if (fo >= 0)
-		close(fo);
-	if (fe >= 0)
-		close(fe);
-	return ok ? 0 : -1;
+	int fd = open(path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd >= 0)
+		return fd;
+	int e = errno;
+	if (e == ELOOP)
+		io_worker_failf(w, e,
+				"%s is a symbolic link: nodemark does not write the program's output through a "
+				"link (it would overwrite what the link points at); remove it or run elsewhere",
+				path);
+	else
+		io_worker_failf(w, e, "%s: cannot open the program's output: %s", path, strerror(e));
+	return -1;
 }
 
 static int start_program(struct io_worker *w, struct exec_state *st)
 {
 	const struct io_engine_opts *o = &w->job->eng;
+	int fo = -1, fe = -1;
+	if (o->std_redirect) {
+		char out[96], errf[96];
+		snprintf(out, sizeof out, "%s.stdout", w->job->name);
+		snprintf(errf, sizeof errf, "%s.stderr", w->job->name);
+		if ((fo = open_output(w, out)) < 0 || (fe = open_output(w, errf)) < 0) {
+			if (fo >= 0)
+				close(fo);
+			return -w->res->error;
+		}
+	}
 	char *args = o->arguments ? expand(w->job, o->arguments) : strdup("");
 	char *line = NULL;
 	if (!args || asprintf(&line, "%s %s", o->program, args) < 0) {
 		free(args);
+		if (fo >= 0)
+			close(fo), close(fe);
 		return -ENOMEM;
 	}
 	free(args);
 	char **argv = split_args(line);
 	posix_spawn_file_actions_t fa;
 	posix_spawn_file_actions_init(&fa);
-	if (o->std_redirect) {
-		char out[96], errf[96];
-		snprintf(out, sizeof out, "%s.stdout", w->job->name);
-		snprintf(errf, sizeof errf, "%s.stderr", w->job->name);
-		/* O_NOFOLLOW: a link planted as NAME.stdout would truncate whatever it points at */
-		posix_spawn_file_actions_addopen(&fa, 1, out, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW, 0644);
-		posix_spawn_file_actions_addopen(&fa, 2, errf, O_CREAT | O_WRONLY | O_TRUNC | O_NOFOLLOW, 0644);
+	if (fo >= 0) {
+		posix_spawn_file_actions_adddup2(&fa, fo, 1);
+		posix_spawn_file_actions_adddup2(&fa, fe, 2);
 	}
 	int rc = argv && argv[0] ? posix_spawnp(&st->pid, argv[0], &fa, NULL, argv, environ) : EINVAL;
 	posix_spawn_file_actions_destroy(&fa);
 	free(argv);
 	free(line);
+	/* A program that cannot be started leaves what a shell would: an empty NAME.stdout and
+	 * the reason in NAME.stderr, and fio's job runs on. */
+	int noted = rc != 0 && fe >= 0 && dprintf(fe, "%s: cannot run: %s\n", o->program, strerror(rc)) > 0;
+	if (fo >= 0)
+		close(fo), close(fe);
 	if (rc == 0)
 		return 0;
-	if (o->std_redirect && note_failure(w->job, o->program, rc) == 0) {
-		st->pid = -1; /* as fio's: the job runs on, the reason is in NAME.stderr */
+	if (noted) {
+		st->pid = -1;
 		return 0;
 	}
-	snprintf(w->err, sizeof w->err, "%s: cannot run: %s", o->program, strerror(rc));
+	io_worker_failf(w, rc, "%s: cannot run: %s", o->program, strerror(rc));
 	return -rc;
 }
 

@@ -103,11 +103,27 @@ echo precious >"$d/victim"
 ln -s "$d/victim" "$d/cwd/lk.stdout"
 ln -s "$d/victim" "$d/cwd/lk.stderr"
 (cd "$d/cwd" && run_nm fio --no-save --output-format=json --name=lk --ioengine=exec --program="$d/prog" \
-    --time_based --runtime=1; echo "$err" >"$d/err")
+    --time_based --runtime=1; echo "$err" >"$d/err"; echo "$rc" >"$d/rc")
+rc=$(cat "$d/rc")
 check "exec: a link as NAME.stdout is not followed (its target unchanged)" test "$(cat "$d/victim")" = precious
 check "exec: the links are still links" test -L "$d/cwd/lk.stdout" -a -L "$d/cwd/lk.stderr"
-grep -q "symbolic links" "$d/err" && ok "exec: the job fails on the link (ELOOP), exit $rc" ||
-    not_ok "exec: the job fails on the link (ELOOP)" "$(head -c 300 "$d/err")"
+# The refusal names the file and why, not a read and ELOOP.
+grep -q "lk.stdout is a symbolic link: nodemark does not write the program's output through a link" "$d/err" &&
+    ! grep -q "read of\|Too many levels" "$d/err" && [ "$rc" = 1 ] &&
+    ok "exec: the job fails on the link, naming the file and the reason, exit $rc" ||
+    not_ok "exec: the link's refusal names the file and the reason (exit $rc)" "$(head -c 300 "$d/err")"
+rm "$d/cwd/lk.stdout"
+(cd "$d/cwd" && run_nm fio --no-save --output-format=json --name=lk --ioengine=exec --program="$d/prog" \
+    --time_based --runtime=1; echo "$err" >"$d/err")
+grep -q "lk.stderr is a symbolic link" "$d/err" && test "$(cat "$d/victim")" = precious &&
+    ok "exec: a link as NAME.stderr alone is refused by name too" ||
+    not_ok "exec: a link as NAME.stderr alone" "$(head -c 300 "$d/err")"
+rm -f "$d/cwd/lk.stdout" "$d/cwd/lk.stderr"
+# Without std_redirect a program that cannot start is the job's error, said as such.
+run_nm fio --no-save --output-format=json --name=nr --ioengine=exec --program="$d/missing-program" \
+    --std_redirect=0 --time_based --runtime=1
+case $err in *"missing-program: cannot run: No such file or directory"*) ok "exec: a missing program is named (std_redirect=0)" ;;
+*) not_ok "exec: a missing program is named (std_redirect=0)" "$(printf '%s' "$err" | head -c 300)" ;; esac
 run_nm fio --no-save --output-format=json --name=st --ioengine=exec --program="$d/stubborn" --grace_time=0 \
     --std_redirect=0 --time_based --runtime=1
 pid=$(cat "$d/pid" 2>/dev/null)
