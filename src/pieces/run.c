@@ -436,7 +436,7 @@ static void release(struct runner *run, char roots[][4096], unsigned nroots, int
 		if (!roots[d][0])
 			continue;
 		if (rc == NM_EXIT_OK && p->keep) {
-			cleanup_forget(roots[d]);
+			workdir_keep(roots[d]);
 			memcpy(r->kept[r->nkept++], roots[d], sizeof r->kept[0]);
 		} else {
 			cleanup_now(roots[d]);

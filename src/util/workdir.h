@@ -8,8 +8,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Create it; out receives the path. Returns 0, or -1 with a message naming parent. */
+/* Create it; out receives the path. Returns 0, or -1 with a message naming parent. The new
+ * directory is locked (flock) for the life of the process and holds an OWNER record (pid,
+ * host, command, start); work directories in parent that no process holds any more (a run
+ * killed with SIGKILL) are reported, each in one warning line with how to remove it, and
+ * left alone. */
 int workdir_create(const char *parent, char *out, size_t outlen, char *err, size_t errlen);
+
+/* A work directory kept on purpose (pieces --keep): not removed at exit, not reported. */
+void workdir_keep(const char *dir);
 
 /* The space that must stay free on a filesystem of total_bytes: 5% of it, at most 1 GiB. */
 uint64_t space_reserve(uint64_t total_bytes);
