@@ -192,16 +192,6 @@ struct source {
 	int forwarded;
 };
 
-/* Time of a line from its own text; 0 or -1. */
-static int line_time(const struct progress_re *tre, const char *fmt, const char *line, size_t len, double *t)
-{
-	const char *cap;
-	size_t n;
-	if (!progress_re_capture(tre, line, len, &cap, &n))
-		return -1;
-	return track_parse_time(cap, n, fmt, t);
-}
-
 static double clock_s(void) { return (double)clock_now_ns() / 1e9; }
 
 /* The live line on a terminal (nothing otherwise): a log's reading, with how much of the file
@@ -362,7 +352,7 @@ static void take_progress(struct tracking *k, const char *line, size_t len)
 	if ((++k->lines & 0xffff) == 0 || a->cmd)
 		if (k->live)
 			show_progress(a, &k->t, k->src.fd, k->lines, k->started);
-	if (!k->have_origin && line_time(k->tre, a->time_format, line, len, &when) == 0) {
+	if (!k->have_origin && track_line_time(k->tre, a->time_format, line, len, &when) == 0) {
 		track_start(&k->t, when);
 		k->have_origin = 1;
 	}
@@ -376,7 +366,7 @@ static void take_progress(struct tracking *k, const char *line, size_t len)
 		track_seen(&k->t, v);
 		return;
 	}
-	if (k->tre ? line_time(k->tre, a->time_format, line, len, &when) < 0 : (when = clock_s(), 0)) {
+	if (k->tre ? track_line_time(k->tre, a->time_format, line, len, &when) < 0 : (when = clock_s(), 0)) {
 		k->untimed++;
 		return;
 	}
@@ -399,7 +389,7 @@ static void take_line(struct tracking *k, const char *line, size_t len)
 	k->until_line = k->lines;
 	if (!k->tre)
 		k->until_s = clock_s();
-	else if (line_time(k->tre, k->a->time_format, line, len, &k->until_s) < 0)
+	else if (track_line_time(k->tre, k->a->time_format, line, len, &k->until_s) < 0)
 		k->until_s = k->t.tlast;
 }
 
@@ -527,7 +517,7 @@ int cmd_track(int argc, char **argv)
 		end = k.until_s;
 	} else if (k.tre) {
 		double lt;
-		end = k.last.len && line_time(k.tre, args.time_format, k.last.buf, k.last.len, &lt) == 0 ? lt : k.t.tlast;
+		end = k.last.len && track_line_time(k.tre, args.time_format, k.last.buf, k.last.len, &lt) == 0 ? lt : k.t.tlast;
 	}
 	if (k.src.pid > 0 && k.until_hit)
 		kill(k.src.pid, SIGTERM); /* the job is done; what it does after is not tracked */

@@ -2,6 +2,7 @@
 #include "inventory/diff.h"
 #include "inventory/inventory.h"
 #include "inventory/sysfs.h"
+#include "util/strbuf.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,7 @@
 
 /* Facts that change from run to run without anyone changing a setting, or that only say
  * where a fact came from. */
-static int is_noise(const char *key, const char *leaf)
+int inventory_diff_is_noise(const char *key, const char *leaf)
 {
 	static const char *const leaves[] = { "source", "fs_used", "fs_available", "pool_allocated", "pool_free",
 					      "sync_completed", "online_count" };
@@ -52,37 +53,54 @@ static int all_strings(const json_t *arr)
 	return 1;
 }
 
+/* key + "." + name, or key + "[" + name + "]" (malloc'd, whole: a long key is never cut, so
+ * two facts never share a cut one) */
+static char *join_key(const char *key, const char *open, const char *name, const char *close)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	sb_puts(&sb, key);
+	if (*key || *open != '.')
+		sb_puts(&sb, open);
+	sb_puts(&sb, name);
+	sb_puts(&sb, close);
+	return sb_detach(&sb);
+}
+
 static void flatten(json_t *out, const char *key, const char *leaf, const json_t *v, int depth)
 {
-	char k[512];
-	if (depth > DIFF_MAX_DEPTH || is_noise(key, leaf))
+	if (depth > DIFF_MAX_DEPTH || inventory_diff_is_noise(key, leaf))
 		return;
 	if (json_is_object(v)) {
 		const char *name;
 		json_t *child;
 		json_object_foreach((json_t *)v, name, child) {
-			snprintf(k, sizeof k, "%s%s%s", key, *key ? "." : "", name);
+			char *k = join_key(key, ".", name, "");
 			flatten(out, k, name, child, depth + 1);
+			free(k);
 		}
 	} else if (json_is_array(v)) {
 		size_t i;
 		json_t *child;
-		if (all_strings(v)) { /* ISA flags, members: one fact */
-			char words[1024] = "";
+		if (all_strings(v)) { /* ISA flags, members: one fact, every word of it */
+			struct strbuf words;
+			sb_init(&words);
 			json_array_foreach(v, i, child) {
-				size_t l = strlen(words);
-				snprintf(words + l, sizeof words - l, "%s%s", l ? " " : "", json_string_value(child));
+				if (i)
+					sb_add(&words, " ", 1);
+				sb_puts(&words, json_string_value(child));
 			}
-			json_object_set_new(out, key, json_string(words));
+			json_object_set_new(out, key, json_string(words.len ? words.buf : ""));
+			sb_free(&words);
 			return;
 		}
 		json_array_foreach(v, i, child) {
 			const char *name = json_string_value(json_object_get(child, "name"));
-			if (name)
-				snprintf(k, sizeof k, "%s[%s]", key, name);
-			else
-				snprintf(k, sizeof k, "%s[%zu]", key, i);
+			char index[32], *k;
+			snprintf(index, sizeof index, "%zu", i);
+			k = join_key(key, "[", name ? name : index, "]");
 			flatten(out, k, leaf, child, depth + 1);
+			free(k);
 		}
 	} else if (*key) {
 		json_object_set(out, key, (json_t *)v);

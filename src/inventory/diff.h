@@ -17,6 +17,10 @@ json_t *inventory_flatten(const json_t *inv);
  * a fact one side lacks is null there.  Pure: no I/O.  Never NULL. */
 json_t *inventory_diff(const json_t *a, const json_t *b);
 
+/* 1 when the fact at a flattened key, whose last name is leaf, is no setting (changes by
+ * itself, or repeats another fact): neither it nor anything under it is compared. */
+int inventory_diff_is_noise(const char *key, const char *leaf);
+
 /* A people's name for a flattened key: "os.kernel" -> "kernel",
  * "storage.devices[nvme0n1].firmware" -> "nvme0n1 firmware"; the key itself otherwise. */
 void inventory_diff_label(const char *key, char *out, size_t len);

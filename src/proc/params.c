@@ -34,6 +34,17 @@ static int split_name(const struct params *p, const char *spec, char **name, con
 	return 0;
 }
 
+/* Refuses an axis of n values that would take the combinations past PARAMS_MAX_COMBINATIONS
+ * (each is a benchmark to plan and run; the product could also wrap a size_t). */
+static int too_many(const struct params *p, const char *spec, size_t n, char *err, size_t errlen)
+{
+	size_t have = params_combinations(p);
+	if (n <= PARAMS_MAX_COMBINATIONS / have)
+		return 0;
+	return nm_errf(err, errlen, "\"%s\": %zu values make more than %d combinations", spec, n,
+		       PARAMS_MAX_COMBINATIONS);
+}
+
 static void push_axis(struct params *p, char *name, char **values, size_t n)
 {
 	p->axes = realloc(p->axes, (p->naxes + 1) * sizeof *p->axes);
@@ -53,8 +64,25 @@ int params_add_list(struct params *p, const char *spec, char *err, size_t errlen
 		free(name);
 		return nm_errf(err, errlen, "\"%s\": %s", spec, msg);
 	}
+	if (too_many(p, spec, (size_t)n, err, errlen) < 0) {
+		free(name);
+		free_strv(values);
+		return -1;
+	}
 	push_axis(p, name, values, (size_t)n);
 	return 0;
+}
+
+/* The fewest decimals that print v so that it reads back the same (1e-4: 4), at most 17. */
+static int decimals_of(double v)
+{
+	char buf[400];
+	for (int d = 0; d < 17; d++) {
+		snprintf(buf, sizeof buf, "%.*f", d, v);
+		if (strtod(buf, NULL) == v)
+			return d;
+	}
+	return 17;
 }
 
 static int parse_number(const char *s, size_t len, double *v, int *decimals)
@@ -67,8 +95,14 @@ static int parse_number(const char *s, size_t len, double *v, int *decimals)
 	*v = strtod(buf, &end);
 	if (*end || !isfinite(*v) || isspace((unsigned char)buf[0]))
 		return -1;
+	/* as many decimals as written (0.10: 2); an exponent or a hex float has its own count */
 	const char *dot = strchr(buf, '.');
-	*decimals = dot ? (int)strlen(dot + 1) : 0;
+	if (strpbrk(buf, "eEpPxX"))
+		*decimals = decimals_of(*v);
+	else
+		*decimals = dot ? (int)strlen(dot + 1) : 0;
+	if (*decimals > 17)
+		*decimals = 17;
 	return 0;
 }
 
@@ -102,12 +136,34 @@ int params_add_scan(struct params *p, const char *spec, char *err, size_t errlen
 		return nm_errf(err, errlen, "\"%s\": more than %d values", spec, MAX_SCAN_VALUES);
 	}
 	size_t n = (size_t)count;
+	if (too_many(p, spec, n, err, errlen) < 0) {
+		free(name);
+		return -1;
+	}
 	char **values = calloc(n + 1, sizeof *values);
 	if (!values)
 		abort();
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (asprintf(&values[i], "%.*f", decimals, lo + (double)i * step) < 0)
 			abort();
+		/* the count's allowance for rounding (0.1:0.3:0.1 has 3) never adds a value past hi:
+		 * 81.0000000002:114 ends at 113.0000000002 */
+		if (i && strtod(values[i], NULL) > hi) {
+			free(values[i]);
+			values[i] = NULL;
+			n = i;
+			break;
+		}
+		/* a step below what doubles or the printed decimals tell apart: two benchmarks that
+		 * would run the same value */
+		if (i && strtod(values[i], NULL) <= strtod(values[i - 1], NULL)) {
+			nm_errf(err, errlen, "\"%s\": the step is too small: %s follows %s", spec, values[i],
+				values[i - 1]);
+			free(name);
+			free_strv(values);
+			return -1;
+		}
+	}
 	push_axis(p, name, values, n);
 	return 0;
 }

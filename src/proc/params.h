@@ -7,6 +7,9 @@
 
 #include <stddef.h>
 
+/* At most this many combinations of all parameters (each one a benchmark). */
+#define PARAMS_MAX_COMBINATIONS 100000
+
 struct param_axis {
 	char *name;
 	char **values;  /* NULL-terminated */
@@ -19,7 +22,9 @@ struct params {
 };
 
 /* Parse "NAME=a,b,c" / "NAME=lo:hi[:step]" and add the axis. Returns 0, or -1 with a message
- * ("\"x=\": expected NAME=a,b,c"). A name may appear once. */
+ * ("\"x=\": expected NAME=a,b,c"). A name may appear once; a scan's values are printed with
+ * the decimals its numbers were written with and must differ; all axes together give at most
+ * PARAMS_MAX_COMBINATIONS combinations. */
 int params_add_list(struct params *p, const char *spec, char *err, size_t errlen);
 int params_add_scan(struct params *p, const char *spec, char *err, size_t errlen);
 void params_free(struct params *p);

@@ -1,4 +1,5 @@
 #include "proc/track_time.h"
+#include "proc/progress_re.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -19,13 +20,15 @@ static int64_t days_from_civil(int64_t y, int m, int d)
 	return era * 146097 + doe - 719468;
 }
 
-/* Up to width digits (after blanks, as strptime allows) within [lo, hi]; NULL when none. */
+/* Up to width digits (after blanks, as strptime allows) within [lo, hi]; NULL when none.
+ * As glibc's strptime, a digit is taken only while the value so far times ten is at most hi:
+ * "%e%H" reads " 612" as day 6, hour 12 (not day 61, refused). */
 static const char *field(const char *s, const char *end, int width, int lo, int hi, int *out)
 {
 	int v = 0, n = 0;
 	while (s < end && *s == ' ')
 		s++;
-	for (; s < end && n < width && isdigit((unsigned char)*s); s++, n++)
+	for (; s < end && n < width && isdigit((unsigned char)*s) && (n == 0 || v * 10 <= hi); s++, n++)
 		v = v * 10 + (*s - '0');
 	if (n == 0 || v < lo || v > hi)
 		return NULL;
@@ -94,6 +97,7 @@ static int parse_strptime(const char *text, size_t len, const char *fmt, size_t 
 	memcpy(buf, text, len);
 	buf[len] = 0;
 	memset(&tm, 0, sizeof tm);
+	tm.tm_mday = 1; /* a format without a day means the 1st (as the hand parser), not the 0th */
 	char *end = strptime(buf, fmt, &tm);
 	if (!end)
 		return -1;
@@ -139,4 +143,13 @@ int track_parse_time(const char *text, size_t len, const char *fmt, double *out)
 	}
 	*out = (double)epoch + frac;
 	return 0;
+}
+
+int track_line_time(const struct progress_re *tre, const char *fmt, const char *line, size_t len, double *out)
+{
+	const char *cap;
+	size_t n;
+	if (!progress_re_capture(tre, line, len, &cap, &n))
+		return -1;
+	return track_parse_time(cap, n, fmt, out);
 }

@@ -126,6 +126,33 @@ TEST(params_scan_decimals_and_errors)
 	params_free(&p);
 }
 
+/* Found by fuzz_params: -P n 0 0.001 -D 1e-4 printed eleven "0"s (decimals counted after a
+ * '.' only), a step below the printed precision gave equal values, -P k 81.0000000002 114 ended
+ * past 114, and four scans of 100000 values made 10^20 combinations, wrapped in a size_t. */
+TEST(params_scan_values_differ_and_combinations_are_bounded)
+{
+	struct params p = { 0 };
+	char err[256];
+	CHECK_EQ_INT(params_add_scan(&p, "n=0:1e-3:1e-4", err, sizeof err), 0);
+	CHECK_EQ_INT(params_combinations(&p), 11);
+	CHECK_EQ_STR(params_value(&p, 1, 0), "0.0001");
+	CHECK_EQ_STR(params_value(&p, 10, 0), "0.0010");
+	CHECK_EQ_INT(params_add_scan(&p, "m=1:1.0000000000000002:1e-16", err, sizeof err), -1);
+	CHECK_CONTAINS(err, "step is too small");
+	/* the count's allowance for rounding added 114.0000000002, past the end */
+	CHECK_EQ_INT(params_add_scan(&p, "k=81.0000000002:114", err, sizeof err), 0);
+	CHECK_EQ_INT(p.axes[1].n, 33);
+	CHECK_EQ_STR(p.axes[1].values[32], "113.0000000002");
+	params_free(&p);
+	CHECK_EQ_INT(params_add_scan(&p, "a=1:100000", err, sizeof err), 0);
+	CHECK_EQ_INT(params_add_list(&p, "b=x,y", err, sizeof err), -1);
+	CHECK_CONTAINS(err, "more than 100000 combinations");
+	CHECK_EQ_INT(params_add_scan(&p, "c=1:100000", err, sizeof err), -1);
+	CHECK_EQ_INT(params_add_list(&p, "d=x", err, sizeof err), 0);
+	CHECK_EQ_INT(params_combinations(&p), 100000);
+	params_free(&p);
+}
+
 TEST(time_auto_runs_aims_at_three_seconds)
 {
 	struct time_plan p = { .min_runs = 10, .auto_seconds = 3.0 };
