@@ -129,6 +129,8 @@ int keys_known(const struct ct_input *in, size_t nin, const char *key)
 static void add_key(struct strbuf *sb, const char *key)
 {
 	size_t n = strlen(key);
+	if (n == 0) /* a setting named "" (an imported record): nothing to list, and strstr would find it for ever */
+		return;
 	const char *p = sb->len ? sb->buf : "";
 	while ((p = strstr(p, key))) {
 		int starts = p == sb->buf || p[-1] == ' ', ends = p[n] == ',' || p[n] == '\0';

@@ -41,6 +41,21 @@ static struct record *sweep(void)
 	return r;
 }
 
+/* Found by fuzz_compare_keys: a setting named "" (an imported record) made keys_list, which an
+ * unknown --col prints, loop for ever. */
+TEST(compare_keys_list_a_setting_named_empty)
+{
+	struct record *r = record_new("time", 0, NULL);
+	struct bench *b = record_add_bench(r, "sleep 1");
+	bench_set(b, "", json_integer(1));
+	bench_set(b, "ratio", json_real(0.5));
+	struct ct_input in = { r, "a" };
+	char list[256];
+	keys_list(&in, 1, list, sizeof list);
+	CHECK(strstr(list, "ratio") != NULL);
+	record_free(r);
+}
+
 TEST(compare_keys_reach_parameters_settings_and_inventory)
 {
 	struct record *r = sweep();
