@@ -6,6 +6,11 @@
 #   RT=2 REPS=3 bench/fidelity.sh    seconds per run (default 1), repetitions (default 3)
 #   FILE_MB=256                      size of each test file and of the loop device (default 256)
 #   TARGETS="tmpfs ext4 ext4-direct loop-direct loop"   JOBS="seqread randread1 ..."   subsets
+#                                    (libaio16, fio's fio-rand-read example, is not in the default)
+#   FILEOPS="filecreate filestat filedelete"   fio's file-operation engines, each on NRFILES
+#                                    (default 1000) files of 4 KiB in DISKDIR, both tools in turns
+#                                    (FILEOPS= leaves them out; filestat 20 loops): IOPS and mean
+#                                    latency ratios
 #   ALIGN=0                          fio's default buffer placement (no --iomem_align=4k)
 #   PIN=CPU                          both tools run under `taskset -c CPU` (default: unpinned). At
 #                                    QD1 the IOPS depend by 30% on whether the I/O thread runs on
@@ -117,6 +122,9 @@ job_args() { # JOB: the fio options of the job
     randwrite1) echo "--rw=randwrite --bs=4k --iodepth=1" ;;
     randwrite32) echo "--rw=randwrite --bs=4k --iodepth=32" ;;
     randrw) echo "--rw=randrw --rwmixread=70 --bs=4k --iodepth=8 --numjobs=2" ;;
+    # fio's example fio-rand-read: libaio at iodepth 16 (on a buffered target the kernel does
+    # each read inside io_submit, so about one is in flight in both tools)
+    libaio16) echo "--ioengine=libaio --rw=randread --bs=4k --iodepth=16" ;;
     esac
 }
 
@@ -166,6 +174,35 @@ for rep in $(seq "$REPS"); do
             if [ $((rep % 2)) -eq 1 ]; then one fio "$t" "$j"; one nodemark "$t" "$j"
             else one nodemark "$t" "$j"; one fio "$t" "$j"; fi
         done
+    done
+done
+
+# fio's file-operation engines: not time-based (filedelete has a file to delete once), so a
+# job of NRFILES files, in turns, REPS times; IOPS (operations per second) and the mean latency
+fo_results=$work/fileops.tsv
+: >"$fo_results"
+fo_one() { # TOOL ENGINE
+    local tool=$1 e=$2 out=$work/fo.json x=()
+    rm -rf "$work/fo" && mkdir "$work/fo"
+    # filestat: 20 loops (a stat per file each, in both): one pass takes a few ms, and fio's
+    # runtime is whole milliseconds
+    case $e in filecreate) x=(--create_on_open=1 --openfiles=1) ;; filestat) x=(--loops=20) ;;
+    filedelete) x=(--unlink=0) ;; esac
+    local args=(--name=fo --ioengine="$e" --directory="$work/fo" --nrfiles="${NRFILES:-1000}" --filesize=4k
+        --thread --output-format=json "${x[@]}")
+    sync
+    if [ "$tool" = fio ]; then "${pin[@]}" "$FIO" "${args[@]}" >"$out" 2>"$work/err"
+    else "${pin[@]}" "$NM" fio --no-save "${args[@]}" >"$out" 2>"$work/err"; fi ||
+        { echo "$tool $e failed: $(head -3 "$work/err")" >&2; return; }
+    "$PY" -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+print(sys.argv[2], sys.argv[3], j["iops"], j["clat_ns"]["mean"], j["total_ios"], j["clat_ns"]["N"], sep="\t")' \
+        "$out" "$tool" "$e" >>"$fo_results"
+}
+for rep in $(seq "$REPS"); do
+    for e in ${FILEOPS-filecreate filestat filedelete}; do
+        if [ $((rep % 2)) -eq 1 ]; then fo_one fio "$e"; fo_one nodemark "$e"
+        else fo_one nodemark "$e"; fo_one fio "$e"; fi
     done
 done
 
@@ -241,6 +278,27 @@ print(f"\n{count['yes']} of {len(cells)} cells meet the goal; cost (faster than 
       f"saved): {count['cost']}; spread (off by less than fio's own repetitions): {count['spread']}; "
       f"miss: {count['no']}")
 PYEOF
+if [ -s "$fo_results" ]; then
+    echo
+    echo "fio's file-operation engines (${NRFILES:-1000} files of 4 KiB in $DISKDIR, medians of $REPS)"
+    "$PY" - "$fo_results" <<'PYEOF'
+import statistics, sys
+cells = {}
+for line in open(sys.argv[1]):
+    tool, e, iops, lat, ios, n = line.rstrip("\n").split("\t")
+    cells.setdefault(e, {}).setdefault(tool, []).append((float(iops), float(lat), int(ios), int(n)))
+print("| engine | fio ops/s | nodemark ops/s | ops/s ratio | mean latency ratio | I/Os, latencies (fio / nodemark) |")
+print("|---|---:|---:|---:|---:|---|")
+for e, v in cells.items():
+    if "fio" not in v or "nodemark" not in v:
+        print(f"| {e} | | | | | a tool failed |")
+        continue
+    f, n = v["fio"], v["nodemark"]
+    med = lambda x, i: statistics.median(r[i] for r in x)
+    print(f"| {e} | {med(f, 0):,.0f} | {med(n, 0):,.0f} | {med(n, 0) / med(f, 0):.2f} | "
+          f"{med(n, 1) / med(f, 1):.2f} | {f[0][2]}, {f[0][3]} / {n[0][2]}, {n[0][3]} |")
+PYEOF
+fi
 
 # MECH=1: one more run of every cell per tool under `perf stat`, counting what each tool asks of
 # the kernel per I/O: system calls (all, and io_uring_enter), context switches, block requests
