@@ -105,6 +105,10 @@ int baseline_confirm(baseline_remeasure_fn remeasure, void *arg, const struct re
 	json_object_set_new(rec->extra, "confirm",
 			    json_pack("{s:s, s:i, s:i, s:o, s:o}", "baseline", base->id, "rounds", CONFIRM_ROUNDS,
 				      "per_round", CONFIRM_PER_ROUND, "benches", jb, "noise", noise ? json_incref(noise) : json_object()));
+	/* the CPU time of the re-measured samples: a busy re-measure is judged on it, as the run was */
+	json_t *ct = json_object_get(again->extra, "cpu_time");
+	if (ct)
+		json_object_set(json_object_get(rec->extra, "confirm"), "cpu_time", ct);
 	record_free(again);
 	return (int)n;
 }

@@ -75,7 +75,8 @@ const struct cli_help cmd_compare_help = {
 		 "For nodemark's own runs, the calls follow the tables: a change is called only when neither\n"
 		 "run was busy, both have 6 or more samples, p <= alpha, and the median moved more than the\n"
 		 "noise floor (the spread of earlier runs, saved with the run); otherwise \"not compared:\"\n"
-		 "says why (a busy phase, too few samples).\n"
+		 "says why (a busy phase, too few samples).  A hash figure of a busy phase is judged on\n"
+		 "its bytes per CPU-second instead, and says so (\"judged on CPU time: busy 87%\").\n"
 		 "\n"
 		 "Options:\n",
 	.options = options,

@@ -167,7 +167,8 @@ static struct bench *plan_bench(struct record *rec, const struct hash_bench_plan
 }
 
 /* --runs measurements of one plan into runs[] and the bench's metrics; an exit code. */
-static int measure(const struct hash_bench_plan *plan, struct bench *b, struct hash_bench_result *runs)
+static int measure(struct record *rec, const struct hash_bench_plan *plan, struct bench *b,
+		   struct hash_bench_result *runs)
 {
 	char err[512];
 	struct metric *mrate = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
@@ -181,6 +182,7 @@ static int measure(const struct hash_bench_plan *plan, struct bench *b, struct h
 			return NM_EXIT_FAILED;
 		}
 		metric_add(mrate, runs[i].bytes_per_sec);
+		record_add_cpu_sample(rec, b->name, mrate->name, plan->threads, runs[i].seconds, runs[i].cpu_seconds);
 		if (mcpb)
 			metric_add(mcpb, runs[i].cycles_per_byte);
 	}
@@ -227,7 +229,7 @@ static int measure_all(struct record *rec, json_t *results, const void *data, si
 				.algo = opts.algos[a], .size = opts.size, .block = (size_t)opts.block,
 				.threads = opts.threads[t], .data = data, .data_len = data_len,
 			};
-			rc = measure(&plan, plan_bench(rec, &plan), runs);
+			rc = measure(rec, &plan, plan_bench(rec, &plan), runs);
 			if (rc != NM_EXIT_OK)
 				break;
 			qsort(runs, opts.runs, sizeof *runs, cmp_rate);

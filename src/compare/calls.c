@@ -18,6 +18,50 @@ static const char *busy_reason(const struct ct_input *in, const struct bench *b,
 	return buf;
 }
 
+/* The steal share (percent) at which noise_is_busy (proc/noise.h) calls a phase busy. */
+#define STEAL_BUSY_PCT 5.0
+
+/* The CPU-time basis of a busy pair (stats/verdict.h): "busy 93%" from the busiest side's share
+ * of other processes' CPU use (noise: each side's extra.noise.<phase>), into buf; NULL when
+ * neither side was busy, or a busy side's hypervisor stole time (whether a guest's thread CPU
+ * time includes steal depends on its kernel, so it would not leave that load out). */
+static const char *cpu_busy(const json_t *na, const json_t *nb, char *buf, size_t len)
+{
+	double most = -1;
+	const json_t *n[2] = { na, nb };
+	for (int i = 0; i < 2; i++) {
+		if (!json_is_true(json_object_get(n[i], "busy")))
+			continue;
+		if (json_number_value(json_object_get(n[i], "steal_pct")) >= STEAL_BUSY_PCT ||
+		    json_number_value(json_object_get(n[i], "peak_steal_pct")) >= STEAL_BUSY_PCT)
+			return NULL;
+		double other = json_number_value(json_object_get(n[i], "other_busy_pct"));
+		if (other > most)
+			most = other;
+	}
+	if (most < 0)
+		return NULL;
+	snprintf(buf, len, "busy %.0f%%", most);
+	return buf;
+}
+
+static json_t *phase_noise(const struct ct_input *in, const struct bench *b)
+{
+	const char *phase = bench_phase(b);
+	return phase ? json_object_get(json_object_get(in->r->extra, "noise"), phase) : NULL;
+}
+
+/* The cell's samples as bytes per CPU-second, when the run kept CPU time for each of them. */
+static double *cpu_samples(const struct ct_input *in, const struct bench *b, const char *metric,
+			   const struct ct_cell *c)
+{
+	const struct metric *m = bench_find_metric(b, metric);
+	double *v = NULL;
+	if (m && m->nsamples == c->n)
+		cpu_time_basis(json_object_get(in->r->extra, "cpu_time"), b->name, metric, c->v, c->n, &v);
+	return v;
+}
+
 static int budget_ran_out(const struct ct_input *in, const struct bench *b)
 {
 	json_t *s = json_object_get(json_object_get(in->r->extra, "sampling"), b ? b->name : "");
@@ -117,10 +161,18 @@ static void recheck(struct call *c, const struct verdict_input *first_in, const 
 		snprintf(busy, sizeof busy, "the re-measure ran on a busy machine (%s)", why ? why : "?");
 		in.cur_busy = busy;
 	}
+	/* the re-measure's own CPU time (extra.confirm.cpu_time), judged as the run's would be */
+	char pct[32];
+	double *again_cpu = NULL;
+	in.cpu_busy = cpu_busy(phase_noise(ia, record_find_bench(ia->r, bb->name)), noise, pct, sizeof pct);
+	cpu_time_basis(json_object_get(json_object_get(ib->r->extra, "confirm"), "cpu_time"), bb->name, c->metric,
+		       again, n, &again_cpu);
+	in.cur_cpu = again_cpu;
 	struct verdict second, first = c->v;
 	verdict_decide(&in, &second);
 	verdict_confirm(&first, &second, &c->v);
 	free(again);
+	free(again_cpu);
 }
 
 static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, size_t row, size_t col, const struct ct_input *ia,
@@ -129,7 +181,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 	const struct bench *ba = record_find_bench(ia->r, t->rows[row]), *bb = record_find_bench(ib->r, t->rows[row]);
 	if (!ba || !bb)
 		return;
-	char busy_a[400], busy_b[400], short_why[200] = "";
+	char busy_a[400], busy_b[400], short_why[200] = "", busy_pct[32];
 	int ra = budget_ran_out(ia, ba), rb = budget_ran_out(ib, bb);
 	if (ra || rb)
 		snprintf(short_why, sizeof short_why, "the time budget ran out (%s%s%s)", ra ? ia->name : "",
@@ -142,7 +194,14 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 		.base_busy = busy_reason(ia, ba, busy_a, sizeof busy_a),
 		.cur_busy = busy_reason(ib, bb, busy_b, sizeof busy_b),
 		.short_why = short_why[0] ? short_why : NULL,
+		.cpu_busy = cpu_busy(phase_noise(ia, ba), phase_noise(ib, bb), busy_pct, sizeof busy_pct),
+		.cpu_floor_pct = history_default_floor(bb, t->metric),
 	};
+	double *cpu_a = NULL, *cpu_b = NULL;
+	if (vi.cpu_busy) {
+		vi.base_cpu = cpu_a = cpu_samples(ia, ba, t->metric, ca);
+		vi.cur_cpu = cpu_b = cpu_samples(ib, bb, t->metric, cb);
+	}
 	cl->v = realloc(cl->v, (cl->n + 1) * sizeof *cl->v);
 	if (!cl->v)
 		abort();
@@ -150,6 +209,8 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 	*c = (struct call){ t->metric, t->unit, t->rows[row], bench_phase(bb), ti, row, col, { 0 } };
 	verdict_decide(&vi, &c->v);
 	recheck(c, &vi, ia, ib, bb);
+	free(cpu_a);
+	free(cpu_b);
 }
 
 void calls_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, const struct ct_result *res,

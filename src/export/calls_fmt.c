@@ -72,6 +72,11 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 	fprintf(f, "\ncalls: a change is called when neither run was busy, both have %d or more samples,\n"
 		   "p <= %.2f, and the median moved more than the noise floor (docs/compare.md)\n",
 		VERDICT_MIN_SAMPLES, cl->res->alpha);
+	for (size_t i = 0; i < cl->n; i++)
+		if (cl->v[i].v.cpu_basis && (!metric || strcmp(cl->v[i].metric, metric) == 0)) {
+			fprintf(f, "(a busy run's hash figures are judged on their bytes per CPU-second)\n");
+			break;
+		}
 	size_t block = 0;
 	for (size_t i = 0; i < cl->n; i++) {
 		const struct call *c = &cl->v[i];
@@ -120,6 +125,8 @@ void calls_verdict_json(json_t *o, const struct verdict *v)
 	json_object_set_new(o, "verdict", json_string(verdict_category_name(v->cat)));
 	json_object_set_new(o, "verdict_text", json_string(v->text));
 	json_object_set_new(o, "noise_pct", num_or_null(v->noise_pct));
+	/* what the samples judged were: the figure itself, or its rate per CPU-second (a busy run) */
+	json_object_set_new(o, "basis", json_string(v->cpu_basis ? "cpu_time" : "wall"));
 	json_object_set_new(o, "interval_pct", isfinite(v->lo_pct) ? json_pack("[f, f]", v->lo_pct, v->hi_pct)
 								   : json_null());
 	if (v->cat == VERDICT_CAT_CANT_TELL) {

@@ -310,7 +310,8 @@ void report_write_html(FILE *f, const struct cmp_model *m, const struct report_o
 	if (m->calls.n)
 		fprintf(f, "<p class=\"meta\">Verdicts: a change is called when neither run was busy, both have %d "
 			   "or more samples, p ≤ %.2f, and the median moved more than the noise floor (the spread of "
-			   "earlier runs on this machine, or a default until there are %d); only a called change is "
+			   "earlier runs on this machine, or a default until there are %d; a busy run's hash figures "
+			   "are judged on their bytes per CPU-second, and say so); only a called change is "
 			   "coloured.</p>\n",
 			VERDICT_MIN_SAMPLES, res->alpha, VERDICT_HISTORY_MIN);
 	if (nin == 2)

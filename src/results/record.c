@@ -220,6 +220,47 @@ void metric_add(struct metric *m, double sample)
 	m->samples[m->nsamples++] = sample;
 }
 
+void record_add_cpu_sample(struct record *r, const char *bench, const char *metric, unsigned threads,
+			   double wall_s, double cpu_s)
+{
+	json_t *all = json_object_get(r->extra, "cpu_time");
+	if (!all) {
+		all = json_object();
+		json_object_set_new(r->extra, "cpu_time", all);
+	}
+	json_t *o = json_object_get(all, bench);
+	if (!o) {
+		o = json_pack("{s:s, s:I, s:[], s:[]}", "metric", metric, "threads", (json_int_t)threads, "wall_s",
+			      "cpu_s");
+		json_object_set_new(all, bench, o);
+	}
+	json_array_append_new(json_object_get(o, "wall_s"), json_real(wall_s));
+	json_array_append_new(json_object_get(o, "cpu_s"), json_real(cpu_s));
+}
+
+size_t cpu_time_basis(const json_t *cpu_time, const char *bench, const char *metric, const double *samples, size_t n,
+		      double **out)
+{
+	*out = NULL;
+	json_t *o = json_object_get(cpu_time, bench);
+	const char *of = json_string_value(json_object_get(o, "metric"));
+	json_t *wall = json_object_get(o, "wall_s"), *cpu = json_object_get(o, "cpu_s");
+	if (!of || strcmp(of, metric) != 0 || !n || json_array_size(wall) != n || json_array_size(cpu) != n)
+		return 0;
+	double *v = xcalloc(n, sizeof *v);
+	for (size_t i = 0; i < n; i++) {
+		double w = json_number_value(json_array_get(wall, i)), c = json_number_value(json_array_get(cpu, i));
+		/* a clock that did not move says nothing: no basis rather than an infinite rate */
+		if (!(w > 0) || !(c > 0)) {
+			free(v);
+			return 0;
+		}
+		v[i] = samples[i] * w / c;
+	}
+	*out = v;
+	return n;
+}
+
 struct series *bench_series(struct bench *b, const char *name, const char *x_unit, const char *y_unit)
 {
 	for (size_t i = 0; i < b->nseries; i++)

@@ -111,6 +111,20 @@ struct histogram *bench_add_hist(struct bench *b, const char *name, const uint64
 struct hist;
 struct histogram *bench_add_latency(struct bench *b, const char *name, const struct hist *h);
 
+/* CPU time of the threads that measured one sample of a CPU-bound figure (a hash rate), in
+ * rec->extra.cpu_time.<bench>: {"metric": NAME, "threads": N, "wall_s": [..], "cpu_s": [..]},
+ * one entry per sample of that metric, in the same order (call it beside metric_add).  Bytes per
+ * CPU-second (the sample times wall_s / cpu_s) is what another process's load changes least:
+ * the time a thread waits for a CPU is not its CPU time. */
+void record_add_cpu_sample(struct record *r, const char *bench, const char *metric, unsigned threads,
+			   double wall_s, double cpu_s);
+/* The n samples of metric of bench on that basis (sample * wall_s / cpu_s), from an object laid
+ * out as extra.cpu_time (a record's, or a re-measure's), into a new array in *out: n, or 0 when
+ * it has no CPU time for every one of them (an older record, another metric, a sample without
+ * CPU time, a clock that did not move). */
+size_t cpu_time_basis(const json_t *cpu_time, const char *bench, const char *metric, const double *samples, size_t n,
+		      double **out);
+
 /* Median of a metric's samples (0 when it has none). */
 double metric_median(const struct metric *m);
 

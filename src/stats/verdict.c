@@ -44,7 +44,7 @@ static const char *decide_for(const char *why, int host_paced)
 	return "more samples (--runs), measured in turns";
 }
 
-void verdict_categorize(struct verdict *v)
+static void categorize(struct verdict *v)
 {
 	v->cause[0] = v->decide[0] = 0;
 	double h = v->ci_pct;
@@ -99,12 +99,28 @@ void verdict_categorize(struct verdict *v)
 		 ceil(v->noise_pct), v->cause, v->decide);
 }
 
+/* A verdict on the CPU-time basis says so after whatever it says. */
+static void append_basis(char *buf, size_t len, const struct verdict *v)
+{
+	size_t n = strlen(buf);
+	if (v->cpu_basis && n < len)
+		snprintf(buf + n, len - n, " (%s)", v->basis_note);
+}
+
+void verdict_categorize(struct verdict *v)
+{
+	categorize(v);
+	append_basis(v->text, sizeof v->text, v);
+}
+
 void verdict_summary(const struct verdict *v, char *buf, size_t len)
 {
 	if (v->cat != VERDICT_CAT_CANT_TELL)
 		snprintf(buf, len, "%s", v->text);
 	else
 		snprintf(buf, len, "can't tell: ±%.0f%% noise here; would decide: %s", ceil(v->noise_pct), v->decide);
+	if (v->cat == VERDICT_CAT_CANT_TELL)
+		append_basis(buf, len, v);
 }
 
 int verdict_is_call(enum verdict_kind k)
@@ -196,7 +212,32 @@ static void decide_kind(const struct verdict_input *in, struct verdict *out)
 
 void verdict_decide(const struct verdict_input *in, struct verdict *out)
 {
+	const struct verdict_input *given = in;
+	struct verdict_input cpu;
+	int on_cpu = (in->base_busy || in->cur_busy) && in->base_cpu && in->cur_cpu && in->cpu_busy;
+	if (on_cpu) {
+		/* a busy run's wall-clock rate is partly the other process's; its rate per CPU-second
+		 * is the figure's own, so the row is judged on that, by the same rules otherwise */
+		cpu = *in;
+		cpu.base = in->base_cpu;
+		cpu.cur = in->cur_cpu;
+		cpu.base_busy = cpu.cur_busy = NULL;
+		if (in->cpu_floor_pct > cpu.floor_pct) {
+			cpu.floor_pct = in->cpu_floor_pct;
+			cpu.floor_runs = 0;
+			cpu.floor_host_paced = 0;
+		}
+		in = &cpu;
+	}
 	decide_kind(in, out);
+	if (on_cpu) {
+		out->cpu_basis = 1;
+		snprintf(out->basis_note, sizeof out->basis_note, "judged on CPU time: %.40s", in->cpu_busy);
+		size_t n = strlen(out->why);
+		snprintf(out->why + n, sizeof out->why - n, "; %s (%.300s%s%.300s)", out->basis_note,
+			 given->base_busy ? given->base_busy : "", given->base_busy && given->cur_busy ? "; " : "",
+			 given->cur_busy ? given->cur_busy : "");
+	}
 	/* the change's interval: each median's 95% interval, as percent, added in quadrature (the
 	 * two runs' samples are independent) */
 	double a = verdict_interval_pct(in->base, in->nbase), b = verdict_interval_pct(in->cur, in->ncur);
@@ -253,5 +294,7 @@ void verdict_confirm(const struct verdict *first, const struct verdict *again, s
 		 verdict_kind_name(f.kind), f.delta_pct);
 	/* the re-measure's figures are what the withdrawal rests on */
 	out->ci_pct = again->ci_pct;
+	out->cpu_basis = again->cpu_basis;
+	snprintf(out->basis_note, sizeof out->basis_note, "%s", again->basis_note);
 	verdict_categorize(out);
 }

@@ -48,6 +48,16 @@ struct verdict_input {
 				 * ran on a busy machine (...)"), NULL when they are not */
 	const char *cur_busy;
 	const char *short_why;  /* why a side has few samples ("the time budget ran out"), or NULL */
+	/* The same samples as bytes per CPU-second of the measuring threads (one per sample of
+	 * base and cur, in order; NULL where the run did not keep CPU time), and how busy the
+	 * machine was ("busy 93%"; NULL when the busy cause is one CPU time does not leave out,
+	 * such as steal).  With both and a busy side, the row is judged on these instead of not
+	 * compared: a thread's CPU time leaves out the time it waited for another process. */
+	const double *base_cpu, *cur_cpu;
+	const char *cpu_busy;
+	double cpu_floor_pct;   /* the least floor on that basis (the metric's default): a floor from
+				 * history is the spread of quiet runs' own samples, which says
+				 * nothing of how a busy run's CPU time moves */
 };
 
 /* Where every compared row ends (issue 27 item 5): a called change with its interval; no change
@@ -92,6 +102,8 @@ struct verdict {
 	char decide[200];       /* can't tell: what would decide it */
 	char text[1200];        /* "slower: -20.0% (-21.5% to -18.6%)", "no change beyond +-3%",
 				 * "can't tell: +-40% noise here (cause); would decide: ..." */
+	int cpu_basis;          /* judged on bytes per CPU-second: a side was busy (verdict_input) */
+	char basis_note[64];    /* then "judged on CPU time: busy 93%", which text and why end with */
 };
 
 void verdict_decide(const struct verdict_input *in, struct verdict *out);

@@ -89,6 +89,8 @@ static int algo_run(struct suite_ctx *c, enum hash_algo algo, const unsigned *th
 			if (hash_bench(&fig[i].plan, &r, err, errlen) < 0)
 				return 1;
 			metric_add(fig[i].m, r.bytes_per_sec);
+			record_add_cpu_sample(c->rec, fig[i].b->name, fig[i].m->name, fig[i].plan.threads, r.seconds,
+					      r.cpu_seconds);
 		}
 		suite_progress(c, (*step + (double)fig[0].m->nsamples / smp.max) / steps, "%s on %s", hash_algo_name(algo),
 			       n > 1 ? "1 thread and all CPUs, in turns" : fig[0].plan.threads == 1 ? "1 thread" : "all CPUs");

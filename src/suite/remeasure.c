@@ -13,9 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Append the samples of every metric of the round's bench to the same bench of into. */
-static void keep_samples(const struct bench *from, struct record *into)
+/* Append the samples of every metric of the round's bench to the same bench of into, and their
+ * CPU time (extra.cpu_time) where the round kept it. */
+static void keep_samples(const struct record *round, const struct bench *from, struct record *into)
 {
+	json_t *ct = json_object_get(json_object_get(round->extra, "cpu_time"), from->name);
+	const char *of = json_string_value(json_object_get(ct, "metric"));
+	json_t *wall = json_object_get(ct, "wall_s"), *cpu = json_object_get(ct, "cpu_s");
+	for (size_t k = 0; of && k < json_array_size(wall) && k < json_array_size(cpu); k++)
+		record_add_cpu_sample(into, from->name, of, (unsigned)json_integer_value(json_object_get(ct, "threads")),
+				      json_number_value(json_array_get(wall, k)), json_number_value(json_array_get(cpu, k)));
 	struct bench *b = record_find_bench(into, from->name);
 	if (!b) {
 		b = record_add_bench(into, from->name);
@@ -65,7 +72,7 @@ static int one_round(struct suite_ctx *c, const struct bench *const *benches, si
 		progress_clear();
 		for (size_t k = 0; k < scratch->nbenches; k++)
 			if (suite_wants_bench(c, scratch->benches[k]->name))
-				keep_samples(scratch->benches[k], into);
+				keep_samples(scratch, scratch->benches[k], into);
 		record_free(scratch);
 		c->rec = into;
 		if (st == 0 && cleanup_interrupted())

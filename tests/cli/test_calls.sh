@@ -214,6 +214,56 @@ run_nm compare metal-old.json metal-new.json
 expect_out_matches '^  SEQ1M Q1T1 read +regression: -60\.0% \(p=0\.002 n=6\+6, noise floor 10% from 8 runs\)$' \
     "on bare metal the same records are called, against their history floor"
 
+# a busy hash phase with CPU time per sample (issue 27 item 9): judged on bytes per CPU-second
+# and saying so; the busy run's wall-clock rate fell 30% (another process had the CPU), its CPU
+# cost did not move (cpu_busy) or rose by half (cpu_slow); a record without CPU time is as before
+python3 - <<'PY'
+import json
+base = json.load(open("base.json")); busy = json.load(open("busy.json"))
+def cpu(r, scale):
+    s = r["benches"][0]["metrics"][0]["samples"]
+    # 1 GB per sample: wall seconds from the rate, CPU seconds from the unloaded rate over scale
+    r["extra"]["cpu_time"] = {"hash/blake3/1t": {"metric": "bytes_per_sec", "threads": 1,
+                              "wall_s": [1e9 / v for v in s], "cpu_s": [1e9 / (v0 * scale) for v0 in
+                              [100e6, 101e6, 99e6, 100.5e6, 99.5e6, 100.2e6]]}}
+    return r
+json.dump(cpu(base, 1.0), open("cbase.json", "w"))
+busy["id"] = "6b0e000000000031"; json.dump(cpu(busy, 1.0), open("cpu_busy.json", "w"))
+slow = json.load(open("busy.json")); slow["id"] = "6b0e000000000032"
+json.dump(cpu(slow, 0.5), open("cpu_slow.json", "w"))
+steal = cpu(json.load(open("busy.json")), 1.0); steal["id"] = "6b0e000000000033"
+steal["extra"]["noise"]["hash"] = {"busy": True, "other_busy_pct": 30.0, "steal_pct": 12.0,
+    "why": "other processes used 30% of the CPUs and the hypervisor stole 12%"}
+json.dump(steal, open("cpu_steal.json", "w"))
+PY
+run_nm compare cbase.json cpu_busy.json
+expect_out_matches '^  hash/blake3/1t +no change beyond ±[0-9]+% \(judged on CPU time: busy 93%\)$' \
+    "a busy hash row with CPU time is judged on bytes per CPU-second: its verdict says so, and how busy"
+expect_out_has "(a busy run's hash figures are judged on their bytes per CPU-second)" "the calls' header says so"
+run_nm compare cbase.json cpu_busy.json --format json
+res=$(json_get '[(c["call"], c["basis"], c["verdict"]) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
+if [ "$res" = "[('unchanged', 'cpu_time', 'no change')]" ]; then ok "JSON names the basis (cpu_time)"
+else not_ok "JSON names the basis (cpu_time)" "$res"; fi
+res=$(json_get '[c["why"] for c in j["calls"] if c["name"] == "hash/blake3/1t"][0]' 2>&1)
+case $res in
+"unchanged: "*"; judged on CPU time: busy 93% (cpu_busy.json: the hash phase ran on a busy machine (other processes used 93% of the CPUs))")
+    ok "the why says what was judged and names the busy run" ;;
+*) not_ok "the why says what was judged and names the busy run" "$res" ;;
+esac
+run_nm compare cbase.json cpu_slow.json
+expect_out_matches '^  hash/blake3/1t +regression: -50\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\); judged on CPU time: busy 93%' \
+    "a busy run whose CPU cost per byte doubled is still called, on CPU time"
+run_nm compare cbase.json cpu_steal.json
+expect_out_matches '^  hash/blake3/1t +not compared: cpu_steal\.json: the hash phase ran on a busy machine \(other processes used 30% of the CPUs and the hypervisor stole 12%\)$' \
+    "steal is not left out by a guest's CPU time: not compared, as before"
+run_nm compare base.json cpu_busy.json
+expect_out_matches '^  hash/blake3/1t +not compared: cpu_busy\.json: the hash phase ran on a busy machine' \
+    "a baseline without CPU time (an older record): not compared, as before"
+run_nm compare cbase.json slow.json --format json
+res=$(json_get '[(c["call"], c["basis"]) for c in j["calls"] if c["name"] == "hash/blake3/1t"]' 2>&1)
+if [ "$res" = "[('regression', 'wall')]" ]; then ok "quiet runs are judged on their own samples (basis wall)"
+else not_ok "quiet runs are judged on their own samples (basis wall)" "$res"; fi
+
 # Go benchmark text is benchstat's contract: no calls section
 printf 'BenchmarkA 1 100 ns/op\nBenchmarkA 1 101 ns/op\n' >old.txt
 printf 'BenchmarkA 1 200 ns/op\nBenchmarkA 1 201 ns/op\n' >new.txt

@@ -74,3 +74,25 @@ ok) ok "cycles/B x throughput is one rate (the cycle counter's) for every algori
 skip) skip "cycles/B against throughput" "this CPU has no readable cycle counter" ;;
 *) not_ok "cycles/B x throughput is one rate (the cycle counter's) for every algorithm, on a 1 MiB run" "$res" ;;
 esac
+
+# A saved run keeps the CPU time of the hashing threads per sample (extra.cpu_time, issue 27
+# item 9): more than nothing, and never more than the wall time times the threads (the CPU
+# clock is read inside each thread's span; 1% for the two clocks' rates).
+run_nm hash --algo blake3 --size 4MiB --threads 1,2 --runs 3
+expect_rc 0 "a saved hash run"
+run_nm show last --json
+res=$(python3 -c '
+import json, sys
+j = json.load(sys.stdin)
+ct = j["extra"].get("cpu_time", {})
+bad = []
+for b in j["benches"]:
+    c = ct.get(b["name"])
+    n = len(b["metrics"][0]["samples"])
+    if not c or c["metric"] != "bytes_per_sec" or len(c["cpu_s"]) != n or len(c["wall_s"]) != n:
+        bad.append("%s: %s" % (b["name"], c)); continue
+    for w, s in zip(c["wall_s"], c["cpu_s"]):
+        if not (0 < s <= w * c["threads"] * 1.01): bad.append("%s: cpu %g wall %g x %d" % (b["name"], s, w, c["threads"]))
+print("ok %d" % len(ct) if not bad else "bad %s" % bad)' <<<"$out" 2>&1)
+if [ "$res" = "ok 2" ]; then ok "each sample of a saved hash run has its CPU time: 0 < cpu <= wall x threads"
+else not_ok "each sample of a saved hash run has its CPU time: 0 < cpu <= wall x threads" "$res"; fi

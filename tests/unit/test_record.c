@@ -36,3 +36,37 @@ TEST(record_builders)
 	CHECK_EQ_U64(h->count[1], 6);
 	record_free(r);
 }
+
+TEST(record_cpu_time_per_sample)
+{
+	char *argv[] = { "hash" };
+	struct record *r = record_new("hash", 1, argv);
+	struct bench *b = record_add_bench(r, "hash/blake3/2t");
+	struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+	double *v;
+#define BASIS(m) cpu_time_basis(json_object_get(r->extra, "cpu_time"), b->name, (m)->name, (m)->samples, \
+				(m)->nsamples, &v)
+	CHECK_EQ_INT(BASIS(m), 0); /* no samples, no CPU time */
+	metric_add(m, 2e9);
+	record_add_cpu_sample(r, b->name, m->name, 2, 0.5, 0.8); /* 1 GB in 0.5 s on 0.8 CPU-s */
+	metric_add(m, 1e9);
+	record_add_cpu_sample(r, b->name, m->name, 2, 1.0, 0.8); /* waited for a CPU: same cost */
+	CHECK_EQ_INT(BASIS(m), 2);
+	CHECK_NEAR(v[0], 1.25e9, 1);
+	CHECK_NEAR(v[1], 1.25e9, 1);
+	free(v);
+	json_t *o = json_object_get(json_object_get(r->extra, "cpu_time"), b->name);
+	CHECK_EQ_INT(json_integer_value(json_object_get(o, "threads")), 2);
+	CHECK_EQ_INT(json_array_size(json_object_get(o, "cpu_s")), 2);
+	/* a sample without CPU time, another metric, a clock that did not move: no basis */
+	metric_add(m, 1e9);
+	CHECK_EQ_INT(BASIS(m), 0);
+	CHECK(v == NULL);
+	struct metric *o2 = bench_metric(b, "cycles_per_byte", "cycles/B", LOWER_IS_BETTER);
+	metric_add(o2, 1);
+	CHECK_EQ_INT(BASIS(o2), 0);
+	record_add_cpu_sample(r, b->name, m->name, 2, 1.0, 0);
+	CHECK_EQ_INT(BASIS(m), 0);
+#undef BASIS
+	record_free(r);
+}

@@ -203,3 +203,72 @@ TEST(verdict_category_cant_tell_names_cause_and_what_decides)
 	CHECK_CONTAINS(v.decide, "`disk A B`");
 	CHECK_CONTAINS(v.text, "can't tell: ±300% noise here");
 }
+
+/* A busy row with CPU time on both sides is judged on it (issue 27 item 9): the wall-clock
+ * samples below fell 20% (another process took the CPU), the CPU-basis ones did not move. */
+TEST(verdict_busy_with_cpu_time_is_judged_on_cpu_time)
+{
+	const char *busy = "new: the hash phase ran on a busy machine (other processes used 93% of the CPUs)";
+	struct verdict_input in = { .base = base6, .cur = slow6, .nbase = 6, .ncur = 6, .direction = 1, .alpha = 0.05,
+				    .floor_pct = 10, .cur_busy = busy, .base_cpu = base6, .cur_cpu = near6,
+				    .cpu_busy = "busy 93%" };
+	struct verdict v;
+	verdict_decide(&in, &v);
+	CHECK(v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);    /* -2% on CPU time, inside the floor */
+	CHECK_NEAR(v.delta_pct, -2, 0.1);
+	CHECK_CONTAINS(v.why, "within the noise floor");
+	CHECK_CONTAINS(v.why, "; judged on CPU time: busy 93% (new: the hash phase ran on a busy machine");
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_NO_CHANGE);
+	CHECK_CONTAINS(v.text, "no change beyond ±");
+	CHECK_CONTAINS(v.text, "(judged on CPU time: busy 93%)");
+	/* a real change of the CPU cost is still called, by the same rules */
+	in.cur_cpu = slow6;
+	verdict_decide(&in, &v);
+	CHECK(v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+	CHECK_CONTAINS(v.text, "worse: -20.0%");
+	CHECK_CONTAINS(v.text, "(judged on CPU time: busy 93%)");
+	/* the floor from history is of quiet runs' own samples: on CPU time, never below the
+	 * metric's default */
+	in.floor_pct = 5;
+	in.floor_runs = VERDICT_HISTORY_MIN + 2;
+	in.cpu_floor_pct = 35;
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	CHECK_CONTAINS(v.why, "-20.0% is within the noise floor (35% by default); judged on CPU time");
+	/* too few samples is too few on either basis */
+	in.nbase = in.ncur = 4;
+	verdict_decide(&in, &v);
+	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);
+	CHECK_CONTAINS(v.why, "too few samples");
+	char sum[600];
+	verdict_summary(&v, sum, sizeof sum);
+	CHECK_CONTAINS(sum, "(judged on CPU time: busy 93%)");
+}
+
+TEST(verdict_busy_without_cpu_time_is_not_compared_as_before)
+{
+	const char *busy = "new: the hash phase ran on a busy machine (other processes used 93% of the CPUs)";
+	struct verdict_input in = { .base = base6, .cur = slow6, .nbase = 6, .ncur = 6, .direction = 1, .alpha = 0.05,
+				    .floor_pct = 10, .cur_busy = busy, .base_cpu = base6, .cpu_busy = "busy 93%" };
+	struct verdict v;
+	verdict_decide(&in, &v); /* one side without CPU time (an older record) */
+	CHECK(!v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);
+	CHECK_EQ_STR(v.why, "not compared: new: the hash phase ran on a busy machine (other processes used 93% of the CPUs)");
+	CHECK(strstr(v.text, "CPU time") == NULL);
+	/* CPU time on both sides, but a cause it does not leave out (steal: no cpu_busy) */
+	in.cur_cpu = near6;
+	in.cpu_busy = NULL;
+	verdict_decide(&in, &v);
+	CHECK(!v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);
+	/* quiet runs are judged on their own samples, CPU time or not */
+	in.cur_busy = NULL;
+	in.cpu_busy = "busy 93%";
+	verdict_decide(&in, &v);
+	CHECK(!v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+	CHECK_NEAR(v.delta_pct, -20, 0.1);
+}
