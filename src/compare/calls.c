@@ -197,11 +197,10 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 		.cpu_busy = cpu_busy(phase_noise(ia, ba), phase_noise(ib, bb), busy_pct, sizeof busy_pct),
 		.cpu_floor_pct = history_default_floor(bb, t->metric),
 	};
-	double *cpu_a = NULL, *cpu_b = NULL;
-	if (vi.cpu_busy) {
-		vi.base_cpu = cpu_a = cpu_samples(ia, ba, t->metric, ca);
-		vi.cur_cpu = cpu_b = cpu_samples(ib, bb, t->metric, cb);
-	}
+	/* kept whether or not this pair is busy: a re-measure that ran busy needs the baseline's */
+	double *cpu_a = cpu_samples(ia, ba, t->metric, ca), *cpu_b = cpu_samples(ib, bb, t->metric, cb);
+	vi.base_cpu = cpu_a;
+	vi.cur_cpu = cpu_b;
 	cl->v = realloc(cl->v, (cl->n + 1) * sizeof *cl->v);
 	if (!cl->v)
 		abort();

@@ -280,8 +280,9 @@ void verdict_confirm(const struct verdict *first, const struct verdict *again, s
 	out->first_kind = f.kind;
 	if (again->kind == f.kind) {
 		out->recheck = VERDICT_CONFIRMED;
-		snprintf(out->why, sizeof out->why, "%.380s; confirmed by a re-measure: %+.1f%% (p=%.3f n=%zu+%zu)", f.why,
-			 again->delta_pct, again->p, again->nbase, again->ncur);
+		snprintf(out->why, sizeof out->why, "%.380s; confirmed by a re-measure: %+.1f%% (p=%.3f n=%zu+%zu%s%s)",
+			 f.why, again->delta_pct, again->p, again->nbase, again->ncur, again->cpu_basis ? ", " : "",
+			 again->cpu_basis ? again->basis_note : "");
 		verdict_categorize(out);
 		return;
 	}

@@ -264,6 +264,30 @@ res=$(json_get '[(c["call"], c["basis"]) for c in j["calls"] if c["name"] == "ha
 if [ "$res" = "[('regression', 'wall')]" ]; then ok "quiet runs are judged on their own samples (basis wall)"
 else not_ok "quiet runs are judged on their own samples (basis wall)" "$res"; fi
 
+# a re-measure that ran busy is judged on its own CPU time (extra.confirm.cpu_time) where it kept
+# it: the quiet run's -30% call is confirmed; without CPU time it is withdrawn, as before
+python3 - <<'PY'
+import json
+for name, rid, with_cpu in [("again_busy_cpu", "6b0e000000000041", True), ("again_busy", "6b0e000000000042", False)]:
+    r = json.load(open("slow.json")); r["id"] = rid
+    s = [v * 0.7 for v in [100e6, 100.4e6, 99.6e6, 100.1e6, 99.9e6, 100.2e6]]
+    r["extra"]["confirm"] = {"baseline": "6b0e000000000001", "rounds": 3, "per_round": 2,
+        "noise": {"hash": {"busy": True, "other_busy_pct": 90.0, "steal_pct": 0.0, "why": "other processes used 90% of the CPUs"}},
+        "benches": {"hash/blake3/1t": {"bytes_per_sec": [v * 0.6 for v in s]}}}
+    if with_cpu:  # the wall rate fell further under the load; the CPU time per byte is the slow run's
+        r["extra"]["confirm"]["cpu_time"] = {"hash/blake3/1t": {"metric": "bytes_per_sec", "threads": 1,
+            "wall_s": [1e9 / (v * 0.6) for v in s], "cpu_s": [1e9 / v for v in s]}}
+    b = json.load(open("cbase.json")); b["id"] = "6b0e000000000001"
+    json.dump(b, open("cbase1.json", "w"))
+    json.dump(r, open(name + ".json", "w"))
+PY
+run_nm compare cbase1.json again_busy_cpu.json
+expect_out_matches '^  hash/blake3/1t +regression: -30\.0% .*; confirmed by a re-measure: -30\.0% \(p=0\.002 n=6\+6, judged on CPU time: busy 90%\)$' \
+    "a busy re-measure with CPU time confirms the call on CPU time, and says so"
+run_nm compare cbase1.json again_busy.json
+expect_out_matches '^  hash/blake3/1t +withdrawn after a re-measure: not compared: the re-measure ran on a busy machine' \
+    "a busy re-measure without CPU time withdraws the call, as before"
+
 # Go benchmark text is benchstat's contract: no calls section
 printf 'BenchmarkA 1 100 ns/op\nBenchmarkA 1 101 ns/op\n' >old.txt
 printf 'BenchmarkA 1 200 ns/op\nBenchmarkA 1 201 ns/op\n' >new.txt
