@@ -44,8 +44,21 @@ static const char *decide_for(const char *why, int host_paced)
 	return "more samples (--runs), measured in turns";
 }
 
+/* The part of v->why the category reads: without the note of a CPU-time basis, whose busy
+ * reasons are not why the row could not be told (those samples were judged). */
+static const char *own_why(const struct verdict *v, char *buf, size_t len)
+{
+	const char *note = v->cpu_basis ? strstr(v->why, "; judged on CPU time") : NULL;
+	if (!note)
+		return v->why;
+	snprintf(buf, len, "%.*s", (int)(note - v->why), v->why);
+	return buf;
+}
+
 static void categorize(struct verdict *v)
 {
+	char whybuf[sizeof v->why];
+	const char *why = own_why(v, whybuf, sizeof whybuf);
 	v->cause[0] = v->decide[0] = 0;
 	double h = v->ci_pct;
 	v->lo_pct = isfinite(h) && isfinite(v->delta_pct) ? v->delta_pct - h : NAN;
@@ -72,7 +85,7 @@ static void categorize(struct verdict *v)
 	}
 	v->cat = VERDICT_CAT_CANT_TELL;
 	if (v->kind == VERDICT_NOT_COMPARED) {
-		const char *w = v->why;
+		const char *w = why;
 		if (strncmp(w, "not compared: ", 14) == 0)
 			w += 14;
 		snprintf(v->cause, sizeof v->cause, "%.399s", w);
@@ -83,7 +96,7 @@ static void categorize(struct verdict *v)
 		snprintf(v->cause, sizeof v->cause, "a virtual machine's storage: its host sets the pace (floor %.0f%%)",
 			 v->floor_pct);
 		v->noise_pct = fmax(v->floor_pct, isfinite(bound) ? bound : 0);
-	} else if (strstr(v->why, "within the noise floor")) {
+	} else if (strstr(why, "within the noise floor")) {
 		/* significant, but inside what this figure moves by between runs here */
 		char fl[64];
 		verdict_floor_text(v->floor_pct, v->floor_runs, v->floor_host_paced, fl, sizeof fl);
@@ -94,7 +107,7 @@ static void categorize(struct verdict *v)
 			 isfinite(bound) ? "reaches past the 25% a no-change verdict allows" : "is not finite");
 		v->noise_pct = isfinite(bound) ? bound : v->floor_pct;
 	}
-	snprintf(v->decide, sizeof v->decide, "%s", decide_for(v->why, v->floor_host_paced));
+	snprintf(v->decide, sizeof v->decide, "%s", decide_for(why, v->floor_host_paced));
 	snprintf(v->text, sizeof v->text, "can't tell: ±%.0f%% noise here (%.400s); would decide: %s",
 		 ceil(v->noise_pct), v->cause, v->decide);
 }

@@ -242,6 +242,10 @@ TEST(verdict_busy_with_cpu_time_is_judged_on_cpu_time)
 	verdict_decide(&in, &v);
 	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);
 	CHECK_CONTAINS(v.why, "too few samples");
+	/* what decides it is more samples: the busy reasons were left out by the basis */
+	CHECK_CONTAINS(v.cause, "too few samples (4+4");
+	CHECK(strstr(v.cause, "busy machine") == NULL);
+	CHECK_CONTAINS(v.decide, "--runs");
 	char sum[600];
 	verdict_summary(&v, sum, sizeof sum);
 	CHECK_CONTAINS(sum, "(judged on CPU time: busy 93%)");
