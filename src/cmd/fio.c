@@ -51,10 +51,12 @@ const char cmd_fio_usage[] =
 	"  docs/fio-compat.md.\n"
 	"\n"
 	"nodemark's own options:\n"
-	"  --allow-write=PATH     allow writing the block device PATH (repeatable); a\n"
-	"                         mounted device is never written\n" RUN_OPT_USAGE
+	"  --allow-write=PATH     allow writing the block device or existing file PATH\n"
+	"                         (repeatable); a mounted device is never written\n" RUN_OPT_USAGE
 	"\n"
-	"Files a job creates are removed at the end (unlike fio), also on Ctrl-C.\n"
+	"Files a job creates stay for later jobs and after the run, as fio's unlink=0\n"
+	"(its default); unlink=1 removes them at the end. They are removed on Ctrl-C.\n"
+	"A later run that writes a kept file needs --allow-write=PATH.\n"
 	"\n"
 	"Examples:\n"
 	"  nodemark fio --name=rr --rw=randread --bs=4k --size=1g --directory=/mnt/x \\\n"

@@ -211,13 +211,14 @@ APPLY_BOOL(norandommap, j->io.pattern.norandommap)
 APPLY_BOOL(refill_buffers, j->io.buf.refill_buffers)
 APPLY_BOOL(end_fsync, j->io.sync.end_fsync)
 APPLY_BOOL(create_only, j->io.files.create_only)
-/* fio's unlink: files nodemark creates are always removed at the end, and a file it did not
- * create is never removed, so the value is checked and has nothing left to change. */
+/* fio's unlink: whether a file target nodemark created is removed at the end (io/session.c) */
 FIO_APPLY(unlink)
 {
 	int b;
-	(void)j;
-	return fio_parse_bool(v, &b, err, errlen);
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.files.keep_created = !b;
+	return 0;
 }
 APPLY_BOOL(stonewall, j->stonewall)
 APPLY_BOOL(new_group, j->new_group)

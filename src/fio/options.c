@@ -27,7 +27,7 @@ const struct fio_option fio_options[] = {
 	SUP("loops", NULL, FIO_T_INT, "1", loops, "io_job.loops"),
 	/* where */
 	SUP("size", NULL, FIO_T_SIZE, NULL, size, "io_job.size (bytes of I/O per job)"),
-	SUP("filesize", NULL, FIO_T_SIZE, NULL, filesize, "io_job.filesize"),
+	SUP("filesize", NULL, FIO_T_SIZE, NULL, filesize, "io_job.filesize; alone (no size=), the job's size is filesize x its files, as fio's"),
 	SUP("offset", "fileoffset", FIO_T_SIZE, "0", offset, "io_job.offset"),
 	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists)"),
 	SUP("directory", NULL, FIO_T_LIST, NULL, directory, "io_job.targets (a:b lists)"),
@@ -35,7 +35,7 @@ const struct fio_option fio_options[] = {
 	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),
 	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.files.create_only"),
 	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,
-	    "checked only: files nodemark creates are removed anyway, others never"),
+	    "io_job.files.keep_created (0: a file target nodemark created stays for later jobs and after the run; 1: removed at the end)"),
 	/* how long */
 	SUP("runtime", "timeout", FIO_T_TIME, NULL, runtime, "io_job.runtime_ns"),
 	SUP("time_based", NULL, FIO_T_BOOL, "0", time_based, "io_job.time_based"),

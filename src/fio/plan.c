@@ -82,6 +82,7 @@ static void job_defaults(struct fio_job *j)
 	io->buf.content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
 	io->buf.content.ws_pct = 5;
 	io->report.per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
+	io->files.keep_created = 1;     /* fio's unlink=0: a job's files stay for the next job */
 	j->flow_id = 0;
 	j->kb_base = 1024;
 	j->unit_base = 8;
@@ -202,6 +203,9 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		if (!j->io.filesize && j->io.size)
 			j->io.filesize = j->io.size / j->io.ntargets;
 	}
+	/* fio's filesize= alone: the job's size is its files' (filesize x files) */
+	if (!j->io.size && j->io.filesize)
+		j->io.size = j->io.filesize * (j->io.files.all_targets ? j->io.ntargets : j->io.nrfiles);
 	fio_job_logs(j);
 	if (fio_job_prio(j, msg, sizeof msg) < 0 || fio_job_zones(j, msg, sizeof msg) < 0 ||
 	    fio_job_content(j, msg, sizeof msg) < 0)

@@ -92,6 +92,9 @@ struct io_files_spec {
 	int create_targets;         /* a missing file target is created and laid out (fio's
 	                             * filename=); 0: a missing target is an error */
 	int create_only;
+	int keep_created;           /* 1: a file target nodemark created is kept for a later job and
+	                             * after the run (fio's unlink=0, its default); 0: removed when
+	                             * its job's session closes */
 	int all_targets;            /* every thread works on all the (file or device) targets, each
 	                             * its share of size (fio's filename=a:b); 0: thread i on target
 	                             * i % ntargets */

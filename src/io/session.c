@@ -199,7 +199,7 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			need = job->offset + (job->size && !job->files.all_targets ? region : io_layout_file_len(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
-			/* ours from here on: removed at the end, and on a signal (unlike fio, which keeps it) */
+			/* removed on a signal while the run is under way; at the end only with unlink=1 */
 			cleanup_add(t->path);
 			int st2 = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
 				  : io_layout_write(t->path, 0, need, 1, err, errlen);
@@ -393,7 +393,12 @@ void io_session_close(struct io_session *s)
 		struct io_target *t = &s->targets[i];
 		if (t->workdir[0])
 			cleanup_now(t->workdir);
-		if (t->created)
+		/* fio's unlink=0 keeps the file for a later job (write, then verify) and after the run;
+		 * unlink=1 removes it, also when an earlier job of this run made it (never a user's) */
+		int keep = s->job.files.keep_created;
+		if (t->created && keep && !cleanup_interrupted()) /* a Ctrl-C removes it */
+			cleanup_forget(t->path);
+		else if (t->created || (!keep && t->kind == TARGET_FILE && cleanup_registered(t->path)))
 			cleanup_now(t->path);
 		free(t->node_cpus);
 	}

@@ -150,10 +150,13 @@ expect_err_has "--status-interval:" "a bad --status-interval names the option"
 
 # --- disk_util: the devices under the files, over the run ------------------------------------
 
-# A filename= nodemark creates is removed at the end (fio keeps it).
+# A filename= nodemark creates stays (fio's unlink=0); unlink=1 removes it at the end.
 run_nm fio --no-save --name=created --filename=d/made-here --size=256k --rw=write --bs=64k
 expect_rc 0 "a missing filename= is created: exit 0"
-check "the file it created is removed at the end" test ! -e d/made-here
+check "the file it created stays after the run (unlink=0)" test -f d/made-here
+rm -f d/made-here
+run_nm fio --no-save --name=created --filename=d/made-here --size=256k --rw=write --bs=64k --unlink=1
+check "unlink=1: the file it created is removed at the end" test ! -e d/made-here
 
 # Real fio says whether this directory has a disk under it (tmpfs and overlays have none): the
 # same job through both tools must then give the same device list, with fio's keys.
@@ -235,7 +238,7 @@ run_nm fio --cmdhelp=no_such_option
 expect_rc 2 "--cmdhelp of an unknown option exits 2"
 one_line_error "--cmdhelp of an unknown option is one line"
 
-# --- fio's default target: NAME.THREAD.0 in the current directory, removed at the end ----------
+# --- fio's default target: NAME.THREAD.0 in the current directory, kept (unlink=0) -------------
 
 mkdir -p empty
 (
@@ -253,7 +256,9 @@ rc=$(cat seed.rc) err=$(cat seed.err) out=$(cat seed.json)
 expect_rc 0 "the seed's 8-job line without a target runs"
 check "the seed's line gives 8 jobs in groups 0..7" test "$(json_get '[(x["jobname"][:3], x["groupid"]) for x in j["jobs"]]')" = \
     "[('Seq', 0), ('Seq', 1), ('Seq', 2), ('Seq', 3), ('RND', 4), ('RND', 5), ('RND', 6), ('RND', 7)]"
-check "the seed's line leaves nothing in the directory" test -z "$(ls -A empty)"
+check "the seed's line leaves its 8 files (unlink=0), as fio" test "$(LC_ALL=C ls -A empty | tr '\n' ' ')" = \
+    "RND4KQ1T1read.0.0 RND4KQ1T1write.0.0 RND4KQ32T1read.0.0 RND4KQ32T1write.0.0 SeqQ1T1read.0.0 SeqQ1T1write.0.0 SeqQ8T1read.0.0 SeqQ8T1write.0.0 "
+rm -f empty/*
 
 # the files are fio's names in the current directory while the job runs; a signal removes them
 ( cd empty && exec "$NM" fio --no-save --name=dflt --size=64k --numjobs=2 --startdelay=30 >/dev/null 2>&1 ) &
