@@ -218,6 +218,7 @@ FIO_APPLY(unlink)
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
 		return -1;
 	j->io.files.keep_created = !b;
+	j->io.files.remove_marked = b;
 	return 0;
 }
 APPLY_BOOL(stonewall, j->stonewall)

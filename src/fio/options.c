@@ -35,7 +35,7 @@ const struct fio_option fio_options[] = {
 	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),
 	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.files.create_only"),
 	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,
-	    "io_job.files.keep_created (0: a file target nodemark created stays for later jobs and after the run; 1: removed at the end)"),
+	    "io_job.files.keep_created (0: a file target nodemark created stays, marked user.nodemark, for later jobs and runs; 1: removed at the end, with any marked file the job used)"),
 	/* how long */
 	SUP("runtime", "timeout", FIO_T_TIME, NULL, runtime, "io_job.runtime_ns"),
 	SUP("time_based", NULL, FIO_T_BOOL, "0", time_based, "io_job.time_based"),

@@ -144,7 +144,7 @@ static int check_one(const struct fio_job *j, const char *path, const char *cons
 		return nm_errf(err, errlen, "job '%s': %s: %s", jn, path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return 0;
-	if (!io_job_writes(&j->io) || named(allow, nallow, path))
+	if (!io_job_writes(&j->io) || named(allow, nallow, path) || file_marked(path))
 		return 2;
 	/* refused here, where the option is known, so the message can say how to allow it (the I/O
 	 * session refuses it too, as disk's does) */
@@ -176,7 +176,8 @@ int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nal
 			else if (c == 1)
 				note_new(&nf, &nnf, path, new_file_size(&j->io));
 			else if (c == 2)
-				all_named &= named(allow, nallow, path);
+				/* a file an earlier run created and kept carries nodemark's mark: its own to rewrite */
+				all_named &= named(allow, nallow, path) || file_marked(path);
 		}
 		j->io.files.allow_write_blockdev = all_named;
 		j->io.files.create_targets = 1; /* fio creates a missing filename= */

@@ -61,6 +61,8 @@ struct io_target {
 	uint64_t dev_size;          /* block device or existing file size */
 	unsigned align;             /* O_DIRECT alignment (logical block size) */
 	int created;                /* a file target we created (create_targets) */
+	int ours;                   /* an existing file carrying nodemark's mark (util/workdir.h):
+	                             * created and kept by an earlier job or run, so writable */
 	int *node_cpus;             /* the CPUs of numa_node when threads are placed there */
 	unsigned nnode_cpus;
 };

@@ -95,6 +95,9 @@ struct io_files_spec {
 	int keep_created;           /* 1: a file target nodemark created is kept for a later job and
 	                             * after the run (fio's unlink=0, its default); 0: removed when
 	                             * its job's session closes */
+	int remove_marked;          /* 1: an existing file carrying nodemark's mark (a file an
+	                             * earlier job or run created and kept) is removed at the end
+	                             * too (fio's unlink=1); never a file without the mark */
 	int all_targets;            /* every thread works on all the (file or device) targets, each
 	                             * its share of size (fio's filename=a:b); 0: thread i on target
 	                             * i % ntargets */

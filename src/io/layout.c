@@ -56,6 +56,8 @@ int io_layout_write(const char *path, uint64_t from, uint64_t size, int create, 
 	int fd = open(path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
 	if (fd < 0)
 		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
+	if (create)
+		(void)file_mark(fd); /* nodemark's own: a later run may rewrite it (util/workdir.h) */
 	uint64_t *buf = malloc(chunk);
 	if (!buf) {
 		close(fd);

@@ -133,10 +133,13 @@ static int classify_target(const struct io_job *job, struct io_target *t, struct
 		if (fd < 0)
 			return nm_errf(err, errlen, "%s: cannot open: %s", t->path, strerror(errno)), IO_BAD_JOB;
 		close(fd);
-		if (writes && !job->files.allow_write_blockdev)
+		/* a file nodemark created and kept (fio's unlink=0) carries its mark: rewritten and
+		 * grown as a new one would be; any other file only with the user's leave */
+		t->ours = file_marked(t->path);
+		if (writes && !job->files.allow_write_blockdev && !t->ours)
 			return nm_errf(err, errlen, "%s: a file nodemark did not create is only read unless writes "
 				       "to it are allowed", t->path), IO_BAD_JOB;
-		t->writable = writes;
+		t->writable = writes || t->ours;
 	} else {
 		return nm_errf(err, errlen, "%s: not a directory, regular file or block device", t->path), IO_BAD_JOB;
 	}
@@ -199,7 +202,8 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			need = job->offset + (job->size && !job->files.all_targets ? region : io_layout_file_len(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
-			/* removed on a signal while the run is under way; at the end only with unlink=1 */
+			/* removed on a signal while the run is under way; at the end unless kept (fio's
+			 * unlink=0), then with nodemark's mark so a later run may rewrite it */
 			cleanup_add(t->path);
 			int st2 = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
 				  : io_layout_write(t->path, 0, need, 1, err, errlen);
@@ -393,12 +397,12 @@ void io_session_close(struct io_session *s)
 		struct io_target *t = &s->targets[i];
 		if (t->workdir[0])
 			cleanup_now(t->workdir);
-		/* fio's unlink=0 keeps the file for a later job (write, then verify) and after the run;
-		 * unlink=1 removes it, also when an earlier job of this run made it (never a user's) */
-		int keep = s->job.files.keep_created;
-		if (t->created && keep && !cleanup_interrupted()) /* a Ctrl-C removes it */
+		/* fio's unlink=0 keeps the file (marked as nodemark's) for a later job (write, then
+		 * verify) and after the run; unlink=1 removes it, also when an earlier job or run made
+		 * it: the mark says so, and a file without it (the user's) is never removed */
+		if (t->created && s->job.files.keep_created && !cleanup_interrupted()) /* a Ctrl-C removes it */
 			cleanup_forget(t->path);
-		else if (t->created || (!keep && t->kind == TARGET_FILE && cleanup_registered(t->path)))
+		else if (t->created || (s->job.files.remove_marked && t->ours && file_marked(t->path)))
 			cleanup_now(t->path);
 		free(t->node_cpus);
 	}

@@ -75,16 +75,6 @@ void cleanup_forget(const char *path)
 	pthread_mutex_unlock(&lock);
 }
 
-int cleanup_registered(const char *path)
-{
-	int found = 0;
-	pthread_mutex_lock(&lock);
-	for (int i = 0; i < MAX_PATHS && !found; i++)
-		found = paths[i] && strcmp(paths[i], path) == 0;
-	pthread_mutex_unlock(&lock);
-	return found;
-}
-
 static void say_stopped(int sig, int again, unsigned removed, const char *then);
 
 void cleanup_now(const char *path)

@@ -21,7 +21,6 @@ void cleanup_init(void);                 /* main.c calls it once */
 int cleanup_add(const char *path);       /* a file or a directory tree to remove at exit */
 void cleanup_forget(const char *path);   /* keep it after all (--keep, or a committed output) */
 void cleanup_now(const char *path);      /* remove it now and forget it */
-int cleanup_registered(const char *path); /* 1: registered (this run made it), not yet removed */
 void cleanup_all(void);                  /* remove everything registered */
 
 /* The command stops at safe points (its long loops poll cleanup_interrupted()); see above. */

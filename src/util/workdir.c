@@ -13,6 +13,7 @@
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -201,4 +202,22 @@ int space_check(const char *dir, uint64_t need, char *err, size_t errlen)
 			       dir, units_bytes_iec(need, a, sizeof a), units_bytes_iec(reserve, b, sizeof b),
 			       units_bytes_iec(avail, c, sizeof c));
 	return 0;
+}
+
+/* The value says what made the file; only the attribute's name and this value count as the mark. */
+static const char mark_value[] = "created by nodemark";
+
+int file_mark(int fd)
+{
+	return fsetxattr(fd, NM_FILE_MARK, mark_value, sizeof mark_value - 1, 0);
+}
+
+int file_marked(const char *path)
+{
+	struct stat st;
+	char v[sizeof mark_value];
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return 0;
+	ssize_t n = getxattr(path, NM_FILE_MARK, v, sizeof v);
+	return n == (ssize_t)sizeof mark_value - 1 && memcmp(v, mark_value, (size_t)n) == 0;
 }

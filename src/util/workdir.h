@@ -25,6 +25,18 @@ uint64_t space_reserve(uint64_t total_bytes);
  * under dir would leave less than space_reserve() free. */
 int space_check(const char *dir, uint64_t need, char *err, size_t errlen);
 
+/* nodemark's mark on a file it created outside its private directories (fio's kept files, unlink=0):
+ * the user extended attribute user.nodemark. A later run may rewrite a marked file, and only a
+ * marked one, without --allow-write: the mark goes with the file (rename, cp -a) and goes away
+ * when the file is removed, so a file the user makes at the same path later is never taken for
+ * nodemark's, and no user sets it by accident. Where the filesystem has no user attributes
+ * (tmpfs before Linux 6.6, some network filesystems) the file stays unmarked, so protected. */
+#define NM_FILE_MARK "user.nodemark"
+/* Mark the open file fd. 0, or -1 (errno) when the filesystem refuses: the file then stays unmarked. */
+int file_mark(int fd);
+/* 1: path is a regular file that carries the mark; 0 otherwise (no mark, no attributes, missing). */
+int file_marked(const char *path);
+
 /* A random 64-bit value from getrandom(), for ids and names. */
 uint64_t random_u64(void);
 

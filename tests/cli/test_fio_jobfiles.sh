@@ -1,7 +1,9 @@
 # Job files of our own (tests/cli/data/fio/) that cover the option combinations of fio's
 # example job files, run through real fio and nodemark fio: the same job names, group ids,
 # job and global options and JSON keys (tests/cli/fio_compare.py), the same amounts of I/O for
-# size-based jobs, figures within a loose factor for time-based ones, and nothing left behind.
+# size-based jobs, figures within a loose factor for time-based ones, and no file left behind that
+# fio does not leave too (fio keeps a job's files, unlink=0; nodemark keeps its filename= and
+# NAME.THREAD.0 files as fio does, and removes its private directory of directory= files).
 . "$TESTS_DIR/cli/lib.sh"
 require_fio
 data=$TESTS_DIR/cli/data/fio
@@ -39,8 +41,9 @@ run_once() {
         [ "$mode" = --loose ] && [ -z "${3:-}" ] && [ -z "${retried:-}" ] && return 1
     fi
     local left
-    left=$(cd nm && find . -mindepth 1 ! -name '*.fio' ! -name '*.inc' ! -path ./d | head -5)
-    if [ -z "$left" ]; then ok "$name: nodemark leaves nothing behind"; else not_ok "$name: nodemark leaves nothing behind" "$left"; fi
+    left=$(cd nm && find . -mindepth 1 ! -name '*.fio' ! -name '*.inc' ! -path ./d | while read -r f; do
+        [ -e "../fio/$f" ] || echo "$f"; done | head -5)
+    if [ -z "$left" ]; then ok "$name: nodemark leaves no file fio does not"; else not_ok "$name: nodemark leaves no file fio does not" "$left"; fi
     print_result
     result_name=""
     return 0
@@ -63,7 +66,7 @@ run_both "$data/includes.fio" --sizes
 run_both "$data/timed.fio" --loose
 
 # The default target: no filename= or directory=, fio's NAME.THREAD.0 files in the working
-# directory (fio keeps them; nodemark removes them).
+# directory, kept by both (fio's unlink=0).
 printf '[global]\nsize=512k\nbs=4k\n[dflt-a]\nrw=read\n[dflt-b]\nrw=randwrite\nnumjobs=2\nstonewall\n' > "$PWD/default.fio"
 for tool in fio nm; do rm -rf "$tool" && mkdir "$tool" && cp default.fio "$tool"/; done
 (cd fio && fio --output-format=json default.fio >../fio.json 2>../fio.err)
@@ -74,4 +77,13 @@ if why=$(python3 "$TESTS_DIR/cli/fio_compare.py" fio.json nm.json --sizes 2>&1);
 else
     not_ok "default target: the same as fio" "$why"
 fi
-check "default target: nodemark removes its files" test "$(ls -A nm)" = default.fio
+check "default target: nodemark keeps the files fio keeps (unlink=0)" test "$(LC_ALL=C ls -A nm)" = "$(LC_ALL=C ls -A fio)"
+check "default target: the kept files are the jobs' (dflt-a.0.0, dflt-b.0.0, dflt-b.1.0)" \
+    test "$(LC_ALL=C ls -A nm | tr '\n' ' ')" = "default.fio dflt-a.0.0 dflt-b.0.0 dflt-b.1.0 "
+# unlink=1: both remove them at the end
+sed 's/^bs=4k$/bs=4k\nunlink=1/' default.fio >unlink.fio
+for tool in fio nm; do rm -rf "$tool" && mkdir "$tool" && cp unlink.fio "$tool"/; done
+(cd fio && fio --output-format=json unlink.fio >../fio.json 2>../fio.err)
+(cd nm && "$NM" fio --no-save --output-format=json unlink.fio >../nm.json 2>../nm.err)
+check "default target, unlink=1: fio removes its files" test "$(ls -A fio)" = unlink.fio
+check "default target, unlink=1: nodemark removes its files, as fio" test "$(ls -A nm)" = unlink.fio

@@ -81,3 +81,40 @@ if [ "$(cat nm.kept)" = gone ] && [ "$(cat fio.kept)" = gone ] && [ "$(cat fio.f
 else
     not_ok "unlink=1: as fio" "fio: $(cat fio.kept) $(cat fio.fig); nodemark: $(cat nm.kept) $(cat nm.fig)"
 fi
+
+# --- nodemark's mark: a rerun rewrites its own kept file, and only that ------------------------
+mark() { python3 -c 'import os,sys
+try: print(os.getxattr(sys.argv[1], "user.nodemark").decode())
+except OSError as e: print("none")' "$1"; }
+rm -f f
+run_tool nm --name=w --filename=f --size=256k --rw=write
+check "the kept file carries nodemark's mark (user.nodemark)" test "$(mark f)" = "created by nodemark"
+run_tool nm --name=w --filename=f --size=512k --rw=randwrite
+[ $rc -eq 0 ] && [ "$(stat -c %s f)" = 524288 ] && ok "a second run of the same write job rewrites (and grows) its kept file" ||
+    not_ok "a rerun rewrites nodemark's kept file" "exit $rc: $(head -c 300 nm.err)"
+check "the rewritten file keeps the mark" test "$(mark f)" = "created by nodemark"
+# files nodemark did not create stay protected exactly as before: the user's own, a copy of a
+# kept file (cp does not copy the attribute), a file the user made at a kept file's path
+head -c 300000 /dev/urandom >u
+cp f c
+rm -f f && head -c 300000 /dev/urandom >f
+for x in u c f; do
+    sum=$(cksum <$x)
+    run_tool nm --name=w --filename=$x --size=256k --rw=write
+    if [ $rc -eq 2 ] && grep -q "did not create is only read unless named again in --allow-write=$x" nm.err &&
+        [ "$(cksum <$x)" = "$sum" ]; then
+        ok "an unmarked file ($x) is refused and unchanged"
+    else
+        not_ok "an unmarked file ($x) is refused and unchanged" "exit $rc: $(head -c 300 nm.err)"
+    fi
+done
+# a mark with another value is no mark
+python3 -c 'import os; os.setxattr("u", "user.nodemark", b"created by someone")'
+run_tool nm --name=w --filename=u --size=256k --rw=write
+check "an attribute with another value is not nodemark's mark: refused" test $rc -eq 2
+# unlink=1 removes a kept file an earlier run made, never an unmarked one
+rm -f f k && run_tool nm --name=w --filename=k --size=64k --rw=write
+run_tool nm --name=r --filename=k --size=64k --rw=read --unlink=1
+check "unlink=1 removes the file an earlier run kept" test $rc -eq 0 -a ! -e k
+run_tool nm --name=r --filename=u --size=64k --rw=read --unlink=1
+check "unlink=1 leaves a file nodemark did not create" test $rc -eq 0 -a -f u
