@@ -149,9 +149,39 @@ static char *trim(char *s)
 	return s;
 }
 
+/* A steps file's hook line "  KEY: CMD" (indented, under its step): the hook of that kind
+ * for the step above.  Returns 0, or -1 with why in err. */
+static const char *const hook_keys[] = { "setup", "prepare", "conclude", "cleanup" };
+
+static int step_hook(struct time_args *a, size_t first, const char *key, size_t n, const char *cmd, char *err,
+		     size_t errlen)
+{
+	int k = -1;
+	for (int i = 0; i < 4; i++)
+		if (strlen(hook_keys[i]) == n && strncmp(key, hook_keys[i], n) == 0)
+			k = i;
+	if (k < 0) {
+		snprintf(err, errlen, "an indented line is a hook of the step above: setup:, prepare:, conclude: "
+				      "or cleanup:");
+		return -1;
+	}
+	if (a->nsteps == first) {
+		snprintf(err, errlen, "'%s:' before any step (a hook is indented under its step)", hook_keys[k]);
+		return -1;
+	}
+	const char **h = &a->step_hooks[a->nsteps - 1][k];
+	if (*h) {
+		snprintf(err, errlen, "a second '%s:' for step '%s'", hook_keys[k], a->names[a->nnames - 1]);
+		return -1;
+	}
+	*h = cmd;
+	return 0;
+}
+
 /* --steps FILE: the same steps as lines "name: command" ('#' comments and blank lines
- * skipped), so a long pipeline is written once and kept beside its data.  The commands point
- * into the file's text, kept until time_args_free. */
+ * skipped), so a long pipeline is written once and kept beside its data; an indented
+ * "prepare: CMD" (setup, conclude, cleanup) under a step is that step's own hook.  The
+ * commands point into the file's text, kept until time_args_free. */
 static void take_steps_file(const struct opt_iter *it, void *args)
 {
 	struct time_args *a = args;
@@ -167,11 +197,13 @@ static void take_steps_file(const struct opt_iter *it, void *args)
 	a->steps_file = it->arg;
 	size_t before = a->nsteps;
 	unsigned lineno = 0;
+	char err[160];
 	for (char *line = text, *next; line && *line; line = next) {
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
 		lineno++;
+		int indented = *line == ' ' || *line == '\t';
 		char *l = trim(line);
 		if (!*l || *l == '#')
 			continue;
@@ -181,9 +213,12 @@ static void take_steps_file(const struct opt_iter *it, void *args)
 		while (n && (name[n - 1] == ' ' || name[n - 1] == '\t'))
 			n--;
 		if (!colon || !n || !*cmd || strcspn(name, " \t") < n)
-			nm_usage_fail("--steps: %s:%u: expected 'name: command' (a name without blanks, a colon, "
-				      "then the command)", it->arg, lineno);
-		add_step(a, name, n, cmd);
+			nm_usage_fail("--steps: %s:%u: expected '%s: command' (a name without blanks, a colon, "
+				      "then the command)", it->arg, lineno, indented ? "hook" : "name");
+		if (!indented)
+			add_step(a, name, n, cmd);
+		else if (step_hook(a, before, name, n, cmd, err, sizeof err) < 0)
+			nm_usage_fail("--steps: %s:%u: %s", it->arg, lineno, err);
 	}
 	if (a->nsteps == before)
 		nm_usage_fail("--steps: %s: no steps (one 'name: command' per line)", it->arg);
@@ -217,7 +252,9 @@ const struct cli_option time_options[] = {
 		 CLI_HELP("NAME=CMD", "a step of a pipeline (repeatable, in order): each run times the\n"
 				      "steps in turn, a row per step and a total (default 1 run)")),
 	CLI_CALL("steps", take_steps_file, &parsed,
-		 CLI_HELP("FILE", "the steps from FILE, one 'name: command' per line ('#' comments)")),
+		 CLI_HELP("FILE", "the steps from FILE, one 'name: command' per line ('#' comments);\n"
+				  "an indented 'prepare: CMD' (setup, conclude, cleanup) under a\n"
+				  "step is that step's own hook")),
 	CLI_FLAG("interleave", &parsed.plan.interleave,
 		 CLI_HELP(NULL, "run the commands in turn (A B A B ...) so slow drift hits all alike")),
 	CLI_DURATION("timeout", &parsed.plan.timeout_ns, .min = 1, .bad = "expected a duration above 0, like 30s or 5m",
@@ -494,12 +531,15 @@ static int build_plan(struct time_args *a)
 			struct time_command *tc = &a->plan.cmds[a->plan.ncmds - 1];
 			if (a->params.naxes)
 				tc->template = command_template(a, nt, is_ref ? a->reference : a->direct ? NULL : a->shell_cmds[u]);
-			const char *prep = hook_for(a->prepares, a->nprepares, t);
-			const char *conc = hook_for(a->concludes, a->nconcludes, t);
-			tc->setup = a->setup ? params_substitute(pp, c, a->setup) : NULL;
-			tc->prepare = prep ? params_substitute(pp, c, prep) : NULL;
-			tc->conclude = conc ? params_substitute(pp, c, conc) : NULL;
-			tc->cleanup = a->cleanup ? params_substitute(pp, c, a->cleanup) : NULL;
+			const char *hook[4] = { a->setup, hook_for(a->prepares, a->nprepares, t),
+						hook_for(a->concludes, a->nconcludes, t), a->cleanup };
+			for (int k = 0; k < 4; k++) /* a steps file's own hook for this step wins */
+				if (!is_ref && u < a->nsteps && a->step_hooks[u][k])
+					hook[k] = a->step_hooks[u][k];
+			tc->setup = hook[0] ? params_substitute(pp, c, hook[0]) : NULL;
+			tc->prepare = hook[1] ? params_substitute(pp, c, hook[1]) : NULL;
+			tc->conclude = hook[2] ? params_substitute(pp, c, hook[2]) : NULL;
+			tc->cleanup = hook[3] ? params_substitute(pp, c, hook[3]) : NULL;
 		}
 	return 0;
 }

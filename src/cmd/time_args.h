@@ -41,6 +41,9 @@ struct time_args {
 	size_t nsteps;          /* --step NAME=CMD: a pipeline, its steps in turn, one run each round */
 	const char *steps_file; /* --steps FILE: the same steps as "name: command" lines */
 	char *steps_text;       /* its text, which the steps' commands point into */
+	/* a steps file's own hooks for step i (indented "prepare: CMD" lines), or NULL: used
+	 * instead of the command line's hook of that kind for that step */
+	const char *step_hooks[TIME_MAX_CMDS][4]; /* setup, prepare, conclude, cleanup */
 	const char *export_json, *export_csv, *export_md, *export_adoc, *export_org;
 };
 

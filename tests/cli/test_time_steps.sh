@@ -49,7 +49,7 @@ cat >pipeline.steps <<'STEPS'
 # the lab's pipeline, in order
 align: echo align >>order; sleep 0.01
 
-  dedup :echo dedup >>order
+dedup :echo dedup >>order
 bqsr:   echo bqsr >>order   # a '#' inside a command is the shell's
 STEPS
 run_nm time --no-save --runs 2 --export-json - --steps pipeline.steps
@@ -81,3 +81,43 @@ expect_refused "--steps beside a plain command" "--step"
 run_nm time --steps pipeline.steps --export-json pipeline.steps
 expect_refused "--steps: an export over the steps file" "pipeline.steps"
 check "the steps file is unchanged" grep -q '^align: ' pipeline.steps
+
+# A steps file's own hooks: indented 'setup:', 'prepare:', 'conclude:', 'cleanup:' under a step,
+# run as the command line's are (setup once before the runs, prepare and conclude around every
+# run of that step, cleanup once after); a step without its own hook keeps the command line's.
+rm -f order
+cat >hooks.steps <<'STEPS'
+align: echo run-align >>order
+  setup: echo setup-align >>order
+  prepare: echo prepare-align >>order
+  conclude: echo conclude-align >>order
+  cleanup: echo cleanup-align >>order
+dedup: echo run-dedup >>order
+	prepare: echo prepare-dedup >>order   # a tab indents too
+bqsr: echo run-bqsr >>order
+STEPS
+run_nm time --runs 2 --label hooked --steps hooks.steps --prepare 'echo prepare-cli >>order'
+expect_rc 0 "--steps with hooks exits 0"
+want="setup-align prepare-align run-align conclude-align prepare-dedup run-dedup prepare-cli run-bqsr"
+want="$want prepare-align run-align conclude-align prepare-dedup run-dedup prepare-cli run-bqsr cleanup-align "
+got=$(tr '\n' ' ' <order)
+[ "$got" = "$want" ] && ok "--steps hooks: each step's own, in order, setup/cleanup once, prepare per run" \
+    || not_ok "--steps hooks order" "$got"
+run_nm show hooked --json
+check "--steps hooks: saved with each step's bench" test \
+    "$(json_get '[(b["settings"].get("setup"), b["settings"].get("prepare")) for b in j["benches"][:3]]')" = \
+    "[('echo setup-align >>order', 'echo prepare-align >>order'), (None, 'echo prepare-dedup >>order   # a tab indents too'), (None, 'echo prepare-cli >>order')]"
+
+# bad hook lines: one line naming the file and the line, exit 2
+printf 'align: true\n  prep: true\n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: an indented line that is no hook" "bad.steps:2: an indented line is a hook"
+printf '# hooks\n  setup: true\nalign: true\n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: a hook before any step" "bad.steps:2:"
+printf 'align: true\n  setup: true\n  setup: false\n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: a hook given twice for a step" "bad.steps:3: a second 'setup:'"
+printf 'align: true\n  cleanup:\n' >bad.steps
+run_nm time --no-save --steps bad.steps
+expect_refused "--steps: a hook without a command" "bad.steps:2:"
