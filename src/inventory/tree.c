@@ -72,11 +72,28 @@ static void add_holders(const char *root, const char *name, json_t *node, json_t
 	sysfs_list_free(holders, n);
 }
 
+/* What udev's probe (blkid) found on device dev ("major:minor"): E:ID_FS_TYPE= in
+ * /run/udev/data/bMAJ:MIN, as lsblk reads it.  That names what is on a device nothing mounts
+ * by its number: a ZFS pool's member (zfs_member), swap, an unmounted file system.  0 or -1. */
+static int udev_fs_type(const char *root, const char *dev, char *out, size_t len)
+{
+	char buf[16384];
+	if (sysfs_read(root, buf, sizeof buf, "/run/udev/data/b%s", dev) < 0)
+		return -1;
+	for (char *save, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save))
+		if (strncmp(l, "E:ID_FS_TYPE=", 13) == 0) {
+			snprintf(out, len, "%s", l + 13);
+			sysfs_clean(out);
+			return *out ? 0 : -1;
+		}
+	return -1;
+}
+
 static json_t *tree_node(const char *root, const char *name, const char *type, int depth)
 {
 	json_t *node = json_pack("{s:s,s:s}", "name", name, "type", type);
 	long long sectors;
-	char buf[128], dev[32];
+	char buf[128], dev[32] = "";
 	if (sysfs_long(root, &sectors, "/sys/class/block/%s/size", name) == 0 && sectors >= 0)
 		json_object_set_new(node, "size", json_integer(sectors * 512));
 	if (strcmp(type, "crypt") == 0 || strcmp(type, "lvm") == 0 || strcmp(type, "dm") == 0) {
@@ -90,6 +107,8 @@ static json_t *tree_node(const char *root, const char *name, const char *type, i
 	if (sysfs_str(root, dev, sizeof dev, "/sys/class/block/%s/dev", name) == 0 && mount_of_dev(root, dev, &m) == 0) {
 		json_object_set_new(node, "fstype", json_string(m.fstype));
 		json_object_set_new(node, "mountpoint", json_string(m.mountpoint));
+	} else if (dev[0] && udev_fs_type(root, dev, buf, sizeof buf) == 0) {
+		json_object_set_new(node, "fstype", json_string(buf));
 	}
 	json_t *children = json_array();
 	if (depth < TREE_MAX_DEPTH)

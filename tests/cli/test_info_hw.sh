@@ -94,6 +94,10 @@ expect_out_matches '^  kernel +6\.5\.0-1017-gcp, command line of 6 words: mitiga
 run_nm info --sysroot "$FX/sysroot-zfs-990pro" --path /tank/db
 expect_out_matches '^  ZFS dataset +tank/db: recordsize 32\.0 KiB, compression lz4, atime off, sync standard, primarycache all ' "ZFS dataset: each property by its name"
 expect_out_matches '^  ZFS pool +tank: health ONLINE, layout 1 disk, ashift 12$' "ZFS pool: health, layout, ashift by name"
+# the pool's partition: nothing mounts it by its number, so FSTYPE is udev's probe (lsblk's)
+disks_check "ZFS on a 990 PRO" "disk part part part"
+expect_out_matches '^  └─nvme0n1p3 +1\.7T part zfs_member *($| )' "ZFS: the pool's partition is FSTYPE zfs_member (udev's ID_FS_TYPE)"
+expect_out_matches '^  ├─nvme0n1p1 +512M part vfat +/boot/efi' "ZFS: a mounted partition keeps its mount's fstype"
 
 # --- this machine: a loop device shows its backing file -----------------------------------
 if [ "$(id -u)" -ne 0 ] || ! command -v losetup >/dev/null; then
