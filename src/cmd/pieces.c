@@ -435,10 +435,17 @@ static int matrix_report(const struct pieces_opts *o, unsigned runs, double *sam
 			struct summary s;
 			snprintf(name, sizeof name, "%s/%s-%s", rows[k], pieces_sync_label(&p, sl, sizeof sl),
 				 hash_algo_title(matrix_hashes[c % 2]));
+			char lo[32] = "", hi[32] = "", text[112];
 			summary_median(samples[c][k], runs, 0.95, &s);
 			summary_range_pct(&s, pct, sizeof pct);
+			if (summary_unstable(&s)) {
+				rate_si(s.lo, lo, sizeof lo);
+				rate_si(s.hi, hi, sizeof hi);
+			}
 			if (!o->json)
-				printf("%-28s %s ± %s  n=%u\n", name, rate_si(s.center, rate, sizeof rate), pct, runs);
+				printf("%-28s %s  n=%u\n", name, stats_spread_text(text, sizeof text, s.center, s.lo, s.hi, pct,
+										rate_si(s.center, rate, sizeof rate), lo, hi),
+				       runs);
 			json_t *sj = json_array();
 			for (unsigned i = 0; i < runs; i++)
 				json_array_append_new(sj, json_real(samples[c][k][i]));

@@ -208,12 +208,17 @@ static void print_tables(const struct record *r)
 			for (size_t k = 0; k < nm; k++) {
 				const struct metric *m = b->metrics[k];
 				struct summary s;
-				char v[48], pct[16], cell[80];
+				char v[48], pct[16], lo[48] = "", hi[48] = "", cell[160];
 				if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0)
 					continue;
 				units_figure(s.center, m->name, m->unit, v, sizeof v);
+				if (summary_unstable(&s)) {
+					units_figure(s.lo, m->name, m->unit, lo, sizeof lo);
+					units_figure(s.hi, m->name, m->unit, hi, sizeof hi);
+				}
 				if (s.n > 1)
-					snprintf(cell, sizeof cell, "%s ± %s", v, summary_range_pct(&s, pct, sizeof pct));
+					stats_spread_text(cell, sizeof cell, s.center, s.lo, s.hi,
+							  summary_range_pct(&s, pct, sizeof pct), v, lo, hi);
 				else
 					snprintf(cell, sizeof cell, "%s", v);
 				printf(" %-22s", cell);

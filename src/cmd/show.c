@@ -74,14 +74,27 @@ static void print_metric(FILE *out, const struct metric *m)
 	}
 	/* nodemark's own figures carry their unit (docs/report.md, "Units"); Go benchmark
 	 * units (the metric is its unit) keep benchstat's scaling. */
-	if (strcmp(m->name, m->unit) != 0) {
+	int own = strcmp(m->name, m->unit) != 0, unstable = summary_unstable(&s);
+	if (unstable) { /* a spread past 100%: the range, not "± 1404%" */
+		char lo[48], hi[48], num[40], text[160];
+		const double v[3] = { s.center, s.lo, s.hi };
+		char *f[3] = { med, lo, hi };
+		for (int k = 0; k < 3; k++)
+			if (own)
+				units_figure(v[k], m->name, m->unit, f[k], sizeof lo);
+			else
+				snprintf(f[k], sizeof lo, "%s %s", scale_one(v[k], scale_class_of(m->unit), num, sizeof num),
+					 m->unit);
+		fprintf(out, "    %-22s %s", m->name, stats_spread_text(text, sizeof text, s.center, s.lo, s.hi, "", med,
+									 lo, hi));
+	} else if (own) {
 		units_figure(s.center, m->name, m->unit, med, sizeof med);
-		fprintf(out, "    %-22s %19s", m->name, med);
+		fprintf(out, "    %-22s %19s ± %-4s", m->name, med, summary_range_pct(&s, pct, sizeof pct));
 	} else {
 		scale_one(s.center, scale_class_of(m->unit), med, sizeof med);
-		fprintf(out, "    %-22s %10s %-8s", m->name, med, m->unit);
+		fprintf(out, "    %-22s %10s %-8s ± %-4s", m->name, med, m->unit, summary_range_pct(&s, pct, sizeof pct));
 	}
-	fprintf(out, " ± %-4s (n=%zu%s)\n", summary_range_pct(&s, pct, sizeof pct), m->nsamples,
+	fprintf(out, " (n=%zu%s)\n", m->nsamples,
 	       m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
 }
 

@@ -93,15 +93,20 @@ static void cell_text(const struct ct_table *t, const struct ct_cell *c, int *si
 	buf[0] = '\0';
 	if (!c)
 		return;
-	char v[48], pct[16];
+	char v[48], pct[16], lo[48] = "", hi[48] = "";
 	units_figure(c->sum.center, t->metric, t->unit, v, sizeof v);
 	ct_units_add(units, ulen, v);
 	if (c->n < 2) {
 		*single = 1;
 		snprintf(buf, len, "%s", v);
-	} else {
-		snprintf(buf, len, "%s ± %s", v, summary_range_pct(&c->sum, pct, sizeof pct));
+		return;
 	}
+	if (summary_unstable(&c->sum)) {
+		units_figure(c->sum.lo, t->metric, t->unit, lo, sizeof lo);
+		units_figure(c->sum.hi, t->metric, t->unit, hi, sizeof hi);
+	}
+	stats_spread_text(buf, len, c->sum.center, c->sum.lo, c->sum.hi, summary_range_pct(&c->sum, pct, sizeof pct), v,
+			  lo, hi);
 }
 
 /* One family's table: its lines are (table, row) pairs of the tables in it.  Columns: the name,

@@ -3,6 +3,7 @@
 #include "export/calls_fmt.h"
 #include "export/texttab.h"
 #include "stats/scale.h"
+#include "stats/summary.h"
 #include "util/escape.h"
 #include "util/units.h"
 
@@ -76,7 +77,7 @@ static void footnotes(struct notes *nt, const char *const *warn, size_t nwarn, c
 
 /* Every text of one table, laid out before widths are known. */
 struct cellstr {
-	char center[48], pct[16], warn[64], delta[24], pn[48], dwarn[64];
+	char center[112], pct[16], warn[64], delta[24], pn[48], dwarn[64];
 	int present, compared;
 };
 
@@ -103,11 +104,23 @@ static void table_strings(const struct ct_result *res, const struct ct_table *t,
 			if (!cell)
 				continue;
 			s->present = 1;
-			if (own)
-				units_figure(cell->sum.center, t->metric, t->unit, s->center, sizeof s->center);
-			else
-				scale_format(&sc, cell->sum.center, s->center, sizeof s->center);
+			/* a spread past 100% is no figure: "unstable: V, range LO to HI", without the ± */
+			int unstable = summary_unstable(&cell->sum);
+			double v3[3] = { cell->sum.center, cell->sum.lo, cell->sum.hi };
+			char f3[3][48];
+			for (int k = 0; k < (unstable ? 3 : 1); k++)
+				if (own)
+					units_figure(v3[k], t->metric, t->unit, f3[k], sizeof f3[k]);
+				else
+					scale_format(&sc, v3[k], f3[k], sizeof f3[k]);
 			summary_range_pct(&cell->sum, s->pct, sizeof s->pct);
+			if (unstable) {
+				stats_spread_text(s->center, sizeof s->center, v3[0], v3[1], v3[2], s->pct, f3[0], f3[1],
+						  f3[2]);
+				s->pct[0] = '\0';
+			} else {
+				snprintf(s->center, sizeof s->center, "%s", f3[0]);
+			}
 			/* the cell's own warnings (summary), then the comparison's */
 			size_t nsum = 0;
 			while (nsum < cell->nwarn && strncmp(cell->warn[nsum], "need >= ", 8) == 0 &&
@@ -587,6 +600,8 @@ json_t *ct_to_json(const struct ct_result *res)
 				json_object_set_new(jc, "ci_lo", num_or_null(cell->sum.lo));
 				json_object_set_new(jc, "ci_hi", num_or_null(cell->sum.hi));
 				json_object_set_new(jc, "range", json_string(summary_range_pct(&cell->sum, pct, sizeof pct)));
+				if (summary_unstable(&cell->sum))
+					json_object_set_new(jc, "unstable", json_true());
 				if (cell->is_total)
 					json_object_set_new(jc, "total", json_true());
 				if (c > 0 && base && cell->has_cmp) {

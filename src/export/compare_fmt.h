@@ -31,7 +31,7 @@ void ct_units_add(char *buf, size_t len, const char *figure);
 /* The texts of one table's cells as the text output shows them, without footnotes:
  * (nrows + 1) * ncols entries, row-major, the last row being the geomean.  Caller frees. */
 struct ct_text {
-	char center[48], pct[16], delta[24], pn[48];
+	char center[112], pct[16], delta[24], pn[48]; /* center: "unstable: ..." past 100% */
 	int present, compared;
 };
 struct ct_text *ct_texts(const struct ct_result *res, const struct ct_table *t);

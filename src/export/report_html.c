@@ -1,4 +1,5 @@
 #include "export/report_html.h"
+#include "stats/summary.h"
 #include "export/changes.h"
 #include "export/report_charts.h"
 #include "export/report_svg.h"
@@ -163,8 +164,9 @@ static void verdict_cell(FILE *f, const struct ct_result *res, const struct ct_t
 		chart_esc(f, k->v.decide);
 	}
 	fputs("\">", f);
+	char nz[40];
 	if (k->v.cat == VERDICT_CAT_CANT_TELL)
-		fprintf(f, "can&#39;t tell: ±%.0f%% noise here", ceil(k->v.noise_pct));
+		fprintf(f, "can&#39;t tell: %s here", stats_noise_text(k->v.noise_pct, nz, sizeof nz));
 	else
 		chart_esc(f, k->v.text);
 	fputs("</td>", f);

@@ -220,7 +220,10 @@ void paired_decide(const struct paired_result *r, double floor_pct, struct paire
 			 a, 100 * r->confidence, b, c, r->n, f);
 	} else {
 		v->call = PAIRED_CANT_TELL;
-		snprintf(v->text, sizeof v->text, "can't tell: ±%s noise here", x);
+		if (stats_pct_unstable(v->bound_pct))
+			snprintf(v->text, sizeof v->text, "can't tell: noise past ±100%% here");
+		else
+			snprintf(v->text, sizeof v->text, "can't tell: ±%s noise here", x);
 		snprintf(v->why, sizeof v->why,
 			 "the per-round ratios vary too much: %s, %.0f%% interval [%s, %s] from %zu pairs; "
 			 "more passes (--loops) or longer ones (--runtime) would narrow it",

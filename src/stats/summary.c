@@ -208,6 +208,44 @@ const char *summary_range_pct(const struct summary *s, char *buf, size_t len)
 	return buf;
 }
 
+int stats_spread_unstable(double center, double lo, double hi)
+{
+	if (isnan(center) || isnan(lo) || isnan(hi) || isinf(lo) || isinf(hi))
+		return 0;
+	if (sign(center) != sign(lo) || sign(center) != sign(hi))
+		return 1;
+	return stats_pct_unstable(100 * fmax(hi / center - 1, 1 - lo / center));
+}
+
+int stats_pct_unstable(double pct)
+{
+	return pct > 100;
+}
+
+const char *stats_noise_text(double pct, char *buf, size_t len)
+{
+	if (stats_pct_unstable(pct))
+		snprintf(buf, len, "noise past ±100%%");
+	else
+		snprintf(buf, len, "±%.0f%% noise", ceil(pct));
+	return buf;
+}
+
+int summary_unstable(const struct summary *s)
+{
+	return stats_spread_unstable(s->center, s->lo, s->hi);
+}
+
+const char *stats_spread_text(char *buf, size_t len, double center, double lo, double hi, const char *pct,
+			      const char *c_text, const char *lo_text, const char *hi_text)
+{
+	if (stats_spread_unstable(center, lo, hi))
+		snprintf(buf, len, "unstable: %s, range %s to %s", c_text, lo_text, hi_text);
+	else
+		snprintf(buf, len, "%s ± %s", c_text, pct);
+	return buf;
+}
+
 double stats_geomean(const double *x, size_t n)
 {
 	if (n == 0)

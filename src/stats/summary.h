@@ -46,6 +46,22 @@ size_t summary_min_samples(double confidence);
  * "∞" for an infinite bound, "?" when the bounds have another sign than the center. */
 const char *summary_range_pct(const struct summary *s, char *buf, size_t len);
 
+/* Whether a spread means nothing as "± X%" (issue 32 item 5): the bound farthest from the
+ * center is more than the center itself away from it (X over 100%: 7.48 MB/s ± 1404%), or the
+ * bounds reach the other side of zero.  An infinite bound (too few samples) is not unstable:
+ * it keeps its "∞".  The one rule every output asks. */
+int stats_spread_unstable(double center, double lo, double hi);
+/* The same rule for a spread already in percent (a verdict's noise): over 100. */
+int stats_pct_unstable(double pct);
+/* A noise in percent as text: "±12% noise", or "noise past ±100%" where stats_pct_unstable. */
+const char *stats_noise_text(double pct, char *buf, size_t len);
+int summary_unstable(const struct summary *s);
+
+/* The spread as text from the figures already written with their unit: "C ± X%" (pct as
+ * summary_range_pct writes it), or "unstable: C, range LO to HI" when stats_spread_unstable. */
+const char *stats_spread_text(char *buf, size_t len, double center, double lo, double hi, const char *pct,
+			      const char *c_text, const char *lo_text, const char *hi_text);
+
 /* The standard normal distribution function, and its inverse (by bisection: ample for
  * confidence levels). */
 double stats_normal_cdf(double z);

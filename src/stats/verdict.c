@@ -108,8 +108,9 @@ static void categorize(struct verdict *v)
 		v->noise_pct = isfinite(bound) ? bound : v->floor_pct;
 	}
 	snprintf(v->decide, sizeof v->decide, "%s", decide_for(why, v->floor_host_paced));
-	snprintf(v->text, sizeof v->text, "can't tell: ±%.0f%% noise here (%.400s); would decide: %s",
-		 ceil(v->noise_pct), v->cause, v->decide);
+	char nz[40];
+	snprintf(v->text, sizeof v->text, "can't tell: %s here (%.400s); would decide: %s",
+		 stats_noise_text(v->noise_pct, nz, sizeof nz), v->cause, v->decide);
 }
 
 /* A verdict on the CPU-time basis says so after whatever it says. */
@@ -128,10 +129,12 @@ void verdict_categorize(struct verdict *v)
 
 void verdict_summary(const struct verdict *v, char *buf, size_t len)
 {
+	char nz[40];
 	if (v->cat != VERDICT_CAT_CANT_TELL)
 		snprintf(buf, len, "%s", v->text);
 	else
-		snprintf(buf, len, "can't tell: ±%.0f%% noise here; would decide: %s", ceil(v->noise_pct), v->decide);
+		snprintf(buf, len, "can't tell: %s here; would decide: %s", stats_noise_text(v->noise_pct, nz, sizeof nz),
+			 v->decide);
 	if (v->cat == VERDICT_CAT_CANT_TELL)
 		append_basis(buf, len, v);
 }

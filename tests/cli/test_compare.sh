@@ -109,3 +109,22 @@ expect_rc 2 "a filter without = exits 2"
 run_nm compare old.txt new.txt --filter 'name=Nothing*'
 expect_rc 2 "filtering everything away exits 2"
 one_line_error "filtering everything away is one line"
+
+# A spread past 100% of the median is shown as such (issue 32 item 5), not "± 1404%": the
+# compact table, benchstat's text, show and the JSON's flag; a spread under it keeps its ±.
+python3 $TESTS_DIR/cli/data/mkrecord.py 00000009aaaa0009 1700000900000 node1 wild -- \
+    "RND4K=7,7.5,7.48,1.2,95,90,7.2,7.3,7.6,7.4" "SEQ=100,101,102,103,104,105" >wild.json
+python3 $TESTS_DIR/cli/data/mkrecord.py 0000000abbbb000a 1700000910000 node1 calm -- \
+    "RND4K=7,7.1,7.2,7.3,7.4,7.5,7.1,7.2,7.3,7.4" "SEQ=100,101,102,103,104,105" >calm.json
+run_nm import wild.json calm.json
+run_nm compare wild calm
+expect_out_matches '^RND4K +unstable: 7\.44 IOPS, range 7 IOPS to 90 IOPS +7\.25 IOPS ± 2%' "compact: the wild row is unstable with its range"
+expect_out_matches '^SEQ +102\.5 IOPS ± 2%' "compact: a narrow spread keeps its ±"
+check "compact: no ± past 100%" bash -c '! grep -qE "± [0-9]{3,}%" <<<"$1"' _ "$out"
+expect_out_has "can't tell: noise past ±100% here" "the verdict's noise past 100% is said so"
+run_nm compare wild calm --format benchstat
+expect_out_matches '^RND4K +unstable: 7\.44 IOPS, range 7 IOPS to 90 IOPS +7\.25 IOPS ± 2%' "benchstat text: unstable with its range"
+run_nm show wild
+expect_out_matches '^    iops +unstable: 7\.44 IOPS, range 7 IOPS to 90 IOPS \(n=10' "show: unstable with its range"
+run_nm compare wild calm --format json
+check "json: the cell says unstable, the range figure stays" test "$(json_get '[c.get("unstable", False) for t in j["tables"] for r in t["rows"] for c in r["cells"] if c][:1]')" = "[True]"

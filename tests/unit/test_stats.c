@@ -87,6 +87,36 @@ TEST(stats_summary_median_and_range)
 	CHECK(summary_median(x, 0, 0.95, &s) < 0);
 }
 
+TEST(stats_spread_unstable_past_100pct)
+{
+	char buf[96];
+	/* "± 1404%": the upper bound 15 medians away */
+	CHECK(stats_spread_unstable(7.48, 1.2, 7.48 * 15.04));
+	CHECK_EQ_STR(stats_spread_text(buf, sizeof buf, 7.48, 1.2, 95, "1170%", "7.48 MB/s", "1.20 MB/s", "95.0 MB/s"),
+		     "unstable: 7.48 MB/s, range 1.20 MB/s to 95.0 MB/s");
+	/* ± 100% exactly is still a figure; just past it is not */
+	CHECK(!stats_spread_unstable(10, 5, 20));
+	CHECK(stats_spread_unstable(10, 5, 20.01));
+	CHECK_EQ_STR(stats_spread_text(buf, sizeof buf, 10, 5, 20, "100%", "10 s", "5 s", "20 s"), "10 s ± 100%");
+	/* the 64% of 1..10 stays a figure */
+	CHECK(!stats_spread_unstable(5.5, 2, 9));
+	/* bounds across zero (summary_range_pct's "?") */
+	CHECK(stats_spread_unstable(3, -1, 5));
+	CHECK(stats_spread_unstable(-3, -5, 1));
+	CHECK(stats_spread_unstable(2, 0, 3));
+	/* too few samples: the infinite bound keeps its ∞; all zero: 0% */
+	CHECK(!stats_spread_unstable(3, -INFINITY, INFINITY));
+	CHECK(!stats_spread_unstable(0, 0, 0));
+	CHECK(!stats_spread_unstable(NAN, 1, 2));
+	CHECK_EQ_STR(stats_noise_text(12.2, buf, sizeof buf), "±13% noise");
+	CHECK_EQ_STR(stats_noise_text(100, buf, sizeof buf), "±100% noise");
+	CHECK_EQ_STR(stats_noise_text(1404, buf, sizeof buf), "noise past ±100%");
+	struct summary s = { .center = 4, .lo = 1, .hi = 9, .n = 10 };
+	CHECK(summary_unstable(&s));
+	s.hi = 8;
+	CHECK(!summary_unstable(&s));
+}
+
 TEST(stats_geomean_of_positive_values)
 {
 	double x[] = { 1, 4, 16 };
