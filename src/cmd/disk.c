@@ -381,6 +381,9 @@ static int end_run(const struct disk_opts *o, int st, const char *err, unsigned 
 		return rc;
 	}
 	if (st == IO_INTERRUPTED) {
+		/* the finished tests are shown as they are saved, so Ctrl-C does not hide them */
+		if (done)
+			e->report(e->ctx);
 		if (done && !o->run.no_save) {
 			nm_error("interrupted: saving the %u test%s that finished", done, done == 1 ? "" : "s");
 			e->save(e->ctx);
@@ -419,8 +422,9 @@ struct turns_run {
 static int write_turns(FILE *out, void *ctx)
 {
 	const struct turns_run *d = ctx;
-	for (unsigned a = 0; a < d->t->narms; a++)
-		for (const char *const *n = io_session_notes(d->t->arms[a].session); *n; n++)
+	for (unsigned a = 0; a < d->t->narms; a++) /* interrupted, the sessions are closed already */
+		for (const char *const *n = d->t->arms[a].session ? io_session_notes(d->t->arms[a].session) : NULL; n && *n;
+		     n++)
 			if (!d->o->json)
 				fprintf(out, "note: %s\n", *n); /* a note names its target */
 	if (d->o->json) {
@@ -619,11 +623,13 @@ int cmd_disk(int argc, char **argv)
 
 	struct disk_report rep;
 	disk_report_init(&rep, plan);
+	static const char *const no_notes[] = { NULL };
 	if (st == IO_INTERRUPTED) { /* a second signal must find no test files left to remove */
 		io_session_close(s);
 		s = NULL;
+		rep.finished_only = 1;
 	}
-	struct single_run sr = { o, &rep, s ? io_session_notes(s) : NULL, argc, argv };
+	struct single_run sr = { o, &rep, s ? io_session_notes(s) : no_notes, argc, argv };
 	int rc = end_run(o, st, err, disk_tests_complete(plan->tests, plan->ntests),
 			 &(struct run_end){ single_report, single_save, &sr });
 	disk_plan_free(plan);

@@ -27,6 +27,12 @@ void disk_report_init(struct disk_report *r, const struct disk_plan *p)
 
 /* --- text -------------------------------------------------------------------------------- */
 
+/* Whether test t is in the report: it ran, and it finished when the run was interrupted. */
+static int shown(const struct disk_report *r, const struct disk_test *t)
+{
+	return t->npasses && (!r->finished_only || t->complete);
+}
+
 static const char *mode_text(int direct)
 {
 	return direct == 1 ? "O_DIRECT" : direct == 0 ? "buffered" : "mixed O_DIRECT/buffered";
@@ -75,7 +81,7 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 	/* the median of the passes, as show, compare and report print the saved run; the best
 	 * pass (CrystalDiskMark's score) beside it, named */
 	static const char *const head[] = { "bandwidth", "IOPS", "mean lat", "p99 lat", "best", "spread" };
-	static const int w[] = { 11, 11, 9, 9, 11, 7 };
+	static const int w[] = { 11, 11, 9, 9, 11, 8 }; /* spread: "unstable" */
 	fputc('\n', out);
 	put_col(out, "test (median of passes)", 24, 1);
 	for (unsigned k = 0; k < 6; k++) {
@@ -83,16 +89,22 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 		put_col(out, head[k], w[k], 0);
 	}
 	fputs("   engine\n", out);
+	unsigned unstable = 0;
 	for (unsigned i = 0; i < r->ntests; i++) {
 		const struct disk_test *t = &r->tests[i];
-		if (!t->npasses)
+		if (!shown(r, t))
 			continue;
 		struct shown x;
 		shown_of(t, &x);
 		double med, spread;
-		disk_test_spread(t, &med, &spread);
 		char sp[16];
-		snprintf(sp, sizeof sp, "%.0f%%", spread);
+		disk_test_spread(t, &med, &spread);
+		if (disk_test_unstable(t)) {
+			snprintf(sp, sizeof sp, "unstable");
+			unstable++;
+		} else {
+			snprintf(sp, sizeof sp, "%.0f%%", spread);
+		}
 		const char *cells[] = { x.bw, x.iops, x.lat, x.p99, x.best, sp };
 		put_col(out, t->name, 24, 1);
 		for (unsigned k = 0; k < 6; k++) {
@@ -104,6 +116,14 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 	fprintf(out, "\nThe median of each test's passes: what show, compare and report print of this run.\n"
 		     "best = the best pass's bandwidth (CrystalDiskMark's score); spread = the farthest\n"
 		     "pass from the median. MB/s = 10^6 bytes/s.\n");
+	if (unstable)
+		fprintf(out, "unstable: the passes spread past 100%% of their median, so no percentage is given:\n");
+	for (unsigned i = 0; unstable && i < r->ntests; i++) {
+		const struct disk_test *t = &r->tests[i];
+		char text[160];
+		if (shown(r, t) && disk_test_unstable(t))
+			fprintf(out, "  %s: %s\n", t->name, disk_test_spread_text(t, text, sizeof text));
+	}
 }
 
 static void print_result(FILE *out, const char *indent, const struct io_job_result *r)
@@ -141,7 +161,7 @@ void disk_print_full(FILE *out, const struct disk_report *r)
 {
 	for (unsigned i = 0; i < r->ntests; i++) {
 		const struct disk_test *t = &r->tests[i];
-		if (!t->npasses)
+		if (!shown(r, t))
 			continue;
 		fprintf(out, "%s: %s, %s\n", t->name, t->engine, mode_text(t->direct));
 		/* the one statistic: the median of the passes, as show, compare and report print it */
@@ -150,10 +170,15 @@ void disk_print_full(FILE *out, const struct disk_report *r)
 		fprintf(out, "  median of %u pass%s: %s, %s, latency mean %s, p99 %s; CPU %s per I/O", t->npasses,
 			t->npasses == 1 ? "" : "es", x.bw, x.iops, x.lat, x.p99, x.cpu);
 		if (t->npasses > 1) {
-			double med, spread;
-			disk_test_spread(t, &med, &spread);
-			fprintf(out, "; spread %.0f%%\n  best pass %s (CrystalDiskMark's score), in detail:\n", spread,
-				x.best);
+			char text[160]; /* "spread 12%", or "unstable: MED, range LO to HI" past 100% */
+			if (disk_test_unstable(t))
+				fprintf(out, "; %s\n", disk_test_spread_text(t, text, sizeof text));
+			else {
+				double med, spread;
+				disk_test_spread(t, &med, &spread);
+				fprintf(out, "; spread %.0f%%\n", spread);
+			}
+			fprintf(out, "  best pass %s (CrystalDiskMark's score), in detail:\n", x.best);
 		} else {
 			fprintf(out, "\n  the pass in detail:\n");
 		}
@@ -263,6 +288,8 @@ static json_t *test_json(const struct disk_report *r, const struct disk_test *t)
 		json_object_set_new(o, "median", json_pack("{s:f,s:f,s:f,s:f,s:f}", "bytes_per_sec", m.bytes_per_sec, "iops",
 							   m.iops, "lat_mean_ns", m.lat_mean_ns, "lat_p99_ns",
 							   m.lat_p99_ns, "cpu_ns_per_io", m.cpu_ns_per_io));
+		if (disk_test_unstable(t))
+			json_object_set_new(o, "unstable", json_true());
 		json_object_set_new(o, "total", result_json(&t->total[t->best]));
 		json_t *tg = json_array();
 		for (unsigned k = 0; k < r->ntargets; k++) {
@@ -295,7 +322,8 @@ json_t *disk_json(const struct disk_report *r)
 	json_object_set_new(o, "passes", json_integer(r->passes));
 	json_t *tests = json_array();
 	for (unsigned i = 0; i < r->ntests; i++)
-		json_array_append_new(tests, test_json(r, &r->tests[i]));
+		if (!r->finished_only || shown(r, &r->tests[i]))
+			json_array_append_new(tests, test_json(r, &r->tests[i]));
 	json_object_set_new(o, "tests", tests);
 	return o;
 }

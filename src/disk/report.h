@@ -16,6 +16,7 @@ struct disk_report {
 	unsigned ntests;
 	uint64_t file_size, runtime_ns, interval_ns;
 	unsigned passes;
+	int finished_only;          /* interrupted: only the tests that finished (those saved) */
 };
 
 /* The report of a plan that ran (the null engine's target is called "null"). */

@@ -80,6 +80,39 @@ uint64_t disk_result_ios(const struct io_job_result *r)
 	return r->dir[DIR_READ].ios + r->dir[DIR_WRITE].ios;
 }
 
+void disk_test_range(const struct disk_test *t, double *lo, double *hi)
+{
+	*lo = *hi = 0;
+	for (unsigned i = 0; i < t->npasses; i++) {
+		double v = io_result_bytes_per_sec(&t->total[i]);
+		if (!i || v < *lo)
+			*lo = v;
+		if (!i || v > *hi)
+			*hi = v;
+	}
+}
+
+int disk_test_unstable(const struct disk_test *t)
+{
+	double med, spread, lo, hi;
+	disk_test_spread(t, &med, &spread);
+	disk_test_range(t, &lo, &hi);
+	return t->npasses > 1 && stats_spread_unstable(med, lo, hi);
+}
+
+const char *disk_test_spread_text(const struct disk_test *t, char *buf, size_t len)
+{
+	double med, spread, lo, hi;
+	char m[32], l[32], h[32], pct[16];
+	disk_test_spread(t, &med, &spread);
+	disk_test_range(t, &lo, &hi);
+	snprintf(m, sizeof m, "%.2f MB/s", med / 1e6);
+	snprintf(l, sizeof l, "%.2f MB/s", lo / 1e6);
+	snprintf(h, sizeof h, "%.2f MB/s", hi / 1e6);
+	snprintf(pct, sizeof pct, "%.0f%%", spread);
+	return stats_spread_text(buf, len, med, lo, hi, pct, m, l, h);
+}
+
 void disk_test_spread(const struct disk_test *t, double *median, double *spread)
 {
 	double v[256];

@@ -42,5 +42,12 @@ void disk_test_medians(const struct disk_test *t, struct disk_figures *med);
 
 /* Median of the passes' bandwidth and the spread: how far the farthest pass is from it, in %. */
 void disk_test_spread(const struct disk_test *t, double *median, double *spread_pct);
+/* The slowest and fastest pass (bytes per second); 0 without passes. */
+void disk_test_range(const struct disk_test *t, double *lo, double *hi);
+/* Whether the passes spread past 100% of their median (stats_spread_unstable): the table
+ * says "unstable" and gives the range instead of a percentage. */
+int disk_test_unstable(const struct disk_test *t);
+/* "7.48 MB/s ± 12%", or "unstable: 7.48 MB/s, range 1.20 MB/s to 95.0 MB/s". */
+const char *disk_test_spread_text(const struct disk_test *t, char *buf, size_t len);
 
 #endif

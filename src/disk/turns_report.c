@@ -37,7 +37,7 @@ static double test_median(const struct disk_test *t)
 static int ran_everywhere(const struct disk_turns *t, unsigned i)
 {
 	for (unsigned a = 0; a < t->narms; a++)
-		if (!t->arms[a].tests[i].npasses)
+		if (!t->arms[a].tests[i].npasses || !t->arms[a].tests[i].complete)
 			return 0;
 	return 1;
 }

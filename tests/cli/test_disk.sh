@@ -162,6 +162,28 @@ run_interrupted 1 "$NM" disk d1 --rw randread --size 1m --runtime 30s --engine p
 expect_rc 130 "Ctrl-C: exit 130"
 no_leftovers d1
 
+# Ctrl-C in a profile once a test has finished (the progress lines name a later test): the
+# finished tests' table is printed, exit 130, and they are saved, the same tests in both.
+env -u NODEMARK_NO_PROGRESS "$NM" disk d1 --profile cdm --size 1m --runtime 1s --loops 1 --interval 0 --engine psync \
+    --label cut --progress 1 >cut.out 2>cut.err &
+pid=$!
+for _ in $(seq 600); do
+    grep -qE '] (SEQ1M Q1T1|RND4K)' cut.err 2>/dev/null && break
+    sleep 0.1
+done
+kill -INT $pid
+wait $pid
+rc=$?
+check "Ctrl-C in a profile: exit 130" test "$rc" = 130
+rows=$(awk '/^test \(best pass\)/{t=1; next} t && /^$/{exit} t{print substr($0, 1, 22)}' cut.out | sed 's/ *$//')
+check "Ctrl-C: the finished tests' table is printed" test -n "$rows"
+check "Ctrl-C: not the tests that did not run" bash -c '! grep -q "RND4K Q1T1 write" cut.out'
+run_nm show cut --json
+saved=$(json_get '"\n".join(b["name"] for b in j["benches"])')
+[ -n "$rows" ] && [ "$rows" = "$saved" ] && ok "Ctrl-C: the printed tests are the saved ones" \
+    || not_ok "Ctrl-C: printed and saved tests" "printed [$rows] saved [$saved]; $(cat cut.err)"
+no_leftovers d1
+
 # --- the saved record: a bench per test, a sample per pass, the latency histogram ------------
 run_nm disk d1 --rw randread --size 256k --loops 3 --engine psync --label disk-test
 expect_rc 0 "a saved run: exit 0"

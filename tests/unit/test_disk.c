@@ -3,6 +3,7 @@
 #include "disk/passes.h"
 #include "disk/plan.h"
 #include "disk/profiles.h"
+#include "disk/test.h"
 #include "io/engine.h"
 
 TEST(disk_profile_plan_reads_then_writes_every_test)
@@ -179,4 +180,33 @@ TEST(disk_pass_loop_counts_passes_and_stops_when_told)
 	CHECK_EQ_INT(p.tests[0].npasses, 3);
 	disk_plan_free(&p);
 	io_session_close(s);
+}
+
+/* A pass's rate in MB/s, as io_result_bytes_per_sec reads it (1 s of that many bytes). */
+static void set_rate(struct io_job_result *r, double mb_s)
+{
+	memset(r, 0, sizeof *r);
+	r->runtime_ns = 1000000000ull;
+	r->dir[DIR_READ].bytes = (uint64_t)(mb_s * 1e6);
+}
+
+TEST(disk_spread_past_100pct_is_unstable)
+{
+	struct io_job_result passes[3];
+	struct disk_test t = { .npasses = 3, .total = passes };
+	char buf[160];
+	/* 1.2, 7.48, 95 MB/s: the fastest pass 12 medians from it: no "± 1170%" */
+	set_rate(&passes[0], 1.2);
+	set_rate(&passes[1], 7.48);
+	set_rate(&passes[2], 95);
+	CHECK(disk_test_unstable(&t));
+	CHECK_EQ_STR(disk_test_spread_text(&t, buf, sizeof buf), "unstable: 7.48 MB/s, range 1.20 MB/s to 95.00 MB/s");
+	/* 90, 100, 110: ± 10% */
+	set_rate(&passes[0], 90);
+	set_rate(&passes[1], 100);
+	set_rate(&passes[2], 110);
+	CHECK(!disk_test_unstable(&t));
+	CHECK_EQ_STR(disk_test_spread_text(&t, buf, sizeof buf), "100.00 MB/s ± 10%");
+	t.npasses = 1; /* one pass has no spread */
+	CHECK(!disk_test_unstable(&t));
 }
