@@ -44,7 +44,7 @@ static int set_formats(struct fio_plan *p, const char *v, char *err, size_t errl
 /* fio's own switches (not job options).  Returns 1 when key was one, 0 when not, -1 on error. */
 static int cli_switch(struct fio_plan *p, const char *key, const char *val, char *err, size_t errlen)
 {
-	static const char *const ignored[] = { "eta", "eta-newline", "eta-interval", "max-jobs", "alloc-size", "debug", "warnings-fatal",
+	static const char *const ignored[] = { "max-jobs", "alloc-size", "debug", "warnings-fatal",
 					       "random_generator-seed" };
 	static const char *const refused[] = { "server", "client", "daemonize", "remote-config",
 					       "bandwidth-log", "latency-log", "showcmd",
@@ -87,6 +87,30 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 			return nm_errf(err, errlen, "--status-interval: 0: expected a time like 1, 10s, 500ms");
 		return 1;
 	}
+	if (!strcmp(key, "eta")) { /* fio's status line: auto (a terminal), always, never */
+		if (val && !strcmp(val, "always"))
+			p->eta_when = FIO_ETA_ALWAYS;
+		else if (val && !strcmp(val, "never"))
+			p->eta_when = FIO_ETA_NEVER;
+		else if (val && !strcmp(val, "auto"))
+			p->eta_when = FIO_ETA_AUTO;
+		else
+			return nm_errf(err, errlen, "--eta: \"%s\": expected auto, always or never", fio_q(val, qb, sizeof qb));
+		return 1;
+	}
+	if (!strcmp(key, "eta-interval") || !strcmp(key, "eta-newline")) {
+		char why[256];
+		uint64_t ns;
+		int nl = key[4] == 'n';
+		if (fio_duration(val, &ns, why, sizeof why) < 0)
+			return nm_errf(err, errlen, "--%s: %s", key, why);
+		if (!nl && ns < 250000000ull) /* fio's floor: the line is not redrawn more often */
+			return nm_errf(err, errlen, "--eta-interval: %s: at least 250ms", fio_q(val, qb, sizeof qb));
+		if (nl && ns < 1000000ull)
+			return nm_errf(err, errlen, "--eta-newline: %s: too short (1ms at least)", fio_q(val, qb, sizeof qb));
+		*(nl ? &p->eta_newline_ns : &p->eta_interval_ns) = ns;
+		return 1;
+	}
 	if (!strcmp(key, "cmdhelp") || !strcmp(key, "enghelp")) { /* a table is printed, nothing runs */
 		int eng = key[0] == 'e';
 		free(p->cmdhelp);
@@ -111,9 +135,7 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
 		if (!strcmp(key, ignored[i])) {
 			char *w;
-			if (asprintf(&w, "--%s: ignored (%s)", key,
-				     strncmp(key, "eta", 3) == 0 ? "nodemark fio prints no ETA line"
-									   : "fio bookkeeping") < 0)
+			if (asprintf(&w, "--%s: ignored (fio bookkeeping)", key) < 0)
 				abort();
 			fio_strv_push(&p->warnings, &p->nwarnings, w);
 			return 1;

@@ -119,6 +119,9 @@ struct fio_plan {
 	char *output;                   /* --output FILE, or NULL for stdout */
 	int terse_version;              /* --terse-version: 2 to 5; 0 not given (3) */
 	uint64_t status_interval_ns;    /* --status-interval: a full report this often; 0 none */
+	enum fio_eta_when { FIO_ETA_AUTO = 0, FIO_ETA_ALWAYS, FIO_ETA_NEVER } eta_when; /* --eta */
+	uint64_t eta_interval_ns;       /* --eta-interval: the status line this often; 0: 1 s */
+	uint64_t eta_newline_ns;        /* --eta-newline: a new status line this often; 0 never */
 	int parse_only, readonly;
 	char *cmdhelp;                  /* --cmdhelp[=OPTION]: "all" or one option; nothing runs */
 	char **sections;                /* --section NAME (repeatable): run only these jobs */

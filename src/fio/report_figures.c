@@ -179,9 +179,9 @@ const char *fio_num2str(uint64_t num, int maxlen, int pow2, const char *units, c
 	}
 	char frac[32];
 	snprintf(frac, sizeof frac, "%.*f", decimals, (double)rem / (double)thousand);
-	if (frac[0] == '1') { /* the decimals rounded up to a whole one */
+	if (frac[0] == '1') { /* the decimals rounded up to a whole one: fio keeps ".0" */
 		num++;
-		snprintf(buf, len, "%llu%s%s", (unsigned long long)num, prefix, units);
+		snprintf(buf, len, "%llu.%s%s%s", (unsigned long long)num, frac + 2, prefix, units);
 		return buf;
 	}
 	snprintf(buf, len, "%llu%s%s%s", (unsigned long long)num, frac + 1, prefix, units);

@@ -1,10 +1,12 @@
 /* A plan from start to end (see run.h): the header lines, the jobs, --status-interval reports
  * while they run, the disks' activity, and the final report, written atomically. */
+#include "fio/eta.h"
 #include "fio/layout_lines.h"
 #include "fio/logs.h"
 #include "fio/run.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"
+#include "util/clock.h"
 #include "util/error.h"
 
 #include <stdio.h>
@@ -79,18 +81,44 @@ static void status_report(struct fio_sched *s, FILE *out, const struct fio_repor
 	free(res);
 }
 
-static void status_reports(struct fio_sched *s, FILE *out, const struct fio_report *base)
+/* While the jobs run: fio's status line every --eta-interval (on stdout, see eta.h) and a full
+ * report every --status-interval, whichever are on; the line is blanked before a report and
+ * at the end, so reports start on a clean line. */
+static void watch_jobs(struct fio_sched *s, FILE *out, const struct fio_report *base)
 {
-	struct timespec next;
-	clock_gettime(CLOCK_REALTIME, &next);
+	const struct fio_plan *p = s->plan;
+	int eta = fio_eta_wanted(p, isatty(STDOUT_FILENO));
+	if (!eta && !p->status_interval_ns)
+		return;
+	uint64_t every = p->eta_interval_ns ? p->eta_interval_ns : 1000000000ull;
+	struct fio_eta e;
+	fio_eta_begin(&e);
+	uint64_t now = clock_now_ns(), next_eta = now + every, next_status = now + p->status_interval_ns;
 	for (;;) {
-		uint64_t ns = (uint64_t)next.tv_nsec + s->plan->status_interval_ns;
-		next.tv_sec += (time_t)(ns / 1000000000ull);
-		next.tv_nsec = (long)(ns % 1000000000ull);
-		if (fio_sched_wait(s, &next) || cleanup_interrupted())
-			return;
-		status_report(s, out, base);
+		uint64_t due = p->status_interval_ns ? next_status : UINT64_MAX;
+		if (eta && next_eta < due)
+			due = next_eta;
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		uint64_t ns = (uint64_t)ts.tv_nsec + (due > now ? due - now : 0);
+		ts.tv_sec += (time_t)(ns / 1000000000ull);
+		ts.tv_nsec = (long)(ns % 1000000000ull);
+		if (fio_sched_wait(s, &ts) || cleanup_interrupted())
+			break;
+		now = clock_now_ns();
+		if (p->status_interval_ns && now >= next_status) {
+			if (eta)
+				fio_eta_clear(&e, stdout);
+			status_report(s, out, base);
+			next_status += p->status_interval_ns;
+		}
+		if (eta && now >= next_eta) {
+			fio_eta_show(&e, s, stdout);
+			next_eta = now + every;
+		}
 	}
+	if (eta)
+		fio_eta_clear(&e, stdout);
 }
 
 /* fio's disk_util: the disks under every job's files, over the whole run. fio counts its
@@ -131,8 +159,7 @@ static int run_and_report(struct fio_sched *s, FILE *out, struct fio_report *rep
 	struct disk_activity *disks = watch_disks(p);
 	rep->disks = disks;
 	fio_sched_start(s);
-	if (p->status_interval_ns)
-		status_reports(s, out, rep);
+	watch_jobs(s, out, rep);
 	fio_sched_join(s);
 	disk_activity_end(disks);
 	int rc = fio_sched_status(s);

@@ -98,6 +98,8 @@ static int stop_requested(const struct io_progress *pr, void *arg)
 	if (r->ss && !pr->ramping && fio_ss_update(r->ss, pr->elapsed_ns - ramp, pr->bytes, pr->ios))
 		return 1;
 	pthread_mutex_lock(&s->lock);
+	r->progress = *pr;
+	r->has_progress = 1;
 	int stop = s->terminate[r->idx] || (io_job_ends_with_data_jobs(&s->plan->jobs[r->idx].io) && io_jobs_done(s));
 	pthread_mutex_unlock(&s->lock);
 	return stop;

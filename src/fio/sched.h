@@ -25,6 +25,8 @@ struct fio_runner {
 	char err[512];
 	pthread_t tid;
 	int started;
+	struct io_progress progress;    /* under the lock: the engine's last report (status line) */
+	int has_progress;
 };
 
 struct fio_sched {

@@ -4,6 +4,7 @@
 #include <jansson.h>
 #include <stdlib.h>
 
+#include "fio/eta.h"
 #include "fio/report_figures.h"
 #include "fio/report.h"
 
@@ -232,6 +233,8 @@ TEST(fio_num2str_matches_fios_rounding)
 	CHECK_EQ_STR(fio_num2str(36600, 4, 0, "", b, sizeof b), "36.6k");
 	CHECK_EQ_STR(fio_num2str(1760, 4, 0, "", b, sizeof b), "1760");
 	CHECK_EQ_STR(fio_num2str(1048576, 4, 1, "B", b, sizeof b), "1024KiB");
+	/* the decimals round up to a whole one: fio writes 16.0, not 16 (15.99 MiB/s) */
+	CHECK_EQ_STR(fio_num2str(16776000, 4, 1, "B/s", b, sizeof b), "16.0MiB/s");
 	CHECK_EQ_STR(fio_num2str(8721900, 6, 0, "", b, sizeof b), "8721.9k");
 }
 
@@ -395,4 +398,15 @@ TEST(fio_layout_lines_have_fios_wording)
 			  "many: Laying out IO files (3 files / total 24MiB)\n"
 			  "tiny: Laying out IO file (1 file / 0MiB)\n");
 	free(buf);
+}
+
+TEST(fio_eta_str_as_fios)
+{
+	char b[32];
+	fio_eta_str(11, b, sizeof b);
+	CHECK_EQ_STR(b, "00m:11s");
+	fio_eta_str(3723, b, sizeof b);
+	CHECK_EQ_STR(b, "01h:02m:03s");
+	fio_eta_str(86405, b, sizeof b);
+	CHECK_EQ_STR(b, "01d:00h:00m:05s");
 }
