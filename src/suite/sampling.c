@@ -2,6 +2,7 @@
  * detecting, within the mode's bounds and time budget (suite/phase.h). */
 #include "suite/phase.h"
 #include "results/history.h"
+#include "stats/summary.h"
 #include "stats/verdict.h"
 #include "util/clock.h"
 
@@ -88,10 +89,12 @@ void suite_sampler_save(struct suite_ctx *c, const struct bench *b, const struct
 				      isfinite(pct) ? json_real(pct) : json_null(), "budget_s", s->budget_s, "stopped",
 				      s->stopped ? s->stopped : "interval"));
 	if (s->stopped && *s->stopped == 'b') {
-		char have[24] = "∞";
-		if (isfinite(pct))
-			snprintf(have, sizeof have, "%.0f%%", pct);
-		suite_note(c, "%s: the time budget (%.1f s) ran out after %zu samples (interval ± %s, wanted %.3g%%)",
+		char have[32] = "± ∞";
+		if (isfinite(pct) && stats_pct_unstable(pct)) /* no figure past 100% */
+			snprintf(have, sizeof have, "past ±100%%");
+		else if (isfinite(pct))
+			snprintf(have, sizeof have, "± %.0f%%", pct);
+		suite_note(c, "%s: the time budget (%.1f s) ran out after %zu samples (interval %s, wanted %.3g%%)",
 			   b->name, s->budget_s, m->nsamples, have, s->target_pct);
 	}
 }

@@ -195,7 +195,7 @@ run_nm compare vm-old.json vm-new.json
 if grep -q '^  SEQ1M Q1T1 read.*regression' <<<"$out"; then
     not_ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%" "$out"
 else ok "on a virtual machine a storage figure that fell by a factor of 2.5 is not called, though its history floor is 10%"; fi
-expect_out_matches "^  SEQ1M Q1T1 read +can't tell: ±700% noise here \(a virtual machine's storage.*would decide: measuring in turns with \`disk A B\`" \
+expect_out_matches "^  SEQ1M Q1T1 read +can't tell: noise past ±100% here \(a virtual machine's storage.*would decide: measuring in turns with \`disk A B\`" \
     "and says it can't tell, why (the host sets a VM's storage pace) and what would decide it"
 expect_out_matches '^  hash/blake3/1t +regression: -30\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\)$' \
     "on a virtual machine the hash figures keep their own floor"
