@@ -175,7 +175,7 @@ kill -INT $pid
 wait $pid
 rc=$?
 check "Ctrl-C in a profile: exit 130" test "$rc" = 130
-rows=$(awk '/^test \(best pass\)/{t=1; next} t && /^$/{exit} t{print substr($0, 1, 22)}' cut.out | sed 's/ *$//')
+rows=$(awk '/^test \(/{t=1; next} t && /^$/{exit} t{print substr($0, 1, 24)}' cut.out | sed 's/ *$//')
 check "Ctrl-C: the finished tests' table is printed" test -n "$rows"
 check "Ctrl-C: not the tests that did not run" bash -c '! grep -q "RND4K Q1T1 write" cut.out'
 run_nm show cut --json
