@@ -134,7 +134,7 @@ check "two passes each" test "${V[1]:-}" = "2,2,2,2"
 check "the best pass is the fastest" test "${V[2]:-}" = 1
 run_nm disk d1 --profile realworld --size 2m --runtime 100ms --loops 1 --interval 0 --no-save
 expect_rc 0 "profile table: exit 0"
-expect_out_matches "^RND4K Q1T1 write +[0-9.]+ [kMG]?B/s +[0-9.]+ IOPS +[0-9.]+ [nµm]?s +[0-9.]+ [nµm]?s +[0-9.]+ [kMG]?B/s " \
+expect_out_matches "^RND4K Q1T1 write +[0-9.]+ [kMG]?B/s +[0-9.]+ IOPS +[0-9.]+ (n|µ|m)?s +[0-9.]+ (n|µ|m)?s +[0-9.]+ [kMG]?B/s " \
     "the table has bandwidth, IOPS, mean and p99 latency and the best pass per test, each with its unit"
 expect_out_has "test (median of passes)" "the table is of the median of the passes"
 no_leftovers d1
