@@ -66,7 +66,7 @@ FIO_APPLY(rw)
 FIO_APPLY(rwmixread)
 {
 	uint64_t n;
-	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, 100, &n, err, errlen) < 0)
 		return -1;
 	j->io.rwmix_read = (unsigned)n;
 	return 0;
@@ -75,7 +75,7 @@ FIO_APPLY(rwmixread)
 FIO_APPLY(rwmixwrite)
 {
 	uint64_t n;
-	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, 100, &n, err, errlen) < 0)
 		return -1;
 	j->io.rwmix_read = 100 - (unsigned)n;
 	return 0;
@@ -136,7 +136,7 @@ FIO_APPLY(bs)
 FIO_APPLY(iodepth)
 {
 	uint64_t n;
-	if (fio_count(v, 1, 65536, &n, err, errlen) < 0)
+	if (fio_int(j, v, 1, 65536, &n, err, errlen) < 0)
 		return -1;
 	j->io.iodepth = (unsigned)n;
 	return 0;
@@ -145,7 +145,7 @@ FIO_APPLY(iodepth)
 FIO_APPLY(numjobs)
 {
 	uint64_t n;
-	if (fio_count(v, 1, FIO_MAX_NUMJOBS, &n, err, errlen) < 0)
+	if (fio_int(j, v, 1, FIO_MAX_NUMJOBS, &n, err, errlen) < 0)
 		return -1;
 	j->io.numjobs = (unsigned)n;
 	return 0;
@@ -154,7 +154,7 @@ FIO_APPLY(numjobs)
 FIO_APPLY(loops)
 {
 	uint64_t n;
-	if (fio_count(v, 1, 1000000, &n, err, errlen) < 0)
+	if (fio_int(j, v, 1, 1000000, &n, err, errlen) < 0)
 		return -1;
 	j->io.loops = (unsigned)n;
 	return 0;
@@ -163,7 +163,7 @@ FIO_APPLY(loops)
 FIO_APPLY(nrfiles)
 {
 	uint64_t n;
-	if (fio_count(v, 1, 65536, &n, err, errlen) < 0)
+	if (fio_int(j, v, 1, 65536, &n, err, errlen) < 0)
 		return -1;
 	j->io.nrfiles = (unsigned)n;
 	return 0;
@@ -260,7 +260,7 @@ FIO_APPLY(zero_buffers)
 FIO_APPLY(fsync)
 {
 	uint64_t n;
-	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.sync.fsync_every = (unsigned)n;
 	return 0;
@@ -269,7 +269,7 @@ FIO_APPLY(fsync)
 FIO_APPLY(fdatasync)
 {
 	uint64_t n;
-	if (fio_count(v, 0, UINT32_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.sync.fdatasync_every = (unsigned)n;
 	return 0;
@@ -288,7 +288,7 @@ FIO_APPLY(invalidate)
 
 FIO_APPLY(randseed)
 {
-	return fio_count(v, 0, UINT64_MAX, &j->io.pattern.seed, err, errlen);
+	return fio_int(j, v, 0, UINT64_MAX, &j->io.pattern.seed, err, errlen);
 }
 
 /* fio's engines onto ours, through the engine table (each engine lists the fio names it

@@ -39,7 +39,7 @@ static int engine_option(const struct io_engine_option *o, struct fio_job *j, co
 		n = (uint64_t)b;
 		break;
 	case IO_EOPT_UINT:
-		if (fio_count(v, o->min, o->max, &n, err, errlen) < 0)
+		if (fio_int(j, v, o->min, o->max, &n, err, errlen) < 0)
 			return -1;
 		break;
 	case IO_EOPT_CHOICE:
@@ -67,7 +67,7 @@ int fio_option_apply(const struct fio_option *d, struct fio_job *j, const char *
 FIO_APPLY(openfiles)
 {
 	uint64_t n;
-	return fio_count(v, 1, UINT32_MAX, &n, err, errlen);
+	return fio_int(j, v, 1, UINT32_MAX, &n, err, errlen);
 }
 
 /* create_on_open: fio creates a file when it opens it for I/O rather than at layout; for

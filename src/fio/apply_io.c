@@ -46,7 +46,7 @@ FIO_APPLY(fadvise_hint)
 FIO_APPLY(iodepth_batch)
 {
 	uint64_t n;
-	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, UINT_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.queue.iodepth_batch_submit = n ? (unsigned)n : UINT_MAX;
 	return 0;
@@ -56,7 +56,7 @@ FIO_APPLY(iodepth_batch)
 FIO_APPLY(iodepth_batch_complete_min)
 {
 	uint64_t n;
-	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, UINT_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.queue.iodepth_batch_complete_min = (unsigned)n;
 	return 0;
@@ -66,16 +66,16 @@ FIO_APPLY(iodepth_batch_complete_min)
 FIO_APPLY(iodepth_batch_complete_max)
 {
 	uint64_t n;
-	if (fio_count(v, 0, UINT_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, UINT_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.queue.iodepth_batch_complete_max = (unsigned)n;
 	return 0;
 }
 
-static int avg_time(const char *v, uint64_t *ns, char *err, size_t errlen)
+static int avg_time(const struct fio_job *j, const char *v, uint64_t *ns, char *err, size_t errlen)
 {
 	uint64_t ms;
-	if (fio_count(v, 1, 24ull * 3600 * 1000, &ms, err, errlen) < 0)
+	if (fio_int(j, v, 1, 24ull * 3600 * 1000, &ms, err, errlen) < 0)
 		return -1;
 	*ns = ms * 1000000ull;
 	return 0;
@@ -85,37 +85,37 @@ static int avg_time(const char *v, uint64_t *ns, char *err, size_t errlen)
  * The engine's iops interval follows the bw one unless set: fio's stays at its 500 ms. */
 FIO_APPLY(bwavgtime)
 {
-	if (avg_time(v, &j->io.report.sample_ns, err, errlen) < 0)
+	if (avg_time(j, v, &j->io.report.sample_ns, err, errlen) < 0)
 		return -1;
 	if (!j->io.report.iops_sample_ns)
 		j->io.report.iops_sample_ns = 500000000ull;
 	return 0;
 }
 
-FIO_APPLY(iopsavgtime) { return avg_time(v, &j->io.report.iops_sample_ns, err, errlen); }
+FIO_APPLY(iopsavgtime) { return avg_time(j, v, &j->io.report.iops_sample_ns, err, errlen); }
 
 /* fio's buffer contents: buffer_compress_percentage, buffer_compress_chunk and the dedupe_*
  * options, with fio 3.33's rules (the engine makes the bytes: io/content.c). */
 
-static int percent(const char *v, unsigned *out, char *err, size_t errlen)
+static int percent(const struct fio_job *j, const char *v, unsigned *out, char *err, size_t errlen)
 {
 	uint64_t n;
-	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, 100, &n, err, errlen) < 0)
 		return -1;
 	*out = (unsigned)n;
 	return 0;
 }
 
-FIO_APPLY(buffer_compress_percentage) { return percent(v, &j->io.buf.content.compress_pct, err, errlen); }
+FIO_APPLY(buffer_compress_percentage) { return percent(j, v, &j->io.buf.content.compress_pct, err, errlen); }
 /* fio's callback turns refill_buffers on as it reads the option (a later refill_buffers=0 wins) */
 FIO_APPLY(dedupe_percentage)
 {
-	if (percent(v, &j->io.buf.content.dedupe_pct, err, errlen) < 0)
+	if (percent(j, v, &j->io.buf.content.dedupe_pct, err, errlen) < 0)
 		return -1;
 	j->io.buf.refill_buffers = 1;
 	return 0;
 }
-FIO_APPLY(dedupe_working_set_percentage) { return percent(v, &j->io.buf.content.ws_pct, err, errlen); }
+FIO_APPLY(dedupe_working_set_percentage) { return percent(j, v, &j->io.buf.content.ws_pct, err, errlen); }
 
 FIO_APPLY(buffer_compress_chunk)
 {

@@ -19,22 +19,22 @@ FIO_APPLY(write_bw_log) { (void)err, (void)errlen; return set_prefix(j, FIO_LOG_
 FIO_APPLY(write_iops_log) { (void)err, (void)errlen; return set_prefix(j, FIO_LOG_IOPS, v); }
 FIO_APPLY(write_hist_log) { (void)err, (void)errlen; return set_prefix(j, FIO_LOG_HIST, v); }
 
-static int set_msec(const char *v, unsigned *out, char *err, size_t errlen)
+static int set_msec(const struct fio_job *j, const char *v, unsigned *out, char *err, size_t errlen)
 {
 	uint64_t n;
-	if (fio_count(v, 0, 86400000, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, 86400000, &n, err, errlen) < 0)
 		return -1;
 	*out = (unsigned)n;
 	return 0;
 }
 
-FIO_APPLY(log_avg_msec) { return set_msec(v, &j->logs.avg_msec, err, errlen); }
-FIO_APPLY(log_hist_msec) { return set_msec(v, &j->logs.hist_msec, err, errlen); }
+FIO_APPLY(log_avg_msec) { return set_msec(j, v, &j->logs.avg_msec, err, errlen); }
+FIO_APPLY(log_hist_msec) { return set_msec(j, v, &j->logs.hist_msec, err, errlen); }
 
 FIO_APPLY(log_hist_coarseness)
 {
 	uint64_t n;
-	if (fio_count(v, 0, 6, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, 6, &n, err, errlen) < 0)
 		return -1;
 	j->logs.hist_coarseness = (unsigned)n;
 	return 0;

@@ -30,7 +30,7 @@ static int per_dir(struct fio_job *j, const char *v, int size, uint64_t out[DIR_
 		const char *c = strchr(s, ',');
 		char *part = xstrndup(s, c ? (size_t)(c - s) : strlen(s));
 		uint64_t n = 0;
-		int rc = !*part ? 0 : size ? fio_size(j, part, &n, err, errlen) : fio_count(part, 0, UINT32_MAX, &n, err, errlen);
+		int rc = !*part ? 0 : size ? fio_size(j, part, &n, err, errlen) : fio_int(j, part, 0, UINT32_MAX, &n, err, errlen);
 		int given = *part != 0;
 		free(part);
 		if (rc < 0)
@@ -65,7 +65,7 @@ FIO_APPLY(thinktime_spin) { return usec_time(v, &j->io.pace.thinktime_spin_ns, e
 FIO_APPLY(thinktime_blocks)
 {
 	uint64_t n;
-	if (fio_count(v, 1, UINT32_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 1, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.pace.thinktime_blocks = (unsigned)n;
 	return 0;
@@ -92,7 +92,7 @@ FIO_APPLY(flow)
 {
 	uint64_t n;
 	int neg = v && *v == '-';
-	if (fio_count(neg ? v + 1 : v, 0, neg ? (uint64_t)INT_MAX + 1 : FLOW_MAX_WEIGHT, &n, err, errlen) < 0)
+	if (fio_int(j, neg ? v + 1 : v, 0, neg ? (uint64_t)INT_MAX + 1 : FLOW_MAX_WEIGHT, &n, err, errlen) < 0)
 		return -1;
 	j->io.pace.flow_weight = neg ? (unsigned)-(int64_t)n : (unsigned)n;
 	return 0;
@@ -102,7 +102,7 @@ FIO_APPLY(flow_id)
 {
 	uint64_t n;
 	int neg = v && *v == '-';
-	if (fio_count(neg ? v + 1 : v, 0, (uint64_t)INT_MAX + neg, &n, err, errlen) < 0)
+	if (fio_int(j, neg ? v + 1 : v, 0, (uint64_t)INT_MAX + neg, &n, err, errlen) < 0)
 		return -1;
 	j->flow_id = neg ? (int)-(int64_t)n : (int)n;
 	return 0;
@@ -111,7 +111,7 @@ FIO_APPLY(flow_id)
 FIO_APPLY(flow_sleep)
 {
 	uint64_t us;
-	if (fio_count(v, 0, UINT32_MAX, &us, err, errlen) < 0)
+	if (fio_int(j, v, 0, UINT32_MAX, &us, err, errlen) < 0)
 		return -1;
 	j->io.pace.flow_sleep_ns = us * 1000u;
 	return 0;

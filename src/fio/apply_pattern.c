@@ -227,19 +227,24 @@ static int bssplit_dir(struct fio_job *j, int d, const char *v, char *err, size_
 	return 0;
 }
 
-/* MIN-MAX (or one size). */
+/* MIN-MAX or MIN:MAX (fio's range: '-' first, else ':'), or one size; the larger may come
+ * first (fio swaps them). */
 static int bsrange_dir(struct fio_job *j, int d, const char *v, char *err, size_t errlen)
 {
-	char qb[64];
-	const char *dash = strchr(v, '-');
-	char *lo = xstrndup(v, dash ? (size_t)(dash - v) : strlen(v));
+	const char *sep = strchr(v, '-');
+	if (!sep)
+		sep = strchr(v, ':');
+	char *lo = xstrndup(v, sep ? (size_t)(sep - v) : strlen(v));
 	uint64_t a = 0, b = 0;
 	int rc = positive_size(j, lo, &a, err, errlen);
 	free(lo);
-	if (rc < 0 || positive_size(j, dash ? dash + 1 : v, &b, err, errlen) < 0)
+	if (rc < 0 || positive_size(j, sep ? sep + 1 : v, &b, err, errlen) < 0)
 		return -1;
-	if (a > b)
-		return nm_errf(err, errlen, "\"%s\": the smaller size comes first", fio_q(v, qb, sizeof qb));
+	if (a > b) {
+		uint64_t t = a;
+		a = b;
+		b = t;
+	}
 	j->io.bs[d] = b;
 	j->io.pattern.bs_min[d] = a < b ? a : 0;
 	j->io.pattern.nbssplit[d] = 0;

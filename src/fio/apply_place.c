@@ -81,33 +81,34 @@ static uint16_t ioprio_value(unsigned cls, unsigned level)
 	return (uint16_t)(cls << 13 | level);
 }
 
-static int set_int(const char *v, uint64_t min, uint64_t max, int *out, char *err, size_t errlen)
+static int set_int(const struct fio_job *j, const char *v, uint64_t min, uint64_t max, int *out, char *err, size_t errlen)
 {
 	uint64_t n;
-	if (fio_count(v, min, max, &n, err, errlen) < 0)
+	if (fio_int(j, v, min, max, &n, err, errlen) < 0)
 		return -1;
 	*out = (int)n;
 	return 0;
 }
 
-FIO_APPLY(prio) { return set_int(v, 0, 7, &j->prios.level, err, errlen); }
-FIO_APPLY(prioclass) { return set_int(v, 0, 3, &j->prios.cls, err, errlen); }
+FIO_APPLY(prio) { return set_int(j, v, 0, 7, &j->prios.level, err, errlen); }
+FIO_APPLY(prioclass) { return set_int(j, v, 0, 3, &j->prios.cls, err, errlen); }
 
 /* N or READ,WRITE[,TRIM] (an empty part keeps that direction's value; a trim's priority is
  * kept and changes nothing: trims are done synchronously, as fio's). */
-static int per_dir_int(const char *v, uint64_t min, uint64_t max, int out[DIR_COUNT], char *err, size_t errlen)
+static int per_dir_int(const struct fio_job *j, const char *v, uint64_t min, uint64_t max, int out[DIR_COUNT],
+		       char *err, size_t errlen)
 {
 	if (fio_need_value(v, err, errlen) < 0)
 		return -1;
 	if (!strchr(v, ','))
-		return set_int(v, min, max, &out[DIR_READ], err, errlen) < 0
+		return set_int(j, v, min, max, &out[DIR_READ], err, errlen) < 0
 			       ? -1
-			       : set_int(v, min, max, &out[DIR_WRITE], err, errlen);
+			       : set_int(j, v, min, max, &out[DIR_WRITE], err, errlen);
 	const char *s = v;
 	for (int d = 0; d < DIR_COUNT && s; d++) {
 		const char *e = strchr(s, ',');
 		char *part = xstrndup(s, e ? (size_t)(e - s) : strlen(s));
-		int rc = *part ? set_int(part, min, max, &out[d], err, errlen) : 0;
+		int rc = *part ? set_int(j, part, min, max, &out[d], err, errlen) : 0;
 		free(part);
 		if (rc < 0)
 			return -1;
@@ -116,9 +117,9 @@ static int per_dir_int(const char *v, uint64_t min, uint64_t max, int out[DIR_CO
 	return 0;
 }
 
-FIO_APPLY(cmdprio_percentage) { return per_dir_int(v, 0, 100, j->prios.pct, err, errlen); }
-FIO_APPLY(cmdprio_class) { return per_dir_int(v, 1, 3, j->prios.cmd_cls, err, errlen); }
-FIO_APPLY(cmdprio) { return per_dir_int(v, 0, 7, j->prios.cmd_level, err, errlen); }
+FIO_APPLY(cmdprio_percentage) { return per_dir_int(j, v, 0, 100, j->prios.pct, err, errlen); }
+FIO_APPLY(cmdprio_class) { return per_dir_int(j, v, 1, 3, j->prios.cmd_cls, err, errlen); }
+FIO_APPLY(cmdprio) { return per_dir_int(j, v, 0, 7, j->prios.cmd_level, err, errlen); }
 
 /* Checked as it is read; turned into shares once the job's other options are known. */
 FIO_APPLY(cmdprio_bssplit)

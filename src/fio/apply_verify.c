@@ -54,7 +54,7 @@ FIO_APPLY(verify_only)
 FIO_APPLY(verify_interval)
 {
 	uint64_t n;
-	if (fio_count(v, 80, UINT32_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 80, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.verify.interval = (unsigned)n;
 	return 0;
@@ -63,7 +63,7 @@ FIO_APPLY(verify_interval)
 FIO_APPLY(verify_offset)
 {
 	uint64_t n;
-	if (fio_count(v, 40, UINT32_MAX, &n, err, errlen) < 0)
+	if (fio_int(j, v, 40, UINT32_MAX, &n, err, errlen) < 0)
 		return -1;
 	j->io.verify.offset = (unsigned)n;
 	return 0;
@@ -71,12 +71,12 @@ FIO_APPLY(verify_offset)
 
 FIO_APPLY(verify_backlog)
 {
-	return fio_count(v, 0, UINT32_MAX, &j->io.verify.backlog, err, errlen);
+	return fio_int(j, v, 0, UINT32_MAX, &j->io.verify.backlog, err, errlen);
 }
 
 FIO_APPLY(verify_backlog_batch)
 {
-	return fio_count(v, 0, UINT32_MAX, &j->io.verify.batch, err, errlen);
+	return fio_int(j, v, 0, UINT32_MAX, &j->io.verify.batch, err, errlen);
 }
 
 /* Booleans that change nothing here (the table's text says why); the value is still checked. */

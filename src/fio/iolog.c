@@ -67,18 +67,18 @@ FIO_APPLY(replay_no_stall) { return fio_parse_bool(v, &j->iolog.no_stall, err, e
 FIO_APPLY(replay_time_scale)
 {
 	uint64_t n;
-	if (fio_count(v, 1, 1000000, &n, err, errlen) < 0)
+	if (fio_int(j, v, 1, 1000000, &n, err, errlen) < 0)
 		return -1;
 	j->iolog.time_scale = (unsigned)n;
 	return 0;
 }
 
-FIO_APPLY(replay_scale) { return fio_count(v, 0, UINT32_MAX, &j->iolog.scale, err, errlen); }
+FIO_APPLY(replay_scale) { return fio_int(j, v, 0, UINT32_MAX, &j->iolog.scale, err, errlen); }
 
 FIO_APPLY(replay_align)
 {
 	uint64_t n;
-	if (fio_count(v, 0, 1ull << 30, &n, err, errlen) < 0)
+	if (fio_int(j, v, 0, 1ull << 30, &n, err, errlen) < 0)
 		return -1;
 	if (n & (n - 1))
 		return nm_errf(err, errlen, "%" PRIu64 ": must be a power of 2", n);

@@ -152,6 +152,28 @@ int fio_size(const struct fio_job *j, const char *v, uint64_t *out, char *err, s
 	return parse_size_units(v, units_of(j), out, err, errlen);
 }
 
+/* fio reads every whole-number option (its INT, ULL and STR_VAL types) with its size parser, so
+ * iodepth=1k is 1024 and verify_interval=1M a mebibyte; a fraction is refused (fio's strtoll
+ * would drop it quietly: 1.5k is 1024 there). */
+int fio_int(const struct fio_job *j, const char *v, uint64_t min, uint64_t max, uint64_t *out, char *err,
+	    size_t errlen)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	if (v[0] == '-' || strspn(v, "0123456789") == strlen(v))
+		return parse_count(v, min, max, out, err, errlen);
+	uint64_t n;
+	if (strchr(v, '.') || strchr(v, '%') || parse_size_units(v, units_of(j), &n, err, errlen) < 0)
+		return nm_errf(err, errlen, "\"%s\": expected a whole number, with a unit or not (4k)",
+			       fio_q(v, qb, sizeof qb));
+	if (n < min || n > max)
+		return nm_errf(err, errlen, "\"%s\" (%llu): must be between %llu and %llu", fio_q(v, qb, sizeof qb),
+			       (unsigned long long)n, (unsigned long long)min, (unsigned long long)max);
+	*out = n;
+	return 0;
+}
+
 int fio_count(const char *v, uint64_t min, uint64_t max, uint64_t *out, char *err, size_t errlen)
 {
 	if (fio_need_value(v, err, errlen) < 0)

@@ -29,6 +29,10 @@ int fio_need_value(const char *v, char *err, size_t errlen);
 /* Whether v's word before its first ':' (all of v without one) is name: "zipf:1.2" is "zipf". */
 int fio_word_is(const char *v, const char *name);
 int fio_size(const struct fio_job *j, const char *v, uint64_t *out, char *err, size_t errlen);
+/* A whole number in [min, max], fio's size suffixes allowed (an option fio reads as INT/ULL). */
+int fio_int(const struct fio_job *j, const char *v, uint64_t min, uint64_t max, uint64_t *out, char *err,
+	    size_t errlen);
+/* A whole number in [min, max], digits only (a field inside a value: bssplit's share, ...). */
 int fio_count(const char *v, uint64_t min, uint64_t max, uint64_t *out, char *err, size_t errlen);
 int fio_duration(const char *v, uint64_t *ns, char *err, size_t errlen); /* bare number: seconds */
 const char *fio_job_strdup(struct fio_job *j, const char *s);           /* owned by the job */
