@@ -1,7 +1,10 @@
 #include "compare/keys.h"
+#include "util/gofloat.h"
 #include "util/strbuf.h"
+#include "util/xalloc.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const builtin[] = { "input", "name", "id", "host", "label", "command", "version" };
@@ -19,20 +22,27 @@ static const struct {
 	{ "mount", { "path", "mountpoint" } },
 };
 
-/* A scalar JSON value as text into buf; NULL for objects, arrays and null. */
-static const char *scalar(json_t *s, char *buf, size_t len)
+/* A scalar JSON value as text (malloc'd and whole, so two values never print alike: a real in
+ * the shortest digits that read back, not %g's six); NULL for objects, arrays and null. */
+static char *scalar(json_t *s)
 {
+	char buf[64];
 	if (json_is_string(s))
-		snprintf(buf, len, "%s", json_string_value(s));
-	else if (json_is_integer(s))
-		snprintf(buf, len, "%lld", (long long)json_integer_value(s));
+		return xstrdup(json_string_value(s));
+	if (json_is_integer(s))
+		snprintf(buf, sizeof buf, "%lld", (long long)json_integer_value(s));
 	else if (json_is_real(s))
-		snprintf(buf, len, "%g", json_real_value(s));
+		go_float(json_real_value(s), buf, sizeof buf);
 	else if (json_is_boolean(s))
-		snprintf(buf, len, "%s", json_is_true(s) ? "true" : "false");
+		snprintf(buf, sizeof buf, "%s", json_is_true(s) ? "true" : "false");
 	else
 		return NULL;
-	return buf;
+	return xstrdup(buf);
+}
+
+static int is_scalar(json_t *s)
+{
+	return json_is_string(s) || json_is_number(s) || json_is_boolean(s);
 }
 
 static const char *builtin_value(const struct ct_input *in, const struct bench *b, const char *key)
@@ -82,26 +92,22 @@ static json_t *setting(const struct ct_input *in, const struct bench *b, const c
 	return s;
 }
 
-const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len)
+char *key_value(const struct ct_input *in, const struct bench *b, const char *key)
 {
 	const char *v = builtin_value(in, b, key);
 	if (!v)
 		v = record_tag(in->r, key);
-	if (v) {
-		snprintf(buf, len, "%s", v);
-		return buf;
-	}
-	return scalar(setting(in, b, key), buf, len);
+	if (v)
+		return xstrdup(v);
+	return scalar(setting(in, b, key));
 }
 
-const char *key_spelling(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len)
+char *key_spelling(const struct ct_input *in, const struct bench *b, const char *key)
 {
 	json_t *p = json_object_get(json_object_get(b->settings, "parameters"), key);
-	if (json_is_string(p) && !builtin_value(in, b, key) && !record_tag(in->r, key)) {
-		snprintf(buf, len, "%s", json_string_value(p));
-		return buf;
-	}
-	return key_value(in, b, key, buf, len);
+	if (json_is_string(p) && !builtin_value(in, b, key) && !record_tag(in->r, key))
+		return xstrdup(json_string_value(p));
+	return key_value(in, b, key);
 }
 
 int key_number(const struct ct_input *in, const struct bench *b, const char *key, double *v)
@@ -117,11 +123,13 @@ int key_number(const struct ct_input *in, const struct bench *b, const char *key
 
 int keys_known(const struct ct_input *in, size_t nin, const char *key)
 {
-	char buf[256];
 	for (size_t i = 0; i < nin; i++)
-		for (size_t k = 0; k < in[i].r->nbenches; k++)
-			if (key_value(&in[i], in[i].r->benches[k], key, buf, sizeof buf))
+		for (size_t k = 0; k < in[i].r->nbenches; k++) {
+			char *v = key_value(&in[i], in[i].r->benches[k], key);
+			free(v);
+			if (v)
 				return 1;
+		}
 	return 0;
 }
 
@@ -147,9 +155,8 @@ static void add_scalars(struct strbuf *sb, json_t *obj)
 {
 	const char *k;
 	json_t *v;
-	char buf[8];
 	json_object_foreach(obj, k, v) {
-		if (scalar(v, buf, sizeof buf))
+		if (is_scalar(v))
 			add_key(sb, k);
 	}
 }
@@ -172,7 +179,7 @@ void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len)
 			add_scalars(&sb, json_object_get(s, "global_options"));
 		}
 		for (size_t f = 0; f < sizeof facts / sizeof facts[0]; f++)
-			if (scalar(fact(r, facts[f].key), buf, len))
+			if (is_scalar(fact(r, facts[f].key)))
 				add_key(&sb, facts[f].key);
 	}
 	const char *all = sb.len ? sb.buf : "";
@@ -183,24 +190,23 @@ void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len)
 	sb_free(&sb);
 }
 
-const char *key_row_name(const struct bench *b, const char *by, char *buf, size_t len)
+char *key_row_name(const struct bench *b, const char *by)
 {
 	json_t *params = json_object_get(b->settings, "parameters");
 	const char *tmpl = json_string_value(json_object_get(b->settings, "template"));
-	if (!by || !tmpl || !json_object_get(params, by)) {
-		snprintf(buf, len, "%s", b->name);
-		return buf;
-	}
+	if (!by || !tmpl || !json_object_get(params, by))
+		return xstrdup(b->name);
 	/* the template with every parameter but the projected one substituted */
 	struct strbuf sb;
 	sb_init(&sb);
 	for (const char *p = tmpl; *p;) {
 		const char *close = *p == '{' ? strchr(p, '}') : NULL;
 		if (close) {
-			char name[128];
-			snprintf(name, sizeof name, "%.*s", (int)(close - p - 1), p + 1);
+			char *name = xstrndup(p + 1, (size_t)(close - p - 1)); /* whole: a long name is a name */
 			json_t *v = json_object_get(params, name);
-			if (v && strcmp(name, by) != 0 && json_is_string(v)) {
+			int other = v && strcmp(name, by) != 0 && json_is_string(v);
+			free(name);
+			if (other) {
 				sb_add(&sb, json_string_value(v), strlen(json_string_value(v)));
 				p = close + 1;
 				continue;
@@ -209,7 +215,7 @@ const char *key_row_name(const struct bench *b, const char *by, char *buf, size_
 		sb_add(&sb, p, 1);
 		p++;
 	}
-	snprintf(buf, len, "%s", sb.len ? sb.buf : "");
+	char *row = xstrdup(sb.len ? sb.buf : "");
 	sb_free(&sb);
-	return buf;
+	return row;
 }

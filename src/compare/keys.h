@@ -15,13 +15,14 @@
 
 #include "compare/table.h"
 
-/* The value of key for benchmark b of input in, into buf; NULL when it has none. */
-const char *key_value(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len);
+/* The value of key for benchmark b of input in (malloc'd, whole: values that differ anywhere
+ * stay apart; a real in the shortest digits that read back); NULL when it has none. */
+char *key_value(const struct ct_input *in, const struct bench *b, const char *key);
 
 /* The same as the user spelled it: a sweep's parameter ("bs": "4k") where the setting holds its
  * number (4096).  A row or column is found by key_value (runs that spell 4k and 4096 share it)
  * and shown with the first spelling seen. */
-const char *key_spelling(const struct ct_input *in, const struct bench *b, const char *key, char *buf, size_t len);
+char *key_spelling(const struct ct_input *in, const struct bench *b, const char *key); /* malloc'd */
 
 /* 1 with *v when KEY's value is a number (a setting such as bs): rows order by it. */
 int key_number(const struct ct_input *in, const struct bench *b, const char *key, double *v);
@@ -36,6 +37,6 @@ void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len);
  * command run over -P/-L parameters is named with its values substituted ("sleep 0.01",
  * "sleep 0.03"); over the parameter projected (by) its row is the command as written with the
  * others substituted ("sleep 0.0{n}"), so its values stand side by side.  Otherwise the name. */
-const char *key_row_name(const struct bench *b, const char *by, char *buf, size_t len);
+char *key_row_name(const struct bench *b, const char *by); /* malloc'd */
 
 #endif

@@ -10,13 +10,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* KEY's value, "" when the benchmark has none. */
-static const char *value_or_empty(const struct ct_input *in, const struct bench *b, const char *key, char *buf,
-				  size_t len)
+/* KEY's value (malloc'd), "" when the benchmark has none. */
+static char *value_or_empty(const struct ct_input *in, const struct bench *b, const char *key)
 {
-	if (!key_value(in, b, key, buf, len))
-		buf[0] = '\0';
-	return buf;
+	char *v = key_value(in, b, key);
+	return v ? v : xstrdup("");
+}
+
+/* KEY's spelling (malloc'd), its value when it has no other. */
+static char *spelling_or(const struct ct_input *in, const struct bench *b, const char *key, const char *value)
+{
+	char *l = key_spelling(in, b, key);
+	return l ? l : xstrdup(value);
 }
 
 static int metric_wanted(const struct ct_opts *o, const char *name)
@@ -31,12 +36,14 @@ static int metric_wanted(const struct ct_opts *o, const char *name)
 
 static int passes(const struct ct_input *in, const struct bench *b, const struct ct_opts *o)
 {
-	char buf[256];
 	for (size_t i = 0; i < o->nfilters; i++) {
-		const char *v = value_or_empty(in, b, o->filters[i].key, buf, sizeof buf);
+		char *v = value_or_empty(in, b, o->filters[i].key);
 		int match = fnmatch(o->filters[i].pattern, v, 0) == 0;
-		if (!match && key_spelling(in, b, o->filters[i].key, buf, sizeof buf)) /* bs=4k as bs=4096 */
-			match = fnmatch(o->filters[i].pattern, buf, 0) == 0;
+		free(v);
+		if (!match && (v = key_spelling(in, b, o->filters[i].key))) { /* bs=4k as bs=4096 */
+			match = fnmatch(o->filters[i].pattern, v, 0) == 0;
+			free(v);
+		}
 		if (match == o->filters[i].negate)
 			return 0;
 	}
@@ -89,7 +96,7 @@ static void free_strs(char **v, size_t n)
 /* A row as the column is: its id (the key's value) finds it, its label (the spelling) is shown;
  * with numbers for all rows (a setting such as bs), the rows are put in their order. */
 struct row_key {
-	const char *id, *label;
+	char *id, *label; /* malloc'd */
 	int has_num;
 	double num;
 };
@@ -392,17 +399,28 @@ static int check_keys(const struct ct_input *in, size_t nin, const struct ct_opt
 /* The row of benchmark b: its name (as the user named it, or its command as written when the
  * columns are one of its parameters), or the value of --row (found by its value, shown as
  * spelled, ordered by its number where it has one). */
-static void row_of(const struct ct_input *in, const struct bench *b, const struct ct_opts *o, char (*buf)[256],
-		   struct row_key *rk)
+static void row_of(const struct ct_input *in, const struct bench *b, const struct ct_opts *o, struct row_key *rk)
 {
 	*rk = (struct row_key){ 0 };
 	if (o->row_key) {
-		rk->id = value_or_empty(in, b, o->row_key, buf[0], sizeof buf[0]);
-		rk->label = key_spelling(in, b, o->row_key, buf[1], sizeof buf[1]) ? buf[1] : rk->id;
+		rk->id = value_or_empty(in, b, o->row_key);
+		rk->label = spelling_or(in, b, o->row_key, rk->id);
 		rk->has_num = key_number(in, b, o->row_key, &rk->num);
 	} else {
-		rk->id = rk->label = key_row_name(b, o->col_key, buf[0], sizeof buf[0]);
+		rk->id = key_row_name(b, o->col_key);
+		rk->label = xstrdup(rk->id);
 	}
+}
+
+/* The column of benchmark b (found by its value, shown as first spelled), made on first sight. */
+static size_t col_of(const struct ct_input *in, const struct bench *b, const char *key, struct ct_result *out,
+		     char ***ids)
+{
+	char *id = value_or_empty(in, b, key), *label = spelling_or(in, b, key, id);
+	size_t col = col_index(out, ids, id, label);
+	free(id);
+	free(label);
+	return col;
 }
 
 /* The rows in their numbers' order (4k, 64k, 1m), where every row has one; stable. */
@@ -441,7 +459,6 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 {
 	const char *col_key = o->col_key ? o->col_key : "input";
 	double confidence = o->confidence > 0 ? o->confidence : 0.95;
-	char buf[256], label[256];
 	char **col_ids = NULL; /* beside out->cols: the values that find them */
 
 	memset(out, 0, sizeof *out);
@@ -454,12 +471,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 	/* Pass 1: the columns, in order of appearance. */
 	for (size_t i = 0; i < nin; i++)
 		for (size_t k = 0; k < in[i].r->nbenches; k++)
-			if (passes(&in[i], in[i].r->benches[k], o)) {
-				const struct bench *b = in[i].r->benches[k];
-				const char *id = value_or_empty(&in[i], b, col_key, buf, sizeof buf);
-				const char *l = key_spelling(&in[i], b, col_key, label, sizeof label);
-				col_index(out, &col_ids, id, l ? l : id);
-			}
+			if (passes(&in[i], in[i].r->benches[k], o))
+				col_of(&in[i], in[i].r->benches[k], col_key, out, &col_ids);
 	if (out->ncols == 0)
 		return nm_errf(err, errlen, "no benchmarks to compare%s", o->nfilters ? " (after --filter)" : "");
 
@@ -470,12 +483,9 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			const struct bench *b = in[i].r->benches[k];
 			if (!passes(&in[i], b, o))
 				continue;
-			char rowbuf[2][256];
 			struct row_key rk;
-			const char *id = value_or_empty(&in[i], b, col_key, buf, sizeof buf);
-			const char *l = key_spelling(&in[i], b, col_key, label, sizeof label);
-			size_t col = col_index(out, &col_ids, id, l ? l : id);
-			row_of(&in[i], b, o, rowbuf, &rk);
+			size_t col = col_of(&in[i], b, col_key, out, &col_ids);
+			row_of(&in[i], b, o, &rk);
 			const char *row = rk.label;
 			for (size_t m = 0; m < b->nmetrics; m++) {
 				const struct metric *mt = b->metrics[m];
@@ -493,6 +503,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 						"choose --row/--col keys that tell them apart",
 						o->row_key ? "--row" : "--col", c->from->name, b->name, in[i].name,
 						row[0] ? row : "(empty)", out->cols[col][0] ? out->cols[col] : "(empty)");
+					free(rk.id);
+					free(rk.label);
 					free_builders(tbs, out->ntables);
 					free_strs(col_ids, out->ncols);
 					ct_free(out);
@@ -505,6 +517,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 					if (!isnan(mt->samples[s]))
 						cell_add(c, mt->samples[s]);
 			}
+			free(rk.id);
+			free(rk.label);
 		}
 	}
 	for (size_t t = 0; t < out->ntables; t++)
