@@ -1,5 +1,6 @@
 #include "disk/test.h"
 #include "stats/summary.h"
+#include "util/units.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,9 +107,10 @@ const char *disk_test_spread_text(const struct disk_test *t, char *buf, size_t l
 	char m[32], l[32], h[32], pct[16];
 	disk_test_spread(t, &med, &spread);
 	disk_test_range(t, &lo, &hi);
-	snprintf(m, sizeof m, "%.2f MB/s", med / 1e6);
-	snprintf(l, sizeof l, "%.2f MB/s", lo / 1e6);
-	snprintf(h, sizeof h, "%.2f MB/s", hi / 1e6);
+	/* the figures as the table's bandwidth column and show/compare print them */
+	units_figure(med, "bytes_per_sec", "B/s", m, sizeof m);
+	units_figure(lo, "bytes_per_sec", "B/s", l, sizeof l);
+	units_figure(hi, "bytes_per_sec", "B/s", h, sizeof h);
 	snprintf(pct, sizeof pct, "%.0f%%", spread);
 	return stats_spread_text(buf, len, med, lo, hi, pct, m, l, h);
 }

@@ -200,13 +200,13 @@ TEST(disk_spread_past_100pct_is_unstable)
 	set_rate(&passes[1], 7.48);
 	set_rate(&passes[2], 95);
 	CHECK(disk_test_unstable(&t));
-	CHECK_EQ_STR(disk_test_spread_text(&t, buf, sizeof buf), "unstable: 7.48 MB/s, range 1.20 MB/s to 95.00 MB/s");
+	CHECK_EQ_STR(disk_test_spread_text(&t, buf, sizeof buf), "unstable: 7.48 MB/s, range 1.20 MB/s to 95.0 MB/s");
 	/* 90, 100, 110: ± 10% */
 	set_rate(&passes[0], 90);
 	set_rate(&passes[1], 100);
 	set_rate(&passes[2], 110);
 	CHECK(!disk_test_unstable(&t));
-	CHECK_EQ_STR(disk_test_spread_text(&t, buf, sizeof buf), "100.00 MB/s ± 10%");
+	CHECK_EQ_STR(disk_test_spread_text(&t, buf, sizeof buf), "100 MB/s ± 10%");
 	t.npasses = 1; /* one pass has no spread */
 	CHECK(!disk_test_unstable(&t));
 }
