@@ -144,9 +144,17 @@ void fio_eta_line(struct fio_eta *e, struct fio_sched *s, uint64_t now_ns, char 
 		} else if (!started) {
 			c = 'P';
 			uint64_t at = s->genesis_ns + io->startdelay_ns, now = now_ns;
-			left = (at > now ? at - now : 0) / 1000000000ull;
+			uint64_t delay = (at > now ? at - now : 0) / 1000000000ull, by_time = 0, by_rate = 0, bps = 0;
 			if (io->runtime_ns)
-				left += (io->ramp_ns + io->runtime_ns * io->loops) / 1000000000ull;
+				by_time = (io->ramp_ns + io->runtime_ns * io->loops) / 1000000000ull;
+			/* a paced job that waits: its bytes at its rate (fio's estimate for it; the
+			 * sooner of the two where it has a runtime as well) */
+			for (int d = 0; d < 3; d++)
+				if (job_does(io, d))
+					bps += io->pace.rate_bps[d];
+			if (bps && io->size)
+				by_rate = io->size * (io->loops ? io->loops : 1) / bps;
+			left = delay + (by_time && by_rate ? (by_time < by_rate ? by_time : by_rate) : by_time + by_rate);
 		} else {
 			running += io->numjobs;
 			if (has && pr.ramping) {

@@ -46,6 +46,17 @@ check "a pipe: the report" grep -qa "a: (groupid=0" pipe.out
 "$NM" fio "${JOB[@]}" --eta=always 2>/dev/null | cat >always.out
 check "a pipe with --eta=always: the status line" grep -qaE "$LINE" always.out
 
+# a paced size-based job that waits (b, after a's stonewall) counts its bytes at its rate, as
+# fio's estimate does: 8 MiB at 128 KiB/s is 64 s, so while a runs (4 s) the ETA is past 50 s
+# (it said a's own second or two). Interrupted once a's lines are in: the rest is not needed.
+WAIT=(--eta=always --eta-interval=250ms --name=a --ioengine=null --size=1g --time_based --runtime=4s
+      --rate_iops=100 --name=b --stonewall --ioengine=null --size=8m --rate=128k)
+timeout -s INT 4 "$NM" fio "${WAIT[@]}" 2>/dev/null | tr '\r' '\n' >wait.out
+check "a waiting paced job: the ETA while the first runs counts its bytes at its rate" \
+    grep -qaE '\[R\(1\),P\(1\)\].*\[eta 01m:0[0-9]s\]|\[R\(1\),P\(1\)\].*\[eta 00m:5[0-9]s\]' wait.out
+no_eta_before=$(grep -acE '\[R\(1\),P\(1\)\].*\[eta 00m:0[0-9]s\]' wait.out)
+check "a waiting paced job: no ETA of seconds while it waits" test "$no_eta_before" = 0
+
 # bad values: one line, exit 2, before anything runs
 run_nm fio "${JOB[@]}" --eta=sometimes
 expect_refused "--eta with another value" "expected auto, always or never"
