@@ -31,7 +31,7 @@ uint64_t io_bs_smallest(const struct io_job *job, int dir)
 	return job->pattern.bs_min[dir] ? job->pattern.bs_min[dir] : job->bs[dir];
 }
 
-uint64_t io_bs_pick(struct io_worker *w, int dir)
+static uint64_t draw(struct io_worker *w, int dir)
 {
 	const struct io_job *job = w->job;
 	uint64_t max = job->bs[dir];
@@ -50,6 +50,37 @@ uint64_t io_bs_pick(struct io_worker *w, int dir)
 	uint64_t len = min + prng_below(&w->rng, max);
 	len -= len % min;
 	return len < max ? len : max;
+}
+
+/* The largest size of the mix that is at most room (the smallest when none is). */
+static uint64_t largest_within(const struct io_job *job, int dir, uint64_t room)
+{
+	uint64_t small = io_bs_smallest(job, dir), best = small;
+	if (job->pattern.nbssplit[dir]) {
+		for (unsigned i = 0; i < job->pattern.nbssplit[dir]; i++) {
+			uint64_t b = job->pattern.bssplit[dir][i].bs;
+			if (b <= room && b > best)
+				best = b;
+		}
+		return best;
+	}
+	uint64_t r = room < job->bs[dir] ? room : job->bs[dir];
+	return r > small ? r - r % small : small;
+}
+
+/* fio draws a size again until it fits what is left (io_u.c's io_u_fits): the rest of the
+ * region for sequential I/O, the rest of the pass where a random map ends it; so a pass of
+ * size=20000 at bsrange=1k-4k moves 19 KiB (the size rounds down to the smallest block), not
+ * 16 KiB of whole 4k blocks. A run of unlucky draws (or a share of 0 %) ends in the largest
+ * size that fits. */
+uint64_t io_bs_pick(struct io_worker *w, int dir, uint64_t room)
+{
+	for (int tries = 0; tries < 64; tries++) {
+		uint64_t len = draw(w, dir);
+		if (len <= room)
+			return len;
+	}
+	return largest_within(w->job, dir, room);
 }
 
 uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random)

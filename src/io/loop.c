@@ -50,6 +50,29 @@ static inline int tick(struct io_worker *w, struct io_loop *ls, uint64_t now)
 	return 0;
 }
 
+/* What a mixed size must fit in, as fio's: the rest of the pass where fio's end of the file
+ * ends it (a random map used up, or one direction's sequential I/O at the region's end; fio's
+ * byte count alone goes past it), and for sequential I/O the rest of the region from where the
+ * file is (from its start again when not even the smallest
+ * size fits there, as the offset wraps). */
+static __attribute__((noinline)) uint64_t mixed_room(struct io_worker *w, const struct io_loop *ls,
+						     const struct io_file *f, int dir)
+{
+	uint64_t room = UINT64_MAX;
+	if (ls->mix_slack)
+		room = ls->cut > ls->issued ? ls->cut - ls->issued : 0;
+	if (w->nfiles && f->region_len < room)
+		room = f->region_len;
+	if (!ls->random && w->nfiles) {
+		uint64_t end = f->region_start + f->region_len, pos = f->seq_pos[dir];
+		uint64_t left = pos < end ? end - pos : 0;
+		if (left < io_bs_smallest(w->job, dir))
+			left = f->region_len;
+		room = left < room ? left : room;
+	}
+	return room;
+}
+
 /* Fill r with an I/O of direction dir (which pacing may switch). Returns -1 when its rate or
  * think time holds it back (ls->pace says until when), else 1. */
 static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req *r, int dir)
@@ -63,7 +86,7 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	r->dir = (uint8_t)dir;
 	r->file = (uint16_t)fi;
 	if (__builtin_expect(w->mixed_bs, 0)) {
-		bs = io_bs_pick(w, dir);
+		bs = io_bs_pick(w, dir, mixed_room(w, ls, f, dir));
 		r->offset = w->nfiles ? io_bs_offset(w, f, dir, bs, ls->random) : 0;
 	} else
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
@@ -116,8 +139,8 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 static inline int next_io_plain(struct io_worker *w, struct io_loop *ls, struct io_req *r)
 {
 	const struct io_job *job = w->job;
-	if (ls->issued >= ls->cut || (ls->number_ios && ls->pass_ios >= ls->number_ios)) {
-		if (ls->issued < ls->pass_size && !(ls->number_ios && ls->pass_ios >= ls->number_ios)) {
+	if (ls->issued + ls->mix_slack >= ls->cut || (ls->number_ios && ls->pass_ios >= ls->number_ios)) {
+		if (ls->issued + ls->mix_slack < ls->pass_size && !(ls->number_ios && ls->pass_ios >= ls->number_ios)) {
 			ls->cut = io_zone_next(w, ls->issued, ls->pass_size); /* a zone's end, mid-pass */
 		} else {
 			if (!job->time_based && !ls->opening) {

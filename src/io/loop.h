@@ -31,6 +31,9 @@ struct io_loop {
 	uint64_t pass_size, issued; /* bytes per pass over the files, bytes issued in this pass */
 	uint64_t cut;               /* issued bytes where next_io looks up from its fast path: the
 	                             * pass's end, or the zone's (strided zones) if that is sooner */
+	uint64_t mix_slack;         /* a pass (or zone) with less than this + 1 bytes left is over:
+	                             * the smallest mixed size less 1 where what is left bounds a
+	                             * size (io/bssplit.c), else 0 */
 	int zoned;                  /* fio's strided zones (job->pattern.zone_size, one file) */
 	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */

@@ -500,6 +500,9 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 		f->region_start = job->offset;
 		f->region_len = region;
 		uint64_t bsmax = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];
+		if (io_job_mixed_bs(job)) /* a mix's sizes fit the region (io/bssplit.c), as fio's */
+			bsmax = io_bs_smallest(job, DIR_READ) > io_bs_smallest(job, DIR_WRITE) ? io_bs_smallest(job, DIR_READ)
+												 : io_bs_smallest(job, DIR_WRITE);
 		if (region < bsmax)
 			return nm_errf(err, errlen, "%s: the region (%llu bytes) is smaller than the block size", f->path,
 				       (unsigned long long)region), IO_BAD_JOB;

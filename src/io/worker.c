@@ -45,6 +45,16 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 		ls->pass_size *= 2;
 	if (!ls->pass_size)
 		ls->pass_size = UINT64_MAX;
+	/* a mixed size fits what is left of the pass where fio's file ends the pass: a random map
+	 * (fio's is shared by the directions), or sequential I/O in one direction (a mix's
+	 * directions each have their place in the file, and fio's byte count ends the job) */
+	if (w->mixed_bs && (ls->random ? !job->pattern.norandommap : ls->fixed_dir >= 0)) {
+		uint64_t small = UINT64_MAX;
+		for (int d = 0; d < DIR_COUNT; d++)
+			if ((ls->fixed_dir < 0 && d != DIR_TRIM) || d == ls->fixed_dir)
+				small = io_bs_smallest(job, d) < small ? io_bs_smallest(job, d) : small;
+		ls->mix_slack = small != UINT64_MAX && small ? small - 1 : 0;
+	}
 	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (io_loop_new_pass) */
 	ls->opening = 1;
 	io_loop_start_clocks(w, ls);

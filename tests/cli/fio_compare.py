@@ -2,7 +2,10 @@
 """Compare nodemark fio's JSON with real fio's for the same job: the key tree of every job
 entry, the jobnames and groupids, and (size-based jobs) io_bytes and total_ios.
 
-  fio_compare.py FIO.json NODEMARK.json [--sizes | --loose]   exit 0 when they agree, else says why
+  fio_compare.py FIO.json NODEMARK.json [--sizes | --bytes | --loose]   exit 0 when they agree, else says why
+
+--bytes: io_bytes only (a block-size mix: how many I/Os make them up follows each tool's random
+draws of the sizes).
 
 --loose (time-based jobs): the bytes moved by each entry within a factor of 20 of fio's, and
 in the same directions (a sanity check on the figures, not a benchmark).
@@ -28,6 +31,7 @@ def main():
     a = json.load(open(sys.argv[1]))
     b = json.load(open(sys.argv[2]))
     sizes = "--sizes" in sys.argv
+    only_bytes = "--bytes" in sys.argv
     loose = "--loose" in sys.argv
     bad = []
     top_a, top_b = list(a), list(b)
@@ -52,8 +56,8 @@ def main():
             bad.append("entry %d: keys only in fio %s; only in nodemark %s" % (i, sorted(ta - tb)[:6], sorted(tb - ta)[:6]))
         if x.get("job options") != y.get("job options"):
             bad.append("entry %d: job options fio %s, nodemark %s" % (i, x.get("job options"), y.get("job options")))
-        if sizes:
-            for f in ("io_bytes", "total_ios"):
+        if sizes or only_bytes:
+            for f in ("io_bytes",) if only_bytes else ("io_bytes", "total_ios"):
                 # a mixed job's split between reads and writes is random: compare the sum
                 sa = x["read"][f] + x["write"][f]
                 sb = y["read"][f] + y["write"][f]

@@ -119,7 +119,11 @@ for case in "4096 4096=.5,16384=.3,65536=.2 --rw=randread --norandommap --bsspli
     read -r align want args <<<"$case"
     traced nm nm.log $B --loops=16 $args
     read -r nm_sh nm_n nm_al nm_fit <<<"$(sizes nm.log pread64 "$align")"
-    if [ "$rc" -ne 0 ] || [ "$nm_al" != aligned ] || [ "$nm_fit" != fits ] || ! shares_near "$nm_sh" "$want" 0.03; then
+    # with the random map a pass's last I/Os are the sizes that fit what is left, as fio's: the
+    # mix leans to the small size there (4k/40:64k/60 reads 42.5% of 4k in fio 3.33 here)
+    tol=0.03
+    [[ $args == *blockalign* ]] && tol=0.05
+    if [ "$rc" -ne 0 ] || [ "$nm_al" != aligned ] || [ "$nm_fit" != fits ] || ! shares_near "$nm_sh" "$want" $tol; then
         not_ok "$args: the mix asked for, every read aligned and inside the file" "rc $rc, $nm_n reads: $nm_sh $nm_al $nm_fit"
         continue
     fi
@@ -138,7 +142,7 @@ read -r rd _ <<<"$(sizes nm.log pread64 512)"
 read -r wr _ <<<"$(sizes nm.log pwrite64 512 65536)"
 [ "$rd" = "4096=1.000" ] && [ "$wr" = "65536=1.000" ] && ok "bssplit=4k/100,64k/100: reads of 4 KiB, writes of 64 KiB" ||
     not_ok "bssplit per direction" "reads $rd, writes $wr"
-for bad in 4k/60:8k/50:16k/:32k/ 0/100 16k-4k; do
+for bad in 4k/60:8k/50:16k/:32k/ 0/100 4k-; do # (16k-4k is 4k-16k, as fio swaps them)
     opt=--bssplit
     [[ $bad == *-* ]] && opt=--bsrange
     run_nm fio --no-save --parse-only $B "$opt=$bad"

@@ -5,7 +5,7 @@
 
 # json_like_fio WHAT MODE DIR ARGS...: real fio, then nodemark fio, on ARGS, each after DIR (where
 # ARGS put their files) is made afresh; their JSON (fio.json, nm.json) compared by
-# tests/cli/fio_compare.py MODE (--sizes or --loose). PASS WHAT when they agree; FAIL when
+# tests/cli/fio_compare.py MODE (--sizes, --bytes or --loose). PASS WHAT when they agree; FAIL when
 # either tool fails, when they differ, or when nodemark leaves a .nodemark-* directory in DIR.
 json_like_fio() {
     local what=$1 mode=$2 dir=$3 frc why
