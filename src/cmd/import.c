@@ -97,6 +97,8 @@ static int import_trace(int argc, char **argv)
 {
 	char err[512];
 	struct record *r = record_new("time", argc, argv);
+	/* the trace's tasks ran elsewhere: the importing process's CPUs are not theirs */
+	json_object_del(r->extra, "cpus_allowed");
 	if (snakemake) {
 		read_snakemake(r);
 		json_object_set_new(r->extra, "source", json_sprintf("snakemake benchmarks %s", snakemake));

@@ -62,6 +62,29 @@ static double *cpu_samples(const struct ct_input *in, const struct bench *b, con
 	return v;
 }
 
+/* "CPUs allowed 2 -> 1" when the two runs could use different numbers of CPUs and the row's
+ * threads outnumber the fewer (taskset -c 0 under a 2-thread figure): CPU time would not see
+ * that change (stats/verdict.h, cpu_basis_off); NULL otherwise, or when a run did not record
+ * its CPUs (an older record). */
+static const char *cpus_changed(const struct ct_input *a, const struct ct_input *b, const char *bench, char *buf,
+				size_t len)
+{
+	int na = record_cpus_allowed(a->r), nb = record_cpus_allowed(b->r);
+	if (!na || !nb || na == nb)
+		return NULL;
+	json_int_t threads = 0;
+	for (int i = 0; i < 2; i++) {
+		json_t *t = json_object_get(json_object_get(json_object_get((i ? b : a)->r->extra, "cpu_time"), bench),
+					    "threads");
+		if (json_integer_value(t) > threads)
+			threads = json_integer_value(t);
+	}
+	if (threads <= (na < nb ? na : nb))
+		return NULL;
+	snprintf(buf, len, "CPUs allowed %d -> %d", na, nb);
+	return buf;
+}
+
 static int budget_ran_out(const struct ct_input *in, const struct bench *b)
 {
 	json_t *s = json_object_get(json_object_get(in->r->extra, "sampling"), b ? b->name : "");
@@ -181,7 +204,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 	const struct bench *ba = record_find_bench(ia->r, t->rows[row]), *bb = record_find_bench(ib->r, t->rows[row]);
 	if (!ba || !bb)
 		return;
-	char busy_a[400], busy_b[400], short_why[200] = "", busy_pct[32];
+	char busy_a[400], busy_b[400], short_why[200] = "", busy_pct[32], cpus[64];
 	int ra = budget_ran_out(ia, ba), rb = budget_ran_out(ib, bb);
 	if (ra || rb)
 		snprintf(short_why, sizeof short_why, "the time budget ran out (%s%s%s)", ra ? ia->name : "",
@@ -196,6 +219,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 		.short_why = short_why[0] ? short_why : NULL,
 		.cpu_busy = cpu_busy(phase_noise(ia, ba), phase_noise(ib, bb), busy_pct, sizeof busy_pct),
 		.cpu_floor_pct = history_default_floor(bb, t->metric),
+		.cpu_basis_off = cpus_changed(ia, ib, bb->name, cpus, sizeof cpus),
 	};
 	/* kept whether or not this pair is busy: a re-measure that ran busy needs the baseline's */
 	double *cpu_a = cpu_samples(ia, ba, t->metric, ca), *cpu_b = cpu_samples(ib, bb, t->metric, cb);

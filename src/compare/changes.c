@@ -1,4 +1,5 @@
-/* What changed between two runs: the benchmarks' settings, then the machine (inventory_diff). */
+/* What changed between two runs: the benchmarks' settings, the run's (nodemark's version, the
+ * CPUs it was allowed), then the machine (inventory_diff). */
 #include "compare/changes.h"
 #include "inventory/diff.h"
 #include "util/strbuf.h"
@@ -243,8 +244,17 @@ json_t *record_changes(const struct record *a, const struct record *b)
 		json_decref(va);
 		json_decref(vb);
 	}
-	json_t *machine = inventory_diff(a->inventory, b->inventory);
-	json_array_extend(changes, machine);
-	json_decref(machine);
+	/* the CPUs the run could use (taskset, a cgroup's cpuset): a run fact, not the machine's; a
+	 * record without it (older, imported) says nothing either way */
+	json_t *ca = json_object_get(json_object_get(a->extra, "cpus_allowed"), "list");
+	json_t *cb = json_object_get(json_object_get(b->extra, "cpus_allowed"), "list");
+	if (json_is_string(ca) && json_is_string(cb) && !json_equal(ca, cb))
+		add(changes, "cpus_allowed", "CPUs allowed", ca, cb);
+	/* a run that skipped the inventory phase says nothing of the machine, not that it changed */
+	if (a->inventory && b->inventory) {
+		json_t *machine = inventory_diff(a->inventory, b->inventory);
+		json_array_extend(changes, machine);
+		json_decref(machine);
+	}
 	return changes;
 }

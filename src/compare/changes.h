@@ -1,6 +1,6 @@
 /* "What changed" between two saved runs, a part of the comparison model (compare/model.h):
  * first the benchmarks' own settings that differ (a fio job option, a global one, disk's block
- * size, pieces' sync), then the nodemark version, then the machine (inventory/diff.h).  One
+ * size, pieces' sync), then the nodemark version and the CPUs the run was allowed, then the machine (inventory/diff.h).  One
  * entry per fact: a setting that changed alike in every benchmark that has it is one entry,
  * not one per benchmark.  For compare, report, run and `info --diff`; export/changes.h renders
  * it. */
@@ -13,9 +13,9 @@
 
 /* [{"key", "what", "a", "b"}, ...] in that order: settings ("settings.bs", the same change in
  * every benchmark with the key; "settings[BENCH].job_options.bs", one benchmark's), then
- * "nodemark.version", then inventory facts ("os.kernel").  "what" is the line's name: "bs",
- * "[global] direct" (a fio global option), "randw: bs" (one job's).  Pure: no I/O, no
- * printing.  Never NULL; empty when nothing differs. */
+ * "nodemark.version", "cpus_allowed" ("0-1" -> "0": taskset, a cpuset), then inventory facts
+ * ("os.kernel").  "what" is the line's name: "bs", "[global] direct" (a fio global option),
+ * "randw: bs" (one job's).  Pure: no I/O, no printing.  Never NULL; empty when nothing differs. */
 json_t *record_changes(const struct record *a, const struct record *b);
 
 #endif

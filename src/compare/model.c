@@ -46,7 +46,10 @@ int cmp_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, st
 	m->nin = nin;
 	calls_build(in, nin, o, &m->tab, &m->calls);
 	build_timeline(m);
-	if (nin == 2 && in[0].r->inventory && in[1].r->inventory)
+	/* two runs of nodemark's (an inventory, or the CPUs they were allowed: a run without its
+	 * inventory phase) have facts to set side by side; Go benchmark text has none */
+	if (nin == 2 && ((in[0].r->inventory && in[1].r->inventory) ||
+			 (record_cpus_allowed(in[0].r) && record_cpus_allowed(in[1].r))))
 		m->changes = record_changes(in[0].r, in[1].r);
 	/* the list is complete: its addresses hold from here on */
 	for (size_t i = 0; i < m->calls.n; i++) {

@@ -127,6 +127,8 @@ void calls_verdict_json(json_t *o, const struct verdict *v)
 	json_object_set_new(o, "noise_pct", num_or_null(v->noise_pct));
 	/* what the samples judged were: the figure itself, or its rate per CPU-second (a busy run) */
 	json_object_set_new(o, "basis", json_string(v->cpu_basis ? "cpu_time" : "wall"));
+	if (v->basis_note[0]) /* "judged on CPU time: busy 93%", "not judged on CPU time: CPUs allowed 2 -> 1" */
+		json_object_set_new(o, "basis_note", json_string(v->basis_note));
 	json_object_set_new(o, "interval_pct", isfinite(v->lo_pct) ? json_pack("[f, f]", v->lo_pct, v->hi_pct)
 								   : json_null());
 	if (v->cat == VERDICT_CAT_CANT_TELL) {

@@ -4,6 +4,7 @@
 #include "util/strbuf.h"
 #include "util/workdir.h"
 #include "util/clock.h"
+#include "util/cpulist.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -42,6 +43,8 @@ struct record *record_alloc(void)
 	return r;
 }
 
+static void cpus_allowed(struct record *r);
+
 struct record *record_new(const char *command, int argc, char **argv)
 {
 	struct record *r = record_alloc();
@@ -62,7 +65,19 @@ struct record *record_new(const char *command, int argc, char **argv)
 		shell_quote(&sb, argv[i]);
 	}
 	r->cmdline = sb_detach(&sb);
+	cpus_allowed(r);
 	return r;
+}
+
+/* The CPUs this process may run on, as it starts (taskset, a cgroup's cpuset): a fact of the run,
+ * since the same machine gives a run pinned to one CPU half the multi-thread figures. */
+static void cpus_allowed(struct record *r)
+{
+	char *list = malloc(16384);
+	int n = list ? cpulist_allowed(list, 16384) : -1;
+	if (n > 0)
+		json_object_set_new(r->extra, "cpus_allowed", json_pack("{s:s, s:i}", "list", list, "count", n));
+	free(list);
 }
 
 static void metric_free(struct metric *m)
@@ -320,4 +335,10 @@ struct histogram *bench_add_latency(struct bench *b, const char *name, const str
 double metric_median(const struct metric *m)
 {
 	return m ? stats_median(m->samples, m->nsamples) : 0;
+}
+
+int record_cpus_allowed(const struct record *r)
+{
+	json_int_t n = json_integer_value(json_object_get(json_object_get(r->extra, "cpus_allowed"), "count"));
+	return n > 0 && n < (1 << 22) ? (int)n : 0;
 }

@@ -74,11 +74,15 @@ struct record {
 	size_t nbenches;
 };
 
-/* A new record with a fresh id, the current time, the host name and this version. */
+/* A new record with a fresh id, the current time, the host name and this version, and the CPUs
+ * the process may run on (sched_getaffinity) as extra.cpus_allowed = {"list": "0-1", "count": 2}. */
 struct record *record_new(const char *command, int argc, char **argv);
 void record_free(struct record *r);
 /* An empty record (no id, time, host or command yet): for loaders that fill every field. */
 struct record *record_alloc(void);
+
+/* The count of extra.cpus_allowed; 0 when the record has none (older, imported). */
+int record_cpus_allowed(const struct record *r);
 
 void record_set_label(struct record *r, const char *label);
 /* Set or replace a tag. */

@@ -48,7 +48,8 @@ static const char *decide_for(const char *why, int host_paced)
  * reasons are not why the row could not be told (those samples were judged). */
 static const char *own_why(const struct verdict *v, char *buf, size_t len)
 {
-	const char *note = v->cpu_basis ? strstr(v->why, "; judged on CPU time") : NULL;
+	const char *note = v->cpu_basis ? strstr(v->why, "; judged on CPU time")
+		: v->basis_note[0] ? strstr(v->why, "; not judged on CPU time") : NULL;
 	if (!note)
 		return v->why;
 	snprintf(buf, len, "%.*s", (int)(note - v->why), v->why);
@@ -113,11 +114,12 @@ static void categorize(struct verdict *v)
 		 stats_noise_text(v->noise_pct, nz, sizeof nz), v->cause, v->decide);
 }
 
-/* A verdict on the CPU-time basis says so after whatever it says. */
+/* A verdict on the CPU-time basis says so after whatever it says, and so does one the basis
+ * was not for (a changed CPU set). */
 static void append_basis(char *buf, size_t len, const struct verdict *v)
 {
 	size_t n = strlen(buf);
-	if (v->cpu_basis && n < len)
+	if (v->basis_note[0] && n < len)
 		snprintf(buf + n, len - n, " (%s)", v->basis_note);
 }
 
@@ -230,7 +232,8 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 {
 	const struct verdict_input *given = in;
 	struct verdict_input cpu;
-	int on_cpu = (in->base_busy || in->cur_busy) && in->base_cpu && in->cur_cpu && in->cpu_busy;
+	int cpu_fits = (in->base_busy || in->cur_busy) && in->base_cpu && in->cur_cpu && in->cpu_busy;
+	int on_cpu = cpu_fits && !in->cpu_basis_off;
 	if (on_cpu) {
 		/* a busy run's wall-clock rate is partly the other process's; its rate per CPU-second
 		 * is the figure's own, so the row is judged on that, by the same rules otherwise */
@@ -253,6 +256,13 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 		snprintf(out->why + n, sizeof out->why - n, "; %s (%.300s%s%.300s)", out->basis_note,
 			 given->base_busy ? given->base_busy : "", given->base_busy && given->cur_busy ? "; " : "",
 			 given->cur_busy ? given->cur_busy : "");
+	} else if (cpu_fits) {
+		/* a busy pair whose CPU set changed: the wall-clock rules (a busy run is not
+		 * compared), and why the CPU time that would have judged it does not */
+		snprintf(out->basis_note, sizeof out->basis_note, "not judged on CPU time: %.60s", in->cpu_basis_off);
+		size_t n = strlen(out->why);
+		snprintf(out->why + n, sizeof out->why - n,
+			 "; %s (bytes per CPU-second do not see how many CPUs the threads could use)", out->basis_note);
 	}
 	/* the change's interval: each median's 95% interval, as percent, added in quadrature (the
 	 * two runs' samples are independent) */

@@ -58,6 +58,12 @@ struct verdict_input {
 	double cpu_floor_pct;   /* the least floor on that basis (the metric's default): a floor from
 				 * history is the spread of quiet runs' own samples, which says
 				 * nothing of how a busy run's CPU time moves */
+	/* Why that basis is not for this row though it would be ("CPUs allowed 2 -> 1": the two runs
+	 * could use different numbers of CPUs, fewer than the row's threads on one side), or NULL.
+	 * The CPU-time basis leaves out other processes' load, and with it any change in the CPUs
+	 * the threads got, so a changed configuration would read as no change: the row is judged
+	 * on its own (wall-clock) samples as usual, and the why says so. */
+	const char *cpu_basis_off;
 };
 
 /* Where every compared row ends (issue 27 item 5): a called change with its interval; no change
@@ -103,7 +109,9 @@ struct verdict {
 	char text[1200];        /* "slower: -20.0% (-21.5% to -18.6%)", "no change beyond +-3%",
 				 * "can't tell: +-40% noise here (cause); would decide: ..." */
 	int cpu_basis;          /* judged on bytes per CPU-second: a side was busy (verdict_input) */
-	char basis_note[64];    /* then "judged on CPU time: busy 93%", which text and why end with */
+	char basis_note[96];    /* then "judged on CPU time: busy 93%", which text and why end with;
+				 * or, with cpu_basis 0, "not judged on CPU time: CPUs allowed 2 -> 1"
+				 * (verdict_input.cpu_basis_off) */
 };
 
 void verdict_decide(const struct verdict_input *in, struct verdict *out);

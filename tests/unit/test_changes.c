@@ -142,3 +142,30 @@ TEST(changes_a_sweeps_parameter_is_its_setting)
 	record_free(a);
 	record_free(b);
 }
+
+/* The CPUs a run was allowed (taskset, a cpuset) are a fact of the run: one line, after the
+ * settings and before the machine; a record without them (older, imported) says nothing. */
+TEST(changes_the_cpus_a_run_was_allowed)
+{
+	struct record *a = run_with_targets("/srv/d", "4k"), *b = run_with_targets("/srv/d", "4k");
+	CHECK(record_cpus_allowed(a) >= 1); /* record_new records them */
+	json_object_set_new(a->extra, "cpus_allowed", json_pack("{s:s,s:i}", "list", "0-1", "count", 2));
+	json_object_set_new(b->extra, "cpus_allowed", json_pack("{s:s,s:i}", "list", "0", "count", 1));
+	json_object_set_new(json_object_get(b->inventory, "os"), "kernel", json_string("6.5.0"));
+	json_t *c = record_changes(a, b);
+	char *text = changes_text(c);
+	CHECK_EQ_U64(json_array_size(c), 2);
+	CHECK_EQ_STR(what(c, 0), "CPUs allowed");
+	CHECK_EQ_STR(what(c, 1), "kernel");
+	CHECK_CONTAINS(text, "  CPUs allowed  0-1 -> 0\n");
+	CHECK_EQ_INT(record_cpus_allowed(b), 1);
+	free(text);
+	json_decref(c);
+	json_object_del(b->extra, "cpus_allowed");
+	c = record_changes(a, b);
+	CHECK_EQ_U64(json_array_size(c), 1);
+	CHECK_EQ_INT(record_cpus_allowed(b), 0);
+	json_decref(c);
+	record_free(a);
+	record_free(b);
+}

@@ -221,3 +221,68 @@ TEST(compare_verdicts_are_fields_of_the_cells_with_their_reason)
 	record_free(busy);
 	record_free(few);
 }
+
+/* A busy `run --phases hash` with 1- and 2-thread figures and CPU time per sample, allowed
+ * cpus CPUs; its wall-clock rate is mb MB/s, its rate per CPU-second always 100 MB/s. */
+static struct record *busy_cpu_run(const char *id, double mb, int cpus)
+{
+	struct record *r = record_new("run", 0, NULL);
+	snprintf(r->id, sizeof r->id, "%s", id);
+	static const double jitter[] = { 1.000, 1.004, 0.996, 1.001, 0.999, 1.002 };
+	for (unsigned t = 1; t <= 2; t++) {
+		char name[32];
+		snprintf(name, sizeof name, "hash/blake3/%ut", t);
+		struct bench *b = record_add_bench(r, name);
+		bench_set(b, "phase", json_string("hash"));
+		bench_set(b, "threads", json_integer(t));
+		struct metric *m = bench_metric(b, "bytes_per_sec", "B/s", HIGHER_IS_BETTER);
+		for (size_t i = 0; i < 6; i++) {
+			double rate = mb * 1e6 * jitter[i];
+			metric_add(m, rate);
+			/* 100 MB per sample: its wall time at the rate, its CPU time at 100 MB/s */
+			record_add_cpu_sample(r, name, "bytes_per_sec", t, 100e6 / rate, 100e6 / (100e6 * jitter[i]));
+		}
+	}
+	json_object_set_new(r->extra, "noise",
+			    json_pack("{s:{s:b, s:f, s:f, s:s}}", "hash", "busy", 1, "other_busy_pct", 60.0, "steal_pct",
+				      0.0, "why", "other processes used 60% of the CPUs"));
+	json_object_set_new(r->extra, "cpus_allowed",
+			    json_pack("{s:s, s:i}", "list", cpus == 1 ? "0" : "0-1", "count", cpus));
+	return r;
+}
+
+/* Two busy runs, the second pinned to one CPU (its wall-clock rate halved, its CPU time per byte
+ * not): the 2-thread row is not judged on CPU time, which cannot see the lost CPU, and says so;
+ * the 1-thread row, which one CPU serves either way, still is.  With the same CPUs both are. */
+TEST(compare_calls_leave_cpu_time_when_the_cpus_allowed_changed)
+{
+	struct record *base = busy_cpu_run("6b0e000000000011", 100, 2), *pinned = busy_cpu_run("6b0e000000000012", 50, 1),
+		      *same = busy_cpu_run("6b0e000000000013", 50, 2);
+	struct ct_input in[] = { { base, "base" }, { pinned, "pinned" }, { same, "same" } };
+	struct ct_opts o = { 0 };
+	struct cmp_model m;
+	char err[256];
+	CHECK(cmp_build(in, 3, &o, &m, err, sizeof err) == 0);
+	const struct ct_table *t = m.tab.tables[0];
+	CHECK_EQ_U64(t->nrows, 2);
+	for (size_t r = 0; r < t->nrows; r++) {
+		int two = strcmp(t->rows[r], "hash/blake3/2t") == 0;
+		const struct verdict *vp = &ct_cell_at(&m.tab, t, r, 1)->call->v, *vs = &ct_cell_at(&m.tab, t, r, 2)->call->v;
+		if (two) {
+			CHECK(!vp->cpu_basis);
+			CHECK_EQ_INT(vp->kind, VERDICT_NOT_COMPARED);
+			CHECK_CONTAINS(vp->why, "; not judged on CPU time: CPUs allowed 2 -> 1");
+			CHECK_CONTAINS(vp->text, "(not judged on CPU time: CPUs allowed 2 -> 1)");
+		} else {
+			CHECK(vp->cpu_basis);
+			CHECK_EQ_INT(vp->kind, VERDICT_UNCHANGED);
+		}
+		CHECK(vs->cpu_basis); /* the same CPUs: judged on CPU time, no change */
+		CHECK_EQ_INT(vs->kind, VERDICT_UNCHANGED);
+		CHECK(strstr(vs->why, "not judged") == NULL);
+	}
+	cmp_free(&m);
+	record_free(base);
+	record_free(pinned);
+	record_free(same);
+}

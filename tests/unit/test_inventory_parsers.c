@@ -3,6 +3,8 @@
 
 #include "inventory/parsers.h"
 #include "util/cpulist.h"
+
+#include <stdio.h>
 #include "inventory/sysfs.h"
 
 #include <stdlib.h>
@@ -65,6 +67,37 @@ TEST(cpuinfo_garbage_never_crashes)
 	parse_cpuinfo(big, &ci);
 	CHECK_EQ_U64(strlen(ci.model), sizeof ci.model - 1);
 	free(big);
+}
+
+/* A mask written as Linux writes a CPU list (Cpus_allowed_list, taskset -p): ranges, commas. */
+TEST(cpulist_formats_masks)
+{
+	unsigned char m[2] = { 0x0f | 0x40, 0x01 }; /* 0-3, 6, 8 */
+	char buf[64];
+	CHECK_EQ_INT(cpulist_format(m, 16, buf, sizeof buf), 6);
+	CHECK_EQ_STR(buf, "0-3,6,8");
+	CHECK_EQ_INT(cpulist_count(buf), 6);
+	unsigned char one[1] = { 0x01 }, none[1] = { 0 }, all[1] = { 0xff };
+	CHECK_EQ_INT(cpulist_format(one, 8, buf, sizeof buf), 1);
+	CHECK_EQ_STR(buf, "0");
+	CHECK_EQ_INT(cpulist_format(none, 8, buf, sizeof buf), 0);
+	CHECK_EQ_STR(buf, "");
+	CHECK_EQ_INT(cpulist_format(all, 8, buf, sizeof buf), 8);
+	CHECK_EQ_STR(buf, "0-7");
+	CHECK_EQ_INT(cpulist_format(m, 16, buf, 5), -1); /* "0-3," does not fit with "6" */
+	/* this process's own: what the kernel says in /proc/self/status */
+	int n = cpulist_allowed(buf, sizeof buf);
+	CHECK(n >= 1);
+	CHECK_EQ_INT(cpulist_count(buf), n);
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[512], want[512] = "";
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "Cpus_allowed_list: %511s", want) == 1)
+			break;
+	if (f)
+		fclose(f);
+	if (want[0])
+		CHECK_EQ_STR(buf, want);
 }
 
 TEST(cpulist_counts_ranges)

@@ -1,6 +1,8 @@
 #include "test.h"
 #include "stats/verdict.h"
 
+#include <string.h>
+
 static const double base6[] = { 100, 101, 99, 100.5, 99.5, 100.2 };
 static const double slow6[] = { 80, 81, 79, 80.5, 79.5, 80.2 };     /* -20%, no overlap */
 static const double near6[] = { 98, 99, 97, 98.5, 97.5, 98.2 };     /* -2%, no overlap */
@@ -251,6 +253,48 @@ TEST(verdict_busy_with_cpu_time_is_judged_on_cpu_time)
 	char sum[600];
 	verdict_summary(&v, sum, sizeof sum);
 	CHECK_CONTAINS(sum, "(judged on CPU time: busy 93%)");
+}
+
+/* The CPU-time basis leaves other processes' load out, and with it the CPUs a run's threads could
+ * use: two busy runs allowed different numbers of CPUs (taskset -c 0 under a 2-thread figure) are
+ * judged on their wall-clock samples as usual, busy ones not compared, and the why says why the
+ * CPU time was not used (bytes per CPU-second would read the halving as no change). */
+TEST(verdict_changed_cpu_set_is_not_judged_on_cpu_time)
+{
+	const char *busy = "new: the hash phase ran on a busy machine (other processes used 93% of the CPUs)";
+	struct verdict_input in = { .base = base6, .cur = slow6, .nbase = 6, .ncur = 6, .direction = 1, .alpha = 0.05,
+				    .floor_pct = 10, .cur_busy = busy, .base_cpu = base6, .cur_cpu = near6,
+				    .cpu_busy = "busy 93%", .cpu_basis_off = "CPUs allowed 2 -> 1" };
+	struct verdict v;
+	verdict_decide(&in, &v);
+	CHECK(!v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_NOT_COMPARED);
+	CHECK_EQ_STR(v.why, "not compared: new: the hash phase ran on a busy machine (other processes used 93% of the "
+			    "CPUs); not judged on CPU time: CPUs allowed 2 -> 1 (bytes per CPU-second do not see how "
+			    "many CPUs the threads could use)");
+	CHECK_EQ_STR(v.basis_note, "not judged on CPU time: CPUs allowed 2 -> 1");
+	CHECK_EQ_INT(v.cat, VERDICT_CAT_CANT_TELL);
+	/* the cause is the busy run; the note is said once, at the end */
+	CHECK_EQ_STR(v.cause, "new: the hash phase ran on a busy machine (other processes used 93% of the CPUs)");
+	CHECK_CONTAINS(v.decide, "a quiet window");
+	CHECK_CONTAINS(v.text, "; would decide: a quiet window");
+	CHECK_CONTAINS(v.text, " (not judged on CPU time: CPUs allowed 2 -> 1)");
+	char sum[600];
+	verdict_summary(&v, sum, sizeof sum);
+	CHECK_CONTAINS(sum, "(not judged on CPU time: CPUs allowed 2 -> 1)");
+	/* the same pair with the same CPUs: judged on CPU time (-2%, no change) */
+	in.cpu_basis_off = NULL;
+	verdict_decide(&in, &v);
+	CHECK(v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
+	/* quiet runs with different CPUs: judged on their samples as always, nothing to note */
+	in.cpu_basis_off = "CPUs allowed 2 -> 1";
+	in.cur_busy = NULL;
+	verdict_decide(&in, &v);
+	CHECK(!v.cpu_basis);
+	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
+	CHECK_EQ_STR(v.basis_note, "");
+	CHECK(strstr(v.why, "CPU time") == NULL);
 }
 
 TEST(verdict_busy_without_cpu_time_is_not_compared_as_before)
