@@ -7,8 +7,9 @@
 #   - an engine enum (enum io_engine_kind, as there was): the ops pointer is the identity;
 #   - an engine's name compared or listed where an engine is meant (a line that says
 #     "engine": strcmp(engine, "uring"), a second list of names): ask the table or a capability;
-#   - in src/fio/ (fio's front end), an engine option's name as a string ("hipri") or io_job.eng
-#     read or written: the front end finds the option, its type and its place in the table.
+#   - in src/fio/ (fio's front end), an engine option's name as a string ("hipri") or io_job.eopts
+#     read or written: the front end finds the option and its type in the table and sets it by
+#     name on the job's engine.
 # ("sync", "null" and "hostname" are other things elsewhere: fio's sync=, inventory's host.)
 #
 #   scripts/engines_outside_io.sh [ROOT]    prints "file:line: what" per finding; exit 1 if any
@@ -59,8 +60,8 @@ for d, _, files in os.walk(src):
             for s in strings(line) if rel == "fio" else []:
                 if s in options:
                     found.append(f"{where}: names the engine option \"{s}\"")
-            if rel == "fio" and re.search(r'(\.|->)eng\.', line):
-                found.append(f"{where}: sets io_job.eng")
+            if rel == "fio" and re.search(r'(\.|->)eopts\b', line):
+                found.append(f"{where}: sets io_job.eopts")
 for line in found:
     print(line)
 sys.exit(1 if found else 0)

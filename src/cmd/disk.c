@@ -42,6 +42,7 @@ struct disk_opts {
 	struct run_opts run;
 	int together;               /* several targets at once (threads spread, summed), not in turns */
 	const char *reference;      /* the target the others are compared with (default: the first) */
+	int sqpoll, hipri;          /* engine options, set on the engine once it is known */
 };
 
 static struct disk_opts opts;
@@ -136,8 +137,8 @@ static const struct cli_option options[] = {
 	CLI_FLAG("norandommap", &JOB->pattern.norandommap,
 		 CLI_HELP(NULL, "random offsets may repeat within a pass (default: every block once)")),
 	CLI_STRING("cpus", &JOB->place.cpus, CLI_HELP("LIST", "pin thread i to the i-th CPU of LIST, e.g. 0-3,8")),
-	CLI_FLAG("sqpoll", &JOB->eng.sqpoll, CLI_HELP(NULL, "io_uring: a kernel thread polls the submission queue")),
-	CLI_FLAG("hipri", &JOB->eng.hipri, CLI_HELP(NULL, "io_uring: polled completions (needs poll queues)")),
+	CLI_FLAG("sqpoll", &opts.sqpoll, CLI_HELP(NULL, "io_uring: a kernel thread polls the submission queue")),
+	CLI_FLAG("hipri", &opts.hipri, CLI_HELP(NULL, "io_uring: polled completions (needs poll queues)")),
 	CLI_FLAG("together", &opts.together,
 		 CLI_HELP(NULL, "several targets at once: threads spread over them and summed (default:\n"
 				"in turns, one pass of each per round, compared with the first)")),
@@ -203,11 +204,28 @@ const struct cli_help cmd_disk_help = {
 		"  nodemark disk /d1 /d2 /d3 --together --rw write --bs 1m --jobs 3 --size 4g\n",
 };
 
+/* --FLAG: the engine option NAME set to 1 on the job's engine (with auto, on the engine auto
+ * picks that has it), by name through that engine's table; bad input if it has none. */
+static void engine_flag(const char *flag, const char *name)
+{
+	const struct io_engine_ops *e = io_job_option_engine(JOB, name), *owner = NULL;
+	if (!e) {
+		io_engine_option_find(name, &owner);
+		nm_usage_fail("--%s: the %s engine has no such option (%s has)", flag, io_engine_name(JOB->engine),
+			      io_engine_name(owner));
+	}
+	io_engine_option_set(JOB, e, io_engine_option_of(e, name), 1, NULL);
+}
+
 static void parse_args(int argc, char **argv)
 {
 	memset(&opts, 0, sizeof opts);
 	disk_plan_init(&opts.plan);
 	cli_parse("disk", argc, argv, options, add_target, NULL);
+	if (opts.sqpoll)
+		engine_flag("sqpoll", "sqthread_poll");
+	if (opts.hipri)
+		engine_flag("hipri", "hipri");
 	if (sweep.reparsing)
 		return;
 	cli_outputs_check(options, NULL, 0, opts.run.db);

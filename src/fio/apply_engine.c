@@ -1,5 +1,6 @@
-/* fio's engine options onto io_job.eng, each parsed by the type the engine's own table gives
- * (io/engine.h: the engine's file says name, type, range and where the value goes), and the
+/* fio's engine options, each parsed by the type the engine's own table gives (io/engine.h: the
+ * engine's file says name, type, range and where the value goes) and set by name on the job's
+ * engine (fio/plan.c applies them once the job's ioengine= is known), and the
  * file options those engines' examples use (openfiles, create_on_open). */
 #include "fio/options.h"
 #include "fio/parse_util.h"
@@ -27,9 +28,16 @@ static int pick(const char *v, const char *const *names, uint64_t *out, char *er
 	return nm_errf(err, errlen, "\"%s\": expected %s", fio_q(v, qb, sizeof qb), list);
 }
 
+/* o: the option as fio_option_find knows it (the first engine that declares the name); the
+ * value goes to the job's engine's option of that name, which must exist. */
 static int engine_option(const struct io_engine_option *o, struct fio_job *j, const char *v, char *err,
 			 size_t errlen)
 {
+	const struct io_engine_option *mine = io_engine_option_of(j->io.engine, o->name);
+	if (!mine)
+		return nm_errf(err, errlen, "not an option of ioengine=%s",
+			       j->ioengine ? j->ioengine : io_engine_fio_name(j->io.engine));
+	o = mine;
 	uint64_t n = 0;
 	int b;
 	switch (o->type) {
@@ -49,10 +57,10 @@ static int engine_option(const struct io_engine_option *o, struct fio_job *j, co
 	case IO_EOPT_STR:
 		if (fio_need_value(v, err, errlen) < 0)
 			return -1;
-		io_engine_option_store(&j->io, o, 0, fio_job_strdup(j, v));
+		io_engine_option_set(&j->io, j->io.engine, o, 0, fio_job_strdup(j, v));
 		return 0;
 	}
-	io_engine_option_store(&j->io, o, n, NULL);
+	io_engine_option_set(&j->io, j->io.engine, o, n, NULL);
 	return 0;
 }
 

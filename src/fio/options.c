@@ -309,7 +309,7 @@ const struct fio_option *fio_option_find(const char *name)
 	for (size_t i = 0; i < fio_noptions; i++)
 		if (strcmp(fio_options[i].name, name) == 0 || is_alias(fio_options[i].aliases, name))
 			return &fio_options[i];
-	const struct io_engine_option *o = io_engine_option_find(name);
+	const struct io_engine_option *o = io_engine_option_find(name, NULL);
 	for (size_t i = 0, n = o ? engine_rows_n() : 0; i < n; i++)
 		if (engine_rows[i].eopt == o)
 			return &engine_rows[i];

@@ -70,15 +70,14 @@ struct fio_job *fio_plan_add_job(struct fio_plan *p, const char *name, const str
 	return j;
 }
 
-/* nodemark's job (io_job_init) with fio's defaults where they differ: fio's engine, buffered, the
- * engines' options at fio's defaults (no registered files or fixed buffers), fio's buffer content. */
+/* nodemark's job (io_job_init) with fio's defaults where they differ: fio's engine, buffered,
+ * fio's buffer content (the engine's options get fio's defaults once the engine is known). */
 static void job_defaults(struct fio_job *j)
 {
 	struct io_job *io = &j->io;
 	io_job_init(io);
 	io->engine = io_engine_fio_default();
 	io->direct = DIRECT_OFF;
-	io_engine_options_fio_defaults(io);
 	io->buf.content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
 	io->buf.content.ws_pct = 5;
 	io->report.per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
@@ -158,21 +157,33 @@ int fio_option_value_check(const struct fio_option *d, const char *v, char *err,
 	struct fio_job j;
 	memset(&j, 0, sizeof j);
 	job_defaults(&j);
+	if (d->eopt) /* the value alone: whether the job's engine has it is seen once it is known */
+		io_engine_option_find(d->name, &j.io.engine);
 	j.name = xstrdup("check");
 	int rc = apply_value(d, &j, v, err, errlen);
 	fio_job_free(&j);
 	return rc;
 }
 
-static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inherited, char *err, size_t errlen)
+/* l's options on j: the engines' options (engine: the globals' engine) or the others (NULL). */
+static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inherited,
+		      const struct io_engine_ops *engine, char *err, size_t errlen)
 {
 	char msg[320];
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_kv *kv = &l->kv[i];
 		const struct fio_option *d = fio_option_find(kv->key);
-		if (!d || !d->apply)
+		if (!d || !d->apply || !d->eopt != !engine)
 			continue; /* refused options never get this far */
 		if (inherited && d->apply == fio_apply_name)
+			continue;
+		/* the globals' engine options are those of the globals' engine (fio reads them there),
+		 * and a job has them only when it runs that engine too */
+		if (inherited && engine && !io_engine_option_of(engine, kv->key)) {
+			snprintf(msg, sizeof msg, "not an option of ioengine=%s", io_engine_fio_name(engine));
+			return nm_errf(err, errlen, "global options: %s: %s", kv->key, msg);
+		}
+		if (inherited && engine && j->io.engine != engine)
 			continue;
 		if (apply_value(d, j, kv->value, msg, sizeof msg) < 0) {
 			char qb[64];
@@ -192,12 +203,35 @@ static uint64_t smallest_block(const struct io_job *io, int d)
 	return m;
 }
 
+/* The engine the globals choose (their ioengine=, else fio's default). */
+static const struct io_engine_ops *globals_engine(const struct fio_optlist *l)
+{
+	const struct io_engine_ops *e = io_engine_fio_default();
+	for (size_t i = 0; i < l->n; i++)
+		if (fio_option_find(l->kv[i].key) && fio_option_find(l->kv[i].key)->apply == fio_apply_ioengine)
+			io_engine_parse_fio(l->kv[i].value ? l->kv[i].value : "", &e);
+	return e;
+}
+
+/* The options in two rounds, as fio reads a section: the job's own after the globals', the
+ * engine's options after the others, so that ioengine= may come after them; they then go to
+ * the engine the job runs, and one it does not have is an error (fio's "Bad option"). */
+static int apply_options(struct fio_job *j, char *err, size_t errlen)
+{
+	if (apply_list(j, &j->inherited, 1, NULL, err, errlen) < 0 || apply_list(j, &j->opts, 0, NULL, err, errlen) < 0)
+		return -1;
+	io_engine_options_fio_defaults(&j->io);
+	const struct io_engine_ops *ge = globals_engine(&j->inherited);
+	return apply_list(j, &j->inherited, 1, ge, err, errlen) < 0 || apply_list(j, &j->opts, 0, ge, err, errlen) < 0
+		? -1 : 0;
+}
+
 static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
 {
 	char qb[64], msg[320];
 	job_defaults(j);
 	j->io_size = 0;
-	if (apply_list(j, &j->inherited, 1, err, errlen) < 0 || apply_list(j, &j->opts, 0, err, errlen) < 0)
+	if (apply_options(j, err, errlen) < 0)
 		return -1;
 	/* The engine names files NAME.THREAD.FILE: a '/' in the name would put them outside the
 	 * directory nodemark made (--name=../../x), so the file name gets '_' there (fio's would not). */

@@ -13,20 +13,30 @@
 
 #define QSORT_N (256u * 1024u) /* 32-bit numbers: 1 MiB, as fio's */
 
+/* fio's cpuio options (the table is at the end) */
+struct cpuio_opts {
+	unsigned cpuload;           /* percent of a CPU each thread burns; required */
+	unsigned cpuchunk_us;       /* one burn; 0: 50000 (fio's cpuchunks) */
+	int cpumode_qsort;          /* 0: spin (fio's noop); 1: sort an array (qsort) */
+	int exit_on_io_done;        /* stop once the jobs that do I/O are done */
+};
+IO_ENGINE_OPTS_FIT(struct cpuio_opts);
+
 struct cpu_state {
 	int32_t *data;
 };
 
-static int cpuio_check(const struct io_job *job, char *err, size_t errlen)
+static int cpuio_check(const struct io_job *job, const void *opts, char *err, size_t errlen)
 {
-	if (!job->eng.cpuload)
+	(void)job;
+	if (!((const struct cpuio_opts *)opts)->cpuload)
 		return snprintf(err, errlen, "the cpuio engine needs cpuload= (percent of a CPU)"), -1;
 	return 0;
 }
 
 static int cpuio_setup(struct io_worker *w)
 {
-	const struct io_engine_opts *o = &w->job->eng;
+	const struct cpuio_opts *o = IO_WORKER_OPTS(w, struct cpuio_opts);
 	struct cpu_state *st = calloc(1, sizeof *st);
 	if (!st)
 		return -ENOMEM;
@@ -70,7 +80,7 @@ static void sort_four_ways(int32_t *d)
 
 static int cpuio_queue(struct io_worker *w, struct io_req *r)
 {
-	const struct io_engine_opts *o = &w->job->eng;
+	const struct cpuio_opts *o = IO_WORKER_OPTS(w, struct cpuio_opts);
 	struct cpu_state *st = w->engine_data;
 	unsigned load = o->cpuload > 100 ? 100 : o->cpuload;
 	uint64_t t0 = ticks_now(), chunk_ns;
@@ -100,14 +110,14 @@ static void cpuio_cleanup(struct io_worker *w)
 /* fio caps cpuload at 100; 0 is refused when the job starts (as fio's), by cpuio_check. */
 static const char *const cpumodes[] = { "noop", "qsort", NULL };
 static const struct io_engine_option cpuio_options[] = {
-	{ "cpuload", NULL, IO_EOPT_UINT, NULL, 0, UINT32_MAX, NULL, IO_EOPT_OFF(cpuload),
-	  "io_job.eng.cpuload (percent of a CPU per thread)", 0 },
-	{ "cpuchunks", NULL, IO_EOPT_UINT, "50000", 1, UINT32_MAX, NULL, IO_EOPT_OFF(cpuchunk_us),
-	  "io_job.eng.cpuchunk_us (microseconds per burn)", 0 },
-	{ "cpumode", NULL, IO_EOPT_CHOICE, "noop", 0, 0, cpumodes, IO_EOPT_OFF(cpumode_qsort),
-	  "io_job.eng.cpumode_qsort (noop spins, qsort sorts)", 0 },
-	{ "exit_on_io_done", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(exit_on_io_done),
-	  "io_job.eng.exit_on_io_done (stops when the jobs doing I/O are done)", 0 },
+	{ "cpuload", NULL, IO_EOPT_UINT, NULL, 0, UINT32_MAX, NULL, IO_EOPT_OFF(struct cpuio_opts, cpuload),
+	  "cpuio_opts.cpuload (percent of a CPU per thread)", 0 },
+	{ "cpuchunks", NULL, IO_EOPT_UINT, "50000", 1, UINT32_MAX, NULL, IO_EOPT_OFF(struct cpuio_opts, cpuchunk_us),
+	  "cpuio_opts.cpuchunk_us (microseconds per burn)", 0 },
+	{ "cpumode", NULL, IO_EOPT_CHOICE, "noop", 0, 0, cpumodes, IO_EOPT_OFF(struct cpuio_opts, cpumode_qsort),
+	  "cpuio_opts.cpumode_qsort (noop spins, qsort sorts)", 0 },
+	{ "exit_on_io_done", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(struct cpuio_opts, exit_on_io_done),
+	  "cpuio_opts.exit_on_io_done (stops when the jobs doing I/O are done)", 0 },
 	{ 0 },
 };
 
@@ -115,6 +125,7 @@ const struct io_engine_ops io_cpuio_ops = {
 	.name = "cpuio",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_NO_DATA,
 	.options = cpuio_options,
+	.options_size = sizeof(struct cpuio_opts),
 	.check = cpuio_check,
 	.setup = cpuio_setup,
 	.queue = cpuio_queue,
@@ -123,5 +134,7 @@ const struct io_engine_ops io_cpuio_ops = {
 
 int io_job_ends_with_data_jobs(const struct io_job *job)
 {
-	return job->eng.exit_on_io_done;
+	struct io_engine_optbuf buf;
+	return job->engine == &io_cpuio_ops &&
+	       ((const struct cpuio_opts *)io_engine_opts_get(job, job->engine, &buf))->exit_on_io_done;
 }

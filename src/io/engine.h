@@ -179,8 +179,9 @@ enum { IO_VCHECK_READ = 1, IO_VCHECK_WRITE = 2 };
 #define IO_QUEUE_LAST 2
 
 /* One of an engine's options (fio's engine options: hipri=, port=, ...), declared in the
- * engine's own file in a table its ops point to. The front ends parse the value in their own
- * syntax by type and hand it to io_engine_option_store; nothing outside io/ names one. */
+ * engine's own file in a table its ops point to, beside the struct that holds the values
+ * (io/engine_opts.h). The front ends parse the value in their own syntax by type and set it by
+ * name on the job's engine (io_engine_option_set); nothing outside io/ names one. */
 enum io_eopt_type {
 	IO_EOPT_BOOL,               /* stored as int, 0 or 1 */
 	IO_EOPT_UINT,               /* stored as unsigned, within min..max */
@@ -194,11 +195,12 @@ struct io_engine_option {
 	const char *def;            /* fio's default as fio prints it, or NULL (none) */
 	uint64_t min, max;          /* IO_EOPT_UINT's range */
 	const char *const *choices; /* IO_EOPT_CHOICE's values, NULL-ended */
-	size_t off;                 /* where the value goes: offsetof(struct io_engine_opts, ...) */
+	size_t off;                 /* where the value goes in the engine's options struct */
 	const char *help;           /* what it sets, for help and docs */
-	uint64_t init;              /* io_job_init's value (nodemark's default; not STR) */
+	uint64_t init;              /* nodemark's default (not STR); fio's is def */
 };
-#define IO_EOPT_OFF(field) offsetof(struct io_engine_opts, field)
+/* off of a field of the engine's options struct: IO_EOPT_OFF(struct uring_opts, hipri) */
+#define IO_EOPT_OFF(type, field) offsetof(type, field)
 
 /* An engine: one file (io/uring.c, ...) defines one of these, and one line of the table in
  * io/engines.c makes it known everywhere: names, parsing, help, errors, checks. The pointer is
@@ -209,11 +211,12 @@ struct io_engine_ops {
 	const char *fio_names[6];   /* fio's ioengine= names it runs, NULL-ended; none: its name */
 	unsigned caps;              /* enum io_engine_caps */
 	const struct io_engine_option *options; /* its options, ended by a NULL name; NULL: none */
+	size_t options_size;        /* sizeof the struct they are stored in (io/engine_opts.h) */
 	/* Whether it works on this system (io_uring may be disabled); NULL: always. */
 	int (*available)(void);
-	/* The job's engine options make sense (before anything runs); NULL: nothing to check.
-	 * Returns 0, or -1 with a one-line message in err. */
-	int (*check)(const struct io_job *job, char *err, size_t errlen);
+	/* The job's engine options (opts: its options struct, io_engine_opts_get) make sense
+	 * before anything runs; NULL: nothing to check. Returns 0, or -1 with a one-line message. */
+	int (*check)(const struct io_job *job, const void *opts, char *err, size_t errlen);
 	/* Set up per-thread state (a ring, registered files and buffers, mappings).
 	 * Returns 0, or -errno with a message in the worker's error buffer. */
 	int (*setup)(struct io_worker *w);
@@ -227,6 +230,9 @@ struct io_engine_ops {
 	 * Returns the count, or -errno. */
 	int (*reap)(struct io_worker *w, unsigned min, unsigned max, struct io_req **done);
 	void (*cleanup)(struct io_worker *w);
+	/* What to add to the message of an I/O that failed with errno err (why polled I/O fails,
+	 * say), or NULL: nothing; the hook itself may be NULL. */
+	const char *(*fail_hint)(const struct io_worker *w, int err);
 };
 
 /* Whether the job ends once the jobs that move data are done (cpuio's exit_on_io_done): a
@@ -242,15 +248,26 @@ const struct io_engine_ops *io_engine_at(unsigned i);
 /* Every engine's options, engine by engine in table order: io_engine_option_at(0, &e), ...
  * until NULL; *owner (may be NULL) gets the engine that declares it. */
 const struct io_engine_option *io_engine_option_at(unsigned i, const struct io_engine_ops **owner);
-/* By fio's name or alias, whatever engine declares it; NULL when none does. */
-const struct io_engine_option *io_engine_option_find(const char *name);
-/* Put a parsed value where the option says: n for BOOL, UINT and CHOICE (the index), s for
- * STR (kept, not copied). The caller checked the range and the choice. */
-void io_engine_option_store(struct io_job *job, const struct io_engine_option *o, uint64_t n, const char *s);
-/* Every engine option set to its init (io_job_init calls it), or to fio's default (def; none:
- * left as it was). */
-void io_engine_options_init(struct io_job *job);
-/* Every engine option set to fio's default (def; none: left as io_job_init made it). */
+/* By fio's name or alias, whatever engine declares it (the first); NULL when none does.
+ * *owner (may be NULL) gets that engine. */
+const struct io_engine_option *io_engine_option_find(const char *name, const struct io_engine_ops **owner);
+/* By name or alias among e's own options; NULL when e (NULL: auto) has none by that name. */
+const struct io_engine_option *io_engine_option_of(const struct io_engine_ops *e, const char *name);
+/* Set e's option o (one of e's, from io_engine_option_of) on the job from a value parsed by its
+ * type: n for BOOL, UINT and CHOICE (the index), s for STR (kept, not copied). The caller
+ * checked the range and the choice. The job's options become e's: options set earlier for
+ * another engine are dropped for e's defaults (io_job_init's), as fio's are when the engine
+ * changes. */
+void io_engine_option_set(struct io_job *job, const struct io_engine_ops *e, const struct io_engine_option *o,
+			  uint64_t n, const char *s);
+/* The engine a job's option NAME goes to: its engine, or with auto (NULL) the engine auto may
+ * pick that has it. NULL when that engine has no such option. */
+const struct io_engine_ops *io_job_option_engine(const struct io_job *job, const char *name);
+/* The job's options become its engine's at fio's defaults (def; none: nodemark's init). */
 void io_engine_options_fio_defaults(struct io_job *job);
+/* e's options for this job, in buf: the job's when they are e's, else e's defaults (init).
+ * Returns buf's bytes (an engine's options struct). */
+const void *io_engine_opts_get(const struct io_job *job, const struct io_engine_ops *e,
+			       struct io_engine_optbuf *buf);
 
 #endif

@@ -127,18 +127,33 @@ const struct io_engine_option *io_engine_option_at(unsigned i, const struct io_e
 	return NULL;
 }
 
-const struct io_engine_option *io_engine_option_find(const char *name)
+static int option_named(const struct io_engine_option *o, const char *name)
+{
+	return strcmp(name, o->name) == 0 || (o->alias && strcmp(name, o->alias) == 0);
+}
+
+const struct io_engine_option *io_engine_option_find(const char *name, const struct io_engine_ops **owner)
 {
 	const struct io_engine_option *o;
-	for (unsigned i = 0; (o = io_engine_option_at(i, NULL)); i++)
-		if (strcmp(name, o->name) == 0 || (o->alias && strcmp(name, o->alias) == 0))
+	for (unsigned i = 0; (o = io_engine_option_at(i, owner)); i++)
+		if (option_named(o, name))
+			return o;
+	if (owner)
+		*owner = NULL;
+	return NULL;
+}
+
+const struct io_engine_option *io_engine_option_of(const struct io_engine_ops *e, const char *name)
+{
+	for (const struct io_engine_option *o = e ? e->options : NULL; o && o->name; o++)
+		if (option_named(o, name))
 			return o;
 	return NULL;
 }
 
-void io_engine_option_store(struct io_job *job, const struct io_engine_option *o, uint64_t n, const char *s)
+static void store(unsigned char *at, const struct io_engine_option *o, uint64_t n, const char *s)
 {
-	char *at = (char *)&job->eng + o->off;
+	at += o->off;
 	switch (o->type) {
 	case IO_EOPT_BOOL:
 		*(int *)(void *)at = n != 0;
@@ -155,17 +170,40 @@ void io_engine_option_store(struct io_job *job, const struct io_engine_option *o
 	}
 }
 
-void io_engine_options_init(struct io_job *job)
+/* e's options at nodemark's defaults (each option's init; strings NULL). */
+static void defaults(const struct io_engine_ops *e, struct io_engine_optbuf *buf)
 {
-	const struct io_engine_option *o;
-	for (unsigned i = 0; (o = io_engine_option_at(i, NULL)); i++)
-		io_engine_option_store(job, o, o->init, NULL);
+	memset(buf, 0, sizeof *buf);
+	buf->of = e;
+	for (const struct io_engine_option *o = e ? e->options : NULL; o && o->name; o++)
+		store(buf->u.bytes, o, o->init, NULL);
+}
+
+void io_engine_option_set(struct io_job *job, const struct io_engine_ops *e, const struct io_engine_option *o,
+			  uint64_t n, const char *s)
+{
+	if (job->eopts.of != e)
+		defaults(e, &job->eopts);
+	store(job->eopts.u.bytes, o, n, s);
+}
+
+const struct io_engine_ops *io_job_option_engine(const struct io_job *job, const char *name)
+{
+	if (job->engine)
+		return io_engine_option_of(job->engine, name) ? job->engine : NULL;
+	/* auto picks one of these per target (io/session.c) */
+	const struct io_engine_ops *const picks[] = { &io_uring_ops, &io_psync_ops };
+	for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++)
+		if (io_engine_option_of(picks[i], name))
+			return picks[i];
+	return NULL;
 }
 
 void io_engine_options_fio_defaults(struct io_job *job)
 {
-	const struct io_engine_option *o;
-	for (unsigned i = 0; (o = io_engine_option_at(i, NULL)); i++) {
+	const struct io_engine_ops *e = job->engine;
+	defaults(e, &job->eopts);
+	for (const struct io_engine_option *o = e ? e->options : NULL; o && o->name; o++) {
 		if (!o->def || o->type == IO_EOPT_STR)
 			continue;
 		uint64_t n = 0;
@@ -174,8 +212,17 @@ void io_engine_options_fio_defaults(struct io_job *job)
 				n++;
 		else
 			n = strtoull(o->def, NULL, 10);
-		io_engine_option_store(job, o, n, NULL);
+		store(job->eopts.u.bytes, o, n, NULL);
 	}
+}
+
+const void *io_engine_opts_get(const struct io_job *job, const struct io_engine_ops *e, struct io_engine_optbuf *buf)
+{
+	if (e && job->eopts.of == e)
+		*buf = job->eopts;
+	else
+		defaults(e, buf);
+	return buf->u.bytes;
 }
 
 static char choices[512], expected[540];

@@ -25,13 +25,23 @@ extern char **environ;
 
 #define CHECK_EVERY_NS 50000000ull /* fio's 50 ms between looks at the program */
 
+/* fio's exec options (the table is at the end) */
+struct exec_opts {
+	const char *program, *arguments; /* arguments: %r the runtime in s, %n the job's name */
+	unsigned grace_time_s;           /* SIGTERM, then this long before SIGKILL; fio's default 1 */
+	int std_redirect;                /* 1 (fio's default): NAME.stdout and NAME.stderr in the cwd */
+};
+IO_ENGINE_OPTS_FIT(struct exec_opts);
+
 struct exec_state {
 	pid_t pid;                 /* 0: not started; -1: exited and reaped */
 };
 
-static int exec_check(const struct io_job *job, char *err, size_t errlen)
+static int exec_check(const struct io_job *job, const void *opts, char *err, size_t errlen)
 {
-	if (!job->eng.program || !*job->eng.program)
+	const struct exec_opts *o = opts;
+	(void)job;
+	if (!o->program || !*o->program)
 		return snprintf(err, errlen, "the exec engine needs program="), -1;
 	return 0;
 }
@@ -105,7 +115,7 @@ static int open_output(struct io_worker *w, const char *path)
 
 static int start_program(struct io_worker *w, struct exec_state *st)
 {
-	const struct io_engine_opts *o = &w->job->eng;
+	const struct exec_opts *o = IO_WORKER_OPTS(w, struct exec_opts);
 	int fo = -1, fe = -1;
 	if (o->std_redirect) {
 		char out[96], errf[96];
@@ -184,7 +194,7 @@ static void exec_cleanup(struct io_worker *w)
 	struct exec_state *st = w->engine_data;
 	if (st && st->pid > 0 && !program_gone(st)) {
 		kill(st->pid, SIGTERM);
-		uint64_t end = ticks_now() + ticks_from_ns((uint64_t)w->job->eng.grace_time_s * 1000000000ull);
+		uint64_t end = ticks_now() + ticks_from_ns((uint64_t)IO_WORKER_OPTS(w, struct exec_opts)->grace_time_s * 1000000000ull);
 		while (!program_gone(st) && ticks_now() < end) {
 			struct timespec ts = { 0, 10000000 };
 			nanosleep(&ts, NULL);
@@ -199,13 +209,13 @@ static void exec_cleanup(struct io_worker *w)
 }
 
 static const struct io_engine_option exec_options[] = {
-	{ "program", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(program), "io_job.eng.program", 0 },
-	{ "arguments", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(arguments),
-	  "io_job.eng.arguments (%r: the runtime in seconds, %n: the job's name)", 0 },
-	{ "grace_time", NULL, IO_EOPT_UINT, "1", 0, 86400, NULL, IO_EOPT_OFF(grace_time_s),
-	  "io_job.eng.grace_time_s (SIGTERM to SIGKILL)", 1 },
-	{ "std_redirect", NULL, IO_EOPT_BOOL, "1", 0, 0, NULL, IO_EOPT_OFF(std_redirect),
-	  "io_job.eng.std_redirect (NAME.stdout, NAME.stderr in the current directory)", 1 },
+	{ "program", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(struct exec_opts, program), "exec_opts.program", 0 },
+	{ "arguments", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(struct exec_opts, arguments),
+	  "exec_opts.arguments (%r: the runtime in seconds, %n: the job's name)", 0 },
+	{ "grace_time", NULL, IO_EOPT_UINT, "1", 0, 86400, NULL, IO_EOPT_OFF(struct exec_opts, grace_time_s),
+	  "exec_opts.grace_time_s (SIGTERM to SIGKILL)", 1 },
+	{ "std_redirect", NULL, IO_EOPT_BOOL, "1", 0, 0, NULL, IO_EOPT_OFF(struct exec_opts, std_redirect),
+	  "exec_opts.std_redirect (NAME.stdout, NAME.stderr in the current directory)", 1 },
 	{ 0 },
 };
 
@@ -213,6 +223,7 @@ const struct io_engine_ops io_exec_ops = {
 	.name = "exec",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_NO_DATA,
 	.options = exec_options,
+	.options_size = sizeof(struct exec_opts),
 	.check = exec_check,
 	.setup = exec_setup,
 	.queue = exec_queue,

@@ -24,6 +24,13 @@
 
 /* Per file: bytes of its current "open" still to do (0: closed, the next I/O does the
  * operation), and filecreate's descriptor (-1: none). */
+/* filestat's option (fio's stat_type; the table is with its ops) */
+enum io_stat_type { STAT_STAT = 0, STAT_LSTAT, STAT_STATX };
+struct filestat_opts {
+	int stat_type;              /* enum io_stat_type */
+};
+IO_ENGINE_OPTS_FIT(struct filestat_opts);
+
 struct fileops_data {
 	uint64_t *left;
 	int *fd;
@@ -129,10 +136,10 @@ static int stat_queue(struct io_worker *w, struct io_req *r)
 		return 1;
 	const char *path = w->files[r->file].path;
 	int rc;
-	if (w->job->eng.stat_type == STAT_LSTAT) {
+	if (IO_WORKER_OPTS(w, struct filestat_opts)->stat_type == STAT_LSTAT) {
 		struct stat st;
 		rc = lstat(path, &st);
-	} else if (w->job->eng.stat_type == STAT_STATX) {
+	} else if (IO_WORKER_OPTS(w, struct filestat_opts)->stat_type == STAT_STATX) {
 		/* fio resolves the path first (realpath: getcwd, a readlink per component) and
 		 * times that too */
 		struct statx stx;
@@ -171,8 +178,8 @@ const struct io_engine_ops io_filecreate_ops = {
 
 static const char *const stat_types[] = { [STAT_STAT] = "stat", [STAT_LSTAT] = "lstat", [STAT_STATX] = "statx", NULL };
 static const struct io_engine_option filestat_options[] = {
-	{ "stat_type", NULL, IO_EOPT_CHOICE, "stat", 0, 0, stat_types, IO_EOPT_OFF(stat_type),
-	  "io_job.eng.stat_type (stat, lstat or statx)", 0 },
+	{ "stat_type", NULL, IO_EOPT_CHOICE, "stat", 0, 0, stat_types, IO_EOPT_OFF(struct filestat_opts, stat_type),
+	  "filestat_opts.stat_type (stat, lstat or statx)", 0 },
 	{ 0 },
 };
 
@@ -180,6 +187,7 @@ const struct io_engine_ops io_filestat_ops = {
 	.name = "filestat",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_NO_OPEN | IO_ENGINE_OP_LAT,
 	.options = filestat_options,
+	.options_size = sizeof(struct filestat_opts),
 	.setup = fileops_setup,
 	.queue = stat_queue,
 	.cleanup = fileops_cleanup,

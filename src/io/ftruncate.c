@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-static int ftruncate_check(const struct io_job *job, char *err, size_t errlen)
+static int ftruncate_check(const struct io_job *job, const void *opts, char *err, size_t errlen)
 {
+	(void)opts;
 	if (job->rw != IO_WRITE && job->rw != IO_RANDWRITE)
 		return snprintf(err, errlen, "the ftruncate engine only writes (rw=write or randwrite)"), -1;
 	return 0;

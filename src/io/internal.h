@@ -288,6 +288,8 @@ struct io_worker {
 	const struct io_job *job;
 	const struct io_engine_ops *ops;
 	void *engine_data;
+	struct io_engine_optbuf eopts; /* ops' options for this job (io_engine_opts_get): the
+	                             * engine reads them with IO_WORKER_OPTS */
 	uint64_t deadline;          /* ticks, 0: none (the loop's), for engines that wait on a peer */
 	uint64_t pause_ns;          /* set by queue(): rest this long before the next I/O, outside
 	                             * its latency (fio's think time as cpuio and exec set it) */
@@ -395,6 +397,9 @@ unsigned io_next_file(struct io_worker *w, uint64_t bs);
 
 /* Run one worker to completion (the thread body). */
 void *io_worker_main(void *arg);
+
+/* The worker's engine's options, as the struct its file declares: IO_WORKER_OPTS(w, struct uring_opts). */
+#define IO_WORKER_OPTS(w, type) ((const type *)(const void *)(w)->eopts.u.bytes)
 
 /* The engines "auto" chooses between (io/session.c); every engine is in io/engines.c's table. */
 extern const struct io_engine_ops io_psync_ops, io_uring_ops;

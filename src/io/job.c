@@ -20,7 +20,7 @@ void io_job_init(struct io_job *job)
 	job->pattern.randrepeat = 1;
 	job->engine = NULL;         /* auto */
 	job->direct = DIRECT_AUTO;
-	io_engine_options_init(job); /* each engine's table says its defaults */
+	/* eopts: none set; each engine's table says its defaults (io_engine_opts_get) */
 	job->pace.lat_percentile = 100;
 }
 
@@ -124,7 +124,8 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 		return nm_errf(err, errlen, "rw=%s: the %s engine does not trim (psync, uring, falloc and null do)",
 			       io_rw_name(job->rw), io_engine_name(job->engine)), IO_BAD_JOB;
 	const struct io_engine_ops *ops = job->engine;
-	if (ops && ops->check && ops->check(job, err, errlen) < 0)
+	struct io_engine_optbuf opts;
+	if (ops && ops->check && ops->check(job, io_engine_opts_get(job, ops, &opts), err, errlen) < 0)
 		return IO_BAD_JOB;
 	if (io_verify_check_job(job, err, errlen) < 0)
 		return IO_BAD_JOB;

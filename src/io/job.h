@@ -189,7 +189,7 @@ struct io_job {
 	const struct io_engine_ops *engine; /* NULL: auto (io/engine.h) */
 	enum io_direct direct;
 	/* The features' own settings, each declared beside its code */
-	struct io_engine_opts eng;  /* the engine's options (io/engine_opts.h) */
+	struct io_engine_optbuf eopts; /* the engine's options, set by name (io/engine_opts.h) */
 	struct io_pattern pattern;  /* sizes and offsets beyond bs and rw (io/pattern.h) */
 	struct io_pace_spec pace;   /* rates, think times, flows, latency target (io/pace.h) */
 	struct io_verify_opts verify; /* fio's verify=; kind IO_VERIFY_NONE: off (io/verify.h) */

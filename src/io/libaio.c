@@ -29,6 +29,12 @@
 #define RWF_NOWAIT 0x00000008
 #endif
 
+/* fio's libaio options (the table is at the end) */
+struct libaio_opts {
+	int nowait;                 /* RWF_NOWAIT on each read and write */
+};
+IO_ENGINE_OPTS_FIT(struct libaio_opts);
+
 struct libaio_data {
 	aio_context_t ctx;
 	int ctx_ok;
@@ -117,7 +123,7 @@ static int libaio_queue(struct io_worker *w, struct io_req *r)
 	cb->aio_buf = (uint64_t)(uintptr_t)r->buf;
 	cb->aio_nbytes = r->len;
 	cb->aio_offset = (int64_t)r->offset;
-	if (w->job->eng.aio_nowait)
+	if (IO_WORKER_OPTS(w, struct libaio_opts)->nowait)
 		cb->aio_rw_flags = RWF_NOWAIT;
 	if (r->prio) {
 		cb->aio_reqprio = r->prio;
@@ -199,10 +205,11 @@ static void libaio_cleanup(struct io_worker *w)
 	w->engine_data = NULL;
 }
 
-/* fio's libaio options (cmdprio_* are the front end's: IO_ENGINE_CMDPRIO) */
+/* fio's libaio options (cmdprio_* are the front end's: IO_ENGINE_CMDPRIO); the struct is at
+ * the top. */
 static const struct io_engine_option libaio_options[] = {
-	{ "nowait", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(aio_nowait),
-	  "io_job.eng.aio_nowait (RWF_NOWAIT on each read and write)", 0 },
+	{ "nowait", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(struct libaio_opts, nowait),
+	  "libaio_opts.nowait (RWF_NOWAIT on each read and write)", 0 },
 	{ 0 },
 };
 
@@ -210,6 +217,7 @@ const struct io_engine_ops io_libaio_ops = {
 	.name = "libaio",
 	.caps = IO_ENGINE_TRIM | IO_ENGINE_CMDPRIO,
 	.options = libaio_options,
+	.options_size = sizeof(struct libaio_opts),
 	.available = libaio_available,
 	.setup = libaio_setup,
 	.queue = libaio_queue,

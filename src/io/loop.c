@@ -269,15 +269,12 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 {
 	if (r->res < 0 || (r->res == 0 && r->len)) {
 		int e = r->res < 0 ? (int)-r->res : EIO;
-		/* Polled I/O fails on every request of a device without poll queues: say why. */
-		const char *hint = e == EOPNOTSUPP && w->job->eng.hipri
-			? " (--hipri needs O_DIRECT on a device with poll queues, e.g. nvme.poll_queues=N;"
-			  " see /sys/block/DEV/queue/io_poll)" : "";
+		const char *hint = w->ops->fail_hint ? w->ops->fail_hint(w, e) : NULL;
 		static const char *const what[DIR_COUNT] = { "read", "write", "trim" };
 		io_worker_failf(w, e, "%s: %s of %u bytes at offset %llu: %s%s",
 			  w->nfiles ? w->files[r->file].path : "(null)", what[r->dir],
 			  r->len, (unsigned long long)r->offset,
-			  r->res < 0 ? strerror(e) : "unexpected end of file", hint);
+			  r->res < 0 ? strerror(e) : "unexpected end of file", hint ? hint : "");
 		return -1;
 	}
 	if (__builtin_expect(r->vcheck != 0, 0) && verify_completed(w, r) < 0)

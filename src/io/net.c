@@ -35,6 +35,19 @@
 #define LINK_OPEN 0x98u
 #define LINK_CLOSE 0x89u
 
+/* fio's net options (the table is at the end) */
+enum io_net_proto { NET_TCP = 0, NET_UDP, NET_UNIX, NET_TCPV6, NET_UDPV6 };
+struct net_opts {
+	const char *hostname;       /* peer (or multicast group); a path for protocol unix */
+	unsigned port;
+	int proto;                  /* enum io_net_proto */
+	int listen, pingpong, nodelay;
+	unsigned ttl;               /* multicast; fio's default 1 */
+	const char *interface;      /* multicast: the interface's address */
+	unsigned window_size, mss;
+};
+IO_ENGINE_OPTS_FIT(struct net_opts);
+
 struct net_state {
 	int fd, listenfd;
 	struct sockaddr_storage peer;  /* UDP: where writes go (a reader: the last sender) */
@@ -49,9 +62,9 @@ static int is_udp(enum io_net_proto p)
 
 static int fail(struct io_worker *w, int e, const char *what)
 {
-	const char *host = w->job->eng.hostname;
+	const char *host = IO_WORKER_OPTS(w, struct net_opts)->hostname;
 	snprintf(w->err, sizeof w->err, "net %s%sport %u: %s: %s", host ? host : "", host ? " " : "",
-		 w->job->eng.port + w->index, what, strerror(e));
+		 IO_WORKER_OPTS(w, struct net_opts)->port + w->index, what, strerror(e));
 	return -e;
 }
 
@@ -81,7 +94,7 @@ static int give_up_reason(int rc)
 
 static int resolve(struct io_worker *w, struct net_state *st, int family, int type)
 {
-	const struct io_engine_opts *o = &w->job->eng;
+	const struct net_opts *o = IO_WORKER_OPTS(w, struct net_opts);
 	char port[8];
 	snprintf(port, sizeof port, "%u", o->port + w->index);
 	struct addrinfo hints = { .ai_family = family, .ai_socktype = type }, *ai;
@@ -96,7 +109,7 @@ static int resolve(struct io_worker *w, struct net_state *st, int family, int ty
 	return 0;
 }
 
-static void tune(const struct io_engine_opts *o, int fd, int tcp)
+static void tune(const struct net_opts *o, int fd, int tcp)
 {
 	int one = 1, ws = (int)o->window_size, mss = (int)o->mss;
 	/* a blocked send or receive comes back every 100 ms to look at the stop flag */
@@ -122,7 +135,7 @@ static int is_multicast(const char *host)
 /* The receiving side: bind (and for TCP, accept one peer; for UDP, wait for its open). */
 static int net_listen(struct io_worker *w, struct net_state *st, int family, int type)
 {
-	const struct io_engine_opts *o = &w->job->eng;
+	const struct net_opts *o = IO_WORKER_OPTS(w, struct net_opts);
 	int fd = socket(family, type | SOCK_CLOEXEC, 0), one = 1;
 	if (fd < 0)
 		return fail(w, errno, "socket");
@@ -184,7 +197,7 @@ static int net_listen(struct io_worker *w, struct net_state *st, int family, int
 
 static int net_connect(struct io_worker *w, struct net_state *st, int family, int type)
 {
-	const struct io_engine_opts *o = &w->job->eng;
+	const struct net_opts *o = IO_WORKER_OPTS(w, struct net_opts);
 	if (family == AF_UNIX) {
 		struct sockaddr_un *su = (struct sockaddr_un *)&st->peer;
 		su->sun_family = AF_UNIX;
@@ -219,9 +232,9 @@ static int net_connect(struct io_worker *w, struct net_state *st, int family, in
 }
 
 /* fio's rules for a net job, checked before anything runs. */
-static int net_check(const struct io_job *job, char *err, size_t errlen)
+static int net_check(const struct io_job *job, const void *opts, char *err, size_t errlen)
 {
-	const struct io_engine_opts *o = &job->eng;
+	const struct net_opts *o = opts;
 	if (io_job_random(job))
 		return snprintf(err, errlen, "the net engine cannot do random I/O"), -1;
 	if (o->proto == NET_UNIX ? !o->hostname : !o->port)
@@ -241,7 +254,7 @@ static int net_check(const struct io_job *job, char *err, size_t errlen)
 
 static int net_setup(struct io_worker *w)
 {
-	const struct io_engine_opts *o = &w->job->eng;
+	const struct net_opts *o = IO_WORKER_OPTS(w, struct net_opts);
 	const struct io_job *job = w->job;
 	struct net_state *st = calloc(1, sizeof *st);
 	if (!st)
@@ -300,7 +313,7 @@ static int net_queue(struct io_worker *w, struct io_req *r)
 		r->res = 0;
 		return IO_QUEUE_LAST; /* the writer is done, or the run is */
 	}
-	if (n > 0 && w->job->eng.pingpong) {
+	if (n > 0 && IO_WORKER_OPTS(w, struct net_opts)->pingpong) {
 		int64_t back = xfer(w, st, r, r->dir == DIR_READ ? DIR_WRITE : DIR_READ);
 		if (back == 0)
 			return r->res = 0, IO_QUEUE_LAST;
@@ -340,21 +353,21 @@ static void net_cleanup(struct io_worker *w)
 static const char *const protos[] = { [NET_TCP] = "tcp", [NET_UDP] = "udp", [NET_UNIX] = "unix",
 				      [NET_TCPV6] = "tcpv6", [NET_UDPV6] = "udpv6", NULL };
 static const struct io_engine_option net_options[] = {
-	{ "hostname", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(hostname),
-	  "io_job.eng.hostname (the peer, a multicast group, a socket path)", 0 },
-	{ "port", NULL, IO_EOPT_UINT, NULL, 1, 65535, NULL, IO_EOPT_OFF(port), "io_job.eng.port", 0 },
-	{ "protocol", "proto", IO_EOPT_CHOICE, "tcp", 0, 0, protos, IO_EOPT_OFF(proto),
-	  "io_job.eng.proto (tcp, udp, unix, tcpv6, udpv6)", 0 },
-	{ "listen", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(listen), "io_job.eng.listen (wait for the peer)", 0 },
-	{ "pingpong", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(pingpong),
-	  "io_job.eng.pingpong (each message answered)", 0 },
-	{ "nodelay", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(nodelay), "io_job.eng.nodelay (TCP_NODELAY)", 0 },
-	{ "ttl", NULL, IO_EOPT_UINT, "1", 0, 255, NULL, IO_EOPT_OFF(ttl), "io_job.eng.ttl (multicast)", 1 },
-	{ "interface", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(interface),
-	  "io_job.eng.interface (multicast: the interface's address)", 0 },
-	{ "window_size", NULL, IO_EOPT_UINT, NULL, 0, INT32_MAX, NULL, IO_EOPT_OFF(window_size),
-	  "io_job.eng.window_size (socket buffers)", 0 },
-	{ "mss", NULL, IO_EOPT_UINT, NULL, 0, INT32_MAX, NULL, IO_EOPT_OFF(mss), "io_job.eng.mss (TCP_MAXSEG)", 0 },
+	{ "hostname", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(struct net_opts, hostname),
+	  "net_opts.hostname (the peer, a multicast group, a socket path)", 0 },
+	{ "port", NULL, IO_EOPT_UINT, NULL, 1, 65535, NULL, IO_EOPT_OFF(struct net_opts, port), "net_opts.port", 0 },
+	{ "protocol", "proto", IO_EOPT_CHOICE, "tcp", 0, 0, protos, IO_EOPT_OFF(struct net_opts, proto),
+	  "net_opts.proto (tcp, udp, unix, tcpv6, udpv6)", 0 },
+	{ "listen", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(struct net_opts, listen), "net_opts.listen (wait for the peer)", 0 },
+	{ "pingpong", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(struct net_opts, pingpong),
+	  "net_opts.pingpong (each message answered)", 0 },
+	{ "nodelay", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(struct net_opts, nodelay), "net_opts.nodelay (TCP_NODELAY)", 0 },
+	{ "ttl", NULL, IO_EOPT_UINT, "1", 0, 255, NULL, IO_EOPT_OFF(struct net_opts, ttl), "net_opts.ttl (multicast)", 1 },
+	{ "interface", NULL, IO_EOPT_STR, NULL, 0, 0, NULL, IO_EOPT_OFF(struct net_opts, interface),
+	  "net_opts.interface (multicast: the interface's address)", 0 },
+	{ "window_size", NULL, IO_EOPT_UINT, NULL, 0, INT32_MAX, NULL, IO_EOPT_OFF(struct net_opts, window_size),
+	  "net_opts.window_size (socket buffers)", 0 },
+	{ "mss", NULL, IO_EOPT_UINT, NULL, 0, INT32_MAX, NULL, IO_EOPT_OFF(struct net_opts, mss), "net_opts.mss (TCP_MAXSEG)", 0 },
 	{ 0 },
 };
 
@@ -362,6 +375,7 @@ const struct io_engine_ops io_net_ops = {
 	.name = "net",
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS,
 	.options = net_options,
+	.options_size = sizeof(struct net_opts),
 	.check = net_check,
 	.setup = net_setup,
 	.queue = net_queue,

@@ -454,6 +454,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->res = res;
 	w->direct = t->direct;
 	w->ops = t->engine_auto ? pick_auto(t, job) : t->engine;
+	io_engine_opts_get(job, w->ops, &w->eopts);
 	w->cpu = s->ncpus > 0 ? s->cpus[i % (unsigned)s->ncpus] : -1;
 	w->cpuset = t->node_cpus;
 	w->ncpuset = t->nnode_cpus;

@@ -15,6 +15,13 @@
 #include <string.h>
 #include <sys/uio.h>
 
+/* fio's io_uring options (nodemark disk sets sqpoll and hipri from its own flags); the table is
+ * at the end. */
+struct uring_opts {
+	int fixedbufs, registerfiles, sqpoll, hipri;
+};
+IO_ENGINE_OPTS_FIT(struct uring_opts);
+
 struct uring_data {
 	struct io_uring ring;
 	int ring_ok;
@@ -25,13 +32,13 @@ struct uring_data {
 
 static int ring_init(struct uring_data *u, struct io_worker *w)
 {
-	const struct io_job *job = w->job;
+	const struct uring_opts *o = IO_WORKER_OPTS(w, struct uring_opts);
 	unsigned entries = w->depth;
 	struct io_uring_params p;
 	unsigned base = 0;
-	if (job->eng.hipri)
+	if (o->hipri)
 		base |= IORING_SETUP_IOPOLL;
-	if (job->eng.sqpoll) {
+	if (o->sqpoll) {
 		memset(&p, 0, sizeof p);
 		p.flags = base | IORING_SETUP_SQPOLL;
 		p.sq_thread_idle = 1000;
@@ -62,27 +69,28 @@ static int uring_setup(struct io_worker *w)
 		return -ENOMEM;
 	}
 	w->engine_data = u;
+	const struct uring_opts *o = IO_WORKER_OPTS(w, struct uring_opts);
 	int rc = ring_init(u, w);
 	if (rc < 0) {
 		snprintf(w->err, sizeof w->err, "%s: io_uring setup: %s", w->target->path, strerror(-rc));
 		return rc;
 	}
 	u->ring_ok = 1;
-	u->get_events = !w->job->eng.sqpoll; /* SQPOLL: the kernel thread submits, no call to add it to */
+	u->get_events = !o->sqpoll; /* SQPOLL: the kernel thread submits, no call to add it to */
 	/* The ring's fd registered with this thread (kernel 5.18+; older: the plain fd, same calls):
 	 * each io_uring_enter then skips looking the fd up and taking a reference on it, which in a
 	 * process with several threads is an atomic pair per call (fget + fput: ~1% of the CPU of
 	 * a QD32 O_DIRECT read here). The calls and the I/O they carry stay the same. */
 	(void)io_uring_register_ring_fd(&u->ring);
 
-	if (w->job->eng.registerfiles && w->nfiles) {
+	if (o->registerfiles && w->nfiles) {
 		int fds[64];
 		unsigned n = w->nfiles < 64 ? w->nfiles : 0; /* many files: plain fds */
 		for (unsigned i = 0; i < n; i++)
 			fds[i] = w->files[i].fd;
 		u->fixed_files = n && io_uring_register_files(&u->ring, fds, n) == 0;
 	}
-	if (w->job->eng.fixedbufs) {
+	if (o->fixedbufs) {
 		/* May fail on RLIMIT_MEMLOCK with big buffers: then plain buffers, same I/O. */
 		struct iovec *iov = calloc(w->depth, sizeof *iov);
 		if (iov) {
@@ -203,14 +211,22 @@ static void uring_cleanup(struct io_worker *w)
 	w->engine_data = NULL;
 }
 
-/* fio's io_uring options (nodemark disk sets sqpoll and hipri from its own flags). nodemark
- * registers files and buffers unless told not to (cheaper per I/O, the same requests reach the
- * device); fio does not. */
+/* Polled I/O fails on every request of a device without poll queues: say why. */
+static const char *uring_fail_hint(const struct io_worker *w, int err)
+{
+	return err == EOPNOTSUPP && IO_WORKER_OPTS(w, struct uring_opts)->hipri
+		? " (--hipri needs O_DIRECT on a device with poll queues, e.g. nvme.poll_queues=N;"
+		  " see /sys/block/DEV/queue/io_poll)" : NULL;
+}
+
+/* nodemark registers files and buffers unless told not to (cheaper per I/O, the same requests
+ * reach the device); fio does not. */
+#define OFF(field) IO_EOPT_OFF(struct uring_opts, field)
 static const struct io_engine_option uring_options[] = {
-	{ "fixedbufs", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(fixedbufs), "io_job.eng.fixedbufs", 1 },
-	{ "registerfiles", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(registerfiles), "io_job.eng.registerfiles", 1 },
-	{ "sqthread_poll", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(sqpoll), "io_job.eng.sqpoll", 0 },
-	{ "hipri", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, IO_EOPT_OFF(hipri), "io_job.eng.hipri", 0 },
+	{ "fixedbufs", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, OFF(fixedbufs), "uring_opts.fixedbufs", 1 },
+	{ "registerfiles", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, OFF(registerfiles), "uring_opts.registerfiles", 1 },
+	{ "sqthread_poll", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, OFF(sqpoll), "uring_opts.sqpoll", 0 },
+	{ "hipri", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, OFF(hipri), "uring_opts.hipri", 0 },
 	{ 0 },
 };
 
@@ -220,10 +236,12 @@ const struct io_engine_ops io_uring_ops = {
 	.fio_names = { "io_uring", "posixaio", NULL },
 	.caps = IO_ENGINE_TRIM | IO_ENGINE_CMDPRIO,
 	.options = uring_options,
+	.options_size = sizeof(struct uring_opts),
 	.available = target_uring_available,
 	.setup = uring_setup,
 	.queue = uring_queue,
 	.submit = uring_submit,
 	.reap = uring_reap,
 	.cleanup = uring_cleanup,
+	.fail_hint = uring_fail_hint,
 };

@@ -108,6 +108,23 @@ else
     expect_err_has "--hipri needs O_DIRECT on a device with poll queues" "--hipri: the failure says what polling needs"
 fi
 no_leftovers d1
+# --sqpoll and --hipri set uring's options by name on the job's engine: with auto they go to
+# uring (its ring is set up with SQPOLL where auto picks it: iodepth 8), and an engine without
+# them refuses them.
+if [ $HAVE_STRACE = 1 ]; then
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" strace -f -qq -o st.log -e trace=io_uring_setup \
+        "$NM" disk d1 --sqpoll --rw randread --bs 4k --iodepth 8 --size 1m --runtime 300ms --no-save >/dev/null 2>&1
+    grep -q 'io_uring_setup(8, {flags=IORING_SETUP_SQPOLL' st.log && ok "--sqpoll with engine auto: uring's ring polls" ||
+        not_ok "--sqpoll with engine auto: uring's ring polls" "$(grep io_uring_setup st.log | cut -c1-120)"
+    rm -f st.log
+    no_leftovers d1
+else skip "--sqpoll with engine auto" "strace is not installed"; fi
+for flag in --sqpoll --hipri; do
+    run_nm disk d1 --engine psync $flag --rw read --size 64k --runtime 100ms --no-save
+    expect_rc 2 "$flag on the psync engine is refused"
+    one_line_error "$flag on psync: one line"
+    expect_err_has "$flag: the psync engine has no such option" "$flag on psync: the refusal names the engine"
+done
 
 # --- files nodemark did not create are only read -------------------------------------------
 head -c 262144 /dev/urandom >data.bin

@@ -74,6 +74,36 @@ run_nm fio --no-save --name=cpu --ioengine=cpuio --runtime=1
 expect_rc 2 "cpuio without cpuload= is refused"
 one_line_error "cpuio without cpuload: one line"
 
+# --- an engine's options belong to the engine the job runs, wherever ioengine= comes ------------
+# cpuio refuses a job without cpuload= (above): a cpuload= that did not reach the engine fails.
+run_nm fio --no-save --name=cpu --cpuload=50 --cpuchunks=20000 --ioengine=cpuio --time_based --runtime=200ms
+expect_rc 0 "cpuload= given before ioengine=cpuio reaches the engine"
+printf '[cpu]\ncpuload=50\ncpuchunks=20000\ntime_based\nruntime=200ms\nioengine=cpuio\n' >"$d/before.fio"
+run_nm fio --no-save "$d/before.fio"
+expect_rc 0 "a job file's cpuload= above its ioengine=cpuio reaches the engine"
+run_nm fio --no-save --name=n --ioengine=null --size=64k --cpuload=50
+expect_rc 2 "an option of another engine (cpuload= on null) is refused, as fio's Bad option"
+one_line_error "an option of another engine: one line"
+expect_err_has "cpuload: not an option of ioengine=null" "the refusal names the option and the job's engine"
+# [global]'s engine options are its engine's: a job running that engine has them, another
+# engine's job runs with its own defaults (fio 3.33 does both)
+printf '[global]\nioengine=cpuio\ncpuload=50\ncpuchunks=20000\ntime_based\nruntime=200ms\n[a]\n[b]\nioengine=null\nsize=64k\n' \
+    >"$d/global.fio"
+run_nm fio --no-save "$d/global.fio"
+expect_rc 0 "[global] cpuio options: the cpuio job has them, the null job runs without them"
+printf '[global]\ncpuload=50\n[a]\nioengine=cpuio\ntime_based\nruntime=200ms\n' >"$d/global_bad.fio"
+run_nm fio --no-save "$d/global_bad.fio"
+expect_rc 2 "a [global] engine option that its engine (psync, fio's default) lacks is refused"
+expect_err_has "global options: cpuload: not an option of ioengine=psync" "that refusal names the globals' engine"
+if [ $HAVE_FIO = 1 ]; then
+    for f in global.fio global_bad.fio; do
+        (cd "$d/t" && fio --output-format=json "$d/$f" >/dev/null 2>&1)
+        frc=$?
+        want=$([ $f = global.fio ] && echo 0 || echo 1)
+        [ $frc = $want ] && ok "fio 3.33 agrees on $f (rc $frc)" || not_ok "fio 3.33 agrees on $f" "fio rc $frc"
+    done
+else skip "engine options in [global] against fio" "fio is not installed"; fi
+
 # --- exec: the program runs once per thread, with %r and %n; killed after grace_time -------
 cat >"$d/prog" <<EOF
 #!/bin/sh

@@ -45,11 +45,11 @@ printf 'static const struct io_engine_option o[] = { { "depth", NULL, IO_EOPT_UI
     >"$d/src/io/toy.c"
 printf '%s\n' 'int f(const char *engine) { return strcmp(engine, "toyio") == 0; }' \
     'const void *g(void) { return &io_toy_ops; }' 'enum io_engine_kind k;' 'const char *h = "depth";' \
-    'void s(struct fio_job *j) { j->io.eng.depth = 1; }' >"$d/src/fio/x.c"
+    'void s(struct fio_job *j) { j->io.eopts.of = 0; }' >"$d/src/fio/x.c"
 run_cmd "$script" "$d"
 want='src/fio/x.c:1: names the engine "toyio"
 src/fio/x.c:2: names the engine io_toy_ops
 src/fio/x.c:3: an engine enum
 src/fio/x.c:4: names the engine option "depth"
-src/fio/x.c:5: sets io_job.eng'
+src/fio/x.c:5: sets io_job.eopts'
 check "the script finds an engine named, an engine enum and an engine option outside io/" test "$rc:$out" = "1:$want"

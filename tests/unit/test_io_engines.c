@@ -51,6 +51,15 @@ TEST(engine_table_maps_fio_names)
 	CHECK_EQ_STR(io_engine_fio_name(test_engine("uring")), "io_uring");
 }
 
+/* An engine option set by name on the job's engine (as the front ends do). */
+static void set_opt(struct io_job *j, const char *name, uint64_t n)
+{
+	const struct io_engine_option *o = io_engine_option_of(j->engine, name);
+	CHECK(o != NULL);
+	if (o)
+		io_engine_option_set(j, j->engine, o, n, NULL);
+}
+
 TEST(engine_capabilities_drive_the_checks)
 {
 	CHECK(io_engine_caps(test_engine("null")) & IO_ENGINE_DISKLESS);
@@ -86,13 +95,13 @@ TEST(engine_capabilities_drive_the_checks)
 	j.engine = test_engine("cpuio");
 	CHECK_EQ_INT(io_job_check(&j, err, sizeof err), IO_BAD_JOB);
 	CHECK_CONTAINS(err, "cpuload");
-	j.eng.cpuload = 50;
+	set_opt(&j, "cpuload", 50);
 	CHECK_EQ_INT(io_job_check(&j, err, sizeof err), IO_OK);
 	j.engine = test_engine("net");
 	CHECK_EQ_INT(io_job_check(&j, err, sizeof err), IO_BAD_JOB);
 	CHECK_CONTAINS(err, "port=");
-	j.eng.port = 8888;
-	j.eng.listen = 1;
+	set_opt(&j, "port", 8888);
+	set_opt(&j, "listen", 1);
 	CHECK_EQ_INT(io_job_check(&j, err, sizeof err), IO_OK);
 	j.rw = IO_RANDREAD;
 	CHECK_EQ_INT(io_job_check(&j, err, sizeof err), IO_BAD_JOB);
@@ -100,4 +109,75 @@ TEST(engine_capabilities_drive_the_checks)
 	j.engine = test_engine("exec");
 	CHECK_EQ_INT(io_job_check(&j, err, sizeof err), IO_BAD_JOB);
 	CHECK_CONTAINS(err, "program=");
+}
+
+/* Each engine's options live in the struct its file declares: the table's offsets stay inside
+ * it, no two options share a place, and it fits the job's room for it. */
+TEST(engine_options_fit_their_struct)
+{
+	const struct io_engine_ops *e;
+	unsigned with = 0;
+	for (unsigned i = 0; (e = io_engine_at(i)); i++) {
+		CHECK_EQ_INT(e->options != NULL, e->options_size != 0);
+		CHECK(e->options_size <= IO_ENGINE_OPTS_MAX);
+		with += e->options != NULL;
+		for (const struct io_engine_option *o = e->options; o && o->name; o++) {
+			size_t w = o->type == IO_EOPT_STR ? sizeof(const char *) : sizeof(int);
+			CHECK(o->off + w <= e->options_size);
+			CHECK(io_engine_option_of(e, o->name) == o);
+			for (const struct io_engine_option *p = e->options; p < o; p++)
+				CHECK(p->off != o->off);
+		}
+	}
+	CHECK(with >= 6); /* uring, libaio, filestat, cpuio, exec, net */
+}
+
+/* Options are set by name on one engine: its defaults come from its table, another engine's
+ * options are not its, and a job copied by value carries them. */
+TEST(engine_options_belong_to_one_engine)
+{
+	struct io_job j;
+	struct io_engine_optbuf buf;
+	io_job_init(&j);
+	const struct io_engine_ops *uring = test_engine("uring"), *psync = test_engine("psync"),
+				   *libaio = test_engine("libaio");
+	/* auto: the engine auto may pick that has it; an engine without it: none */
+	CHECK(io_job_option_engine(&j, "sqthread_poll") == uring);
+	CHECK(io_job_option_engine(&j, "nowait") == NULL);
+	CHECK(io_job_option_engine(&j, "no_such_option") == NULL);
+	j.engine = psync;
+	CHECK(io_job_option_engine(&j, "hipri") == NULL);
+	j.engine = uring;
+	CHECK(io_job_option_engine(&j, "hipri") == uring);
+	CHECK(io_engine_option_of(psync, "hipri") == NULL);
+	CHECK(io_engine_option_of(NULL, "hipri") == NULL);
+	/* nothing set: each engine's defaults (nodemark registers files and buffers) */
+	const int *u = io_engine_opts_get(&j, uring, &buf);
+	const struct io_engine_option *fixedbufs = io_engine_option_of(uring, "fixedbufs");
+	const struct io_engine_option *hipri = io_engine_option_of(uring, "hipri");
+	CHECK_EQ_INT(u[fixedbufs->off / sizeof(int)], 1);
+	CHECK_EQ_INT(u[hipri->off / sizeof(int)], 0);
+	set_opt(&j, "hipri", 1);
+	struct io_job copy = j;
+	u = io_engine_opts_get(&copy, uring, &buf);
+	CHECK_EQ_INT(u[hipri->off / sizeof(int)], 1);
+	CHECK_EQ_INT(u[fixedbufs->off / sizeof(int)], 1);
+	/* fio's defaults: no registered buffers */
+	io_engine_options_fio_defaults(&j);
+	u = io_engine_opts_get(&j, uring, &buf);
+	CHECK_EQ_INT(u[fixedbufs->off / sizeof(int)], 0);
+	CHECK_EQ_INT(u[hipri->off / sizeof(int)], 0);
+	/* the job's options are uring's: libaio sees its own defaults, and setting one of libaio's
+	 * drops uring's */
+	const struct io_engine_option *nowait = io_engine_option_of(libaio, "nowait");
+	const int *a = io_engine_opts_get(&j, libaio, &buf);
+	CHECK_EQ_INT(a[nowait->off / sizeof(int)], 0);
+	set_opt(&j, "hipri", 1);
+	j.engine = libaio;
+	set_opt(&j, "nowait", 1);
+	CHECK(j.eopts.of == libaio);
+	u = io_engine_opts_get(&j, uring, &buf);
+	CHECK_EQ_INT(u[hipri->off / sizeof(int)], 0);
+	a = io_engine_opts_get(&j, libaio, &buf);
+	CHECK_EQ_INT(a[nowait->off / sizeof(int)], 1);
 }
