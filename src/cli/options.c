@@ -1,5 +1,6 @@
 #include "cli/options.h"
 #include "util/error.h"
+#include "util/units.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -35,19 +36,6 @@ static struct opt_spec *specs_of(const struct cli_option *opts)
 	return specs;
 }
 
-/* "1GiB", "256MiB", "1000": the largest binary unit that divides n. */
-static const char *size_text(uint64_t n, char *buf, size_t len)
-{
-	static const char *const units[] = { "", "KiB", "MiB", "GiB", "TiB", "PiB" };
-	int u = 0;
-	while (u < 5 && n && n % 1024 == 0) {
-		n /= 1024;
-		u++;
-	}
-	snprintf(buf, len, "%llu%s", (unsigned long long)n, units[u]);
-	return buf;
-}
-
 /* A size or duration against the option's range. */
 static uint64_t in_range(const struct cli_option *o, const struct opt_iter *it, uint64_t v)
 {
@@ -59,7 +47,7 @@ static uint64_t in_range(const struct cli_option *o, const struct opt_iter *it, 
 		opt_bad_value(it, msg);
 	}
 	if (o->max && v > o->max) {
-		snprintf(msg, sizeof msg, "at most %s", size_text(o->max, num, sizeof num));
+		snprintf(msg, sizeof msg, "at most %s", units_bytes_exact(o->max, "", num, sizeof num));
 		opt_bad_value(it, msg);
 	}
 	return v;

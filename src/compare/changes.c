@@ -14,6 +14,59 @@ static void add(json_t *changes, const char *key, const char *what, json_t *a, j
 						 a ? a : json_null(), "b", b ? b : json_null()));
 }
 
+/* Settings whose numbers carry a unit: named by the key's suffix (runtime_ns), or sizes by
+ * name (disk's bs and size, pieces' size and block, hash's block, memory's buffer). */
+static const struct {
+	const char *suffix, *unit;
+} suffix_units[] = { { "_bytes_per_sec", "B/s" }, { "_bytes", "B" }, { "_ns", "ns" }, { "_s", "s" } };
+static const char *const size_keys[] = { "bs", "size", "block", "buffer", "bytes" };
+
+static int is_size(const json_t *v)
+{
+	return !v || (json_is_integer(v) && json_integer_value(v) >= 0);
+}
+
+/* The unit of a setting's two values (NULL: none, or not both numbers) and the length of its
+ * name without the suffix that says it. */
+static const char *setting_unit(const char *name, const json_t *a, const json_t *b, size_t *stem)
+{
+	size_t n = strlen(name);
+	*stem = n;
+	if ((a && !json_is_number(a)) || (b && !json_is_number(b)) || (!a && !b))
+		return NULL;
+	for (size_t i = 0; i < sizeof size_keys / sizeof size_keys[0]; i++)
+		if (strcmp(name, size_keys[i]) == 0)
+			return is_size(a) && is_size(b) ? "B" : NULL;
+	for (size_t i = 0; i < sizeof suffix_units / sizeof suffix_units[0]; i++) {
+		size_t k = strlen(suffix_units[i].suffix);
+		if (n > k && strcmp(name + n - k, suffix_units[i].suffix) == 0) {
+			if (strcmp(suffix_units[i].unit, "B") == 0 && !(is_size(a) && is_size(b)))
+				return NULL;
+			*stem = n - k;
+			return suffix_units[i].unit;
+		}
+	}
+	return NULL;
+}
+
+/* A setting's change: with "unit" and "name" (the line's name without the unit's suffix) when
+ * its values carry a unit, so a line can say "runtime 200 ms -> 100 ms". */
+static void add_setting(json_t *changes, const char *key, const char *prefix, const char *label, json_t *a,
+			json_t *b)
+{
+	char what[1024];
+	size_t stem;
+	snprintf(what, sizeof what, "%s%s", prefix, label);
+	add(changes, key, what, a, b);
+	const char *unit = setting_unit(label, a, b, &stem);
+	if (!unit)
+		return;
+	snprintf(what, sizeof what, "%s%.*s", prefix, (int)stem, label);
+	json_t *c = json_array_get(changes, json_array_size(changes) - 1);
+	json_object_set_new(c, "unit", json_string(unit));
+	json_object_set_new(c, "name", json_string(what));
+}
+
 /* A copy of v with each run's private directory name ("/.nodemark-1a2b3c4d", a new one every
  * run) written as "/.nodemark-*", so the same target in two runs is the same setting. */
 static json_t *without_workdir_names(const json_t *v)
@@ -163,7 +216,7 @@ static int run_wide(const struct side *s, const char *key, json_t **v)
  * --bs 8k share no test): one entry when each run holds one value for it throughout. */
 static void setting_changes(json_t *changes, const struct side *A, const struct side *B, const char *key)
 {
-	char label[512], k[1024], what[1024], name[256];
+	char label[512], k[1024], prefix[260], name[256];
 	size_t npaired = 0, ndiff = 0, nsame = 0;
 	json_t *first_a = NULL, *first_b = NULL;
 	for (size_t i = 0; i < A->r->nbenches; i++) {
@@ -186,7 +239,7 @@ static void setting_changes(json_t *changes, const struct side *A, const struct 
 	setting_label(key, label, sizeof label);
 	snprintf(k, sizeof k, "settings.%s", key);
 	if (ndiff && nsame == ndiff && ndiff == npaired) {
-		add(changes, k, label, first_a, first_b);
+		add_setting(changes, k, "", label, first_a, first_b);
 		return;
 	}
 	if (ndiff) {
@@ -199,15 +252,15 @@ static void setting_changes(json_t *changes, const struct side *A, const struct 
 				continue;
 			user_name(A->r->benches[i]->name, name, sizeof name);
 			snprintf(k, sizeof k, "settings[%s].%s", A->r->benches[i]->name, key);
-			snprintf(what, sizeof what, "%s: %s", name, label);
-			add(changes, k, what, va, vb);
+			snprintf(prefix, sizeof prefix, "%s: ", name);
+			add_setting(changes, k, prefix, label, va, vb);
 		}
 		return;
 	}
 	json_t *va, *vb;
 	if (!npaired && run_wide(A, key, &va) && run_wide(B, key, &vb) && !same_setting(va, vb) &&
 	    A->r->nbenches && B->r->nbenches)
-		add(changes, k, label, va, vb);
+		add_setting(changes, k, "", label, va, vb);
 }
 
 static void settings_changes(json_t *changes, const struct record *a, const struct record *b)

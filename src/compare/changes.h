@@ -15,7 +15,10 @@
  * every benchmark with the key; "settings[BENCH].job_options.bs", one benchmark's), then
  * "nodemark.version", "cpus_allowed" ("0-1" -> "0": taskset, a cpuset), then inventory facts
  * ("os.kernel").  "what" is the line's name: "bs", "[global] direct" (a fio global option),
- * "randw: bs" (one job's).  Pure: no I/O, no printing.  Never NULL; empty when nothing differs. */
+ * "randw: bs" (one job's).  A setting whose numbers carry a unit (a size, runtime_ns) also has
+ * "unit" ("B", "ns", "s", "B/s": a and b stay raw numbers in it) and "name", the line's name
+ * without the unit's suffix ("runtime"), for lines that show the unit with the value.  Pure: no
+ * I/O, no printing.  Never NULL; empty when nothing differs. */
 json_t *record_changes(const struct record *a, const struct record *b);
 
 #endif

@@ -5,6 +5,12 @@
 #include <jansson.h>
 #include <stdio.h>
 
+/* One change as people read it: its name into what, its values as malloc'd texts into *a and
+ * *b.  A setting whose values carry a unit reads "runtime", "200 ms", "100 ms" (returns 1);
+ * else the entry's "what" and its values as they are ("(none)" for a missing one; returns 0).
+ * Every rendering of the list (text, Markdown, the report's table) goes through it. */
+int changes_entry_text(const json_t *c, char *what, size_t wlen, char **a, char **b);
+
 /* The changes as text, one per line: "  kernel  5.15.0-91-generic -> 6.5.0-9-generic";
  * "  (none)" when empty.  malloc'd. */
 char *changes_text(const json_t *changes);

@@ -245,16 +245,17 @@ static void what_changed_html(FILE *f, const struct ct_input *a, const struct ct
 	else
 		fputs("<table><tr><th>what</th><th>before</th><th>after</th></tr>\n", f);
 	json_array_foreach(changes, i, c) {
+		char what[1024], *va, *vb;
+		changes_entry_text(c, what, sizeof what, &va, &vb);
 		fputs("<tr><td>", f);
-		chart_esc(f, json_string_value(json_object_get(c, "what")));
-		for (int k = 0; k < 2; k++) {
-			json_t *v = json_object_get(c, k ? "b" : "a");
-			char *txt = json_is_string(v) ? NULL : json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT);
-			fputs("</td><td>", f);
-			chart_esc(f, json_is_string(v) ? json_string_value(v) : json_is_null(v) || !txt ? "(none)" : txt);
-			free(txt);
-		}
+		chart_esc(f, what);
+		fputs("</td><td>", f);
+		chart_esc(f, va);
+		fputs("</td><td>", f);
+		chart_esc(f, vb);
 		fputs("</td></tr>\n", f);
+		free(va);
+		free(vb);
 	}
 	if (json_array_size(changes))
 		fputs("</table>\n", f);

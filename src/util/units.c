@@ -20,6 +20,19 @@ const char *units_bytes_iec(uint64_t bytes, char *buf, size_t len)
 	return buf;
 }
 
+const char *units_bytes_exact(uint64_t n, const char *sep, char *buf, size_t len)
+{
+	static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
+	int u = 0;
+	while (u < 6 && n && n % 1024 == 0) {
+		n /= 1024;
+		u++;
+	}
+	/* a typed size has no B: "1000", not "1000B" */
+	snprintf(buf, len, "%llu%s%s", (unsigned long long)n, u || *sep ? sep : "", u || *sep ? units[u] : "");
+	return buf;
+}
+
 static const char *si(double v, const char *unit, char *buf, size_t len)
 {
 	static const char *prefix[] = { "", "k", "M", "G", "T", "P", "E" };

@@ -7,6 +7,9 @@
 
 const char *units_bytes_iec(uint64_t bytes, char *buf, size_t len);   /* "1.50 GiB", "512 B" */
 const char *units_bytes_si(double bytes, char *buf, size_t len);      /* "1.61 GB" */
+/* A size exactly, in the largest binary unit that divides it, with sep between number and
+ * unit: "1GiB" (sep "", as one types it), "2 MiB", "4 KiB", "1000 B" (sep " "). */
+const char *units_bytes_exact(uint64_t bytes, const char *sep, char *buf, size_t len);
 const char *units_rate_si(double bytes_per_sec, char *buf, size_t len); /* "123.4 MB/s" */
 const char *units_duration(uint64_t ns, char *buf, size_t len);       /* "850ns" "12.3µs" "1.25s" "36m22s" "8h03m12s" */
 const char *units_count(double n, char *buf, size_t len);             /* "1.23M", "950k", "12" */

@@ -8,7 +8,7 @@ FX="$TESTS_DIR/fixtures"
 
 # Saved records: fio runs of one job file, the second with direct=0 in [global] and bs=8k in
 # one job, on a newer kernel; disk runs at --bs 4k and --bs 8k (so no test name is shared),
-# --size 4m and 8m.
+# --size 4m and 8m; a disk run of 2m for 100 ms, one a byte and a nanosecond past disk-a.
 python3 - <<'PY'
 import json
 def rec(rid, label, command, kernel, benches):
@@ -25,18 +25,20 @@ def fio(direct, bs):
                   "groupid": 0, "threads": 1, "engine": "psync"}, 100),
             bench("randw (group 0, entry 1)", {"job_options": {"rw": "randwrite", "bs": bs}, "global_options": g,
                   "groupid": 0, "threads": 1, "engine": "psync"}, 200)]
-def disk(bs, size):
-    s = lambda rw: {"rw": rw, "bs": bs, "iodepth": 1, "numjobs": 1, "size": size, "runtime_ns": 200000000,
+def disk(bs, size, runtime_ns=200000000):
+    s = lambda rw: {"rw": rw, "bs": bs, "iodepth": 1, "numjobs": 1, "size": size, "runtime_ns": runtime_ns,
                     "engine": "psync", "direct": True, "targets": ["/data/.nodemark-1a2b3c4d"]}
     return [bench("randread %dk Q1T1" % (bs // 1024), s("randread"), 300),
             bench("randwrite %dk Q1T1" % (bs // 1024), s("randwrite"), 400)]
 for f, r in [("fio1.json", rec("6c0e000000000001", "fio-a", "fio", "6.1.0", fio("1", "4k"))),
              ("fio2.json", rec("6c0e000000000002", "fio-b", "fio", "6.5.0", fio("0", "8k"))),
              ("disk1.json", rec("6c0e000000000003", "disk-a", "disk", "6.1.0", disk(4096, 4 << 20))),
-             ("disk2.json", rec("6c0e000000000004", "disk-b", "disk", "6.1.0", disk(8192, 8 << 20)))]:
+             ("disk2.json", rec("6c0e000000000004", "disk-b", "disk", "6.1.0", disk(8192, 8 << 20))),
+             ("disk3.json", rec("6c0e000000000005", "disk-c", "disk", "6.1.0", disk(4096, 2 << 20, 100000000))),
+             ("disk4.json", rec("6c0e000000000006", "disk-d", "disk", "6.1.0", disk(4096, (4 << 20) + 1, 200000001)))]:
     json.dump(r, open(f, "w"))
 PY
-for f in fio1 fio2 disk1 disk2; do "$NM" import $f.json >/dev/null 2>&1 || not_ok "import $f.json"; done
+for f in fio1 fio2 disk1 disk2 disk3 disk4; do "$NM" import $f.json >/dev/null 2>&1 || not_ok "import $f.json"; done
 
 changes_block() { sed -n '/^What changed from /,$p' <<<"$out" | sed 1d; }
 once() { # TEXT WHAT: exactly one line of the changes matches the regex
@@ -90,10 +92,40 @@ expect_out_matches '^iops \(.*\) +1 +0 +vs 1$' "--col direct: a column per value
 # --- disk: settings that changed in every test are one line each ------------------------------
 run_nm compare disk-a disk-b
 block=$(changes_block)
-once '^  bs +4096 -> 8192$' "disk: bs once, though every test changed it (and none shares a name)"
-once '^  size +4194304 -> 8388608$' "disk: size once"
+once '^  bs +4 KiB -> 8 KiB$' "disk: bs once, though every test changed it (and none shares a name), in KiB"
+once '^  size +4 MiB -> 8 MiB$' "disk: size once, in MiB"
 [ "$(grep -c ' -> ' <<<"$block")" = 2 ] && ok "disk: two changes; the same target in its new private directory is no change" ||
     not_ok "disk: two changes; the same target in its new private directory is no change" "$block"
+
+# --- settings with a unit read with it: runtime_ns is "runtime 200 ms" (the record keeps ns) ---
+run_nm compare disk-a disk-c
+block=$(changes_block)
+once '^  runtime +200 ms -> 100 ms$' "text: runtime in ms, its _ns dropped from the name"
+once '^  size +4 MiB -> 2 MiB$' "text: size in MiB"
+if grep -qE 'runtime_ns|[0-9]{6}' <<<"$block"; then not_ok "text: no raw key, no raw number" "$block"
+else ok "text: no raw key, no raw number"; fi
+run_nm compare disk-a disk-c --format markdown
+block=$(sed -n '/^## What changed from disk-a to disk-c/,$p' <<<"$out")
+once '^  runtime +200 ms -> 100 ms$' "Markdown: runtime in ms"
+once '^  size +4 MiB -> 2 MiB$' "Markdown: size in MiB"
+run_nm report disk-a disk-c -o d.html
+for row in '<tr><td>runtime</td><td>200 ms</td><td>100 ms</td></tr>' '<tr><td>size</td><td>4 MiB</td><td>2 MiB</td></tr>'; do
+    if grep -qF "$row" d.html; then ok "report (HTML): $row"
+    else not_ok "report (HTML): $row" "$(grep -o '<h2>What changed.*' d.html | head -c 600)"; fi
+done
+run_nm info --diff disk-a disk-c
+block=$out
+once '^  runtime +200 ms -> 100 ms$' "info --diff: runtime in ms"
+# JSON keeps the raw numbers and the record's key; the unit and the short name are added
+run_nm compare disk-a disk-c --format json
+json_checks \
+    '[(c["what"], c["a"], c["b"]) for c in j["changes"]] == [("size", 4194304, 2097152), ("runtime_ns", 200000000, 100000000)]' "JSON: raw numbers under the record's names" \
+    '[(c["unit"], c["name"]) for c in j["changes"]] == [("B", "size"), ("ns", "runtime")]' "JSON: each value's unit, the name without its suffix"
+# values the unit's text would round alike are shown as they are: no "200 ms -> 200 ms"
+run_nm compare disk-a disk-d
+block=$(changes_block)
+once '^  runtime_ns +200000000 -> 200000001$' "a nanosecond's change shown raw, not as 200 ms -> 200 ms"
+once '^  size +4 MiB -> 4194305 B$' "a size one byte past 4 MiB, exactly"
 
 # --- the same machine, the path on another file system and device ------------------------------
 cp -a "$FX/sysroot-md-raid0-nvme" m

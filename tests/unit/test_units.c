@@ -34,6 +34,19 @@ static const char *fig(double v, const char *metric, const char *unit)
 	return units_figure(v, metric, unit, buf, sizeof buf);
 }
 
+TEST(units_bytes_exact_in_the_largest_unit_that_divides)
+{
+	char b[32];
+	CHECK_EQ_STR(units_bytes_exact(2097152, " ", b, sizeof b), "2 MiB");
+	CHECK_EQ_STR(units_bytes_exact(4096, " ", b, sizeof b), "4 KiB");
+	CHECK_EQ_STR(units_bytes_exact(4194305, " ", b, sizeof b), "4194305 B");
+	CHECK_EQ_STR(units_bytes_exact(0, " ", b, sizeof b), "0 B");
+	/* as one types it (option messages): "1GiB", a bare count of bytes */
+	CHECK_EQ_STR(units_bytes_exact(1ull << 30, "", b, sizeof b), "1GiB");
+	CHECK_EQ_STR(units_bytes_exact(1000, "", b, sizeof b), "1000");
+	CHECK_EQ_STR(units_bytes_exact(1ull << 60, " ", b, sizeof b), "1 EiB");
+}
+
 TEST(units_figure_one_policy)
 {
 	CHECK_EQ_STR(fig(15.8e9, "bytes_per_sec", "B/s"), "15.8 GB/s");   /* decimal, not 14.7 GiB/s */
