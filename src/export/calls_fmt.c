@@ -1,5 +1,6 @@
 /* The calls as text, Markdown, HTML and JSON (export/calls_fmt.h). */
 #include "export/calls_fmt.h"
+#include "export/compare_fmt.h"
 #include "util/color.h"
 
 #include <math.h>
@@ -51,8 +52,11 @@ static void write_block_header(FILE *f, const struct call_list *cl, size_t i)
 		confirmed += cl->v[k].v.recheck == VERDICT_CONFIRMED;
 		withdrawn += cl->v[k].v.recheck == VERDICT_WITHDRAWN;
 	}
-	fprintf(f, "%s (%s), %s vs %s: %zu called, %zu unchanged, %zu not compared", c->metric, c->unit,
-		cl->res->cols[c->col], cl->res->cols[0], called, same, nc);
+	/* the metric as the tables head it ("bandwidth (GB/s)") */
+	char head[200];
+	ct_title_shown(cl->res, cl->res->tables[c->table], head, sizeof head);
+	fprintf(f, "%s, %s vs %s: %zu called, %zu unchanged, %zu not compared", head, cl->res->cols[c->col],
+		cl->res->cols[0], called, same, nc);
 	if (confirmed || withdrawn)
 		fprintf(f, "; re-measured: %zu confirmed, %zu withdrawn", confirmed, withdrawn);
 	fputc('\n', f);

@@ -136,12 +136,9 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 				ratio_text(cell, txt[i * nk + nc + c], sizeof txt[0]);
 		}
 	}
-	/* the head names the units the cells show ("clat_mean_ns (µs, ms)"), not the one they
+	/* the head names the units the cells show ("mean completion latency (µs, ms)"), not the one they
 	 * were scaled from */
-	if (units[0])
-		snprintf(txt[0], sizeof txt[0], "%.40s (%.50s)", fam, units);
-	else
-		snprintf(txt[0], sizeof txt[0], "%.90s", fam);
+	ct_header(fam, units, txt[0], sizeof txt[0]);
 	for (size_t i = 0; i <= n; i++)
 		for (size_t k = 0; k < nk; k++)
 			if (tt_width(txt[i * nk + k]) > w[k])

@@ -2,6 +2,7 @@
  * are in report_svg.c, the disk panel, time boxes and track charts in report_charts_*.c. */
 #include "export/report_charts.h"
 #include "export/report_svg.h"
+#include "util/units.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -117,8 +118,20 @@ static void bars_of_kind(FILE *f, const struct ct_result *res, const struct ct_t
 	struct chart_axis ax = { .horizontal = 1, .from = label_w, .to = label_w + bar_w, .at = axis_y,
 				 .grid_to = top - 4, .lo = 0, .hi = ceil(max / step) * step, .step = step,
 				 .label = tick_text, .ctx = (void *)t };
-	char title[200], name[160];
-	ct_title(t, name, sizeof name);
+	/* headed as the tables head the metric, with the units of this chart's figures */
+	char title[200], name[160], units[96] = "", fig[48];
+	for (size_t r = 0; r < t->nrows; r++)
+		for (size_t c = 0; c < nc && row_in(res, t, r, kind); c++)
+			if (t->cells[r * nc + c])
+				ct_units_add(units, sizeof units, units_figure(t->cells[r * nc + c]->sum.center, t->metric,
+									 t->unit, fig, sizeof fig));
+	if (ct_own_metric(t))
+		/* an axis names a unit: the record's where the figures carry none apart (1h07m13s)
+		 * or it is the metric's word (IOPS) */
+		ct_header(t->metric, strchr(ct_header(t->metric, units, name, sizeof name), '(') ? units : t->unit,
+			  name, sizeof name);
+	else
+		ct_title(t, name, sizeof name);
 	snprintf(title, sizeof title, "%s%s%s, %s", name, kind ? ": " : "", kind ? kind : "",
 		 t->direction > 0 ? "higher is better" : t->direction < 0 ? "lower is better" : "median per run");
 	chart_open(f, "bars", W, H, title);

@@ -52,7 +52,7 @@ expect_out_matches '^ +can.t tell: ±100% noise here; would decide: more samples
     "a row with too few samples: can't tell, the noise known (the floor), and what would decide it"
 expect_out_has "not compared: too few samples (4+4; a call needs 6 each: the time budget ran out (slow.json))" \
     "4 samples are too few, and the time budget that cut them short is named"
-expect_out_has "bytes_per_sec (B/s), slow.json vs base.json: 1 called, 1 unchanged, 1 not compared" "the counts are given"
+expect_out_has "bandwidth (MB/s), slow.json vs base.json: 1 called, 1 unchanged, 1 not compared" "the counts are given"
 
 run_nm compare base.json busy.json
 expect_out_has "hash/blake3/1t                 not compared: busy.json: the hash phase ran on a busy machine (other processes used 93% of the CPUs)" \

@@ -87,7 +87,7 @@ else not_ok "report (HTML): the global direct in the What changed table" "$(grep
 
 # a global option is a key of the comparison too
 run_nm compare fio-a fio-b --col direct
-expect_out_matches '^iops \(.*\) +1 +0 +vs 1$' "--col direct: a column per value of the global option"
+expect_out_matches '^IOPS( \(.*\))? +1 +0 +vs 1$' "--col direct: a column per value of the global option"
 
 # --- disk: settings that changed in every test are one line each ------------------------------
 run_nm compare disk-a disk-b

@@ -31,12 +31,12 @@ lines=$(grep -c '' <<<"$out")
 [ "$lines" -le 40 ] && ok "the two-target comparison fits in 40 lines ($lines)" || not_ok "the two-target comparison fits in 40 lines" "$out"
 expect_out_matches '^SeqQ8T1read read +1400 op/s +2800 op/s +2\.00x$' "a row per job as the user named it, a value per run and the ratio"
 expect_out_matches '^RND4KQ32T1write write +700 µs|^RND4KQ32T1write write +10\.0 µs +5\.00 µs +0\.50x$' "latency rows in their family's table"
-expect_out_matches '^iops \(op/s\) +one\.json +shm\.json +vs one\.json$' "the head names each run and the ratio's base"
+expect_out_matches '^IOPS \(op/s\) +one\.json +shm\.json +vs one\.json$' "the head names each run and the ratio's base"
 if grep -qE '± ∞|entry [0-9]|group [0-9]|p=1\.000|not compared' <<<"$out"; then not_ok "no ± ∞, no fio places, no p or calls of single samples" "$out"
 else ok "no ± ∞, no fio places, no p or calls of single samples"; fi
 [ "$(grep -c 'single runs get no interval and no verdict' <<<"$out")" = 1 ] && ok "one footnote says single runs get no interval and no verdict" ||
     not_ok "one footnote says single runs get no interval and no verdict" "$out"
-[ "$(grep -c '^iops\|^bytes_per_sec\|^clat_mean_ns' <<<"$out")" = 3 ] && ok "one table per figure family, read and write together" ||
+[ "$(grep -c '^IOPS\|^bandwidth\|^mean completion latency' <<<"$out")" = 3 ] && ok "one table per figure family, read and write together" ||
     not_ok "one table per figure family, read and write together" "$out"
 
 run_nm compare one.json shm.json --format benchstat

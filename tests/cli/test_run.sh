@@ -75,7 +75,7 @@ run_nm run "$d" --quick --no-report --phases inventory,hash
 expect_rc 0 "a second run exits 0"
 expect_out_has "compared with run $first first" "the second run compares against the first of this directory"
 expect_out_matches '^hash/blake3/1t +[0-9.]+' "the comparison has a row per figure in common"
-expect_out_matches '^bytes_per_sec \(B/s\), this run [0-9a-f]{8} vs baseline [0-9a-f]{8} first: [0-9]+ called, [0-9]+ unchanged, [0-9]+ not compared' \
+expect_out_matches '^bandwidth \([^)]*B/s\), this run [0-9a-f]{8} vs baseline [0-9a-f]{8} first: [0-9]+ called, [0-9]+ unchanged, [0-9]+ not compared' \
     "the comparison ends with the calls"
 expect_out_matches '^What changed from baseline [0-9a-f]{8} first to this run [0-9a-f]{8}$' \
     "the comparison says what changed between the two runs' machines and settings"

@@ -47,5 +47,5 @@ done
 if grep -qF "no geomean: the rows measure different things" <<<"$compare"; then ok "compare: no geomean across kinds"
 else not_ok "compare: no geomean across kinds" "$compare"; fi
 # One chart per kind: the memory and the hash bandwidths are two charts, not one scale.
-[ "$(grep -c 'class="chart-title"[^>]*>bytes_per_sec (B/s): ' r.html)" = 2 ] && ok "report: a bandwidth chart per kind" \
+[ "$(grep -c 'class="chart-title"[^>]*>bandwidth (GB/s): ' r.html)" = 2 ] && ok "report: a bandwidth chart per kind" \
     || not_ok "report: a bandwidth chart per kind" "$(grep -o 'class="chart-title"[^<]*' r.html)"

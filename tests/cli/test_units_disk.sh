@@ -15,6 +15,8 @@ expect_out_matches '^  best pass [0-9.]+ [kMG]?B/s \(CrystalDiskMark.s score\)' 
 # "median of 3 passes: 22.2 MB/s, 5410 IOPS, latency mean 184 µs, p99 3.78 ms; CPU 46.2 µs per I/O"
 mapfile -t F < <(sed -E 's/^  median of 3 passes: ([^,]+), ([^,]+), latency mean ([^,]+), p99 ([^;]+); CPU (.+) per I\/O.*/\1\n\2\n\3\n\4\n\5/' <<<"$line")
 names=(bytes_per_sec iops lat_mean_ns lat_p99_ns cpu_ns_per_io)
+# the words compare heads each with (ct_metric_label)
+labels=("bandwidth" "IOPS" "mean latency" "p99 latency" "CPU time per I/O")
 [ "${#F[@]}" = 5 ] && ok "five figures read from disk's line" || not_ok "five figures read from disk's line" "$line"
 
 run_nm show one
@@ -31,7 +33,7 @@ for i in 0 1 2 3 4; do
     got=$(sed -nE "s/^    $m +([0-9.]+ [^ ]+) ±.*/\1/p" <<<"$show")
     [ "$got" = "$fig" ] && ok "show prints disk's $m: $fig" || not_ok "show prints disk's $m: $fig" "show: $got"
     # compare: the table of the metric, its one row
-    got=$(grep -A1 -E "^$m " <<<"$compare" | sed -nE 's/^randread 4k Q1T1 +([0-9.]+ [^ ]+).*/\1/p')
+    got=$(grep -A1 -E "^${labels[$i]} " <<<"$compare" | sed -nE 's/^randread 4k Q1T1 +([0-9.]+ [^ ]+).*/\1/p')
     [ "$got" = "$fig" ] && ok "compare prints disk's $m: $fig" || not_ok "compare prints disk's $m: $fig" "compare: $got"
     grep -qF "| randread 4k Q1T1 | $fig ± " <<<"$md" && ok "report (Markdown) prints disk's $m: $fig" ||
         not_ok "report (Markdown) prints disk's $m: $fig" "$(grep 'randread' <<<"$md" | head -5)"
@@ -54,7 +56,7 @@ for i in 0 1 2 3; do
     fig=${P[$i]:-?} m=${names[$i]}
     got=$(sed -nE "/^  RND4K Q1T1 read\$/,/^\$/s/^    $m +([0-9.]+ [^ ]+) ±.*/\1/p" <<<"$show")
     [ "$got" = "$fig" ] && ok "profile: show prints the table's $m: $fig" || not_ok "profile: show prints the table's $m: $fig" "show: $got; row: $row"
-    got=$(sed -n "/^$m /,/^\$/p" <<<"$compare" | sed -nE 's/^RND4K Q1T1 read +([0-9.]+ [^ ]+).*/\1/p')
+    got=$(sed -n "\|^${labels[$i]} |,/^\$/p" <<<"$compare" | sed -nE 's/^RND4K Q1T1 read +([0-9.]+ [^ ]+).*/\1/p')
     [ "$got" = "$fig" ] && ok "profile: compare prints the table's $m: $fig" || not_ok "profile: compare prints the table's $m: $fig" "compare: $got"
 done
 
@@ -79,7 +81,7 @@ check_heads() { # WHAT: every "METRIC (UNITS)" head in $out names each unit its 
     r=$(python3 - heads.txt <<'PY'
 import re, sys
 fig = re.compile(r"(?<![\w.])\d[\d.]* ((?:[kMGT]?B/s)|IOPS|op/s|ns|µs|ms|s)(?![\w/])")
-head = re.compile(r"^\|? ?(?:│ )?\s*(lat_mean_ns|bytes_per_sec|iops|lat_p99_ns|cpu_ns_per_io)(?: \(([^)]*)\))? ?\|?")
+head = re.compile(r"^\|? ?(?:│ )?\s*(mean latency|bandwidth|IOPS|p99 latency|CPU time per I/O)(?: \(([^)]*)\))? ?\|?")
 bad, heads, units, shown = [], 0, None, set()
 def close():
     if units is not None and shown != units:
@@ -94,6 +96,8 @@ for line in open(sys.argv[1]).read().splitlines() + [""]:
         close()
         heads += 1
         units, shown = set(u.strip() for u in (m.group(2) or "").split(",") if u.strip()), set()
+        if m.group(1) == "IOPS" and not units:  # its unit is its name: "IOPS", not "IOPS (IOPS)"
+            units = {"IOPS"}
     elif not line.strip():
         close()
         units = None
@@ -106,7 +110,7 @@ PY
 }
 run_nm compare ms us
 check_heads "compare: each head names the units its cells show"
-expect_out_matches '^lat_mean_ns \(ms, µs\) ' "compare: milliseconds and microseconds in one column, both named"
+expect_out_matches '^mean latency \(ms, µs\) ' "compare: milliseconds and microseconds in one column, both named"
 # (the calls' summary lines name the record's unit: no figures stand under them)
 if grep -vE ' called, ' <<<"$out" | grep -qE '\((ns|B/s)\)'; then not_ok "compare: no head in the unit the figures were scaled from" "$out"
 else ok "compare: no head in the unit the figures were scaled from"; fi
