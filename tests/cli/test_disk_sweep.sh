@@ -72,7 +72,7 @@ check "each keyed by its parameters" test "${V[1]:-}" = "4k/128k 4k/64k 8k/128k 
 check "a sample per pass on each" test "${V[2]:-}" = "6,6,6,6"
 run_nm compare sweep-test --row size --col bs
 expect_rc 0 "compare --row size --col bs on the sweep's keys: exit 0"
-expect_out_matches "^bytes_per_sec.* 4k +8k" "a column per block size, as the sweep spelled it"
+expect_out_matches "^bandwidth.* 4k +8k" "a column per block size, as the sweep spelled it"
 expect_out_matches "^128k " "a row per size, as spelled"
 
 # --- compare shows a setting as the sweep spelled it, in its numbers' order --------------------

@@ -22,7 +22,7 @@ check "the machine comes from --tag" test "$(json_get 'j["tags"]["machine"]')" =
 
 run_nm import --trace "$D/trace-b.txt" --tag machine=b --label nf-b
 run_nm compare nf-a nf-b
-rows=$(awk '/wall_s/{t=1; next} t && /^[A-Za-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
+rows=$(awk '/wall time/{t=1; next} t && /^[A-Za-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
 [ "$rows" = "BWA_MEM MARK_DUPLICATES BQSR APPLY_BQSR total geomean " ] && ok "two machines' traces: step × machine with a total" \
     || not_ok "compare rows" "$rows"
 expect_out_matches '^total +1h54m34s .* 1h29m26s ' "the totals side by side"
@@ -66,7 +66,7 @@ for k in range(2):
 check "max_rss in MB (1024 * 1024 bytes)" test "$(wall bqsr max_rss)" = "[$(python3 -c 'print(3481.6*1048576)'), $(python3 -c 'print(3482.11*1048576)')]"
 run_nm import --snakemake "$D/snakemake-b" --tag machine=b --label sm-b
 run_nm compare sm-a sm-b
-rows=$(awk '/wall_s/{t=1; next} t && /^[A-Za-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
+rows=$(awk '/wall time/{t=1; next} t && /^[A-Za-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
 [ "$rows" = "apply_bqsr bqsr bwa_mem mark_duplicates total geomean " ] && ok "two machines' snakemake benchmarks: step × machine with a total" \
     || not_ok "snakemake compare rows" "$rows"
 mkdir -p badsm && printf 's\th:m:s\n12.5\t0:00:12\nx\t0:00:01\n' >badsm/r.tsv

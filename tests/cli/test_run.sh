@@ -82,8 +82,8 @@ expect_out_matches '^What changed from baseline [0-9a-f]{8} first to this run [0
 second=$(sed -n 's/^run \([0-9a-f]*\) (quick mode.*/\1/p' <<<"$out")
 # run, compare and report make the same calls about the same two runs (the text groups rows
 # of a phase not compared for one reason, in run and compare alike)
-text_calls() { sed -n '/^calls:/,$p' | awk '/^[^ ]/{f = ($1 == "bytes_per_sec")} f' |
-    sed -nE 's/^(bytes_per_sec \(B\/s\)), .*: ([0-9]+ called.*)/\1 \2/p
+text_calls() { sed -n '/^calls:/,$p' | awk '/^[^ ]/{f = ($1 == "bandwidth")} f' |
+    sed -nE 's/^(bandwidth \([^)]*\)), .*: ([0-9]+ called.*)/\1 \2/p
               s/^  ([^ ].*[^ ]) +(regression|improvement|changed|not compared|withdrawn)[: ].*/\1 \2/p' | sed -E 's/ +/ /g' | sort; }
 calls_of_run=$(text_calls <<<"$out")
 calls_of_compare=$("$NM" compare "$first" "$second" 2>/dev/null | text_calls)

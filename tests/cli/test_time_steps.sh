@@ -29,7 +29,7 @@ check "each step is saved with its name as the step key" test "$(json_get '[b["s
 check "the machine tag is kept" test "$(json_get 'j["tags"]["machine"]')" = a
 run_nm compare pipe-a pipe-b
 expect_rc 0 "the two machines' pipelines compare"
-rows=$(awk '/wall_s/{t=1; next} t && /^[a-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
+rows=$(awk '/wall time/{t=1; next} t && /^[a-z]/{print $1} t && /^$/{exit}' <<<"$out" | tr '\n' ' ')
 [ "$rows" = "align dedup bqsr apply total geomean " ] && ok "compare: step × machine with a total row" \
     || not_ok "compare rows" "$rows; ${out:0:400}"
 
