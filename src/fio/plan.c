@@ -193,16 +193,6 @@ static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inheri
 	return 0;
 }
 
-/* A direction's smallest block: bsrange's MIN, bssplit's smallest size, else bs. */
-static uint64_t smallest_block(const struct io_job *io, int d)
-{
-	uint64_t m = io->pattern.bs_min[d] ? io->pattern.bs_min[d] : io->bs[d];
-	for (unsigned i = 0; i < io->pattern.nbssplit[d]; i++)
-		if (io->pattern.bssplit[d][i].bs < m)
-			m = io->pattern.bssplit[d][i].bs;
-	return m;
-}
-
 /* The engine the globals choose (their ioengine=, else fio's default). */
 static const struct io_engine_ops *globals_engine(const struct fio_optlist *l)
 {
@@ -273,9 +263,9 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		j->io.runtime_ns = (j->io.runtime_ns + j->io.loops - 1) / j->io.loops;
 	/* fio does whole blocks only: the size rounds down to a multiple of the smallest block
 	 * (of a bsrange or bssplit too: fio's td_min_bs) */
-	uint64_t min_bs = smallest_block(&j->io, DIR_READ) < smallest_block(&j->io, DIR_WRITE)
-				  ? smallest_block(&j->io, DIR_READ)
-				  : smallest_block(&j->io, DIR_WRITE);
+	uint64_t min_bs = io_bs_smallest(&j->io, DIR_READ), min_w = io_bs_smallest(&j->io, DIR_WRITE);
+	if (min_w < min_bs)
+		min_bs = min_w;
 	if (j->io.size > min_bs && min_bs)
 		j->io.size -= j->io.size % min_bs;
 	if (j->io.rw != IO_READ && j->io.rw != IO_RANDREAD && p->readonly)

@@ -100,12 +100,10 @@ void io_dist_cleanup(struct io_worker *w);
 
 /* Whether the job's sizes or alignment differ from one bs per direction. */
 int io_job_mixed_bs(const struct io_job *job);
-/* The size of the next I/O of direction dir, and where it goes in f. */
-/* The next I/O's size, drawn again until it is at most room (io/bssplit.c). */
+/* The size of the next I/O of direction dir, drawn again until it is at most room, and where
+ * it goes in f. */
 uint64_t io_bs_pick(struct io_worker *w, int dir, uint64_t room);
 uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random);
-/* The smallest size a direction issues (offsets are aligned to it by default). */
-uint64_t io_bs_smallest(const struct io_job *job, int dir);
 
 /* --- I/O priorities (io/prio.c): fio's prio, prioclass and cmdprio_* --------------------- */
 
