@@ -125,13 +125,15 @@ static void bars_of_kind(FILE *f, const struct ct_result *res, const struct ct_t
 			if (t->cells[r * nc + c])
 				ct_units_add(units, sizeof units, units_figure(t->cells[r * nc + c]->sum.center, t->metric,
 									 t->unit, fig, sizeof fig));
-	if (ct_own_metric(t))
+	if (ct_own_metric(t)) {
+		ct_header(t->metric, units, name, sizeof name);
 		/* an axis names a unit: the record's where the figures carry none apart (1h07m13s)
-		 * or it is the metric's word (IOPS) */
-		ct_header(t->metric, strchr(ct_header(t->metric, units, name, sizeof name), '(') ? units : t->unit,
-			  name, sizeof name);
-	else
+		 * or it is the metric's word (IOPS), so the head came out without one */
+		if (!strchr(name, '('))
+			ct_header(t->metric, t->unit, name, sizeof name);
+	} else {
 		ct_title(t, name, sizeof name);
+	}
 	snprintf(title, sizeof title, "%s%s%s, %s", name, kind ? ": " : "", kind ? kind : "",
 		 t->direction > 0 ? "higher is better" : t->direction < 0 ? "lower is better" : "median per run");
 	chart_open(f, "bars", W, H, title);
