@@ -151,21 +151,7 @@ grep -qF "progress over time (s)" phone.html && ok "the track timeline is titled
 # --- a metric is named in words with the units its figures show, the same in the tables, the
 # charts and the calls (issue 27): "bandwidth (MB/s)", "mean latency (ms)", never the record's
 # keys bytes_per_sec or lat_mean_ns.  Two quiet runs of 6 samples, the second at half the bandwidth.
-python3 - <<'PY'
-import json
-def rec(rid, label, scale):
-    b = {"name": "hash/blake3/1t", "settings": {"phase": "hash"}, "series": [], "hists": [],
-         "metrics": [{"name": "bytes_per_sec", "unit": "B/s", "direction": "higher",
-                      "samples": [v * scale for v in [500e6, 505e6, 495e6, 502e6, 498e6, 501e6]]},
-                     {"name": "lat_mean_ns", "unit": "ns", "direction": "lower",
-                      "samples": [v / scale for v in [2.1e6, 2.0e6, 2.2e6, 2.05e6, 2.15e6, 2.1e6]]}]}
-    quiet = {"busy": False, "other_busy_pct": 1.0, "steal_pct": 0.0}
-    return {"format": "nodemark-record", "format_version": 1, "id": rid, "time_ms": 1796119242862, "host": "vm",
-            "version": "0.1.0", "command": "run", "cmdline": "nodemark run", "label": label, "tags": {},
-            "extra": {"run": {"dir": "/data", "mode": "default"}, "noise": {"hash": quiet}}, "benches": [b]}
-json.dump(rec("6b0e0000000000a1", "lbl-a", 1.0), open("lbl-a.json", "w"))
-json.dump(rec("6b0e0000000000a2", "lbl-b", 0.5), open("lbl-b.json", "w"))
-PY
+python3 $TESTS_DIR/cli/data/mkhalfbw.py
 run_nm report lbl-a.json lbl-b.json -o lbl.html
 expect_rc 0 "report of two runs with bandwidth and latency exits 0"
 for want in 'class="chart-title"[^>]*>bandwidth \(MB/s\), higher is better' 'class="chart-title"[^>]*>mean latency \(ms\), lower is better' \
