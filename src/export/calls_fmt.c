@@ -133,6 +133,8 @@ void calls_verdict_json(json_t *o, const struct verdict *v)
 	json_object_set_new(o, "basis", json_string(v->cpu_basis ? "cpu_time" : "wall"));
 	if (v->basis_note[0]) /* "judged on CPU time: busy 93%", "not judged on CPU time: CPUs allowed 2 -> 1" */
 		json_object_set_new(o, "basis_note", json_string(v->basis_note));
+	if (v->floor_before_load_pct > 0) /* the CPU-time floor before its widening for the load */
+		json_object_set_new(o, "floor_before_load_pct", json_real(v->floor_before_load_pct));
 	json_object_set_new(o, "interval_pct", isfinite(v->lo_pct) ? json_pack("[f, f]", v->lo_pct, v->hi_pct)
 								   : json_null());
 	if (v->cat == VERDICT_CAT_CANT_TELL) {

@@ -28,6 +28,19 @@ const char *verdict_category_name(enum verdict_category c)
 	return c == VERDICT_CAT_CALLED ? "called" : c == VERDICT_CAT_NO_CHANGE ? "no change" : "can't tell";
 }
 
+/* The floor in words, with how a CPU-time floor was widened for other processes' load. */
+static void floor_words(double floor_pct, int floor_runs, int host_paced, double before_load, char *buf, size_t len)
+{
+	if (before_load > 0) {
+		char own[64];
+		verdict_floor_text(before_load, floor_runs, host_paced, own, sizeof own);
+		snprintf(buf, len, "%.0f%%: %s, widened by %.0f%% for other processes' load", floor_pct, own,
+			 VERDICT_CPU_CONTENTION_PCT);
+	} else {
+		verdict_floor_text(floor_pct, floor_runs, host_paced, buf, len);
+	}
+}
+
 /* What would decide a row that could not be told, from the reason it could not. */
 static const char *decide_for(const char *why, int host_paced)
 {
@@ -99,8 +112,8 @@ static void categorize(struct verdict *v)
 		v->noise_pct = fmax(v->floor_pct, isfinite(bound) ? bound : 0);
 	} else if (strstr(why, "within the noise floor")) {
 		/* significant, but inside what this figure moves by between runs here */
-		char fl[64];
-		verdict_floor_text(v->floor_pct, v->floor_runs, v->floor_host_paced, fl, sizeof fl);
+		char fl[128];
+		floor_words(v->floor_pct, v->floor_runs, v->floor_host_paced, v->floor_before_load_pct, fl, sizeof fl);
 		snprintf(v->cause, sizeof v->cause, "this figure moves by up to its noise floor between runs (%s)", fl);
 		v->noise_pct = v->floor_pct;
 	} else {
@@ -176,7 +189,7 @@ static double change_factor_pct(double base, double cur)
 	return (r >= 1 ? r - 1 : 1 / r - 1) * 100;
 }
 
-static void decide_kind(const struct verdict_input *in, struct verdict *out)
+static void decide_kind(const struct verdict_input *in, double before_load, struct verdict *out)
 {
 	double alpha = in->alpha > 0 ? in->alpha : 0.05;
 	memset(out, 0, sizeof *out);
@@ -185,6 +198,7 @@ static void decide_kind(const struct verdict_input *in, struct verdict *out)
 	out->floor_pct = in->floor_pct;
 	out->floor_runs = in->floor_runs;
 	out->floor_host_paced = in->floor_host_paced;
+	out->floor_before_load_pct = before_load;
 	out->p = NAN;
 	double mb = median_of(in->base, in->nbase), mc = median_of(in->cur, in->ncur);
 	out->delta_pct = mb > 0 && mc >= 0 ? (mc / mb - 1) * 100 : NAN;
@@ -215,8 +229,8 @@ static void decide_kind(const struct verdict_input *in, struct verdict *out)
 			 out->delta_pct, t.p, in->nbase, in->ncur);
 		return;
 	}
-	char floor[64];
-	verdict_floor_text(in->floor_pct, in->floor_runs, in->floor_host_paced, floor, sizeof floor);
+	char floor[128];
+	floor_words(in->floor_pct, in->floor_runs, in->floor_host_paced, before_load, floor, sizeof floor);
 	if (change_factor_pct(mb, mc) <= in->floor_pct) {
 		snprintf(out->why, sizeof out->why, "unchanged: %+.1f%% is within the noise floor (%s)",
 			 out->delta_pct, floor);
@@ -234,9 +248,11 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 	struct verdict_input cpu;
 	int cpu_fits = (in->base_busy || in->cur_busy) && in->base_cpu && in->cur_cpu && in->cpu_busy;
 	int on_cpu = cpu_fits && !in->cpu_basis_off;
+	double before_load = 0;
 	if (on_cpu) {
 		/* a busy run's wall-clock rate is partly the other process's; its rate per CPU-second
-		 * is the figure's own, so the row is judged on that, by the same rules otherwise */
+		 * is mostly the figure's own, so the row is judged on that, by the same rules, with
+		 * the floor widened for what the load still does to it */
 		cpu = *in;
 		cpu.base = in->base_cpu;
 		cpu.cur = in->cur_cpu;
@@ -246,9 +262,11 @@ void verdict_decide(const struct verdict_input *in, struct verdict *out)
 			cpu.floor_runs = 0;
 			cpu.floor_host_paced = 0;
 		}
+		before_load = cpu.floor_pct;
+		cpu.floor_pct = ((1 + before_load / 100) * (1 + VERDICT_CPU_CONTENTION_PCT / 100) - 1) * 100;
 		in = &cpu;
 	}
-	decide_kind(in, out);
+	decide_kind(in, before_load, out);
 	if (on_cpu) {
 		out->cpu_basis = 1;
 		snprintf(out->basis_note, sizeof out->basis_note, "judged on CPU time: %.40s", in->cpu_busy);

@@ -251,8 +251,8 @@ case $res in
 *) not_ok "the why says what was judged and names the busy run" "$res" ;;
 esac
 run_nm compare cbase.json cpu_slow.json
-expect_out_matches '^  hash/blake3/1t +regression: -50\.0% \(p=0\.002 n=6\+6, noise floor 35% by default\); judged on CPU time: busy 93%' \
-    "a busy run whose CPU cost per byte doubled is still called, on CPU time"
+expect_out_matches "^  hash/blake3/1t +regression: -50\\.0% \\(p=0\\.002 n=6\\+6, noise floor 69%: 35% by default, widened by 25% for other processes' load\\); judged on CPU time: busy 93%" \
+    "a busy run whose CPU cost per byte doubled is still called, on CPU time, past the floor widened for the load"
 run_nm compare cbase.json cpu_steal.json
 expect_out_matches '^  hash/blake3/1t +not compared: cpu_steal\.json: the hash phase ran on a busy machine \(other processes used 30% of the CPUs and the hypervisor stole 12%\)$' \
     "steal is not left out by a guest's CPU time: not compared, as before"
@@ -265,12 +265,16 @@ if [ "$res" = "[('regression', 'wall')]" ]; then ok "quiet runs are judged on th
 else not_ok "quiet runs are judged on their own samples (basis wall)" "$res"; fi
 
 # a re-measure that ran busy is judged on its own CPU time (extra.confirm.cpu_time) where it kept
-# it: the quiet run's -30% call is confirmed; without CPU time it is withdrawn, as before
+# it: a quiet run's -50% call is confirmed by a busy re-measure that sees -50% per CPU-second; a
+# -30% call is withdrawn by one that sees -30% (inside the floor widened for the load); without
+# CPU time the call is withdrawn, as before
 python3 - <<'PY'
 import json
-for name, rid, with_cpu in [("again_busy_cpu", "6b0e000000000041", True), ("again_busy", "6b0e000000000042", False)]:
+for name, rid, with_cpu, scale in [("again_busy_cpu", "6b0e000000000041", True, 0.5), ("again_busy", "6b0e000000000042", False, 0.5),
+                                   ("again_busy_cpu30", "6b0e000000000043", True, 0.7)]:
     r = json.load(open("slow.json")); r["id"] = rid
-    s = [v * 0.7 for v in [100e6, 100.4e6, 99.6e6, 100.1e6, 99.9e6, 100.2e6]]
+    s = [v * scale for v in [100e6, 100.4e6, 99.6e6, 100.1e6, 99.9e6, 100.2e6]]
+    r["benches"][0]["metrics"][0]["samples"] = list(s)
     r["extra"]["confirm"] = {"baseline": "6b0e000000000001", "rounds": 3, "per_round": 2,
         "noise": {"hash": {"busy": True, "other_busy_pct": 90.0, "steal_pct": 0.0, "why": "other processes used 90% of the CPUs"}},
         "benches": {"hash/blake3/1t": {"bytes_per_sec": [v * 0.6 for v in s]}}}
@@ -282,8 +286,11 @@ for name, rid, with_cpu in [("again_busy_cpu", "6b0e000000000041", True), ("agai
     json.dump(r, open(name + ".json", "w"))
 PY
 run_nm compare cbase1.json again_busy_cpu.json
-expect_out_matches '^  hash/blake3/1t +regression: -30\.0% .*; confirmed by a re-measure: -30\.0% \(p=0\.002 n=6\+6, judged on CPU time: busy 90%\)$' \
+expect_out_matches '^  hash/blake3/1t +regression: -50\.0% .*; confirmed by a re-measure: -50\.0% \(p=0\.002 n=6\+6, judged on CPU time: busy 90%\)$' \
     "a busy re-measure with CPU time confirms the call on CPU time, and says so"
+run_nm compare cbase1.json again_busy_cpu30.json
+expect_out_matches "^  hash/blake3/1t +withdrawn after a re-measure: unchanged: -30\\.0% is within the noise floor \\(69%: 35% by default, widened by 25% for other processes' load\\); judged on CPU time" \
+    "a busy re-measure that sees -30% per CPU-second withdraws a -30% call: inside the floor widened for the load"
 run_nm compare cbase1.json again_busy.json
 expect_out_matches '^  hash/blake3/1t +withdrawn after a re-measure: not compared: the re-measure ran on a busy machine' \
     "a busy re-measure without CPU time withdraws the call, as before"
