@@ -251,7 +251,7 @@ case $res in
 *) not_ok "the why says what was judged and names the busy run" "$res" ;;
 esac
 run_nm compare cbase.json cpu_slow.json
-expect_out_matches "^  hash/blake3/1t +regression: -50\\.0% \\(p=0\\.002 n=6\\+6, noise floor 69%: 35% by default, widened by 25% for other processes' load\\); judged on CPU time: busy 93%" \
+expect_out_matches "^  hash/blake3/1t +regression: -50\\.0% \\(p=0\\.002 n=6\\+6, noise floor 89%: 35% by default, widened by 40% for other processes' load\\); judged on CPU time: busy 93%" \
     "a busy run whose CPU cost per byte doubled is still called, on CPU time, past the floor widened for the load"
 run_nm compare cbase.json cpu_steal.json
 expect_out_matches '^  hash/blake3/1t +not compared: cpu_steal\.json: the hash phase ran on a busy machine \(other processes used 30% of the CPUs and the hypervisor stole 12%\)$' \
@@ -289,7 +289,7 @@ run_nm compare cbase1.json again_busy_cpu.json
 expect_out_matches '^  hash/blake3/1t +regression: -50\.0% .*; confirmed by a re-measure: -50\.0% \(p=0\.002 n=6\+6, judged on CPU time: busy 90%\)$' \
     "a busy re-measure with CPU time confirms the call on CPU time, and says so"
 run_nm compare cbase1.json again_busy_cpu30.json
-expect_out_matches "^  hash/blake3/1t +withdrawn after a re-measure: unchanged: -30\\.0% is within the noise floor \\(69%: 35% by default, widened by 25% for other processes' load\\); judged on CPU time" \
+expect_out_matches "^  hash/blake3/1t +withdrawn after a re-measure: unchanged: -30\\.0% is within the noise floor \\(89%: 35% by default, widened by 40% for other processes' load\\); judged on CPU time" \
     "a busy re-measure that sees -30% per CPU-second withdraws a -30% call: inside the floor widened for the load"
 run_nm compare cbase1.json again_busy.json
 expect_out_matches '^  hash/blake3/1t +withdrawn after a re-measure: not compared: the re-measure ran on a busy machine' \

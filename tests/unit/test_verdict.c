@@ -228,14 +228,14 @@ TEST(verdict_busy_with_cpu_time_is_judged_on_cpu_time)
 	CHECK_CONTAINS(v.text, "no change beyond ±");
 	CHECK_CONTAINS(v.text, "(judged on CPU time: busy 93%)");
 	/* a real change of the CPU cost is still called, by the same rules, past the floor widened
-	 * for the load: 10% floor x 1.25 = 37.5%, which a halving passes */
+	 * for the load: 10% floor x 1.4 = 54%, which a halving passes */
 	in.cur_cpu = half6;
 	verdict_decide(&in, &v);
 	CHECK(v.cpu_basis);
 	CHECK_EQ_INT(v.kind, VERDICT_REGRESSION);
-	CHECK_NEAR(v.floor_pct, 37.5, 1e-9);
+	CHECK_NEAR(v.floor_pct, 54, 1e-9);
 	CHECK_NEAR(v.floor_before_load_pct, 10, 1e-9);
-	CHECK_CONTAINS(v.why, "noise floor 38%: 10% by default, widened by 25% for other processes' load");
+	CHECK_CONTAINS(v.why, "noise floor 54%: 10% by default, widened by 40% for other processes' load");
 	CHECK_CONTAINS(v.text, "worse: -50.0%");
 	CHECK_CONTAINS(v.text, "(judged on CPU time: busy 93%)");
 	/* -20% per CPU-second is what another process's caches and clock can do to a busy run
@@ -244,14 +244,14 @@ TEST(verdict_busy_with_cpu_time_is_judged_on_cpu_time)
 	in.cur_cpu = slow6;
 	verdict_decide(&in, &v);
 	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
-	CHECK_CONTAINS(v.why, "-20.0% is within the noise floor (38%: 10% by default, widened by 25%");
+	CHECK_CONTAINS(v.why, "-20.0% is within the noise floor (54%: 10% by default, widened by 40%");
 	CHECK_CONTAINS(v.text, "no change beyond ±22%"); /* |-20%| and its interval: the most it can be */
 	/* -25%: past what "no change" may claim, inside the widened floor: can't tell, and why */
 	static const double slow25[] = { 75, 75.75, 74.25, 75.4, 74.6, 75.15 };
 	in.cur_cpu = slow25;
 	verdict_decide(&in, &v);
 	CHECK_EQ_INT(v.cat, VERDICT_CAT_CANT_TELL);
-	CHECK_CONTAINS(v.cause, "noise floor between runs (38%: 10% by default, widened by 25% for other processes' load)");
+	CHECK_CONTAINS(v.cause, "noise floor between runs (54%: 10% by default, widened by 40% for other processes' load)");
 	in.cur_cpu = slow6;
 	struct verdict_input quiet = { .base = base6, .cur = slow6, .nbase = 6, .ncur = 6, .direction = 1,
 				       .alpha = 0.05, .floor_pct = 10 };
@@ -266,8 +266,8 @@ TEST(verdict_busy_with_cpu_time_is_judged_on_cpu_time)
 	in.cpu_floor_pct = 35;
 	verdict_decide(&in, &v);
 	CHECK_EQ_INT(v.kind, VERDICT_UNCHANGED);
-	CHECK_NEAR(v.floor_pct, (1.35 * 1.25 - 1) * 100, 1e-9);
-	CHECK_CONTAINS(v.why, "-20.0% is within the noise floor (69%: 35% by default, widened by 25% for other "
+	CHECK_NEAR(v.floor_pct, (1.35 * 1.4 - 1) * 100, 1e-9);
+	CHECK_CONTAINS(v.why, "-20.0% is within the noise floor (89%: 35% by default, widened by 40% for other "
 			      "processes' load); judged on CPU time");
 	/* too few samples is too few on either basis */
 	in.nbase = in.ncur = 4;
