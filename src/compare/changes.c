@@ -2,6 +2,7 @@
  * CPUs it was allowed), then the machine (inventory_diff). */
 #include "compare/changes.h"
 #include "inventory/diff.h"
+#include "util/keypath.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -113,13 +114,26 @@ static int same_setting(const json_t *a, const json_t *b)
  * options in force for the job, a sweep's or time's parameters. */
 static const char *const nested[] = { "job_options", "global_options", "parameters" };
 
+/* A setting's flat key (malloc'd, util/keypath.h's): "bs", or "job_options.bs" under a nested
+ * one; a name with a '.' is quoted ("job_options.bs" as one setting's name is
+ * `"job_options.bs"`), so it never reads as another nesting. */
+static char *setting_key(const char *nest, const char *name)
+{
+	struct strbuf sb;
+	sb_init(&sb);
+	if (nest)
+		keypath_member(&sb, nest);
+	keypath_member(&sb, name);
+	return sb_detach(&sb);
+}
+
 /* A bench's settings as one flat object: "bs", "job_options.bs", "global_options.direct".
  * "paired" is a result (a turn's paired verdict), not a setting. */
 static json_t *flat_settings(const struct bench *b)
 {
 	json_t *flat = json_object(), *v, *w;
 	const char *k, *k2;
-	char key[512];
+	char *key;
 	json_object_foreach(b->settings, k, v) {
 		int is_nested = 0;
 		for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
@@ -127,18 +141,24 @@ static json_t *flat_settings(const struct bench *b)
 		if (strcmp(k, "paired") == 0)
 			continue;
 		if (!is_nested) {
-			json_object_set(flat, k, v);
+			key = setting_key(NULL, k);
+			json_object_set(flat, key, v);
+			free(key);
 			continue;
 		}
 		json_object_foreach(v, k2, w) {
-			snprintf(key, sizeof key, "%s.%s", k, k2);
+			key = setting_key(k, k2);
 			json_object_set(flat, key, w);
+			free(key);
 		}
 	}
 	/* a sweep's parameter is also its setting (bs: "4k" and 4096): one fact, as the user
 	 * spelled it */
-	json_object_foreach(json_object_get(b->settings, "parameters"), k2, w)
-		json_object_del(flat, k2);
+	json_object_foreach(json_object_get(b->settings, "parameters"), k2, w) {
+		key = setting_key(NULL, k2);
+		json_object_del(flat, key);
+		free(key);
+	}
 	return flat;
 }
 
@@ -216,7 +236,8 @@ static int run_wide(const struct side *s, const char *key, json_t **v)
  * --bs 8k share no test): one entry when each run holds one value for it throughout. */
 static void setting_changes(json_t *changes, const struct side *A, const struct side *B, const char *key)
 {
-	char label[512], k[1024], prefix[260], name[256];
+	char label[512], prefix[260], name[256];
+	struct strbuf k;
 	size_t npaired = 0, ndiff = 0, nsame = 0;
 	json_t *first_a = NULL, *first_b = NULL;
 	for (size_t i = 0; i < A->r->nbenches; i++) {
@@ -237,9 +258,11 @@ static void setting_changes(json_t *changes, const struct side *A, const struct 
 			nsame++;
 	}
 	setting_label(key, label, sizeof label);
-	snprintf(k, sizeof k, "settings.%s", key);
+	sb_init(&k);
+	sb_printf(&k, "settings.%s", key);
 	if (ndiff && nsame == ndiff && ndiff == npaired) {
-		add_setting(changes, k, "", label, first_a, first_b);
+		add_setting(changes, k.buf, "", label, first_a, first_b);
+		sb_free(&k);
 		return;
 	}
 	if (ndiff) {
@@ -251,16 +274,21 @@ static void setting_changes(json_t *changes, const struct side *A, const struct 
 			if (same_setting(va, vb))
 				continue;
 			user_name(A->r->benches[i]->name, name, sizeof name);
-			snprintf(k, sizeof k, "settings[%s].%s", A->r->benches[i]->name, key);
+			sb_reset(&k);
+			sb_puts(&k, "settings");
+			keypath_item(&k, A->r->benches[i]->name);
+			sb_printf(&k, ".%s", key);
 			snprintf(prefix, sizeof prefix, "%s: ", name);
-			add_setting(changes, k, prefix, label, va, vb);
+			add_setting(changes, k.buf, prefix, label, va, vb);
 		}
+		sb_free(&k);
 		return;
 	}
 	json_t *va, *vb;
 	if (!npaired && run_wide(A, key, &va) && run_wide(B, key, &vb) && !same_setting(va, vb) &&
 	    A->r->nbenches && B->r->nbenches)
-		add_setting(changes, k, "", label, va, vb);
+		add_setting(changes, k.buf, "", label, va, vb);
+	sb_free(&k);
 }
 
 static void settings_changes(json_t *changes, const struct record *a, const struct record *b)

@@ -2,6 +2,7 @@
 #include "inventory/diff.h"
 #include "inventory/inventory.h"
 #include "inventory/sysfs.h"
+#include "util/keypath.h"
 #include "util/strbuf.h"
 
 #include <stdio.h>
@@ -9,6 +10,40 @@
 #include <string.h>
 
 #define DIFF_MAX_DEPTH 12
+
+/* Noise by the key's parts (read as util/keypath.h writes them, so a quoted name such as
+ * "x.children" is one name, not a part "children"): the disk tree repeats what mountinfo and the
+ * stack say; a stack's leaves repeat their disk's facts, which storage.devices already has. */
+static int parts_noise(const char *key)
+{
+	static const char *const disk_facts[] = { "vendor", "model", "firmware", "rotational", "write_cache",
+						  "discard", "scheduler", "nr_requests", "read_ahead_kb", "logical_block",
+						  "physical_block", "pcie", "lba_format", "serial" };
+	struct keypath_iter it;
+	enum keypath_kind kind = KEYPATH_END;
+	int noise = 0, nth = 0, in_stack = 0;
+	const char *fact = NULL; /* a disk fact's member just read: noise when nothing but members follow */
+	keypath_iter_init(&it, key);
+	while (!noise && (kind = keypath_next(&it)) != KEYPATH_END && kind != KEYPATH_BAD) {
+		int member = kind == KEYPATH_MEMBER;
+		if (fact && member)
+			noise = 1;
+		fact = NULL;
+		if (member && strcmp(it.name.buf, "children") == 0)
+			noise = 1;
+		if (nth == 0)
+			in_stack = member && strcmp(it.name.buf, "path") == 0;
+		else if (nth == 1)
+			in_stack = in_stack && member && strcmp(it.name.buf, "stack") == 0;
+		else if (in_stack && member)
+			for (size_t i = 0; i < sizeof disk_facts / sizeof disk_facts[0]; i++)
+				if (strcmp(it.name.buf, disk_facts[i]) == 0)
+					fact = disk_facts[i];
+		nth++;
+	}
+	keypath_iter_free(&it);
+	return noise || (fact && kind == KEYPATH_END);
+}
 
 /* Facts that change from run to run without anyone changing a setting, or that only say
  * where a fact came from. */
@@ -27,21 +62,7 @@ int inventory_diff_is_noise(const char *key, const char *leaf)
 	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
 		if (strcmp(key, keys[i]) == 0)
 			return 1;
-	/* the disk tree repeats what mountinfo and the stack say */
-	if (strstr(key, ".children"))
-		return 1;
-	/* a stack's leaves repeat their disk's facts, which storage.devices already has */
-	static const char *const disk_facts[] = { "vendor", "model", "firmware", "rotational", "write_cache",
-						  "discard", "scheduler", "nr_requests", "read_ahead_kb", "logical_block",
-						  "physical_block", "pcie", "lba_format", "serial" };
-	if (strncmp(key, "path.stack", 10) == 0)
-		for (size_t i = 0; i < sizeof disk_facts / sizeof disk_facts[0]; i++) {
-			char part[64];
-			snprintf(part, sizeof part, ".%s", disk_facts[i]);
-			const char *p = strstr(key, part);
-			if (p && (p[strlen(part)] == '\0' || p[strlen(part)] == '.'))
-				return 1;
-		}
+	return parts_noise(key);
 	return 0;
 }
 
@@ -53,20 +74,6 @@ static int all_strings(const json_t *arr)
 	return 1;
 }
 
-/* key + "." + name, or key + "[" + name + "]" (malloc'd, whole: a long key is never cut, so
- * two facts never share a cut one) */
-static char *join_key(const char *key, const char *open, const char *name, const char *close)
-{
-	struct strbuf sb;
-	sb_init(&sb);
-	sb_puts(&sb, key);
-	if (*key || *open != '.')
-		sb_puts(&sb, open);
-	sb_puts(&sb, name);
-	sb_puts(&sb, close);
-	return sb_detach(&sb);
-}
-
 static void flatten(json_t *out, const char *key, const char *leaf, const json_t *v, int depth)
 {
 	if (depth > DIFF_MAX_DEPTH || inventory_diff_is_noise(key, leaf))
@@ -75,7 +82,7 @@ static void flatten(json_t *out, const char *key, const char *leaf, const json_t
 		const char *name;
 		json_t *child;
 		json_object_foreach((json_t *)v, name, child) {
-			char *k = join_key(key, ".", name, "");
+			char *k = keypath_join_member(key, name);
 			flatten(out, k, name, child, depth + 1);
 			free(k);
 		}
@@ -95,12 +102,17 @@ static void flatten(json_t *out, const char *key, const char *leaf, const json_t
 			return;
 		}
 		json_array_foreach(v, i, child) {
+			/* an item by its name, else its index: an item named "1" is ["1"], not [1] */
 			const char *name = json_string_value(json_object_get(child, "name"));
-			char index[32], *k;
-			snprintf(index, sizeof index, "%zu", i);
-			k = join_key(key, "[", name ? name : index, "]");
-			flatten(out, k, leaf, child, depth + 1);
-			free(k);
+			struct strbuf k;
+			sb_init(&k);
+			sb_puts(&k, key);
+			if (name)
+				keypath_item(&k, name);
+			else
+				keypath_index(&k, i);
+			flatten(out, k.buf, leaf, child, depth + 1);
+			sb_free(&k);
 		}
 	} else if (*key) {
 		json_object_set(out, key, (json_t *)v);
@@ -154,15 +166,45 @@ static int has_prefix(const json_t *flat, const char *prefix)
 }
 
 /* A named element that only one side has ("storage.devices[nvme2n1]": a disk added): the
- * prefix of key that names it, into out; 0 when key lies in no such element. */
-static int one_sided_element(const char *key, const json_t *fa, const json_t *fb, char *out, size_t len)
+ * prefix of key that names it, malloc'd and whole (a quoted name's ']' closes nothing); NULL
+ * when key lies in no such element. */
+static char *one_sided_element(const char *key, const json_t *fa, const json_t *fb)
 {
-	for (const char *close = strchr(key, ']'); close; close = strchr(close + 1, ']')) {
-		snprintf(out, len, "%.*s", (int)(close + 1 - key), key);
-		if (has_prefix(fa, out) != has_prefix(fb, out))
-			return 1;
+	struct keypath_iter it;
+	enum keypath_kind kind;
+	char *out = NULL;
+	keypath_iter_init(&it, key);
+	while (!out && (kind = keypath_next(&it)) != KEYPATH_END && kind != KEYPATH_BAD) {
+		if (kind != KEYPATH_ITEM && kind != KEYPATH_INDEX)
+			continue;
+		char *prefix = strndup(key, (size_t)(it.end - key));
+		if (!prefix)
+			abort();
+		if (has_prefix(fa, prefix) != has_prefix(fb, prefix))
+			out = prefix;
+		else
+			free(prefix);
 	}
-	return 0;
+	keypath_iter_free(&it);
+	return out;
+}
+
+/* A device of storage.devices ("storage.devices[nvme0n1].firmware"): 1 with its name (as it
+ * is, unquoted) in name and the key after its part in *rest (".firmware"). */
+static int device_key(const char *key, struct strbuf *name, const char **rest)
+{
+	struct keypath_iter it;
+	keypath_iter_init(&it, key);
+	int ok = keypath_next(&it) == KEYPATH_MEMBER && strcmp(it.name.buf, "storage") == 0 &&
+		 keypath_next(&it) == KEYPATH_MEMBER && strcmp(it.name.buf, "devices") == 0 &&
+		 keypath_next(&it) == KEYPATH_ITEM;
+	if (ok) {
+		sb_reset(name);
+		sb_puts(name, it.name.buf);
+		*rest = it.end;
+	}
+	keypath_iter_free(&it);
+	return ok;
 }
 
 /* What a one-sided element is: its model, or type, or "present". */
@@ -200,6 +242,8 @@ static json_t *collapse(json_t *changes, const json_t *a, const json_t *b, const
 	int other_device = !same_text(da, db) || !same_text(sa, sb);
 	int fs_changed = 0, storage_done = 0;
 	json_t *out = json_array(), *c, *seen = json_object();
+	struct strbuf dev; /* a storage.devices key's device */
+	sb_init(&dev);
 	size_t i;
 	json_array_foreach(changes, i, c) {
 		const char *key = json_string_value(json_object_get(c, "key"));
@@ -207,7 +251,6 @@ static json_t *collapse(json_t *changes, const json_t *a, const json_t *b, const
 	}
 	json_array_foreach(changes, i, c) {
 		const char *key = json_string_value(json_object_get(c, "key"));
-		char prefix[512];
 		if (is_device_fact(key) && other_device) {
 			if (!storage_done++)
 				json_array_append_new(out, json_pack("{s:s,s:s,s:o,s:o}", "key", "path.storage", "what",
@@ -217,36 +260,39 @@ static json_t *collapse(json_t *changes, const json_t *a, const json_t *b, const
 			continue;
 		}
 		if (strncmp(key, "path.stack.", 11) == 0) {
-			char twin[512];
-			snprintf(twin, sizeof twin, "path.%s", key + 11);
-			json_t *ta = json_object_get(fa, twin), *tb = json_object_get(fb, twin);
+			struct strbuf t;
+			sb_init(&t);
+			sb_printf(&t, "path.%s", key + 11);
+			json_t *ta = json_object_get(fa, t.buf), *tb = json_object_get(fb, t.buf);
+			sb_free(&t);
 			if (json_equal(ta, json_object_get(c, "a")) && json_equal(tb, json_object_get(c, "b")))
 				continue;
 		}
-		if (fs_changed && strncmp(key, "storage.devices[", 16) == 0) {
-			const char *close = strchr(key, ']');
-			const char *leaf = close ? close + 1 : "";
-			size_t n = close ? (size_t)(close - key - 16) : 0;
-			int ours = (da && strlen(da) == n && strncmp(key + 16, da, n) == 0) ||
-				   (db && strlen(db) == n && strncmp(key + 16, db, n) == 0);
+		const char *leaf;
+		if (fs_changed && device_key(key, &dev, &leaf)) {
+			int ours = same_text(da, dev.buf) || same_text(db, dev.buf);
 			if (ours && (strcmp(leaf, ".fstype") == 0 || strcmp(leaf, ".mountpoint") == 0))
 				continue;
 		}
-		if (one_sided_element(key, fa, fb, prefix, sizeof prefix)) {
-			if (json_object_get(seen, prefix))
-				continue;
-			json_object_set_new(seen, prefix, json_true());
-			char what[256];
-			inventory_diff_label(prefix, what, sizeof what);
-			json_t *ea = element_text(fa, prefix), *eb = element_text(fb, prefix);
-			json_array_append_new(out, json_pack("{s:s,s:s,s:o,s:o}", "key", prefix, "what", what, "a",
-							     ea ? ea : json_null(), "b", eb ? eb : json_null()));
+		char *prefix = one_sided_element(key, fa, fb);
+		if (prefix) {
+			if (!json_object_get(seen, prefix)) {
+				json_object_set_new(seen, prefix, json_true());
+				char what[256];
+				inventory_diff_label(prefix, what, sizeof what);
+				json_t *ea = element_text(fa, prefix), *eb = element_text(fb, prefix);
+				json_array_append_new(out, json_pack("{s:s,s:s,s:o,s:o}", "key", prefix, "what", what,
+								     "a", ea ? ea : json_null(), "b",
+								     eb ? eb : json_null()));
+			}
+			free(prefix);
 			continue;
 		}
 		json_array_append(out, c);
 	}
 	free(sa);
 	free(sb);
+	sb_free(&dev);
 	json_decref(seen);
 	json_decref(changes);
 	return out;
@@ -306,11 +352,12 @@ void inventory_diff_label(const char *key, char *out, size_t len)
 		snprintf(out, len, "ZFS %s", key + 9);
 		return;
 	}
-	const char *dev = strncmp(key, "storage.devices[", 16) == 0 ? key + 16 : NULL;
-	const char *close = dev ? strchr(dev, ']') : NULL;
-	if (close && close[1] == '.') {
-		snprintf(out, len, "%.*s %s", (int)(close - dev), dev, close + 2);
-		return;
-	}
-	sysfs_copy(out, len, key);
+	struct strbuf dev;
+	const char *rest;
+	sb_init(&dev);
+	if (device_key(key, &dev, &rest) && rest[0] == '.')
+		snprintf(out, len, "%s %s", dev.buf, rest + 1);
+	else
+		sysfs_copy(out, len, key);
+	sb_free(&dev);
 }

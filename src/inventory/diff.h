@@ -9,7 +9,10 @@
 
 /* The facts of an inventory as one flat object, "os.kernel" -> "6.5.0-9-generic",
  * "storage.devices[nvme0n1].firmware" -> "4B2QJXD7" (arrays of named objects keyed by name,
- * lists of words joined), without the facts that are no settings (see above).  Never NULL. */
+ * others by index, lists of words joined), without the facts that are no settings (see
+ * above).  Keys are util/keypath.h's: a name that would read as a path is quoted
+ * (disks."sda.1".model, devices["1"]), so a name never reads as a nesting
+ * or an index (only two items of one name share theirs).  Never NULL. */
 json_t *inventory_flatten(const json_t *inv);
 
 /* The differences between two inventories, in a's order then b's new facts:

@@ -2,6 +2,7 @@
 #include "test.h"
 #include "compare/changes.h"
 #include "export/changes.h"
+#include "inventory/diff.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -165,6 +166,96 @@ TEST(changes_the_cpus_a_run_was_allowed)
 	c = record_changes(a, b);
 	CHECK_EQ_U64(json_array_size(c), 1);
 	CHECK_EQ_INT(record_cpus_allowed(b), 0);
+	json_decref(c);
+	record_free(a);
+	record_free(b);
+}
+
+static json_t *diff_of(const char *a, const char *b)
+{
+	json_t *ja = json_loads(a, 0, NULL), *jb = json_loads(b, 0, NULL);
+	json_t *d = inventory_diff(ja, jb);
+	json_decref(ja);
+	json_decref(jb);
+	return d;
+}
+
+static const char *key_at(const json_t *c, size_t i)
+{
+	return json_string_value(json_object_get(json_array_get(c, i), "key"));
+}
+
+/* {"a.b": 1} against {"a": {"b": 1}}: a member named "a.b" is not b under a, so the fact moved
+ * (it flattened to "a.b" on both sides, and nothing changed). */
+TEST(inventory_diff_tells_a_dotted_name_from_nesting)
+{
+	json_t *d = diff_of("{\"a.b\": 1}", "{\"a\": {\"b\": 1}}");
+	CHECK_EQ_U64(json_array_size(d), 2);
+	CHECK_EQ_STR(key_at(d, 0), "\"a.b\"");
+	CHECK_EQ_STR(key_at(d, 1), "a.b");
+	json_decref(d);
+	/* the same fact with a dot in its name: no change; its value changed: that one */
+	d = diff_of("{\"disks\": {\"sda.1\": {\"model\": \"X\"}}}", "{\"disks\": {\"sda.1\": {\"model\": \"Y\"}}}");
+	CHECK_EQ_U64(json_array_size(d), 1);
+	CHECK_EQ_STR(key_at(d, 0), "disks.\"sda.1\".model");
+	json_decref(d);
+	json_t *flat = inventory_flatten(json_pack("{s:{s:i},s:{s:i}}", "a\"q", "x", 1, "a", "\"q.x\"", 2));
+	CHECK(json_integer_value(json_object_get(flat, "\"a\\\"q\".x")) == 1);
+	CHECK(json_integer_value(json_object_get(flat, "a.\"\\\"q.x\\\"\"")) == 2);
+	json_decref(flat);
+}
+
+/* An item named "1" and a list's second item (no name) were both [1]: the later one's facts
+ * overwrote the first's, so a change of the named item was lost. */
+TEST(inventory_diff_tells_an_item_named_1_from_the_second_item)
+{
+	json_t *d = diff_of("{\"x\": [{\"name\": \"1\", \"v\": 1}, {\"v\": 2}]}",
+			    "{\"x\": [{\"name\": \"1\", \"v\": 3}, {\"v\": 2}]}");
+	CHECK_EQ_U64(json_array_size(d), 1);
+	CHECK_EQ_STR(key_at(d, 0), "x[\"1\"].v");
+	CHECK(json_integer_value(json_object_get(json_array_get(d, 0), "a")) == 1);
+	json_decref(d);
+}
+
+/* The rules that leave facts out read the key's parts: a stack's disk facts and the disk tree
+ * are still left out, a name that only holds ".children" or ".model" in quotes is not; a disk
+ * only one side has is one line however its name is quoted, named by its name. */
+TEST(inventory_diff_rules_read_quoted_names)
+{
+	json_t *d = diff_of("{\"path\": {\"stack\": [{\"model\": \"A\", \"z.model\": 1}], \"x\": {\"children\": 1, "
+			    "\"y.children\": 1}}}",
+			    "{\"path\": {\"stack\": [{\"model\": \"B\", \"z.model\": 2}], \"x\": {\"children\": 2, "
+			    "\"y.children\": 2}}}");
+	CHECK_EQ_U64(json_array_size(d), 2);
+	CHECK_EQ_STR(key_at(d, 0), "path.stack[0].\"z.model\"");
+	CHECK_EQ_STR(key_at(d, 1), "path.x.\"y.children\"");
+	json_decref(d);
+	d = diff_of("{\"storage\": {\"devices\": [{\"name\": \"sda\", \"model\": \"M\"}]}}",
+		    "{\"storage\": {\"devices\": [{\"name\": \"sda\", \"model\": \"M\"}, {\"name\": \"a]b.c\", "
+		    "\"model\": \"N\", \"size\": 1}]}}");
+	CHECK_EQ_U64(json_array_size(d), 1);
+	CHECK_EQ_STR(key_at(d, 0), "storage.devices[\"a]b.c\"]");
+	CHECK(json_is_null(json_object_get(json_array_get(d, 0), "a")));
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(d, 0), "b")), "N");
+	json_decref(d);
+	char label[128];
+	inventory_diff_label("storage.devices[\"a]b.c\"].firmware", label, sizeof label);
+	CHECK_EQ_STR(label, "a]b.c firmware");
+	inventory_diff_label("storage.devices[nvme0n1].firmware", label, sizeof label);
+	CHECK_EQ_STR(label, "nvme0n1 firmware");
+}
+
+/* A setting named "job_options.bs" is not fio's job option bs: one run has one, the other the
+ * other, and that is a change (both flattened to "job_options.bs" and nothing differed). */
+TEST(changes_tell_a_dotted_setting_from_a_job_option)
+{
+	struct record *a = record_new("fio", 0, NULL), *b = record_new("fio", 0, NULL);
+	bench_set(record_add_bench(a, "j"), "job_options.bs", json_string("4k"));
+	bench_set(record_add_bench(b, "j"), "job_options", json_pack("{s:s}", "bs", "4k"));
+	json_t *c = record_changes(a, b);
+	CHECK_EQ_U64(json_array_size(c), 2);
+	CHECK_EQ_STR(key_at(c, 0), "settings.\"job_options.bs\"");
+	CHECK_EQ_STR(key_at(c, 1), "settings.job_options.bs");
 	json_decref(c);
 	record_free(a);
 	record_free(b);
