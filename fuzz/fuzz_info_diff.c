@@ -9,11 +9,13 @@
  * Oracles, besides memory safety:
  *  - an inventory against itself differs nowhere;
  *  - against b exactly one change is reported, under the fact's whole key, with a's and b's
- *    values, unless the fact is one diff leaves out (noise, deeper than it looks) and then none,
- *    or its key is also another fact's ("a.b" as a name and as a path: the flat keys cannot
- *    tell them apart, which this harness knows and skips). */
+ *    values, unless the fact is one diff leaves out (noise, deeper than it looks) and then none;
+ *  - no two facts share a key (a name with a '.', '[', ']' or '"' is quoted, an item named "1"
+ *    is ["1"], not the second item's [1]: util/keypath.h), unless one list has two items of
+ *    one name: only then is the fact skipped. */
 #include "fuzz_util.h"
 #include "inventory/diff.h"
+#include "util/keypath.h"
 
 #include <limits.h>
 #include <stdbool.h>
@@ -62,7 +64,7 @@ static void walk(struct walk *w, const char *key, const char *leafname, json_t *
 		const char *k;
 		json_t *c;
 		json_object_foreach(v, k, c) {
-			char *ck = join(key, ".", k, "");
+			char *ck = keypath_join_member(key, k);
 			walk(w, ck, k, c, v, k, 0, depth + 1, kept);
 			free(ck);
 		}
@@ -73,11 +75,15 @@ static void walk(struct walk *w, const char *key, const char *leafname, json_t *
 		json_t *c;
 		json_array_foreach(v, i, c) {
 			const char *nm = json_string_value(json_object_get(c, "name"));
-			char idx[32];
-			snprintf(idx, sizeof idx, "%zu", i);
-			char *ck = join(key, "[", nm ? nm : idx, "]");
-			walk(w, ck, leafname, c, v, NULL, i, depth + 1, kept);
-			free(ck);
+			struct strbuf ck;
+			sb_init(&ck);
+			sb_puts(&ck, key);
+			if (nm)
+				keypath_item(&ck, nm);
+			else
+				keypath_index(&ck, i);
+			walk(w, ck.buf, leafname, c, v, NULL, i, depth + 1, kept);
+			sb_free(&ck);
 		}
 		return;
 	}
@@ -88,6 +94,31 @@ static void walk(struct walk *w, const char *key, const char *leafname, json_t *
 		w->v = realloc(w->v, w->cap * sizeof *w->v);
 	}
 	w->v[w->n++] = (struct leaf){ strdup(key), v, parent, name, index, kept };
+}
+
+/* true when some list in v (walked as diff walks: not a list of words) has two items of one name. */
+static bool dup_item_names(const json_t *v)
+{
+	const char *k;
+	json_t *c;
+	size_t i, j;
+	if (json_is_object(v)) {
+		json_object_foreach((json_t *)v, k, c) if (dup_item_names(c)) return true;
+		return false;
+	}
+	if (!json_is_array(v) || all_strings(v))
+		return false;
+	json_array_foreach(v, i, c) {
+		const char *nm = json_string_value(json_object_get(c, "name"));
+		for (j = 0; nm && j < i; j++) {
+			const char *other = json_string_value(json_object_get(json_array_get(v, j), "name"));
+			if (other && strcmp(other, nm) == 0)
+				return true;
+		}
+		if (dup_item_names(c))
+			return true;
+	}
+	return false;
 }
 
 /* The changed value of a fact (a new reference). */
@@ -147,6 +178,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		bool shared = false;
 		for (size_t i = 0; i < w.n; i++)
 			shared |= &w.v[i] != l && strcmp(w.v[i].key, l->key) == 0;
+		if (shared && !dup_item_names(a)) {
+			fprintf(stderr, "key \"%.100s\": two facts\n", l->key);
+			FUZZ_ASSERT(!"two facts never share a key");
+		}
 		/* a key shared with a value that is not a leaf here ("a.b": {} beside a: {b: 1}) */
 		json_t *flat = inventory_flatten(a);
 		json_t *old = json_object_get(flat, l->key);

@@ -1,5 +1,6 @@
 #include "cli/compare_input.h"
 #include "cli/store_open.h"
+#include "compare/keys.h"
 #include "results/gobench.h"
 #include "results/record_json.h"
 #include "results/store.h"
@@ -214,14 +215,11 @@ void compare_inputs_free(struct compare_inputs *ci)
 
 void compare_filter_add(struct ct_opts *o, struct ct_filter *filters, const struct opt_iter *it)
 {
-	const char *eq = strchr(it->arg, '=');
 	if (o->nfilters == COMPARE_MAX_FILTERS)
 		nm_usage_fail("--filter: at most %d filters", COMPARE_MAX_FILTERS);
-	if (!eq || eq == it->arg || (eq == it->arg + 1 && it->arg[0] == '!'))
+	if (key_filter_parse(it->arg, &filters[o->nfilters]) < 0)
 		opt_bad_value(it, "expected KEY=GLOB or KEY!=GLOB");
-	int neg = eq[-1] == '!';
-	char *key = strndup(it->arg, (size_t)(eq - it->arg) - (size_t)neg);
-	filters[o->nfilters++] = (struct ct_filter){ key, eq + 1, neg };
+	o->nfilters++;
 	o->filters = filters;
 }
 

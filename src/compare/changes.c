@@ -206,11 +206,18 @@ static void side_free(struct side *s)
 	free(s->flat);
 }
 
-static long find_bench(const struct record *r, const char *name)
+/* The bench of b paired with a's bench i: the one of the same name, the k-th of that name for
+ * a's k-th (an imported record may hold two benches of one name: each is paired with its own,
+ * so a run against itself changes nothing); -1 when none. */
+static long find_bench(const struct record *a, size_t i, const struct record *b)
 {
-	for (size_t i = 0; i < r->nbenches; i++)
-		if (strcmp(r->benches[i]->name, name) == 0)
-			return (long)i;
+	const char *name = a->benches[i]->name;
+	size_t nth = 0;
+	for (size_t k = 0; k < i; k++)
+		nth += strcmp(a->benches[k]->name, name) == 0;
+	for (size_t j = 0; j < b->nbenches; j++)
+		if (strcmp(b->benches[j]->name, name) == 0 && nth-- == 0)
+			return (long)j;
 	return -1;
 }
 
@@ -241,7 +248,7 @@ static void setting_changes(json_t *changes, const struct side *A, const struct 
 	size_t npaired = 0, ndiff = 0, nsame = 0;
 	json_t *first_a = NULL, *first_b = NULL;
 	for (size_t i = 0; i < A->r->nbenches; i++) {
-		long j = find_bench(B->r, A->r->benches[i]->name);
+		long j = find_bench(A->r, i, B->r);
 		if (j < 0)
 			continue;
 		json_t *va = json_object_get(A->flat[i], key), *vb = json_object_get(B->flat[j], key);
@@ -267,7 +274,7 @@ static void setting_changes(json_t *changes, const struct side *A, const struct 
 	}
 	if (ndiff) {
 		for (size_t i = 0; i < A->r->nbenches; i++) {
-			long j = find_bench(B->r, A->r->benches[i]->name);
+			long j = find_bench(A->r, i, B->r);
 			if (j < 0)
 				continue;
 			json_t *va = json_object_get(A->flat[i], key), *vb = json_object_get(B->flat[j], key);

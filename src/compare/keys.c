@@ -133,61 +133,67 @@ int keys_known(const struct ct_input *in, size_t nin, const char *key)
 	return 0;
 }
 
-/* Each key once, in the order first seen. */
-static void add_key(struct strbuf *sb, const char *key)
+/* Each key once, in the order first seen: seen holds the keys listed (a key is compared
+ * whole, so "b" is listed after a setting named "a, b"). */
+static void add_key(struct strbuf *sb, json_t *seen, const char *key)
 {
-	size_t n = strlen(key);
-	if (n == 0) /* a setting named "" (an imported record): nothing to list, and strstr would find it for ever */
+	if (!*key || json_object_get(seen, key)) /* a setting named "" (an imported record): nothing to list */
 		return;
-	const char *p = sb->len ? sb->buf : "";
-	while ((p = strstr(p, key))) {
-		int starts = p == sb->buf || p[-1] == ' ', ends = p[n] == ',' || p[n] == '\0';
-		if (starts && ends)
-			return;
-		p += n;
-	}
+	json_object_set_new(seen, key, json_true());
 	if (sb->len)
 		sb_add(sb, ", ", 2);
-	sb_add(sb, key, n);
+	sb_puts(sb, key);
 }
 
-static void add_scalars(struct strbuf *sb, json_t *obj)
+static void add_scalars(struct strbuf *sb, json_t *seen, json_t *obj)
 {
 	const char *k;
 	json_t *v;
 	json_object_foreach(obj, k, v) {
 		if (is_scalar(v))
-			add_key(sb, k);
+			add_key(sb, seen, k);
 	}
 }
 
 void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len)
 {
 	struct strbuf sb;
+	json_t *seen = json_object();
 	sb_init(&sb);
 	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-		add_key(&sb, builtin[i]);
+		add_key(&sb, seen, builtin[i]);
 	for (size_t i = 0; i < nin; i++) {
 		const struct record *r = in[i].r;
 		for (size_t t = 0; t < r->ntags; t++)
-			add_key(&sb, r->tag_keys[t]);
+			add_key(&sb, seen, r->tag_keys[t]);
 		for (size_t k = 0; k < r->nbenches; k++) {
 			json_t *s = r->benches[k]->settings;
-			add_scalars(&sb, s);
-			add_scalars(&sb, json_object_get(s, "parameters"));
-			add_scalars(&sb, json_object_get(s, "job_options"));
-			add_scalars(&sb, json_object_get(s, "global_options"));
+			add_scalars(&sb, seen, s);
+			add_scalars(&sb, seen, json_object_get(s, "parameters"));
+			add_scalars(&sb, seen, json_object_get(s, "job_options"));
+			add_scalars(&sb, seen, json_object_get(s, "global_options"));
 		}
 		for (size_t f = 0; f < sizeof facts / sizeof facts[0]; f++)
 			if (is_scalar(fact(r, facts[f].key)))
-				add_key(&sb, facts[f].key);
+				add_key(&sb, seen, facts[f].key);
 	}
+	json_decref(seen);
 	const char *all = sb.len ? sb.buf : "";
 	if (strlen(all) < len)
 		snprintf(buf, len, "%s", all);
 	else
 		snprintf(buf, len, "%.*s...", (int)(len > 4 ? len - 4 : 0), all);
 	sb_free(&sb);
+}
+
+int key_filter_parse(const char *expr, struct ct_filter *f)
+{
+	const char *eq = strchr(expr, '=');
+	if (!eq || eq == expr || (eq == expr + 1 && expr[0] == '!'))
+		return -1;
+	int neg = eq[-1] == '!';
+	*f = (struct ct_filter){ xstrndup(expr, (size_t)(eq - expr) - (size_t)neg), eq + 1, neg };
+	return 0;
 }
 
 char *key_row_name(const struct bench *b, const char *by)

@@ -33,6 +33,11 @@ int keys_known(const struct ct_input *in, size_t nin, const char *key);
 /* The keys the inputs have, ", "-separated, into buf (shortened with "..." when long). */
 void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len);
 
+/* A --filter expression, KEY=GLOB or KEY!=GLOB (the key is all before the first '='; a '!'
+ * before it negates): 0 with f's key malloc'd and its pattern pointing into expr, or -1 (no
+ * '=', no key). */
+int key_filter_parse(const char *expr, struct ct_filter *f);
+
 /* The row of benchmark b when the columns (or rows) are another key than its name: a time
  * command run over -P/-L parameters is named with its values substituted ("sleep 0.01",
  * "sleep 0.03"); over the parameter projected (by) its row is the command as written with the

@@ -155,3 +155,31 @@ run_nm show fio-real --json
 json_checks \
     'j["benches"][0]["settings"]["global_options"]["direct"] == "0"' "the record has the job's global options" \
     'j["benches"][0]["settings"]["job_options"] == {"rw": "read", "bs": "8k"}' "and its own apart"
+
+# --- a name with a dot is not a nesting (issue 29) ---------------------------------------------
+# Imported records: the first's inventory has a member "a.b", a list item named "1" and a setting
+# named "job_options.bs"; the second has a -> b, the item named "1" changed and fio's job option
+# bs. Each flattened to the other's key before (a.b, x[1].v, job_options.bs): nothing changed.
+python3 - <<'PY'
+import json
+def rec(rid, label, inv, settings):
+    return {"format": "nodemark-record", "format_version": 1, "id": rid, "time_ms": 1700000100000 + int(rid[-1]) * 1000,
+            "time": "", "host": "lab", "version": "0.1.0", "command": "fio", "cmdline": "nodemark fio",
+            "label": label, "tags": {}, "inventory": inv, "extra": {},
+            "benches": [{"name": "j", "settings": settings, "series": [], "hists": [],
+                         "metrics": [{"name": "iops", "unit": "op/s", "direction": "higher", "samples": [1]}]}]}
+json.dump(rec("6c0f000000000001", "dot-a", {"os": {"kernel": "6.1.0"}, "a.b": 1,
+                                            "x": [{"name": "1", "v": 1}, {"v": 2}]}, {"job_options.bs": "4k"}), open("dot1.json", "w"))
+json.dump(rec("6c0f000000000002", "dot-b", {"os": {"kernel": "6.1.0"}, "a": {"b": 1},
+                                            "x": [{"name": "1", "v": 3}, {"v": 2}]}, {"job_options": {"bs": "4k"}}), open("dot2.json", "w"))
+PY
+for f in dot1 dot2; do "$NM" import $f.json >/dev/null 2>&1 || not_ok "import $f.json"; done
+run_nm info --diff dot-a dot-b --json
+expect_rc 0 "info --diff of dotted names exits 0"
+json_checks \
+    '[c["key"] for c in j["changes"]] == ["settings.\"job_options.bs\"", "settings.job_options.bs", "\"a.b\"", "x[\"1\"].v", "a.b"]' "info --diff: a dotted name and its nesting are two facts, an item named 1 is not the second" \
+    '[(c["a"], c["b"]) for c in j["changes"] if c["key"] == "x[\"1\"].v"] == [(1, 3)]' "info --diff: the named item's change, before and after"
+run_nm info --diff dot-a dot-b
+expect_out_matches '^  "a\.b" +1 -> \(none\)$' "info --diff text: the dotted name, quoted"
+run_nm info --diff dot-a dot-a --json
+json_checks 'j["changes"] == []' "info --diff of a run with dotted names against itself: nothing"

@@ -260,3 +260,17 @@ TEST(changes_tell_a_dotted_setting_from_a_job_option)
 	record_free(a);
 	record_free(b);
 }
+
+/* Found by fuzz_compare_keys: a run holding two benches of one name (an imported record)
+ * against itself changed a setting, as both were paired with the first of that name; now the
+ * k-th of a name is paired with the k-th. */
+TEST(changes_pair_benches_of_one_name_in_order)
+{
+	struct record *a = record_new("fio", 0, NULL);
+	bench_set(record_add_bench(a, "b"), "global_options", json_pack("{s:s}", "direct", "1"));
+	bench_set(record_add_bench(a, "b"), "engine", json_string("psync"));
+	json_t *c = record_changes(a, a);
+	CHECK_EQ_U64(json_array_size(c), 0);
+	json_decref(c);
+	record_free(a);
+}
