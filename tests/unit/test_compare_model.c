@@ -64,6 +64,22 @@ TEST(compare_keys_list_a_setting_named_empty)
 	record_free(r);
 }
 
+/* keys_list looked a key up with strstr in the list so far: a setting b after one named "a, b"
+ * (an imported record) was taken as listed, and left out. */
+TEST(compare_keys_list_each_key_whole)
+{
+	struct record *r = record_new("time", 0, NULL);
+	struct bench *b = record_add_bench(r, "sleep 1");
+	bench_set(b, "a, b", json_integer(1));
+	bench_set(b, "b", json_integer(2));
+	struct ct_input in = { r, "a" };
+	char list[256];
+	keys_list(&in, 1, list, sizeof list);
+	size_t n = strlen(list);
+	CHECK(n > 7 && strcmp(list + n - 7, "a, b, b") == 0);
+	record_free(r);
+}
+
 /* Two inputs of one bench "sleep 1" each, told apart by a setting: 5 samples apiece. */
 static void two_runs(struct record **a, struct record **b, struct bench **ba, struct bench **bb)
 {
