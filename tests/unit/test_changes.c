@@ -199,10 +199,12 @@ TEST(inventory_diff_tells_a_dotted_name_from_nesting)
 	CHECK_EQ_U64(json_array_size(d), 1);
 	CHECK_EQ_STR(key_at(d, 0), "disks.\"sda.1\".model");
 	json_decref(d);
-	json_t *flat = inventory_flatten(json_pack("{s:{s:i},s:{s:i}}", "a\"q", "x", 1, "a", "\"q.x\"", 2));
+	json_t *facts = json_pack("{s:{s:i},s:{s:i}}", "a\"q", "x", 1, "a", "\"q.x\"", 2);
+	json_t *flat = inventory_flatten(facts);
 	CHECK(json_integer_value(json_object_get(flat, "\"a\\\"q\".x")) == 1);
 	CHECK(json_integer_value(json_object_get(flat, "a.\"\\\"q.x\\\"\"")) == 2);
 	json_decref(flat);
+	json_decref(facts);
 }
 
 /* An item named "1" and a list's second item (no name) were both [1]: the later one's facts
