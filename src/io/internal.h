@@ -42,6 +42,33 @@ struct randperm {
 void randperm_init(struct randperm *p, uint64_t n, uint64_t seed);
 uint64_t randperm_at(const struct randperm *p, uint64_t i);
 
+/* fio's random_generator=lfsr (io/lfsr.c): [0, n) in the order of a maximal-length linear
+ * feedback shift register over the smallest width covering n, the states past n stepped over:
+ * n draws give every value once, then the same order again. Unlike randperm it needs no new
+ * key per pass: fio restarts its register from the seed at each loop, and so does a pass here. */
+struct lfsr_seq {
+	uint64_t n;                 /* values 0..n-1 (n of 0 is taken as 1) */
+	uint64_t feedback;          /* Galois feedback mask of a primitive polynomial */
+	uint64_t start, state;      /* non-zero; a pass starts at start, which the seed picks */
+};
+
+void lfsr_seq_init(struct lfsr_seq *l, uint64_t n, uint64_t seed);
+/* The register's width for n values: the smallest w with 2^w - 1 >= n. */
+unsigned lfsr_seq_width(uint64_t n);
+
+static inline uint64_t lfsr_seq_next(struct lfsr_seq *l)
+{
+	do
+		l->state = (l->state >> 1) ^ (-(l->state & 1) & l->feedback);
+	while (l->state > l->n);
+	return l->state - 1;
+}
+
+static inline void lfsr_seq_restart(struct lfsr_seq *l)
+{
+	l->state = l->start;
+}
+
 /* --- targets and files ------------------------------------------------------------------ */
 
 enum target_kind { TARGET_DIR, TARGET_FILE, TARGET_BLOCK, TARGET_NONE /* null engine */ };
@@ -266,8 +293,17 @@ struct io_file {
 	uint64_t seq_pos[DIR_COUNT];
 	struct randperm perm[DIR_COUNT];
 	uint64_t perm_i[DIR_COUNT], pass[DIR_COUNT];
+	/* random_generator=lfsr: one register per file, shared by the directions as fio's, over
+	 * the region in lfsr_unit blocks (io/lfsr.c) */
+	struct lfsr_seq lfsr;
+	uint64_t lfsr_unit, lfsr_seed;
 	struct io_dist_state *dist; /* NULL: uniform offsets */
 };
+
+/* A file's register for job's random offsets over its region (again at each strided zone),
+ * its start picked by seed; and the offset of the next block where need bytes fit. */
+void io_lfsr_setup(const struct io_job *job, struct io_file *f, uint64_t seed);
+uint64_t io_lfsr_offset(struct io_file *f, uint64_t need);
 
 /* What the workers of a run are told, read once per I/O (or batch): stop now; and a request
  * number that, when it moves, asks each worker for a copy of its figures so far. */
@@ -411,6 +447,8 @@ static inline uint64_t io_pick_offset(struct io_worker *w, struct io_file *f, in
 	if (random) {
 		if (__builtin_expect(f->dist != NULL, 0))
 			return io_dist_offset(w, f, dir, bs);
+		if (__builtin_expect(w->job->pattern.lfsr, 0)) /* with or without the random map, as fio */
+			return io_lfsr_offset(f, bs);
 		if (w->job->pattern.norandommap) {
 			uint64_t blocks = f->region_len / bs;
 			return f->region_start + prng_below(&w->rng, blocks) * bs;

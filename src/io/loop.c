@@ -86,8 +86,16 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	r->dir = (uint8_t)dir;
 	r->file = (uint16_t)fi;
 	if (__builtin_expect(w->mixed_bs, 0)) {
-		bs = io_bs_pick(w, dir, mixed_room(w, ls, f, dir));
-		r->offset = w->nfiles ? io_bs_offset(w, f, dir, bs, ls->random) : 0;
+		uint64_t room = mixed_room(w, ls, f, dir);
+		if (ls->random && job->pattern.lfsr && w->nfiles && !f->dist) {
+			/* fio's order: the register's next block, then a size that fits from there */
+			r->offset = io_lfsr_offset(f, io_bs_smallest(job, dir));
+			uint64_t left = f->region_start + f->region_len - r->offset;
+			bs = io_bs_pick(w, dir, left < room ? left : room);
+		} else {
+			bs = io_bs_pick(w, dir, room);
+			r->offset = w->nfiles ? io_bs_offset(w, f, dir, bs, ls->random) : 0;
+		}
 	} else
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	r->len = (uint32_t)bs;

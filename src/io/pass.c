@@ -29,6 +29,7 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 				f->seq_pos[d] = f->region_start;
 				f->perm_i[d] = f->perm[d].n; /* the next random pick starts a new order */
 			}
+			lfsr_seq_restart(&f->lfsr); /* fio's register starts each loop from its seed */
 		}
 		if (reopen || !w->direct)
 			io_file_drop_cache(w, f);

@@ -47,6 +47,9 @@ struct io_pattern {
 	int randrepeat;             /* default 1: the same offsets each run */
 	uint64_t seed;
 	int norandommap;            /* 0: every block once per pass (a random map), as fio */
+	int lfsr;                   /* fio's random_generator=lfsr: uniform random offsets in a
+	                             * shift register's order (io/lfsr.c), each block once per
+	                             * pass, the same order each pass, map or not */
 	enum io_dist dist;          /* not uniform: hot and cold blocks (io/distrib.c), no random map */
 	double dist_param;          /* zipf theta, pareto h, normal deviation in % of the region */
 	double dist_center;         /* where the hot spot is, 0..1, when dist_has_center; else random

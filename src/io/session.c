@@ -509,6 +509,8 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 				       (unsigned long long)region), IO_BAD_JOB;
 		for (int d = 0; d < DIR_COUNT; d++)
 			randperm_init(&f->perm[d], region / job->bs[d], w->rng + (uint64_t)d * 7919 + k);
+		if (job->pattern.lfsr) /* randrepeat: the same start each run */
+			io_lfsr_setup(job, f, w->rng + k);
 		if (job->pattern.zone_size && nf == 1) /* fio's strided zones: the first one */
 			io_zone_enter(w, f, job->offset);
 	}

@@ -48,7 +48,7 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	/* a mixed size fits what is left of the pass where fio's file ends the pass: a random map
 	 * (fio's is shared by the directions), or sequential I/O in one direction (a mix's
 	 * directions each have their place in the file, and fio's byte count ends the job) */
-	if (w->mixed_bs && (ls->random ? !job->pattern.norandommap : ls->fixed_dir >= 0)) {
+	if (w->mixed_bs && (ls->random ? !job->pattern.norandommap && !job->pattern.lfsr : ls->fixed_dir >= 0)) {
 		uint64_t small = UINT64_MAX;
 		for (int d = 0; d < DIR_COUNT; d++)
 			if ((ls->fixed_dir < 0 && d != DIR_TRIM) || d == ls->fixed_dir)

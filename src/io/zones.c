@@ -13,6 +13,8 @@ void io_zone_enter(struct io_worker *w, struct io_file *f, uint64_t start)
 		randperm_init(&f->perm[d], f->region_len / job->bs[d], prng_next(&w->rng));
 		f->perm_i[d] = 0;
 	}
+	if (job->pattern.lfsr) /* the zone's blocks, from the file's seed */
+		io_lfsr_setup(job, f, f->lfsr_seed);
 }
 
 /* The next zone starts zone_range + zone_skip on, or back at the region's start past the

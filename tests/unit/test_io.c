@@ -43,6 +43,96 @@ TEST(randperm_order_is_not_sequential)
 	CHECK(in_order < 50);
 }
 
+/* n draws of an LFSR sequence: each value of [0, n) once, the register back where it started
+ * (so the next n draws are the same order), and the order not 0, 1, 2, ... */
+static int lfsr_one_period(uint64_t n, uint64_t seed, uint64_t *in_order)
+{
+	struct lfsr_seq l;
+	unsigned char *seen = calloc(n, 1);
+	int ok = seen != NULL;
+	lfsr_seq_init(&l, n, seed);
+	uint64_t first = 0;
+	*in_order = 0;
+	for (uint64_t i = 0; ok && i < n; i++) {
+		uint64_t v = lfsr_seq_next(&l);
+		if (i == 0)
+			first = v;
+		*in_order += v == i;
+		if (v >= n || seen[v]++)
+			ok = 0;
+	}
+	ok = ok && l.state == l.start && lfsr_seq_next(&l) == first;
+	free(seen);
+	return ok;
+}
+
+TEST(lfsr_gives_every_value_once_per_period)
+{
+	const uint64_t sizes[] = { 1, 2, 3, 4, 7, 8, 250, 255, 256, 257, 1000, 4097, 65535, 65536, 1000003 };
+	for (unsigned i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+		for (uint64_t seed = 0; seed < 3; seed++) {
+			uint64_t in_order;
+			if (!lfsr_one_period(sizes[i], seed * 0x9e3779b97f4a7c15ull + i, &in_order)) {
+				fprintf(stderr, "    n=%llu seed %llu\n", (unsigned long long)sizes[i], (unsigned long long)seed);
+				CHECK(0);
+			}
+			if (sizes[i] >= 1000)
+				CHECK(in_order < sizes[i] / 100);
+		}
+	}
+}
+
+/* Every width's feedback is maximal: with n = 2^w - 1 nothing is stepped over, and the
+ * register comes back to its start after exactly 2^w - 1 steps (the widths up to 22 here;
+ * the table's wider ones are the same published table). */
+TEST(lfsr_feedback_has_maximal_period)
+{
+	for (unsigned w = 1; w <= 22; w++) {
+		uint64_t full = (1ull << w) - 1, steps = 0;
+		struct lfsr_seq l;
+		lfsr_seq_init(&l, full, w);
+		CHECK_EQ_U64(lfsr_seq_width(full), w);
+		CHECK_EQ_U64(lfsr_seq_width(full + 1), w + 1);
+		do
+			lfsr_seq_next(&l), steps++;
+		while (l.state != l.start && steps <= full);
+		if (steps != full)
+			fprintf(stderr, "    width %u: period %llu, expected %llu\n", w, (unsigned long long)steps,
+				(unsigned long long)full);
+		CHECK_EQ_U64(steps, full);
+	}
+	/* the widest registers start and step inside their range */
+	const uint64_t big[] = { (1ull << 40) + 3, UINT64_MAX / 3, UINT64_MAX };
+	for (unsigned i = 0; i < 3; i++) {
+		struct lfsr_seq l;
+		lfsr_seq_init(&l, big[i], 77);
+		CHECK(l.start >= 1 && l.feedback != 0);
+		for (int k = 0; k < 1000; k++)
+			CHECK(lfsr_seq_next(&l) < big[i]);
+	}
+	CHECK_EQ_U64(lfsr_seq_width(UINT64_MAX), 64);
+}
+
+TEST(lfsr_seed_picks_the_start)
+{
+	struct lfsr_seq a, b, c;
+	lfsr_seq_init(&a, 100000, 1);
+	lfsr_seq_init(&b, 100000, 1);
+	lfsr_seq_init(&c, 100000, 2);
+	unsigned same_ab = 0, same_ac = 0;
+	for (int i = 0; i < 1000; i++) {
+		uint64_t va = lfsr_seq_next(&a), vb = lfsr_seq_next(&b), vc = lfsr_seq_next(&c);
+		same_ab += va == vb;
+		same_ac += va == vc;
+	}
+	CHECK_EQ_U64(same_ab, 1000);
+	CHECK(same_ac < 10);
+	lfsr_seq_restart(&a); /* a new pass: the same order again */
+	lfsr_seq_init(&b, 100000, 1);
+	for (int i = 0; i < 100; i++)
+		CHECK_EQ_U64(lfsr_seq_next(&a), lfsr_seq_next(&b));
+}
+
 TEST(prng_below_stays_in_range)
 {
 	uint64_t s = 1;
