@@ -58,6 +58,9 @@ const struct fio_option fio_options[] = {
 	SUP("randrepeat", NULL, FIO_T_BOOL, "1", randrepeat, "io_job.pattern.randrepeat"),
 	SUP("randseed", NULL, FIO_T_INT, NULL, randseed, "io_job.pattern.seed"),
 	SUP("norandommap", NULL, FIO_T_BOOL, "0", norandommap, "io_job.pattern.norandommap"),
+	SUP("random_generator", NULL, FIO_T_STR, "tausworthe", random_generator,
+	    "lfsr: io_job.pattern.lfsr (each block once per pass in a shift register's order, with or without "
+	    "norandommap, the same order each loop); tausworthe, tausworthe64: nodemark's generator (wyrand)"),
 	SUP("zero_buffers", NULL, FIO_T_BOOL, "0", zero_buffers, "io_job.buf.fill = zero"),
 	SUP("refill_buffers", NULL, FIO_T_BOOL, "0", refill_buffers, "io_job.buf.refill_buffers"),
 	SUP("end_fsync", NULL, FIO_T_BOOL, "0", end_fsync, "io_job.sync.end_fsync"),
@@ -87,8 +90,6 @@ const struct fio_option fio_options[] = {
 	SUP("slat_percentiles", NULL, FIO_T_BOOL, "0", slat_percentiles, "percentiles of submission latency"),
 	SUP("clat_percentiles", NULL, FIO_T_BOOL, "1", clat_percentiles, "percentiles of completion latency"),
 	SUP("lat_percentiles", NULL, FIO_T_BOOL, "0", lat_percentiles, "percentiles of total latency"),
-	{ "random_generator", NULL, FIO_T_STR, "tausworthe", FIO_OPT_IGNORED, fio_apply_random_generator,
-	  "nodemark uses its own generator (wyrand); offsets still cover the file the same way", NULL },
 	SUP("iodepth_batch", "iodepth_batch_submit", FIO_T_INT, "1", iodepth_batch,
 	    "io_job.queue.iodepth_batch_submit (I/Os per submitting call; 0: iodepth)"),
 	SUP("iodepth_batch_complete_min", "iodepth_batch_complete", FIO_T_INT, "1", iodepth_batch_complete_min,
