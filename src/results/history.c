@@ -2,8 +2,10 @@
 #include "results/store.h"
 #include "stats/summary.h"
 #include "stats/verdict.h"
+#include "util/cpulist.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,6 +60,36 @@ static int same_str(const char *a, const char *b)
 	return (!a && !b) || (a && b && strcmp(a, b) == 0);
 }
 
+static const char *cpus_list(const struct record *r)
+{
+	return json_string_value(json_object_get(json_object_get(r->extra, "cpus_allowed"), "list"));
+}
+
+/* The CPUs of list as a set in mask[] (CPU_SETSIZE bits); -1 when it does not parse. */
+static int cpus_mask(const char *list, unsigned char *mask)
+{
+	int cpus[CPU_SETSIZE];
+	int n = cpulist_cpus(list, cpus, CPU_SETSIZE);
+	memset(mask, 0, CPU_SETSIZE / 8);
+	for (int i = 0; i < n; i++)
+		mask[cpus[i] / 8] |= (unsigned char)(1u << (cpus[i] % 8));
+	return n > 0 ? 0 : -1;
+}
+
+/* Two runs allowed the same CPUs (extra.cpus_allowed: "0-1" and "0,1" alike): a run pinned with
+ * taskset and an unpinned one have different spreads.  A record without the set (an older or
+ * imported one) is like only another without it; lists that do not parse, only when spelt alike. */
+static int same_cpus(const struct record *a, const struct record *b)
+{
+	const char *la = cpus_list(a), *lb = cpus_list(b);
+	unsigned char ma[CPU_SETSIZE / 8], mb[CPU_SETSIZE / 8];
+	if (!la || !lb)
+		return !la && !lb;
+	if (cpus_mask(la, ma) < 0 || cpus_mask(lb, mb) < 0)
+		return strcmp(la, lb) == 0;
+	return memcmp(ma, mb, sizeof ma) == 0;
+}
+
 /* A phase that ran busy says nothing about the machine's quiet spread. */
 static int phase_busy(const struct record *r, const struct bench *b)
 {
@@ -86,7 +118,7 @@ int history_load(struct store *s, const struct record *rec, const char *dir, con
 		}
 		/* a run --compare-with's figures are two directories' in turns: not this one's history */
 		if (same_str(extra_run(r, "dir"), dir) && same_str(extra_run(r, "mode"), mode) &&
-		    !extra_run(r, "compare_with"))
+		    !extra_run(r, "compare_with") && same_cpus(r, rec))
 			h->past[h->n++] = r;
 		else
 			record_free(r);

@@ -49,14 +49,18 @@ double history_floor_minimum(const struct record *r, const struct bench *b);
 /* How many earlier runs a floor needs (VERDICT_HISTORY_MIN) and looks at, at most. */
 #define HISTORY_MAX_RUNS 20
 
-/* The earlier runs like one: same host and command, and the same directory and mode. */
+/* The earlier runs like one: same host and command, the same directory and mode, and the same
+ * CPUs allowed (extra.cpus_allowed, as a set: a run pinned with `taskset -c 0` and an unpinned
+ * one in the same directory keep separate histories, so one's spread never sets the other's
+ * floor).  A record without cpus_allowed (older, imported) shares history only with others
+ * without it: after the upgrade a configuration's floor starts again from the default. */
 struct history {
 	struct record *past[HISTORY_MAX_RUNS]; /* newest first */
 	size_t n;
 };
 
 /* Load the earlier runs of rec's host and command with extra.run dir and mode equal to dir and
- * mode (NULL: the record has none), older than rec.  0, or -1 with a message. */
+ * mode (NULL: the record has none) and rec's CPUs allowed, older than rec.  0, or -1 with a message. */
 int history_load(struct store *s, const struct record *rec, const char *dir, const char *mode, struct history *h,
 		 char *err, size_t errlen);
 void history_free(struct history *h);

@@ -92,3 +92,67 @@ TEST(history_default_floor_is_wider_for_tails_cpu_costs_and_storage)
 	record_free(r);
 	CHECK(HISTORY_DEFAULT_TAIL_PCT > HISTORY_DEFAULT_PCT && HISTORY_DEFAULT_STORAGE_PCT > HISTORY_DEFAULT_PCT);
 }
+
+/* A run pinned to some CPUs (list: extra.cpus_allowed; NULL: a record without it). */
+static struct record *pinned_record(int i, double median, const char *list, int count)
+{
+	struct record *r = run_record(i, median, 0, "/data");
+	json_object_del(r->extra, "cpus_allowed");
+	if (list)
+		json_object_set_new(r->extra, "cpus_allowed", json_pack("{s:s, s:i}", "list", list, "count", count));
+	return r;
+}
+
+TEST(history_takes_only_runs_allowed_the_same_cpus)
+{
+	char path[64], err[256];
+	snprintf(path, sizeof path, "/tmp/nm-test-history-cpus-%d.db", (int)getpid());
+	unlink(path);
+	struct store *s = store_open(path, err, sizeof err);
+	CHECK(s != NULL);
+	/* five unpinned quiet runs of a small spread, then two pinned to CPU 0 and one older record
+	 * without the set, all of one directory and mode */
+	static const double medians[] = { 100, 101, 99, 100, 100 };
+	int i = 0;
+	for (; i < 5; i++) {
+		struct record *r = pinned_record(i, medians[i], "0-1", 2);
+		CHECK(store_save(s, r, err, sizeof err) == 0);
+		record_free(r);
+	}
+	for (int k = 0; k < 2; k++, i++) {
+		struct record *r = pinned_record(i, k ? 40 : 60, "0", 1);
+		CHECK(store_save(s, r, err, sizeof err) == 0);
+		record_free(r);
+	}
+	struct record *old = pinned_record(i++, 300, NULL, 0);
+	CHECK(store_save(s, old, err, sizeof err) == 0);
+	record_free(old);
+
+	/* the pinned run: its two pinned runs, not the five unpinned ones */
+	struct record *rec = pinned_record(i++, 50, "0", 1);
+	int runs = -1;
+	CHECK(history_noise_floors(s, rec, err, sizeof err) == 0);
+	CHECK(isnan(history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs)));
+	CHECK_EQ_INT(runs, 2);
+	json_t *saved = json_object_get(json_object_get(json_object_get(rec->extra, "noise_floor"), "hash/blake3/1t"),
+					"bytes_per_sec");
+	CHECK_EQ_STR(json_string_value(json_object_get(saved, "source")), "default");
+	record_free(rec);
+
+	/* the unpinned run (its set spelt otherwise): the five unpinned runs */
+	rec = pinned_record(i++, 100, "0,1", 2);
+	CHECK(history_noise_floors(s, rec, err, sizeof err) == 0);
+	double pct = history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs);
+	CHECK_EQ_INT(runs, 5);
+	CHECK_NEAR(pct, (101.0 / 99 * 101 / 99 - 1) * 100, 1e-9);
+	record_free(rec);
+
+	/* a record without the set: only the one without it */
+	rec = pinned_record(i++, 100, NULL, 0);
+	CHECK(history_noise_floors(s, rec, err, sizeof err) == 0);
+	CHECK(isnan(history_saved_floor(rec, "hash/blake3/1t", "bytes_per_sec", &runs)));
+	CHECK_EQ_INT(runs, 1);
+	record_free(rec);
+	store_close(s);
+	unlink(path);
+}
