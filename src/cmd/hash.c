@@ -7,6 +7,7 @@
 #include "hash/bench.h"
 #include "hash/cpufeat.h"
 #include "hash/record.h"
+#include "proc/noise.h"
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/parse.h"
@@ -283,7 +284,14 @@ int cmd_hash(int argc, char **argv)
 		printf("%-8s %-8s %7s %10s %12s %10s\n", "algo", "impl", "threads", "block", "MB/s", "cycles/B");
 	}
 	json_t *results = json_array();
+	/* how quiet the machine was over the measurements (extra.noise.hash, as run's hash phase):
+	 * compare then treats a busy run as it treats a busy phase of run */
+	struct noise_monitor nm;
+	struct noise_figures nf;
+	noise_start(&nm, noise_procroot(), 1000);
 	int rc = measure_all(rec, results, data, data_len);
+	if (noise_stop(&nm, &nf) == 0)
+		noise_record(rec, "hash", &nf);
 	if (rc == NM_EXIT_OK)
 		rc = finish_output(feat, results);
 	else

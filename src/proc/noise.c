@@ -1,6 +1,7 @@
 #include "proc/noise.h"
 #include "util/clock.h"
 #include "util/error.h"
+#include "util/progress.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -277,4 +278,25 @@ int noise_stop(struct noise_monitor *m, struct noise_figures *f)
 	pthread_mutex_destroy(&m->lock);
 	pthread_cond_destroy(&m->cond);
 	return rc;
+}
+
+const char *noise_procroot(void)
+{
+	const char *p = getenv("NODEMARK_PROCROOT");
+	return p && *p ? p : NULL;
+}
+
+void noise_record(struct record *rec, const char *key, const struct noise_figures *f)
+{
+	char why[200];
+	json_t *noise = json_object_get(rec->extra, "noise");
+	if (!noise) {
+		noise = json_object();
+		json_object_set_new(rec->extra, "noise", noise);
+	}
+	json_object_set_new(noise, key, noise_to_json(f));
+	if (noise_is_busy(f, why, sizeof why)) {
+		progress_clear();
+		nm_warn("%s: the machine was busy (%s): its figures may be low", key, why);
+	}
 }

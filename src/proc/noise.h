@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "results/record.h"
+
 struct noise_sample {
 	uint64_t t_ns;          /* monotonic */
 	/* /proc/stat "cpu" line, all CPUs together, in clock ticks */
@@ -73,6 +75,14 @@ struct noise_monitor {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 };
+
+/* The /proc the noise monitor reads: NODEMARK_PROCROOT (tests give a quiet or a busy one), else
+ * NULL. */
+const char *noise_procroot(void);
+
+/* Save the figures in rec->extra.noise.<key> (key: `run`'s phase, or a command that measures one
+ * thing, as `nodemark hash`: record_noise reads them back), with a warning when they say busy. */
+void noise_record(struct record *rec, const char *key, const struct noise_figures *f);
 
 /* Take the first sample and start the one-second thread (interval_ms 0 = no thread). */
 void noise_start(struct noise_monitor *m, const char *procroot, unsigned interval_ms);

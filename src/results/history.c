@@ -90,12 +90,10 @@ static int same_cpus(const struct record *a, const struct record *b)
 	return memcmp(ma, mb, sizeof ma) == 0;
 }
 
-/* A phase that ran busy says nothing about the machine's quiet spread. */
+/* A phase (or a command's run) that ran busy says nothing about the machine's quiet spread. */
 static int phase_busy(const struct record *r, const struct bench *b)
 {
-	const char *phase = bench_phase(b);
-	json_t *n = phase ? json_object_get(json_object_get(r->extra, "noise"), phase) : NULL;
-	return json_is_true(json_object_get(n, "busy"));
+	return json_is_true(json_object_get(bench_noise(r, b), "busy"));
 }
 
 int history_load(struct store *s, const struct record *rec, const char *dir, const char *mode, struct history *h,

@@ -205,6 +205,18 @@ const char *bench_phase(const struct bench *b)
 	return b ? json_string_value(json_object_get(b->settings, "phase")) : NULL;
 }
 
+const char *bench_noise_key(const struct record *r, const struct bench *b)
+{
+	const char *phase = bench_phase(b);
+	return phase ? phase : r ? r->command : NULL;
+}
+
+json_t *bench_noise(const struct record *r, const struct bench *b)
+{
+	const char *key = bench_noise_key(r, b);
+	return r && key ? json_object_get(json_object_get(r->extra, "noise"), key) : NULL;
+}
+
 struct metric *bench_find_metric(const struct bench *b, const char *name)
 {
 	for (size_t i = 0; i < b->nmetrics; i++)

@@ -98,6 +98,12 @@ struct bench *record_find_bench(const struct record *r, const char *name);
 void bench_set(struct bench *b, const char *key, json_t *value);
 /* The phase of `nodemark run` a bench belongs to (its "phase" setting), or NULL (also for b NULL). */
 const char *bench_phase(const struct bench *b);
+/* The key of b's noise figures in r's extra.noise: its phase (`run`), else r's command (one
+ * that measures one thing over its whole run, as `nodemark hash`, saves them under its name);
+ * NULL when neither. */
+const char *bench_noise_key(const struct record *r, const struct bench *b);
+/* Those figures (proc/noise.h: "busy", "why", "other_busy_pct", ...), or NULL when r has none. */
+json_t *bench_noise(const struct record *r, const struct bench *b);
 
 /* The metric of that name, created on first use. */
 struct metric *bench_metric(struct bench *b, const char *name, const char *unit, int direction);

@@ -86,13 +86,6 @@ struct suite_phase {
 /* The phase of that name, or NULL. */
 const struct suite_phase *suite_phase_find(const char *name);
 
-/* The /proc the noise monitor reads: NODEMARK_PROCROOT (tests give a quiet one), else NULL. */
-const char *suite_procroot(void);
-
-struct noise_figures;
-/* Save the figures in rec->extra.noise.<phase>, with a warning when they say busy. */
-void suite_record_noise(struct record *rec, const char *phase, const struct noise_figures *f);
-
 extern const struct suite_phase suite_phase_memory, suite_phase_hash, suite_phase_disk, suite_phase_pieces;
 
 #endif

@@ -93,7 +93,7 @@ int suite_remeasure(const struct suite_opts *o, const struct bench *const *bench
 		return NM_EXIT_FAILED;
 	}
 	struct noise_monitor m;
-	noise_start(&m, suite_procroot(), 1000);
+	noise_start(&m, noise_procroot(), 1000);
 	int st = 0;
 	c.count = rounds;
 	for (unsigned r = 0; r < rounds && !st; r++) {
@@ -107,7 +107,7 @@ int suite_remeasure(const struct suite_opts *o, const struct bench *const *bench
 	if (noise_stop(&m, &f) == 0)
 		for (size_t i = 0; i < n; i++)
 			if (!json_object_get(json_object_get(into->extra, "noise"), bench_phase(benches[i])))
-				suite_record_noise(into, bench_phase(benches[i]), &f);
+				noise_record(into, bench_phase(benches[i]), &f);
 	cleanup_now(workdir);
 	if (st && st != NM_EXIT_INTERRUPTED)
 		nm_error("re-measure: %s", *err ? err : "failed");

@@ -201,33 +201,12 @@ uint64_t suite_free_bytes(const char *dir)
 	return avail > keep ? avail - keep : 0;
 }
 
-const char *suite_procroot(void)
-{
-	const char *p = getenv("NODEMARK_PROCROOT");
-	return p && *p ? p : NULL;
-}
-
-void suite_record_noise(struct record *rec, const char *phase, const struct noise_figures *f)
-{
-	char why[200];
-	json_t *noise = json_object_get(rec->extra, "noise");
-	if (!noise) {
-		noise = json_object();
-		json_object_set_new(rec->extra, "noise", noise);
-	}
-	json_object_set_new(noise, phase, noise_to_json(f));
-	if (noise_is_busy(f, why, sizeof why)) {
-		progress_clear();
-		nm_warn("%s: the machine was busy (%s): its figures may be low", phase, why);
-	}
-}
-
 /* The noise figures of a phase go into extra.noise.<phase>; a busy machine is worth a warning. */
 static void record_noise(struct suite_ctx *c, struct noise_monitor *m)
 {
 	struct noise_figures f;
 	if (noise_stop(m, &f) == 0)
-		suite_record_noise(c->rec, c->phase, &f);
+		noise_record(c->rec, c->phase, &f);
 }
 
 /* For tests of the re-measure: NODEMARK_TEST_TRANSIENT=BENCH=FACTOR scales the bytes_per_sec
@@ -287,7 +266,7 @@ int suite_run(const struct suite_opts *o, struct record *rec)
 		suite_progress(&c, 0, "%s", p->title);
 
 		struct noise_monitor m;
-		noise_start(&m, suite_procroot(), 1000);
+		noise_start(&m, noise_procroot(), 1000);
 		err[0] = '\0';
 		int st = p->run(&c, err, sizeof err);
 		record_noise(&c, &m);
