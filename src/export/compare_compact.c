@@ -95,7 +95,7 @@ static void cell_text(const struct ct_table *t, const struct ct_cell *c, int *si
 		return;
 	char v[48], pct[16], lo[48] = "", hi[48] = "";
 	units_figure(c->sum.center, t->metric, t->unit, v, sizeof v);
-	ct_units_add(units, ulen, v);
+	units_shown_add(units, ulen, v);
 	if (c->n < 2) {
 		*single = 1;
 		snprintf(buf, len, "%s", v);
@@ -138,7 +138,7 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 	}
 	/* the head names the units the cells show ("mean completion latency (µs, ms)"), not the one they
 	 * were scaled from */
-	ct_header(fam, units, txt[0], sizeof txt[0]);
+	units_header(fam, units, txt[0], sizeof txt[0]);
 	for (size_t i = 0; i <= n; i++)
 		for (size_t k = 0; k < nk; k++)
 			if (tt_width(txt[i * nk + k]) > w[k])

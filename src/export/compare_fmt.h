@@ -21,20 +21,10 @@ const char *ct_pn(const struct ct_cell *base, const struct ct_cell *c, char *buf
 /* The table's header unit: "sec/op", or "iops (op/s)" when the metric has its own name: the
  * record's unit, for the raw numbers of CSV and JSON and a chart's name. */
 const char *ct_title(const struct ct_table *t, char *buf, size_t len);
-/* What a metric of nodemark's measures, in words: "bandwidth" (bytes_per_sec), "read mean
- * completion latency" (read_clat_mean_ns), "IOPS"; another metric's name in words without its
- * unit's suffix ("major faults"). */
-const char *ct_metric_label(const char *metric, char *buf, size_t len);
-/* The one header of a metric wherever its figures are shown (tables, the report's charts, the
- * calls): its words and the units its figures show, "bandwidth (GB/s)", "mean latency (µs,
- * ms)", "IOPS" (units NULL or "", or the words themselves). */
-const char *ct_header(const char *metric, const char *units, char *buf, size_t len);
-/* The header over cells shown by the unit policy: ct_header with the units its cells (and
+/* The header over cells shown by the unit policy: units_header with the units its cells (and
  * geomean) show, "mean latency (µs, ms)", not the unit they were scaled from; Go benchmark
  * units as ct_title. */
 const char *ct_title_shown(const struct ct_result *res, const struct ct_table *t, char *buf, size_t len);
-/* Adds the unit figure shows to the ", "-separated list in buf, when it is not there yet. */
-void ct_units_add(char *buf, size_t len, const char *figure);
 
 /* The texts of one table's cells as the text output shows them, without footnotes:
  * (nrows + 1) * ncols entries, row-major, the last row being the geomean.  Caller frees. */

@@ -123,14 +123,14 @@ static void bars_of_kind(FILE *f, const struct ct_result *res, const struct ct_t
 	for (size_t r = 0; r < t->nrows; r++)
 		for (size_t c = 0; c < nc && row_in(res, t, r, kind); c++)
 			if (t->cells[r * nc + c])
-				ct_units_add(units, sizeof units, units_figure(t->cells[r * nc + c]->sum.center, t->metric,
+				units_shown_add(units, sizeof units, units_figure(t->cells[r * nc + c]->sum.center, t->metric,
 									 t->unit, fig, sizeof fig));
 	if (ct_own_metric(t)) {
-		ct_header(t->metric, units, name, sizeof name);
+		units_header(t->metric, units, name, sizeof name);
 		/* an axis names a unit: the record's where the figures carry none apart (1h07m13s)
 		 * or it is the metric's word (IOPS), so the head came out without one */
 		if (!strchr(name, '('))
-			ct_header(t->metric, t->unit, name, sizeof name);
+			units_header(t->metric, t->unit, name, sizeof name);
 	} else {
 		ct_title(t, name, sizeof name);
 	}

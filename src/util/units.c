@@ -149,3 +149,81 @@ const char *units_shown(const char *figure)
 	const char *sp = strrchr(figure, ' ');
 	return sp && sp[1] ? sp + 1 : NULL;
 }
+
+void units_shown_add(char *buf, size_t len, const char *figure)
+{
+	const char *u = units_shown(figure);
+	if (!u)
+		return;
+	size_t n = strlen(u);
+	for (const char *p = buf; (p = strstr(p, u)); p += n)
+		if ((p == buf || p[-1] == ' ') && (p[n] == ',' || p[n] == '\0'))
+			return;
+	size_t l = strlen(buf);
+	snprintf(buf + l, len - l, "%s%s", l ? ", " : "", u);
+}
+
+/* nodemark's metrics in words, without a direction (read_, write_, trim_: said before) */
+static const struct {
+	const char *metric, *label;
+} metric_labels[] = {
+	{ "bytes_per_sec", "bandwidth" },
+	{ "first_done_bytes_per_sec", "first-done bandwidth" },
+	{ "iops", "IOPS" },
+	{ "lat_mean_ns", "mean latency" },
+	{ "lat_p99_ns", "p99 latency" },
+	{ "clat_mean_ns", "mean completion latency" },
+	{ "clat_p99_ns", "p99 completion latency" },
+	{ "cpu_ns_per_io", "CPU time per I/O" },
+	{ "cycles_per_byte", "cycles per byte" },
+	{ "pieces_per_sec", "piece rate" },
+	{ "ops_per_sec", "op rate" },
+	{ "ns_per_op", "time per op" },
+	{ "wall_s", "wall time" },
+	{ "user_s", "user CPU time" },
+	{ "sys_s", "system CPU time" },
+	{ "cpu_s", "CPU time" },
+	{ "total_s", "total time" },
+	{ "segment_s", "segment time" },
+	{ "max_rss", "peak memory" },
+	{ "vol_ctx_switches", "voluntary context switches" },
+	{ "invol_ctx_switches", "involuntary context switches" },
+	{ "cpu_pct", "CPU %" },
+};
+
+const char *units_metric_words(const char *metric, char *buf, size_t len)
+{
+	static const char *const dirs[] = { "read_", "write_", "trim_" };
+	size_t d = 0, k;
+	for (k = 0; k < 3; k++)
+		if (strncmp(metric, dirs[k], strlen(dirs[k])) == 0)
+			d = strlen(dirs[k]);
+	const char *m = metric + d;
+	for (k = 0; k < sizeof metric_labels / sizeof metric_labels[0]; k++)
+		if (strcmp(m, metric_labels[k].metric) == 0) {
+			snprintf(buf, len, "%.*s%s%s", d ? (int)d - 1 : 0, metric, d ? " " : "", metric_labels[k].label);
+			return buf;
+		}
+	/* another metric: its words, without the unit its name ends in (major_faults, read_chars) */
+	size_t n = strlen(metric);
+	if (n > 3 && strcmp(metric + n - 3, "_ns") == 0)
+		n -= 3;
+	else if (n > 2 && strcmp(metric + n - 2, "_s") == 0)
+		n -= 2;
+	snprintf(buf, len, "%.*s", (int)n, metric);
+	for (char *p = buf; *p; p++)
+		if (*p == '_')
+			*p = ' ';
+	return buf;
+}
+
+const char *units_header(const char *metric, const char *units, char *buf, size_t len)
+{
+	char label[96];
+	units_metric_words(metric, label, sizeof label);
+	if (!units || !*units || strcmp(units, label) == 0)
+		snprintf(buf, len, "%s", label);
+	else
+		snprintf(buf, len, "%s (%s)", label, units);
+	return buf;
+}

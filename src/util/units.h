@@ -27,4 +27,16 @@ const char *units_shown(const char *figure);
 /* A time in ns with its unit and a space: "850 ns", "12.3 µs", "7.52 ms", "1.25 s", "5m46s". */
 const char *units_latency(double ns, char *buf, size_t len);
 
+/* The one naming of a metric wherever its figures are shown (compare's tables, the report's
+ * charts, the calls, run's and disk's tables): what it measures in words, "bandwidth"
+ * (bytes_per_sec), "read mean completion latency" (read_clat_mean_ns), "IOPS"; another
+ * metric's name in words without its unit's suffix ("major faults"). */
+const char *units_metric_words(const char *metric, char *buf, size_t len);
+/* Its header: the words and the units its figures show, "bandwidth (GB/s)", "mean latency
+ * (µs, ms)", "IOPS" (units NULL or "", or the words themselves). */
+const char *units_header(const char *metric, const char *units, char *buf, size_t len);
+/* Adds the unit figure shows (units_shown) to the ", "-separated list in buf when it is not
+ * there yet: the units of a header, gathered from the figures under it. */
+void units_shown_add(char *buf, size_t len, const char *figure);
+
 #endif

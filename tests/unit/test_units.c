@@ -63,6 +63,25 @@ TEST(units_figure_one_policy)
 	CHECK_EQ_STR(fig(0.6973, "cycles_per_byte", "cycles/B"), "0.6973 cycles/B"); /* not 697.3m */
 }
 
+/* One naming of a metric (run's, disk's and compare's heads, the report's charts): its words,
+ * then the units its figures show, gathered from the figures under it. */
+TEST(units_header_words_and_the_units_shown)
+{
+	char h[96], u[64] = "";
+	CHECK_EQ_STR(units_header("bytes_per_sec", "MB/s", h, sizeof h), "bandwidth (MB/s)");
+	CHECK_EQ_STR(units_header("read_clat_mean_ns", "µs, ms", h, sizeof h), "read mean completion latency (µs, ms)");
+	CHECK_EQ_STR(units_header("iops", "IOPS", h, sizeof h), "IOPS"); /* not "IOPS (IOPS)" */
+	CHECK_EQ_STR(units_header("lat_p99_ns", NULL, h, sizeof h), "p99 latency");
+	CHECK_EQ_STR(units_header("major_faults", "", h, sizeof h), "major faults");
+	CHECK_EQ_STR(units_metric_words("pieces_per_sec", h, sizeof h), "piece rate");
+	units_shown_add(u, sizeof u, fig(7.52e6, "lat_mean_ns", "ns"));
+	units_shown_add(u, sizeof u, fig(75.2e3, "lat_mean_ns", "ns"));
+	units_shown_add(u, sizeof u, fig(1.2e6, "lat_mean_ns", "ns"));
+	units_shown_add(u, sizeof u, fig(4033, "total_s", "s")); /* "1h07m13s": no unit apart */
+	CHECK_EQ_STR(u, "ms, µs");
+	CHECK_EQ_STR(units_header("lat_mean_ns", u, h, sizeof h), "mean latency (ms, µs)");
+}
+
 static const char *gof(double v)
 {
 	static char buf[40];
