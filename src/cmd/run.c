@@ -13,6 +13,7 @@
 #include "export/calls_fmt.h"
 #include "export/compare_out.h"
 #include "export/report_html.h"
+#include "export/texttab.h"
 #include "suite/suite.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"
@@ -181,51 +182,84 @@ static void parse_args(struct run_cmd *o, int argc, char **argv)
 		nm_usage_fail("cannot write the report: %s (--no-report skips it)", err);
 }
 
-/* One compact table per phase: each bench's first figures as median ± range (benchstat's). */
+/* A bench's figure as run's table shows it: median ± range (benchstat's), or its one sample;
+ * the units it shows (the range's too) are added to units, for the header over it. */
+static const char *cell_text(const struct metric *m, char *cell, size_t len, char *units, size_t ulen)
+{
+	struct summary s;
+	char v[48], pct[16], lo[48] = "", hi[48] = "";
+	cell[0] = '\0';
+	if (!m || summary_median(m->samples, m->nsamples, 0.95, &s) < 0)
+		return cell;
+	units_shown_add(units, ulen, units_figure(s.center, m->name, m->unit, v, sizeof v));
+	if (s.n < 2)
+		return snprintf(cell, len, "%s", v), cell;
+	if (summary_unstable(&s)) {
+		units_shown_add(units, ulen, units_figure(s.lo, m->name, m->unit, lo, sizeof lo));
+		units_shown_add(units, ulen, units_figure(s.hi, m->name, m->unit, hi, sizeof hi));
+	}
+	return stats_spread_text(cell, len, s.center, s.lo, s.hi, summary_range_pct(&s, pct, sizeof pct), v, lo, hi);
+}
+
+#define RUN_COLS 3 /* the figures shown of a bench: its phase's first bench's first metrics */
+
+static int in_phase(const struct bench *b, const char *name)
+{
+	const char *phase = bench_phase(b);
+	return phase && strcmp(phase, name) == 0;
+}
+
+/* One table, a section per phase: each bench's first figures, headed as compare heads them
+ * (units_header: "mean latency (ms, µs)", the metric in words and the units its cells show),
+ * a column per metric of the phase's first bench, so that a figure stands under its name. */
 static void print_tables(const struct record *r)
 {
 	const char *const *names = suite_phase_names();
-	int w = 20;
-	for (size_t i = 0; i < r->nbenches; i++)
-		if ((int)strlen(r->benches[i]->name) > w)
-			w = (int)strlen(r->benches[i]->name);
+	struct texttab tt = { 0 };
+	char cell[160], name[160];
 	for (size_t p = 0; names[p]; p++) {
-		int header = 0;
+		const struct bench *first = NULL;
+		char units[RUN_COLS][96] = { "" };
+		size_t nc = 0;
+		for (size_t i = 0; i < r->nbenches; i++) { /* the columns, and the units their cells show */
+			const struct bench *b = r->benches[i];
+			if (!in_phase(b, names[p]))
+				continue;
+			if (!first) {
+				first = b;
+				nc = b->nmetrics < RUN_COLS ? b->nmetrics : RUN_COLS;
+			}
+			for (size_t k = 0; k < nc; k++)
+				cell_text(bench_find_metric(b, first->metrics[k]->name), cell, sizeof cell, units[k],
+					  sizeof units[k]);
+		}
+		if (!first)
+			continue;
+		if (tt.n) /* a blank line between phases */
+			tt_row(&tt), tt_row(&tt);
+		tt_cell(&tt, names[p], TT_LEFT, "");
+		for (size_t k = 0; k < nc; k++)
+			tt_cell(&tt, units_header(first->metrics[k]->name, units[k], name, sizeof name), TT_LEFT, "   ");
 		for (size_t i = 0; i < r->nbenches; i++) {
 			const struct bench *b = r->benches[i];
-			const char *phase = bench_phase(b);
-			if (!phase || strcmp(phase, names[p]) != 0)
+			if (!in_phase(b, names[p]))
 				continue;
-			size_t nm = b->nmetrics < 3 ? b->nmetrics : 3;
-			if (!header) {
-				printf("\n%-*s", w + 2, names[p]);
-				for (size_t k = 0; k < nm; k++)
-					printf(" %-22s", b->metrics[k]->name);
-				printf("\n");
-				header = 1;
+			tt_row(&tt);
+			snprintf(name, sizeof name, "  %s", b->name);
+			tt_cell(&tt, name, TT_LEFT, "");
+			for (size_t k = 0; k < nc; k++) {
+				char shown[96] = "";
+				tt_cell(&tt, cell_text(bench_find_metric(b, first->metrics[k]->name), cell, sizeof cell,
+						       shown, sizeof shown),
+					TT_LEFT, "   ");
 			}
-			printf("  %-*s", w, b->name);
-			for (size_t k = 0; k < nm; k++) {
-				const struct metric *m = b->metrics[k];
-				struct summary s;
-				char v[48], pct[16], lo[48] = "", hi[48] = "", cell[160];
-				if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0)
-					continue;
-				units_figure(s.center, m->name, m->unit, v, sizeof v);
-				if (summary_unstable(&s)) {
-					units_figure(s.lo, m->name, m->unit, lo, sizeof lo);
-					units_figure(s.hi, m->name, m->unit, hi, sizeof hi);
-				}
-				if (s.n > 1)
-					stats_spread_text(cell, sizeof cell, s.center, s.lo, s.hi,
-							  summary_range_pct(&s, pct, sizeof pct), v, lo, hi);
-				else
-					snprintf(cell, sizeof cell, "%s", v);
-				printf(" %-22s", cell);
-			}
-			printf("\n");
 		}
 	}
+	if (tt.n) {
+		fputc('\n', stdout);
+		tt_format(&tt, stdout);
+	}
+	tt_free(&tt);
 }
 
 static double median_rate(const struct bench *b)
