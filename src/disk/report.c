@@ -38,12 +38,19 @@ static const char *mode_text(int direct)
 	return direct == 1 ? "O_DIRECT" : direct == 0 ? "buffered" : "mixed O_DIRECT/buffered";
 }
 
-/* s padded with spaces to w columns (µ is one column, two bytes), right- or left-aligned. */
-static void put_col(FILE *out, const char *s, int w, int left)
+/* The columns s takes (µ is one column, two bytes). */
+static int text_cols(const char *s)
 {
 	int cols = 0;
 	for (const char *p = s; *p; p++)
 		cols += ((unsigned char)*p & 0xC0) != 0x80;
+	return cols;
+}
+
+/* s padded with spaces to w columns, right- or left-aligned. */
+static void put_col(FILE *out, const char *s, int w, int left)
+{
+	int cols = text_cols(s);
 	if (!left)
 		fprintf(out, "%*s", w > cols ? w - cols : 0, "");
 	fputs(s, out);
@@ -78,40 +85,60 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 		r->passes == 1 ? "" : "es", units_duration(r->runtime_ns, b, sizeof b));
 	for (unsigned i = 0; i < r->ntargets; i++)
 		fprintf(out, "  %s\n", r->targets[i]);
-	/* the median of the passes, as show, compare and report print the saved run; the best
+	/* the median of the passes, as show, compare and report print the saved run, headed as
+	 * they head it (units_header: the metric in words, the units its cells show); the best
 	 * pass (CrystalDiskMark's score) beside it, named */
-	static const char *const head[] = { "bandwidth", "IOPS", "mean lat", "p99 lat", "best", "spread" };
-	static const int w[] = { 11, 11, 9, 9, 11, 8 }; /* spread: "unstable" */
-	fputc('\n', out);
-	put_col(out, "test (median of passes)", 24, 1);
-	for (unsigned k = 0; k < 6; k++) {
-		fputc(' ', out);
-		put_col(out, head[k], w[k], 0);
-	}
-	fputs("   engine\n", out);
+	enum { NCOLS = 6 };
+	static const char *const metric[NCOLS] = { "bytes_per_sec", "iops", "lat_mean_ns", "lat_p99_ns", "best",
+						    "spread" };
+	char units[NCOLS][64] = { "" }, head[NCOLS][96];
+	int w[NCOLS] = { 0 };
 	unsigned unstable = 0;
-	for (unsigned i = 0; i < r->ntests; i++) {
-		const struct disk_test *t = &r->tests[i];
-		if (!shown(r, t))
-			continue;
-		struct shown x;
-		shown_of(t, &x);
-		double med, spread;
-		char sp[16];
-		disk_test_spread(t, &med, &spread);
-		if (disk_test_unstable(t)) {
-			snprintf(sp, sizeof sp, "unstable");
-			unstable++;
-		} else {
-			snprintf(sp, sizeof sp, "%.0f%%", spread);
+	for (int pass = 0; pass < 2; pass++) { /* the heads and widths, then the rows */
+		if (pass == 1) {
+			fputc('\n', out);
+			put_col(out, "test (median of passes)", 24, 1);
+			for (unsigned k = 0; k < NCOLS; k++) {
+				fputs("   ", out);
+				put_col(out, head[k], w[k], 0);
+			}
+			fputs("   engine\n", out);
 		}
-		const char *cells[] = { x.bw, x.iops, x.lat, x.p99, x.best, sp };
-		put_col(out, t->name, 24, 1);
-		for (unsigned k = 0; k < 6; k++) {
-			fputc(' ', out);
-			put_col(out, cells[k], w[k], 0);
+		for (unsigned i = 0; i < r->ntests; i++) {
+			const struct disk_test *t = &r->tests[i];
+			if (!shown(r, t))
+				continue;
+			struct shown x;
+			shown_of(t, &x);
+			double med, spread;
+			char sp[16];
+			disk_test_spread(t, &med, &spread);
+			if (disk_test_unstable(t))
+				snprintf(sp, sizeof sp, "unstable");
+			else
+				snprintf(sp, sizeof sp, "%.0f%%", spread);
+			const char *cells[NCOLS] = { x.bw, x.iops, x.lat, x.p99, x.best, sp };
+			if (pass == 0) {
+				for (unsigned k = 0; k < NCOLS - 1; k++) /* spread: a percentage */
+					units_shown_add(units[k], sizeof units[k], cells[k]);
+				for (unsigned k = 0; k < NCOLS; k++)
+					if (text_cols(cells[k]) > w[k])
+						w[k] = text_cols(cells[k]);
+				continue;
+			}
+			unstable += disk_test_unstable(t) != 0;
+			put_col(out, t->name, 24, 1);
+			for (unsigned k = 0; k < NCOLS; k++) {
+				fputs("   ", out);
+				put_col(out, cells[k], w[k], 0);
+			}
+			fprintf(out, "   %s %s\n", t->engine, mode_text(t->direct));
 		}
-		fprintf(out, "   %s %s\n", t->engine, mode_text(t->direct));
+		for (unsigned k = 0; pass == 0 && k < NCOLS; k++) {
+			units_header(metric[k], units[k], head[k], sizeof head[k]);
+			if (text_cols(head[k]) > w[k])
+				w[k] = text_cols(head[k]);
+		}
 	}
 	fprintf(out, "\nThe median of each test's passes: what show, compare and report print of this run.\n"
 		     "best = the best pass's bandwidth (CrystalDiskMark's score); spread = the farthest\n"

@@ -15,7 +15,7 @@ expect_out_matches '^  best pass [0-9.]+ [kMG]?B/s \(CrystalDiskMark.s score\)' 
 # "median of 3 passes: 22.2 MB/s, 5410 IOPS, latency mean 184 µs, p99 3.78 ms; CPU 46.2 µs per I/O"
 mapfile -t F < <(sed -E 's/^  median of 3 passes: ([^,]+), ([^,]+), latency mean ([^,]+), p99 ([^;]+); CPU (.+) per I\/O.*/\1\n\2\n\3\n\4\n\5/' <<<"$line")
 names=(bytes_per_sec iops lat_mean_ns lat_p99_ns cpu_ns_per_io)
-# the words compare heads each with (ct_metric_label)
+# the words compare heads each with (units_metric_words)
 labels=("bandwidth" "IOPS" "mean latency" "p99 latency" "CPU time per I/O")
 [ "${#F[@]}" = 5 ] && ok "five figures read from disk's line" || not_ok "five figures read from disk's line" "$line"
 
@@ -44,7 +44,7 @@ done
 # --- a profile's table: the median columns are the saved run's figures; best apart -----------
 run_nm disk d --profile realworld --size 1m --runtime 100ms --loops 3 --interval 0 --label prof
 expect_rc 0 "a profile of 3 passes runs and is saved"
-expect_out_matches '^test \(median of passes\) +bandwidth +IOPS +mean lat +p99 lat +best +spread' "the table's head: the median figures, then best"
+expect_out_matches '^test \(median of passes\) +bandwidth \([^)]+\) +IOPS +mean latency \([^)]+\) +p99 latency \([^)]+\) +best \([^)]+\) +spread' "the table's head: the median figures in compare's words, then best"
 row=$(grep -E '^RND4K Q1T1 read ' <<<"$out")
 # "RND4K Q1T1 read   16.8 MB/s   4104 IOPS   243 µs   3.98 ms   17.7 MB/s   11%   uring O_DIRECT"
 mapfile -t P < <(sed -E 's/^RND4K Q1T1 read +([0-9.]+ [^ ]+) +([0-9.]+ [^ ]+) +([0-9.]+ [^ ]+) +([0-9.]+ [^ ]+) .*/\1\n\2\n\3\n\4/' <<<"$row")
