@@ -221,7 +221,9 @@ const char *units_header(const char *metric, const char *units, char *buf, size_
 {
 	char label[96];
 	units_metric_words(metric, label, sizeof label);
-	if (!units || !*units || strcmp(units, label) == 0)
+	size_t l = strlen(label), u = units ? strlen(units) : 0;
+	/* the words already end in the unit: "IOPS", "CPU %" (not "CPU % (%)") */
+	if (!u || (u <= l && strcmp(label + l - u, units) == 0 && (u == l || label[l - u - 1] == ' ')))
 		snprintf(buf, len, "%s", label);
 	else
 		snprintf(buf, len, "%s (%s)", label, units);

@@ -33,7 +33,7 @@ const char *units_latency(double ns, char *buf, size_t len);
  * metric's name in words without its unit's suffix ("major faults"). */
 const char *units_metric_words(const char *metric, char *buf, size_t len);
 /* Its header: the words and the units its figures show, "bandwidth (GB/s)", "mean latency
- * (µs, ms)", "IOPS" (units NULL or "", or the words themselves). */
+ * (µs, ms)", "IOPS" (units NULL or "", or what the words end in: "IOPS", "CPU %"). */
 const char *units_header(const char *metric, const char *units, char *buf, size_t len);
 /* Adds the unit figure shows (units_shown) to the ", "-separated list in buf when it is not
  * there yet: the units of a header, gathered from the figures under it. */

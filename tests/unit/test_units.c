@@ -73,6 +73,8 @@ TEST(units_header_words_and_the_units_shown)
 	CHECK_EQ_STR(units_header("iops", "IOPS", h, sizeof h), "IOPS"); /* not "IOPS (IOPS)" */
 	CHECK_EQ_STR(units_header("lat_p99_ns", NULL, h, sizeof h), "p99 latency");
 	CHECK_EQ_STR(units_header("major_faults", "", h, sizeof h), "major faults");
+	CHECK_EQ_STR(units_header("cpu_pct", "%", h, sizeof h), "CPU %"); /* not "CPU % (%)" */
+	CHECK_EQ_STR(units_header("cycles_per_byte", "cycles/B", h, sizeof h), "cycles per byte (cycles/B)");
 	CHECK_EQ_STR(units_metric_words("pieces_per_sec", h, sizeof h), "piece rate");
 	units_shown_add(u, sizeof u, fig(7.52e6, "lat_mean_ns", "ns"));
 	units_shown_add(u, sizeof u, fig(75.2e3, "lat_mean_ns", "ns"));
