@@ -192,8 +192,10 @@ static const char *cell_text(const struct metric *m, char *cell, size_t len, cha
 	if (!m || summary_median(m->samples, m->nsamples, 0.95, &s) < 0)
 		return cell;
 	units_shown_add(units, ulen, units_figure(s.center, m->name, m->unit, v, sizeof v));
-	if (s.n < 2)
-		return snprintf(cell, len, "%s", v), cell;
+	if (s.n < 2) {
+		snprintf(cell, len, "%s", v);
+		return cell;
+	}
 	if (summary_unstable(&s)) {
 		units_shown_add(units, ulen, units_figure(s.lo, m->name, m->unit, lo, sizeof lo));
 		units_shown_add(units, ulen, units_figure(s.hi, m->name, m->unit, hi, sizeof hi));
