@@ -288,6 +288,7 @@ FIO_APPLY(invalidate)
 
 FIO_APPLY(randseed)
 {
+	j->io.pattern.seed_set = 1;
 	return fio_int(j, v, 0, UINT64_MAX, &j->io.pattern.seed, err, errlen);
 }
 

@@ -178,6 +178,7 @@ void fio_plan_threads(struct fio_plan *p)
 	unsigned n = 0;
 	for (size_t i = 0; i < p->njobs; i++) {
 		p->jobs[i].io.buf.content.thread0 = n;
+		p->jobs[i].io.pattern.fio_thread = n + 1; /* fio's thread number (io/taus.h) */
 		n += p->jobs[i].io.numjobs;
 	}
 	for (size_t i = 0; i < p->njobs; i++)

@@ -249,6 +249,14 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 			j->io.filesize = j->io.size / j->io.nrfiles;
 		j->io.size = j->io_size;
 	}
+	/* fio gives each of nrfiles files size/nrfiles bytes, and the size is then theirs. The
+	 * size is not rounded to the block: where the files' ends end a pass the engine ends it
+	 * at their last whole blocks (io/worker.c), and elsewhere fio's byte count goes on to
+	 * the I/O that reaches the size (norandommap, rw, io_size) */
+	if (!j->io_size && j->dir_targets && !j->io.filesize && j->io.nrfiles > 1 && j->io.size >= j->io.nrfiles) {
+		j->io.filesize = j->io.size / j->io.nrfiles;
+		j->io.size = j->io.filesize * j->io.nrfiles;
+	}
 	/* fio cuts a size= beyond the job's files (nrfiles x filesize) to them */
 	uint64_t files_total = (uint64_t)j->io.nrfiles * j->io.filesize;
 	if (!j->io_size && j->dir_targets && j->io.filesize && j->io.size > files_total)
@@ -261,13 +269,6 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 	}
 	else if (j->io.runtime_ns && j->io.loops > 1)
 		j->io.runtime_ns = (j->io.runtime_ns + j->io.loops - 1) / j->io.loops;
-	/* fio does whole blocks only: the size rounds down to a multiple of the smallest block
-	 * (of a bsrange or bssplit too: fio's td_min_bs) */
-	uint64_t min_bs = io_bs_smallest(&j->io, DIR_READ), min_w = io_bs_smallest(&j->io, DIR_WRITE);
-	if (min_w < min_bs)
-		min_bs = min_w;
-	if (j->io.size > min_bs && min_bs)
-		j->io.size -= j->io.size % min_bs;
 	if (j->io.rw != IO_READ && j->io.rw != IO_RANDREAD && p->readonly)
 		return nm_errf(err, errlen, "job '%s': --readonly given but the job writes", fio_q(j->name, qb, sizeof qb));
 	/* a fio name that is not the engine's own (libaio, sync, ...): say which engine runs it */

@@ -31,25 +31,46 @@ uint64_t io_bs_smallest(const struct io_job *job, int dir)
 	return job->pattern.bs_min[dir] ? job->pattern.bs_min[dir] : job->bs[dir];
 }
 
-static uint64_t draw(struct io_worker *w, int dir)
+/* One size, as fio's get_next_buflen draws it from the direction's generator (io/taus.h), r
+ * its 32-bit number: a bssplit's size is the first (by rising share) whose running share
+ * covers r and that fits room, else the last with a share; a bsrange's is min + r/2^32 x max.
+ * Either is rounded down to a multiple of the smallest (power of two or not: a 4k entry of
+ * 1536/50:4k/50 is 3072, as fio's) and capped at the largest. */
+static uint64_t draw(struct io_worker *w, int dir, uint64_t room)
 {
 	const struct io_job *job = w->job;
-	uint64_t max = job->bs[dir];
+	uint64_t max = job->bs[dir], min = io_bs_smallest(job, dir), len = max;
+	uint32_t r = io_taus_next(&w->bs_taus[dir]);
 	if (job->pattern.nbssplit[dir]) {
-		unsigned u = (unsigned)prng_below(&w->rng, 100), cum = 0, n = job->pattern.nbssplit[dir];
-		for (unsigned i = 0; i < n; i++) {
-			cum += job->pattern.bssplit[dir][i].pct;
-			if (u < cum)
-				return job->pattern.bssplit[dir][i].bs;
+		unsigned cum = 0;
+		for (unsigned i = 0; i < job->pattern.nbssplit[dir]; i++) {
+			const struct io_bs_share *e = &job->pattern.bssplit[dir][i];
+			if (!e->pct)
+				continue;
+			len = e->bs;
+			cum += e->pct;
+			if (r / cum <= UINT32_MAX / 100 && len <= room)
+				break;
 		}
-		return job->pattern.bssplit[dir][n - 1].bs;
+	} else {
+		len = min + (uint64_t)((double)max * (r / 4294967296.0));
 	}
-	uint64_t min = job->pattern.bs_min[dir];
-	if (!min || min >= max)
-		return max;
-	uint64_t len = min + prng_below(&w->rng, max);
-	len -= len % min;
+	len -= (min & (min - 1)) == 0 ? len & (min - 1) : len % min;
 	return len < max ? len : max;
+}
+
+/* The size generators as fio seeds them (io/taus.h): at the start, and at each loop where
+ * randrepeat (fio's default) starts them over. */
+void io_bs_reseed(struct io_worker *w)
+{
+	const struct io_job *job = w->job;
+	unsigned tn = (job->pattern.fio_thread ? job->pattern.fio_thread : 1) + w->index, idx[DIR_COUNT] = { 0, 1, 2 };
+	if (job->verify.kind != IO_VERIFY_NONE)
+		idx[DIR_WRITE] = idx[DIR_READ];
+	if (job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE)
+		idx[DIR_TRIM] = idx[DIR_WRITE];
+	for (int d = 0; d < DIR_COUNT; d++)
+		io_taus_seed(&w->bs_taus[d], io_taus_fio_seed(w->bs_seed, tn, idx[d]));
 }
 
 /* The largest size of the mix that is at most room (the smallest when none is). */
@@ -75,8 +96,11 @@ static uint64_t largest_within(const struct io_job *job, int dir, uint64_t room)
  * size that fits. */
 uint64_t io_bs_pick(struct io_worker *w, int dir, uint64_t room)
 {
-	for (int tries = 0; tries < 64; tries++) {
-		uint64_t len = draw(w, dir);
+	uint64_t small = io_bs_smallest(w->job, dir);
+	if (small == w->job->bs[dir] || room < small) /* one size (fio draws none), or none fits */
+		return small;
+	for (int tries = 0; tries < 4096; tries++) {
+		uint64_t len = draw(w, dir, room);
 		if (len <= room)
 			return len;
 	}

@@ -44,9 +44,11 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen);
 int io_job_writes(const struct io_job *job);
 /* Whether it trims (trim, randtrim, trimwrite, randtrimwrite). */
 int io_job_trims(const struct io_job *job);
-/* The smallest size direction dir issues: bs, bsrange's least or bssplit's smallest (offsets
- * are aligned to it by default; fio's td_min_bs rounds the size to it). io/bssplit.c. */
+/* The smallest size direction dir issues: bs, bsrange's least or bssplit's smallest (fio's
+ * min_bs: random offsets are aligned to it by default). io/bssplit.c. */
 uint64_t io_bs_smallest(const struct io_job *job, int dir);
+/* Whether the job's sizes or alignment differ from one bs per direction. */
+int io_job_mixed_bs(const struct io_job *job);
 
 /* Names used on command lines and in JSON: "randread", "uring", ... NULL/-1 when unknown.
  * An engine is its ops (the table's entry); NULL is "auto", a choice made per target. Its

@@ -3,7 +3,24 @@
  * on after file_service_nr I/Os on a file, or sequential (a file's whole region, then the next). */
 #include "io/internal.h"
 
+static unsigned pick(struct io_worker *w, uint64_t bs);
+
+/* Files done in this pass (a mix's file ends, io/loop.c) are passed by, as fio's. */
 unsigned io_next_file(struct io_worker *w, uint64_t bs)
+{
+	unsigned fi = pick(w, bs);
+	if (__builtin_expect(w->files_done != 0, 0))
+		for (unsigned n = 0; w->files[fi].done && n < 4 * w->nfiles; n++) {
+			w->file_left = 0;
+			fi = pick(w, bs);
+		}
+	for (unsigned k = 0; w->files[fi].done && k < w->nfiles; k++) /* random picks that missed */
+		if (!w->files[k].done)
+			fi = w->next_file = k;
+	return fi;
+}
+
+static unsigned pick(struct io_worker *w, uint64_t bs)
 {
 	const struct io_job *job = w->job;
 	if (w->file_chosen && w->file_left) {

@@ -3,6 +3,7 @@
 #define NM_IO_INTERNAL_H
 
 #include "io/engine.h"
+#include "io/taus.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -125,11 +126,10 @@ void io_dist_cleanup(struct io_worker *w);
 
 /* --- block-size mixes (io/bssplit.c): fio's bssplit, bsrange and blockalign --------------- */
 
-/* Whether the job's sizes or alignment differ from one bs per direction. */
-int io_job_mixed_bs(const struct io_job *job);
 /* The size of the next I/O of direction dir, drawn again until it is at most room, and where
  * it goes in f. */
 uint64_t io_bs_pick(struct io_worker *w, int dir, uint64_t room);
+void io_bs_reseed(struct io_worker *w);
 uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random);
 
 /* --- I/O priorities (io/prio.c): fio's prio, prioclass and cmdprio_* --------------------- */
@@ -298,6 +298,8 @@ struct io_file {
 	struct lfsr_seq lfsr;
 	uint64_t lfsr_unit, lfsr_seed;
 	struct io_dist_state *dist; /* NULL: uniform offsets */
+	uint64_t moved;             /* bytes given this file in the pass (a mix's file ends) */
+	int done;                   /* a mix's file ended in this pass (io/loop.c's file_ends) */
 };
 
 /* A file's register for job's random offsets over its region (again at each strided zone),
@@ -333,9 +335,12 @@ struct io_worker {
 	unsigned nfiles, next_file;
 	uint64_t file_left;         /* I/Os left on files[next_file] before io_next_file moves on */
 	int file_chosen;            /* next_file holds a choice (0 before the first I/O) */
+	unsigned files_done;        /* files done in this pass (io_next_file passes them by) */
 	int direct;
 	unsigned depth;
 	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
+	struct io_taus bs_taus[DIR_COUNT]; /* a mix's size draws, per direction, as fio's */
+	uint64_t bs_seed;           /* fio's randseed for them (io_bs_reseed) */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
 	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */
 	struct io_trace *trace;     /* fio's iologs, recorded or replayed (io/replay.c); NULL: none */

@@ -66,15 +66,21 @@ static __attribute__((noinline)) uint64_t mixed_room(struct io_worker *w, const 
 	if (!ls->random && w->nfiles) {
 		uint64_t end = f->region_start + f->region_len, pos = f->seq_pos[dir];
 		uint64_t left = pos < end ? end - pos : 0;
-		if (left < io_bs_smallest(w->job, dir))
+		if (left < io_bs_smallest(w->job, dir) && !ls->file_ends)
 			left = f->region_len;
+		room = left < room ? left : room;
+	}
+	if (ls->random && ls->file_ends) { /* what the file's random map has left */
+		uint64_t small = io_bs_smallest(w->job, dir), cap = f->region_len - f->region_len % small;
+		uint64_t left = cap > f->moved ? cap - f->moved : 0;
 		room = left < room ? left : room;
 	}
 	return room;
 }
 
 /* Fill r with an I/O of direction dir (which pacing may switch). Returns -1 when its rate or
- * think time holds it back (ls->pace says until when), else 1. */
+ * think time holds it back (ls->pace says until when), 0 when every file of a mix's file ends
+ * is done (the pass is over), else 1. */
 static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req *r, int dir)
 {
 	const struct io_job *job = w->job;
@@ -87,6 +93,15 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	r->file = (uint16_t)fi;
 	if (__builtin_expect(w->mixed_bs, 0)) {
 		uint64_t room = mixed_room(w, ls, f, dir);
+		while (ls->file_ends && room < io_bs_smallest(job, dir)) { /* the file is done */
+			f->done = 1;
+			if (++w->files_done == w->nfiles)
+				return 0;
+			fi = io_next_file(w, bs);
+			f = &w->files[fi];
+			r->file = (uint16_t)fi;
+			room = mixed_room(w, ls, f, dir);
+		}
 		if (ls->random && job->pattern.lfsr && w->nfiles && !f->dist) {
 			/* fio's order: the register's next block, then a size that fits from there */
 			r->offset = io_lfsr_offset(f, io_bs_smallest(job, dir));
@@ -96,6 +111,8 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 			bs = io_bs_pick(w, dir, room);
 			r->offset = w->nfiles ? io_bs_offset(w, f, dir, bs, ls->random) : 0;
 		}
+		uint64_t small = io_bs_smallest(job, dir); /* a random map's blocks are the smallest size */
+		f->moved += ls->random ? (bs + small - 1) / small * small : bs;
 	} else
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	r->len = (uint32_t)bs;
@@ -147,6 +164,7 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 static inline int next_io_plain(struct io_worker *w, struct io_loop *ls, struct io_req *r)
 {
 	const struct io_job *job = w->job;
+again:
 	if (ls->issued + ls->mix_slack >= ls->cut || (ls->number_ios && ls->pass_ios >= ls->number_ios)) {
 		if (ls->issued + ls->mix_slack < ls->pass_size && !(ls->number_ios && ls->pass_ios >= ls->number_ios)) {
 			ls->cut = io_zone_next(w, ls->issued, ls->pass_size); /* a zone's end, mid-pass */
@@ -165,7 +183,12 @@ static inline int next_io_plain(struct io_worker *w, struct io_loop *ls, struct 
 			return trimwrite_next(w, ls, r);
 		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
 	}
-	return fill_io(w, ls, r, dir);
+	int n = fill_io(w, ls, r, dir);
+	if (__builtin_expect(n == 0, 0)) { /* every file done: the pass is over */
+		ls->issued = ls->cut = ls->pass_size;
+		goto again;
+	}
+	return n;
 }
 
 /* Count a finished I/O in the measured figures. */

@@ -34,6 +34,9 @@ struct io_loop {
 	uint64_t mix_slack;         /* a pass (or zone) with less than this + 1 bytes left is over:
 	                             * the smallest mixed size less 1 where what is left bounds a
 	                             * size (io/bssplit.c), else 0 */
+	int file_ends;              /* a mix over several files: each file's pass ends where the
+	                             * smallest size no longer fits it (the rest of its region, or
+	                             * of what a random map holds), as fio's files of size/nrfiles */
 	int zoned;                  /* fio's strided zones (job->pattern.zone_size, one file) */
 	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */

@@ -20,10 +20,15 @@
 void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 {
 	ls->issued = ls->pass_ios = 0;
+	w->files_done = 0;
 	ls->tw_pending = 0;
+	if (!ls->opening && reopen && w->mixed_bs && w->job->pattern.randrepeat) /* fio's next loop draws the sizes again */
+		io_bs_reseed(w);
 	ls->cut = ls->zoned && w->job->pattern.zone_size < ls->pass_size ? w->job->pattern.zone_size : ls->pass_size;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
+		f->moved = 0;
+		f->done = 0;
 		if (!ls->opening) {
 			for (int d = 0; d < DIR_COUNT; d++) {
 				f->seq_pos[d] = f->region_start;

@@ -46,6 +46,10 @@ struct io_pattern {
 	uint64_t zone_size, zone_range, zone_skip;
 	int randrepeat;             /* default 1: the same offsets each run */
 	uint64_t seed;
+	int seed_set;               /* seed was given (fio's randseed=, 0x89 when not) */
+	unsigned fio_thread;        /* fio's thread number of the job's first thread (1 up, over
+	                             * the threads of all the run's jobs): a mix's size draws are
+	                             * seeded from it as fio's (io/taus.h); 0: as 1 */
 	int norandommap;            /* 0: every block once per pass (a random map), as fio */
 	int lfsr;                   /* fio's random_generator=lfsr: uniform random offsets in a
 	                             * shift register's order (io/lfsr.c), each block once per

@@ -460,6 +460,9 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->ncpuset = t->nnode_cpus;
 	w->rng = (job->pattern.randrepeat ? (job->pattern.seed ? job->pattern.seed : 0x6e6f64656d61726bull) : random_u64()) +
 		 0x9e3779b97f4a7c15ull * (i + 1);
+	/* a mix's sizes are drawn with fio's generator and fio's seeds (io/taus.h) */
+	w->bs_seed = job->pattern.seed_set ? job->pattern.seed : job->pattern.randrepeat ? 0x89 : random_u64();
+	io_bs_reseed(w);
 	res->target_index = i % s->ntargets;
 	res->direct_used = t->direct;
 	snprintf(res->engine_used, sizeof res->engine_used, "%s", w->ops->name);

@@ -41,6 +41,26 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	if (!ls->pass_size)
 		for (unsigned i = 0; i < w->nfiles; i++)
 			ls->pass_size += w->files[i].region_len;
+	/* Where fio's files end the pass (sequential I/O of one direction, or a random map over
+	 * the files), a pass within the files ends at each file's last whole block: size=20000
+	 * at 4k moves 16384 bytes, 3 files of 6666 bytes 12288 (a mix's sizes fit each file's
+	 * rest, below).  Elsewhere fio's byte count ends it, with the I/O that reaches the size
+	 * (norandommap, rw: 20480). Strided zones: whole blocks of the size. */
+	int file_end = w->nfiles && (ls->random ? !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM
+						: ls->fixed_dir >= 0 || ls->trimwrite);
+	uint64_t bs = ls->fixed_dir >= 0 ? job->bs[ls->fixed_dir] : ls->trimwrite ? job->bs[DIR_TRIM]
+		     : job->bs[DIR_READ] < job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
+	if (ls->zoned && !w->mixed_bs && ls->pass_size > bs)
+		ls->pass_size -= ls->pass_size % bs;
+	else if (file_end && !w->mixed_bs && bs) {
+		uint64_t files = 0, whole = 0;
+		for (unsigned i = 0; i < w->nfiles; i++) {
+			files += w->files[i].region_len;
+			whole += w->files[i].region_len / bs * bs;
+		}
+		if (ls->pass_size <= files && whole < ls->pass_size)
+			ls->pass_size = whole;
+	}
 	if (ls->trimwrite) /* every block trimmed and written: twice the bytes, as fio's */
 		ls->pass_size *= 2;
 	if (!ls->pass_size)
@@ -54,6 +74,14 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 			if ((ls->fixed_dir < 0 && d != DIR_TRIM) || d == ls->fixed_dir)
 				small = io_bs_smallest(job, d) < small ? io_bs_smallest(job, d) : small;
 		ls->mix_slack = small != UINT64_MAX && small ? small - 1 : 0;
+		/* files the pass fits in: each ends where the smallest size no longer fits it (the
+		 * rest of its region, or what its random map has left), as fio's files of
+		 * size/nrfiles each; a pass over more than the files goes round them */
+		uint64_t files = 0;
+		for (unsigned i = 0; i < w->nfiles; i++)
+			files += w->files[i].region_len;
+		ls->file_ends = w->nfiles && !ls->trimwrite && !ls->zoned && ls->pass_size <= files &&
+				(!ls->random || job->pattern.dist == DIST_UNIFORM);
 	}
 	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (io_loop_new_pass) */
 	ls->opening = 1;

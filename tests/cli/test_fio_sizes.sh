@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fio's sizes beside real fio: filesize= alone is the job's size (filesize x files); the JSON's
-# io_bytes and total_ios compared by fio_compare.py; block-size mixes: the bytes (fio's rule
-# for a size that does not fit what is left).
+# io_bytes and total_ios compared by fio_compare.py; block-size mixes drawn as fio draws them;
+# several files of size/nrfiles each; where the files' ends end a job and where fio's byte
+# count does (issue 30).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/helpers/fio_side.sh"
 require_fio
@@ -11,16 +12,51 @@ json_like_fio "filesize= alone, one file: the size is the file's" --sizes d --na
 json_like_fio "filesize= alone, nrfiles=3: filesize x 3" --sizes d --name=fn --rw=randread --directory=d --nrfiles=3 --filesize=64k
 json_like_fio "filesize= alone, filename=a:b" --sizes d --name=fl --rw=write --filename=d/a:d/b --filesize=64k
 
-# a block-size mix over a size that is no multiple of its blocks: fio rounds the size down to
-# the smallest block and draws a size again until it fits what is left, so the bytes are
-# fio's (20000 at 1k-4k: 19456, where whole 4k blocks gave 16384); the I/O counts follow each
-# tool's random draws of the sizes, so only the bytes are compared
-json_like_fio "bsrange=1k-4k over size=20000, read" --bytes d --name=r1 --rw=read --filename=d/f --size=20000 --bsrange=1k-4k
+# a block-size mix over a size that is no multiple of its blocks: a size drawn must fit what is
+# left of the file, or is drawn again, so 20000 at 1k-4k moves 19456 (whole 4k blocks gave
+# 16384). The sizes are drawn with fio's generator (tausworthe) from fio's seeds (randseed,
+# the thread's number), so a sequential job of one direction draws fio's sizes in fio's order:
+# its bytes and I/O count are fio's (--sizes), also where a size is no multiple of the
+# smallest (1536-4k: 4096 leaves 512 that no size fits, so the bytes follow the draws).
+# Random jobs compare the bytes only: their offsets are nodemark's, and fio's random map trims
+# an I/O to the free blocks after its offset (smaller I/Os, more of them); with norandommap,
+# where fio's byte count ends the job, the last I/O's size follows fio's offsets too, so those
+# bytes are compared only where every size fits anywhere (bs=4k).
+json_like_fio "bsrange=1k-4k over size=20000, read" --sizes d --name=r1 --rw=read --filename=d/f --size=20000 --bsrange=1k-4k
 json_like_fio "bsrange=1k-4k over size=20000, randread (fio's random map)" --bytes d --name=r2 --rw=randread --filename=d/f --size=20000 --bsrange=1k-4k
-json_like_fio "bsrange=2k-16k over size=100000, write" --bytes d --name=r3 --rw=write --filename=d/f --size=100000 --bsrange=2k-16k
+json_like_fio "bsrange=2k-16k over size=100000, write" --sizes d --name=r3 --rw=write --filename=d/f --size=100000 --bsrange=2k-16k
 json_like_fio "bsrange=2k-16k over size=100000, randwrite" --bytes d --name=r4 --rw=randwrite --filename=d/f --size=100000 --bsrange=2k-16k
 json_like_fio "bsrange=2k-16k over size=100000, randrw" --bytes d --name=r5 --rw=randrw --filename=d/f --size=100000 --bsrange=2k-16k
-json_like_fio "bsrange=1k-4k over size=3000 (smaller than the largest block)" --bytes d --name=r6 --rw=read --filename=d/f --size=3000 --bsrange=1k-4k
-json_like_fio "bssplit=1k/50:4k/50 over size=20000, read" --bytes d --name=s1 --rw=read --filename=d/f --size=20000 --bssplit=1k/50:4k/50
+json_like_fio "bsrange=1k-4k over size=3000 (smaller than the largest block)" --sizes d --name=r6 --rw=read --filename=d/f --size=3000 --bsrange=1k-4k
+json_like_fio "bssplit=1k/50:4k/50 over size=20000, read" --sizes d --name=s1 --rw=read --filename=d/f --size=20000 --bssplit=1k/50:4k/50
 json_like_fio "bssplit=1k/50:4k/50 over size=20000, randread" --bytes d --name=s2 --rw=randread --filename=d/f --size=20000 --bssplit=1k/50:4k/50
-json_like_fio "bssplit=4k/10:64k/90 over 1m, two loops" --bytes d --name=s3 --rw=read --filename=d/f --size=1m --bssplit=4k/10:64k/90 --loops=2
+json_like_fio "bssplit=4k/10:64k/90 over 1m, two loops (the draws start over each loop)" --sizes d --name=s3 --rw=read --filename=d/f --size=1m --bssplit=4k/10:64k/90 --loops=2
+json_like_fio "bsrange=1536-4k over size=20000, read: fio's draws (19968 bytes)" --sizes d --name=u1 --rw=read --filename=d/f --size=20000 --bsrange=1536-4k
+json_like_fio "bssplit=1536/50:4k/50 over size=100000, read (4k rounds down to 3072)" --sizes d --name=u2 --rw=read --filename=d/f --size=100000 --bssplit=1536/50:4k/50
+json_like_fio "bsrange=2k-16k, write with verify (the writes draw with the read seed)" --sizes d --name=u3 --rw=write --filename=d/f --size=100000 --bsrange=2k-16k --verify=crc32c
+json_like_fio "randseed=1234: fio's draws from another seed" --sizes d --name=u4 --rw=read --filename=d/f --size=100000 --bsrange=1k-16k --randseed=1234
+json_like_fio "two jobs: the second draws from thread 2's seeds" --sizes d --name=u5 --rw=read --filename=d/f --size=100000 --bsrange=1k-16k --name=u6 --rw=write --filename=d/g --size=100000 --bsrange=1k-16k
+json_like_fio "numjobs=2, group_reporting: each thread its own seeds" --sizes d --name=u7 --rw=write --directory=d --size=100000 --bsrange=2k-16k --numjobs=2 --group_reporting
+
+# several files: fio gives each of nrfiles size/nrfiles bytes (20000 over 3: 6666) and ends
+# each where the next I/O no longer fits it, with a mix (3 x 6144 at 1k-4k) or without one
+# (one 4k block of each: 12288); nodemark's whole size went round the files (19456, 16384)
+json_like_fio "nrfiles=3, size=20000, bsrange=1k-4k, read" --sizes d --name=f1 --rw=read --directory=d --nrfiles=3 --size=20000 --bsrange=1k-4k
+json_like_fio "nrfiles=3, size=20000, bsrange=1k-4k, randread" --bytes d --name=f2 --rw=randread --directory=d --nrfiles=3 --size=20000 --bsrange=1k-4k
+json_like_fio "nrfiles=3, size=20000, bsrange=1536-4k, read" --sizes d --name=f3 --rw=read --directory=d --nrfiles=3 --size=20000 --bsrange=1536-4k
+json_like_fio "nrfiles=2, size=100000, bssplit=2k/50:16k/50, write" --sizes d --name=f4 --rw=write --directory=d --nrfiles=2 --size=100000 --bssplit=2k/50:16k/50
+json_like_fio "nrfiles=3, size=20000, bs=4k, read: a block of each file" --sizes d --name=f5 --rw=read --directory=d --nrfiles=3 --size=20000 --bs=4k
+json_like_fio "nrfiles=3, size=20000, bs=4k, randread" --sizes d --name=f6 --rw=randread --directory=d --nrfiles=3 --size=20000 --bs=4k
+
+# where fio's byte count ends the job (no random map, directions mixed, io_size), the size is
+# not rounded to the block: the last I/O reaches it (20000 at 4k: 20480); the files' ends
+# (one direction, a random map) end at the last whole block (16384)
+json_like_fio "norandommap, bs=4k over size=20000: the block that reaches the size" --sizes d --name=n1 --rw=randread --norandommap --filename=d/f --size=20000 --bs=4k
+json_like_fio "norandommap, nrfiles=3, bs=4k over size=20000" --sizes d --name=n2 --rw=randread --norandommap --directory=d --nrfiles=3 --size=20000 --bs=4k
+json_like_fio "rw=rw, bs=4k over size=20000" --sizes d --name=n3 --rw=rw --filename=d/f --size=20000 --bs=4k
+json_like_fio "randrw, norandommap, bs=4k over size=20000" --sizes d --name=n4 --rw=randrw --norandommap --filename=d/f --size=20000 --bs=4k
+json_like_fio "randrw with the random map, bs=4k over size=200000: whole blocks" --sizes d --name=n5 --rw=randrw --filename=d/f --size=200000 --bs=4k
+json_like_fio "io_size=30000 over size=20000 at 4k, read" --sizes d --name=n6 --rw=read --filename=d/f --size=20000 --io_size=30000 --bs=4k
+json_like_fio "io_size=30000 over size=20000 at 4k, randread" --sizes d --name=n7 --rw=randread --filename=d/f --size=20000 --io_size=30000 --bs=4k
+json_like_fio "size=4k of 1000-byte blocks (kb_base=1000), read: 4000" --sizes d --name=n8 --rw=read --filename=d/f --size=4k --kb_base=1000 --bs=1k
+json_like_fio "size=4k of 1000-byte blocks, norandommap: 5000" --sizes d --name=n9 --rw=randread --norandommap --filename=d/f --size=4k --kb_base=1000 --bs=1k
