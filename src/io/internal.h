@@ -130,6 +130,13 @@ void io_dist_cleanup(struct io_worker *w);
  * it goes in f. */
 uint64_t io_bs_pick(struct io_worker *w, int dir, uint64_t room);
 void io_bs_reseed(struct io_worker *w);
+/* A random mix's offsets as fio's: set up (with the maps) at the start, freed at the end; the
+ * next block of f (in fio_unit blocks; -1: the file's map is full); an I/O of bs bytes at
+ * block b marked in the map, the size it keeps (cut at the first block already covered). */
+int io_bs_fio_setup(struct io_worker *w);
+void io_bs_fio_cleanup(struct io_worker *w);
+int64_t io_bs_fio_block(struct io_worker *w, struct io_file *f);
+uint64_t io_bs_fio_mark(struct io_worker *w, struct io_file *f, uint64_t b, uint64_t bs);
 uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random);
 
 /* --- I/O priorities (io/prio.c): fio's prio, prioclass and cmdprio_* --------------------- */
@@ -299,6 +306,8 @@ struct io_file {
 	uint64_t lfsr_unit, lfsr_seed;
 	struct io_dist_state *dist; /* NULL: uniform offsets */
 	uint64_t moved;             /* bytes given this file in the pass (a mix's file ends) */
+	uint64_t *fmap, fmap_bits;  /* a random mix's map of fio's (io/bssplit.c): a bit per
+	                             * smallest block, set once an I/O covered it; NULL: none */
 	int done;                   /* a mix's file ended in this pass (io/loop.c's file_ends) */
 };
 
@@ -341,6 +350,10 @@ struct io_worker {
 	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
 	struct io_taus bs_taus[DIR_COUNT]; /* a mix's size draws, per direction, as fio's */
 	uint64_t bs_seed;           /* fio's randseed for them (io_bs_reseed) */
+	int fio_offsets;            /* a random mix's offsets as fio's (io/bssplit.c): 1 without
+	                             * a random map, 2 with one; 0: nodemark's */
+	uint64_t fio_unit;          /* their blocks: the smallest size */
+	struct io_taus off_taus;    /* their generator, as fio's random_state */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
 	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */
 	struct io_trace *trace;     /* fio's iologs, recorded or replayed (io/replay.c); NULL: none */

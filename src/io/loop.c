@@ -91,7 +91,22 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	struct io_file *f = &w->files[fi];
 	r->dir = (uint8_t)dir;
 	r->file = (uint16_t)fi;
-	if (__builtin_expect(w->mixed_bs, 0)) {
+	if (__builtin_expect(w->fio_offsets != 0, 0)) { /* a random mix's offsets as fio's */
+		int64_t b;
+		while ((b = io_bs_fio_block(w, f)) < 0) { /* the file's map is full: it is done */
+			f->done = 1;
+			if (++w->files_done == w->nfiles)
+				return 0;
+			fi = io_next_file(w, bs);
+			f = &w->files[fi];
+			r->file = (uint16_t)fi;
+		}
+		uint64_t off = (uint64_t)b * w->fio_unit;
+		bs = io_bs_pick(w, dir, f->region_len - off);
+		if (f->fmap)
+			bs = io_bs_fio_mark(w, f, (uint64_t)b, bs);
+		r->offset = f->region_start + off;
+	} else if (__builtin_expect(w->mixed_bs, 0)) {
 		uint64_t room = mixed_room(w, ls, f, dir);
 		while (ls->file_ends && room < io_bs_smallest(job, dir)) { /* the file is done */
 			f->done = 1;
@@ -184,8 +199,15 @@ again:
 		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
 	}
 	int n = fill_io(w, ls, r, dir);
-	if (__builtin_expect(n == 0, 0)) { /* every file done: the pass is over */
-		ls->issued = ls->cut = ls->pass_size;
+	if (__builtin_expect(n == 0, 0)) { /* every file done: the pass is over, or they start over */
+		uint64_t big = w->job->bs[DIR_READ] > w->job->bs[DIR_WRITE] ? w->job->bs[DIR_READ] : w->job->bs[DIR_WRITE];
+		if (ls->files_again && ls->pass_size - ls->issued >= big) { /* fio: not for less than a largest size */
+			uint64_t issued = ls->issued, ios = ls->pass_ios;
+			io_loop_new_pass(w, ls, 1);
+			ls->issued = issued, ls->pass_ios = ios;
+		} else {
+			ls->issued = ls->cut = ls->pass_size;
+		}
 		goto again;
 	}
 	return n;

@@ -37,6 +37,8 @@ struct io_loop {
 	int file_ends;              /* a mix over several files: each file's pass ends where the
 	                             * smallest size no longer fits it (the rest of its region, or
 	                             * of what a random map holds), as fio's files of size/nrfiles */
+	int files_again;            /* every file done before the pass's bytes: they start over
+	                             * within the pass (fio's io_size over a random mix's map) */
 	int zoned;                  /* fio's strided zones (job->pattern.zone_size, one file) */
 	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */

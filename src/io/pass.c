@@ -29,6 +29,8 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 		struct io_file *f = &w->files[i];
 		f->moved = 0;
 		f->done = 0;
+		if (f->fmap)
+			memset(f->fmap, 0, (f->fmap_bits / 64 + 1) * sizeof *f->fmap);
 		if (!ls->opening) {
 			for (int d = 0; d < DIR_COUNT; d++) {
 				f->seq_pos[d] = f->region_start;

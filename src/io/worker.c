@@ -82,6 +82,11 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 			files += w->files[i].region_len;
 		ls->file_ends = w->nfiles && !ls->trimwrite && !ls->zoned && ls->pass_size <= files &&
 				(!ls->random || job->pattern.dist == DIST_UNIFORM);
+		if (w->fio_offsets) { /* fio's random map ends each file (io/bssplit.c), its bytes the
+				       * pass: a pass over more than the files (io_size) starts them over */
+			ls->mix_slack = 0, ls->file_ends = 0;
+			ls->files_again = ls->pass_size > files;
+		}
 	}
 	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (io_loop_new_pass) */
 	ls->opening = 1;
@@ -121,6 +126,7 @@ void *io_worker_main(void *arg)
 out:
 	w->ops->cleanup(w);
 	io_dist_cleanup(w);
+	io_bs_fio_cleanup(w);
 	io_verify_cleanup(w);
 	io_trace_cleanup(w);
 	io_content_free(w->content);

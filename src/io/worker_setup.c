@@ -122,6 +122,8 @@ int io_worker_prepare(struct io_worker *w)
 	if (rc == 0)
 		rc = io_dist_setup(w);
 	if (rc == 0)
+		rc = io_bs_fio_setup(w);
+	if (rc == 0)
 		rc = io_verify_setup(w);
 	if (rc == 0)
 		rc = io_trace_setup(w);

@@ -111,13 +111,15 @@ PY
 }
 B="--name=b --filename=f --size=4m --ioengine=psync"
 # each case: the alignment every offset must have, the expected mix, then the job's options
-# (random cases without fio's random map, which trims I/Os to fit between used blocks)
+# (random cases without fio's random map, which trims I/Os to fit between used blocks). With
+# randrepeat=0 the 16 loops draw 16 times as many sizes: with fio's default each loop starts
+# its size draws over, as fio's, and one pass's few hundred draws are its own mix
 for case in "4096 4096=.5,16384=.3,65536=.2 --rw=randread --norandommap --bssplit=4k/50:16k/30:64k/20" \
     "512 512=.1,4096=.6,8192=.15,32768=.15 --rw=read --bssplit=512/10:4k/60:8k/:32k/" \
     "4096 4096=.25,8192=.25,12288=.25,16384=.25 --rw=randread --norandommap --bsrange=4k-16k" \
     "65536 4096=.4,65536=.6 --rw=randread --bssplit=4k/40:64k/60 --blockalign=64k"; do
     read -r align want args <<<"$case"
-    traced nm nm.log $B --loops=16 $args
+    traced nm nm.log $B --loops=16 --randrepeat=0 $args
     read -r nm_sh nm_n nm_al nm_fit <<<"$(sizes nm.log pread64 "$align")"
     # with the random map a pass's last I/Os are the sizes that fit what is left, as fio's: the
     # mix leans to the small size there (4k/40:64k/60 reads 42.5% of 4k in fio 3.33 here)
@@ -128,7 +130,7 @@ for case in "4096 4096=.5,16384=.3,65536=.2 --rw=randread --norandommap --bsspli
         continue
     fi
     if [ $HAVE_FIO = 1 ]; then
-        traced fio fio.log $B --loops=16 $args
+        traced fio fio.log $B --loops=16 --randrepeat=0 $args
         read -r fio_sh fio_n _ <<<"$(sizes fio.log pread64 512)"
         if shares_near "$nm_sh" "$fio_sh" 0.05; then
             ok "$args: the mix asked for and fio's, aligned, inside the file ($nm_sh; fio $fio_sh)"

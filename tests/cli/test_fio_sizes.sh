@@ -15,22 +15,30 @@ json_like_fio "filesize= alone, filename=a:b" --sizes d --name=fl --rw=write --f
 # a block-size mix over a size that is no multiple of its blocks: a size drawn must fit what is
 # left of the file, or is drawn again, so 20000 at 1k-4k moves 19456 (whole 4k blocks gave
 # 16384). The sizes are drawn with fio's generator (tausworthe) from fio's seeds (randseed,
-# the thread's number), so a sequential job of one direction draws fio's sizes in fio's order:
-# its bytes and I/O count are fio's (--sizes), also where a size is no multiple of the
-# smallest (1536-4k: 4096 leaves 512 that no size fits, so the bytes follow the draws).
-# Random jobs compare the bytes only: their offsets are nodemark's, and fio's random map trims
-# an I/O to the free blocks after its offset (smaller I/Os, more of them); with norandommap,
-# where fio's byte count ends the job, the last I/O's size follows fio's offsets too, so those
-# bytes are compared only where every size fits anywhere (bs=4k).
+# the thread's number), and a random mix's offsets come from fio's offset generator, with
+# fio's random map (in blocks of the smallest size: an I/O covers the free blocks from its
+# offset on, cut at the first covered one): a job of one direction draws fio's sizes at fio's
+# offsets in fio's order, so its bytes and I/O count are fio's (--sizes), also where a size is
+# no multiple of the smallest (1536-4k: 4096 leaves 512 that no size fits, so the bytes
+# follow the draws) and with norandommap (the last I/O passes the size by what was drawn).
+# A mix of directions (randrw) compares the bytes only: which direction an I/O takes is drawn
+# by nodemark's generator, not fio's, so the I/Os that make up the bytes differ.
 json_like_fio "bsrange=1k-4k over size=20000, read" --sizes d --name=r1 --rw=read --filename=d/f --size=20000 --bsrange=1k-4k
-json_like_fio "bsrange=1k-4k over size=20000, randread (fio's random map)" --bytes d --name=r2 --rw=randread --filename=d/f --size=20000 --bsrange=1k-4k
+json_like_fio "bsrange=1k-4k over size=20000, randread (fio's random map)" --sizes d --name=r2 --rw=randread --filename=d/f --size=20000 --bsrange=1k-4k
 json_like_fio "bsrange=2k-16k over size=100000, write" --sizes d --name=r3 --rw=write --filename=d/f --size=100000 --bsrange=2k-16k
-json_like_fio "bsrange=2k-16k over size=100000, randwrite" --bytes d --name=r4 --rw=randwrite --filename=d/f --size=100000 --bsrange=2k-16k
+json_like_fio "bsrange=2k-16k over size=100000, randwrite" --sizes d --name=r4 --rw=randwrite --filename=d/f --size=100000 --bsrange=2k-16k
 json_like_fio "bsrange=2k-16k over size=100000, randrw" --bytes d --name=r5 --rw=randrw --filename=d/f --size=100000 --bsrange=2k-16k
 json_like_fio "bsrange=1k-4k over size=3000 (smaller than the largest block)" --sizes d --name=r6 --rw=read --filename=d/f --size=3000 --bsrange=1k-4k
 json_like_fio "bssplit=1k/50:4k/50 over size=20000, read" --sizes d --name=s1 --rw=read --filename=d/f --size=20000 --bssplit=1k/50:4k/50
-json_like_fio "bssplit=1k/50:4k/50 over size=20000, randread" --bytes d --name=s2 --rw=randread --filename=d/f --size=20000 --bssplit=1k/50:4k/50
+json_like_fio "bssplit=1k/50:4k/50 over size=20000, randread" --sizes d --name=s2 --rw=randread --filename=d/f --size=20000 --bssplit=1k/50:4k/50
 json_like_fio "bssplit=4k/10:64k/90 over 1m, two loops (the draws start over each loop)" --sizes d --name=s3 --rw=read --filename=d/f --size=1m --bssplit=4k/10:64k/90 --loops=2
+json_like_fio "bsrange=1536-4k over size=20000, randread: fio's map (19456 bytes)" --sizes d --name=u0 --rw=randread --filename=d/f --size=20000 --bsrange=1536-4k
+json_like_fio "bsrange=1k-4k over size=20000, randread, norandommap (21504: past the size)" --sizes d --name=v1 --rw=randread --norandommap --filename=d/f --size=20000 --bsrange=1k-4k
+json_like_fio "bssplit=4k/10:64k/90 over 1m, randread, two loops" --sizes d --name=v2 --rw=randread --filename=d/f --size=1m --bssplit=4k/10:64k/90 --loops=2
+json_like_fio "randread mix, numjobs=2: each thread its own offsets and sizes" --sizes d --name=v3 --rw=randread --directory=d --size=100000 --bsrange=2k-16k --numjobs=2 --group_reporting
+json_like_fio "randread mix, randseed=1234 (the sizes from it; fio's offsets are randrepeat's)" --sizes d --name=v4 --rw=randread --filename=d/f --size=100000 --bsrange=2k-16k --randseed=1234
+json_like_fio "randread mix, io_size=300000 over size=100000: the map's rounds, none for less than 16k" --sizes d --name=v5 --rw=randread --filename=d/f --size=100000 --io_size=300000 --bsrange=2k-16k
+json_like_fio "randread mix, io_size=50000 over size=20000 at 1536-4k" --sizes d --name=v6 --rw=randread --filename=d/f --size=20000 --io_size=50000 --bsrange=1536-4k
 json_like_fio "bsrange=1536-4k over size=20000, read: fio's draws (19968 bytes)" --sizes d --name=u1 --rw=read --filename=d/f --size=20000 --bsrange=1536-4k
 json_like_fio "bssplit=1536/50:4k/50 over size=100000, read (4k rounds down to 3072)" --sizes d --name=u2 --rw=read --filename=d/f --size=100000 --bssplit=1536/50:4k/50
 json_like_fio "bsrange=2k-16k, write with verify (the writes draw with the read seed)" --sizes d --name=u3 --rw=write --filename=d/f --size=100000 --bsrange=2k-16k --verify=crc32c
@@ -42,7 +50,8 @@ json_like_fio "numjobs=2, group_reporting: each thread its own seeds" --sizes d 
 # each where the next I/O no longer fits it, with a mix (3 x 6144 at 1k-4k) or without one
 # (one 4k block of each: 12288); nodemark's whole size went round the files (19456, 16384)
 json_like_fio "nrfiles=3, size=20000, bsrange=1k-4k, read" --sizes d --name=f1 --rw=read --directory=d --nrfiles=3 --size=20000 --bsrange=1k-4k
-json_like_fio "nrfiles=3, size=20000, bsrange=1k-4k, randread" --bytes d --name=f2 --rw=randread --directory=d --nrfiles=3 --size=20000 --bsrange=1k-4k
+json_like_fio "nrfiles=3, size=20000, bsrange=1k-4k, randread" --sizes d --name=f2 --rw=randread --directory=d --nrfiles=3 --size=20000 --bsrange=1k-4k
+json_like_fio "nrfiles=3, size=20000, bsrange=1k-4k, randread, norandommap" --sizes d --name=f7 --rw=randread --norandommap --directory=d --nrfiles=3 --size=20000 --bsrange=1k-4k
 json_like_fio "nrfiles=3, size=20000, bsrange=1536-4k, read" --sizes d --name=f3 --rw=read --directory=d --nrfiles=3 --size=20000 --bsrange=1536-4k
 json_like_fio "nrfiles=2, size=100000, bssplit=2k/50:16k/50, write" --sizes d --name=f4 --rw=write --directory=d --nrfiles=2 --size=100000 --bssplit=2k/50:16k/50
 json_like_fio "nrfiles=3, size=20000, bs=4k, read: a block of each file" --sizes d --name=f5 --rw=read --directory=d --nrfiles=3 --size=20000 --bs=4k
