@@ -6,9 +6,9 @@
  *                         of min and capped at max: the multiples of min, about evenly;
  *   blockalign=N          random offsets are multiples of N (default: the smallest size).
  *
- * A random I/O of a mix goes anywhere in the region where it fits (no random map: fio's keeps
- * one in units of the smallest size; nodemark's permutation needs one size).  Sequential I/O
- * follows on from the previous one whatever its size. */
+ * The sizes are drawn with fio's generator and seeds (io/taus.h).  A random I/O of a mix takes
+ * fio's offsets and random map where it can (io_bs_fio_setup), else it goes anywhere in the
+ * region where it fits.  Sequential I/O follows on from the previous one whatever its size. */
 #include "io/internal.h"
 
 #include <errno.h>
@@ -176,10 +176,9 @@ static uint64_t largest_within(const struct io_job *job, int dir, uint64_t room)
 }
 
 /* fio draws a size again until it fits what is left (io_u.c's io_u_fits): the rest of the
- * region for sequential I/O, the rest of the pass where a random map ends it; so a pass of
- * size=20000 at bsrange=1k-4k moves 19 KiB (the size rounds down to the smallest block), not
- * 16 KiB of whole 4k blocks. A run of unlucky draws (or a share of 0 %) ends in the largest
- * size that fits. */
+ * file from the offset (sequential I/O, fio's random offsets), or of the pass and the file's
+ * map otherwise; so size=20000 at bsrange=1k-4k moves 19 KiB, not 16 KiB of whole 4k blocks.
+ * A run of unlucky draws (or a share of 0 %) ends in the largest size that fits. */
 uint64_t io_bs_pick(struct io_worker *w, int dir, uint64_t room)
 {
 	uint64_t small = io_bs_smallest(w->job, dir);

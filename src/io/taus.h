@@ -10,8 +10,8 @@
  * number i is seed x thread + i, the seed multiplied once more for each next i; the read,
  * write and trim sizes use seeds 0, 1 and 2 (a verifying job writes with the read seed, a
  * trimwrite job trims with the write seed).  A generator takes the seed's low 32 bits: each
- * component starts from the previous one (the first from 53) times 69069, xor the seed,
- * raised past its component's few low bits that must not all be 0, then 6 draws are
+ * component is the previous one (the first: 53) times 69069, xor the seed, raised by 1, 7 or
+ * 15 when below that (the components' low bits must not all be 0), then 6 draws are
  * discarded. */
 #ifndef NM_IO_TAUS_H
 #define NM_IO_TAUS_H
