@@ -75,6 +75,7 @@ void io_bs_reseed(struct io_worker *w)
 		idx[DIR_TRIM] = idx[DIR_WRITE];
 	for (int d = 0; d < DIR_COUNT; d++)
 		io_taus_seed(&w->bs_taus[d], io_taus_fio_seed(w->bs_seed, tn, idx[d]));
+	io_taus_seed(&w->mix_taus, io_taus_fio_seed(w->bs_seed, tn, 4)); /* fio's rwmix: seed 4 */
 	/* fio's offsets: with randrepeat its own seed, 0xb1899bed x thread, else seed number 6 */
 	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : io_taus_fio_seed(w->bs_seed, tn, 6));
 }

@@ -354,6 +354,7 @@ struct io_worker {
 	                             * a random map, 2 with one; 0: nodemark's */
 	uint64_t fio_unit;          /* their blocks: the smallest size */
 	struct io_taus off_taus;    /* their generator, as fio's random_state */
+	struct io_taus mix_taus;    /* rw and randrw: each I/O's direction, as fio's rwmix_state */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
 	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */
 	struct io_trace *trace;     /* fio's iologs, recorded or replayed (io/replay.c); NULL: none */

@@ -128,8 +128,17 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 		}
 		uint64_t small = io_bs_smallest(job, dir); /* a random map's blocks are the smallest size */
 		f->moved += ls->random ? (bs + small - 1) / small * small : bs;
-	} else
+	} else {
+		while (__builtin_expect(ls->seq_ends, 0) && f->seq_pos[dir] + bs > f->region_start + f->region_len) {
+			f->done = 1; /* the file is done */
+			if (++w->files_done == w->nfiles)
+				return 0;
+			fi = io_next_file(w, bs);
+			f = &w->files[fi];
+			r->file = (uint16_t)fi;
+		}
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
+	}
 	r->len = (uint32_t)bs;
 	r->prio = job->place.ioprio;
 	if (__builtin_expect(job->place.ncmdprio[dir] != 0, 0))
@@ -174,6 +183,23 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 	return 1;
 }
 
+/* The direction of rw's and randrw's next I/O, as fio 3.33's rwmix takes it: a direction is
+ * drawn (1 + r/2^32 x 100 at most rwmix_read: a read) once the current one's I/Os reach
+ * mix_until; a change of direction sets mix_until to the old direction's I/Os so far times
+ * the new one's share, so a direction is kept for a run of I/Os. */
+static inline int mix_dir(struct io_worker *w, struct io_loop *ls)
+{
+	if (ls->mix_ios[ls->mix_dir] >= ls->mix_until) {
+		uint32_t r = io_taus_next(&w->mix_taus);
+		unsigned v = 1 + (unsigned)(100.0 * (r / 4294967296.0)), rd = w->job->rwmix_read;
+		int d = v <= rd ? DIR_READ : DIR_WRITE;
+		if (d != ls->mix_dir)
+			ls->mix_until = ls->mix_ios[ls->mix_dir] * (d == DIR_READ ? rd : 100 - rd) / 100;
+		ls->mix_dir = d;
+	}
+	return ls->mix_dir;
+}
+
 /* Fill r with the next I/O. Returns 0 when this thread has nothing more to issue, -1 when
  * its rate or think time holds the next one back (ls->pace says until when). */
 static inline int next_io_plain(struct io_worker *w, struct io_loop *ls, struct io_req *r)
@@ -196,9 +222,11 @@ again:
 	if (dir < 0) {
 		if (__builtin_expect(ls->trimwrite, 0))
 			return trimwrite_next(w, ls, r);
-		dir = prng_below(&w->rng, 100) < job->rwmix_read ? DIR_READ : DIR_WRITE;
+		dir = mix_dir(w, ls);
 	}
 	int n = fill_io(w, ls, r, dir);
+	if (n == 1 && ls->fixed_dir < 0 && r->dir < 2)
+		ls->mix_ios[r->dir]++;
 	if (__builtin_expect(n == 0, 0)) { /* every file done: the pass is over, or they start over */
 		uint64_t big = w->job->bs[DIR_READ] > w->job->bs[DIR_WRITE] ? w->job->bs[DIR_READ] : w->job->bs[DIR_WRITE];
 		if (ls->files_again && ls->pass_size - ls->issued >= big) { /* fio: not for less than a largest size */

@@ -37,9 +37,15 @@ struct io_loop {
 	int file_ends;              /* a mix over several files: each file's pass ends where the
 	                             * smallest size no longer fits it (the rest of its region, or
 	                             * of what a random map holds), as fio's files of size/nrfiles */
+	int seq_ends;               /* rw of one size: a file is done where a direction's next
+	                             * block no longer fits it (io/worker.c) */
 	int files_again;            /* every file done before the pass's bytes: they start over
 	                             * within the pass (fio's io_size over a random mix's map) */
 	int zoned;                  /* fio's strided zones (job->pattern.zone_size, one file) */
+	/* rw and randrw: the direction as fio's rwmix takes it (io/loop.c's mix_dir): mix_dir's
+	 * I/Os go on until mix_ios[mix_dir] reaches mix_until, then a direction is drawn */
+	int mix_dir;
+	uint64_t mix_ios[2], mix_until;
 	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
 	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */

@@ -22,8 +22,10 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 	ls->issued = ls->pass_ios = 0;
 	w->files_done = 0;
 	ls->tw_pending = 0;
-	if (!ls->opening && reopen && w->mixed_bs && w->job->pattern.randrepeat) /* fio's next loop draws the sizes again */
+	if (!ls->opening && reopen && w->job->pattern.randrepeat) /* fio's next loop draws again */
 		io_bs_reseed(w);
+	if (!ls->opening && reopen)
+		ls->mix_until = 0; /* fio's rw draws a direction at a loop's first I/O */
 	ls->cut = ls->zoned && w->job->pattern.zone_size < ls->pass_size ? w->job->pattern.zone_size : ls->pass_size;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];

@@ -88,6 +88,18 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 			ls->files_again = ls->pass_size > files;
 		}
 	}
+	/* rw, sequential I/O of both directions over files the pass fits in: a file is done where
+	 * a direction's next I/O no longer fits it, as fio's (each direction has its place in the
+	 * file), the pass where all are or at fio's byte count, whichever comes first */
+	if (!ls->random && ls->fixed_dir < 0 && !ls->trimwrite && !ls->zoned && w->nfiles && !job->pattern.rw_seq_skip) {
+		uint64_t files = 0;
+		for (unsigned i = 0; i < w->nfiles; i++)
+			files += w->files[i].region_len;
+		if (ls->pass_size <= files) {
+			ls->seq_ends = !w->mixed_bs;
+			ls->file_ends = w->mixed_bs;
+		}
+	}
 	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (io_loop_new_pass) */
 	ls->opening = 1;
 	io_loop_start_clocks(w, ls);

@@ -132,7 +132,11 @@ for case in "4096 4096=.5,16384=.3,65536=.2 --rw=randread --norandommap --bsspli
     if [ $HAVE_FIO = 1 ]; then
         traced fio fio.log $B --loops=16 --randrepeat=0 $args
         read -r fio_sh fio_n _ <<<"$(sizes fio.log pread64 512)"
-        if shares_near "$nm_sh" "$fio_sh" 0.05; then
+        # with blockalign fio's map trims I/Os between used 64k blocks: its 4k share moves by
+        # several points from run to run with randrepeat=0 (38.9% and 42.5% here)
+        ftol=0.05
+        [[ $args == *blockalign* ]] && ftol=0.09
+        if shares_near "$nm_sh" "$fio_sh" $ftol; then
             ok "$args: the mix asked for and fio's, aligned, inside the file ($nm_sh; fio $fio_sh)"
         else not_ok "$args: fio's size mix" "nodemark $nm_sh ($nm_n reads), fio $fio_sh ($fio_n reads)"; fi
     else

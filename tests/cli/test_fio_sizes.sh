@@ -21,13 +21,14 @@ json_like_fio "filesize= alone, filename=a:b" --sizes d --name=fl --rw=write --f
 # offsets in fio's order, so its bytes and I/O count are fio's (--sizes), also where a size is
 # no multiple of the smallest (1536-4k: 4096 leaves 512 that no size fits, so the bytes
 # follow the draws) and with norandommap (the last I/O passes the size by what was drawn).
-# A mix of directions (randrw) compares the bytes only: which direction an I/O takes is drawn
-# by nodemark's generator, not fio's, so the I/Os that make up the bytes differ.
+# rw and randrw take each I/O's direction as fio's rwmix does (its generator and seed, a
+# direction kept for a run of I/Os), so their bytes and I/Os are fio's too; fio_compare.py
+# compares the sums of the two directions and that both have I/Os.
 json_like_fio "bsrange=1k-4k over size=20000, read" --sizes d --name=r1 --rw=read --filename=d/f --size=20000 --bsrange=1k-4k
 json_like_fio "bsrange=1k-4k over size=20000, randread (fio's random map)" --sizes d --name=r2 --rw=randread --filename=d/f --size=20000 --bsrange=1k-4k
 json_like_fio "bsrange=2k-16k over size=100000, write" --sizes d --name=r3 --rw=write --filename=d/f --size=100000 --bsrange=2k-16k
 json_like_fio "bsrange=2k-16k over size=100000, randwrite" --sizes d --name=r4 --rw=randwrite --filename=d/f --size=100000 --bsrange=2k-16k
-json_like_fio "bsrange=2k-16k over size=100000, randrw" --bytes d --name=r5 --rw=randrw --filename=d/f --size=100000 --bsrange=2k-16k
+json_like_fio "bsrange=2k-16k over size=100000, randrw" --sizes d --name=r5 --rw=randrw --filename=d/f --size=100000 --bsrange=2k-16k
 json_like_fio "bsrange=1k-4k over size=3000 (smaller than the largest block)" --sizes d --name=r6 --rw=read --filename=d/f --size=3000 --bsrange=1k-4k
 json_like_fio "bssplit=1k/50:4k/50 over size=20000, read" --sizes d --name=s1 --rw=read --filename=d/f --size=20000 --bssplit=1k/50:4k/50
 json_like_fio "bssplit=1k/50:4k/50 over size=20000, randread" --sizes d --name=s2 --rw=randread --filename=d/f --size=20000 --bssplit=1k/50:4k/50
@@ -39,6 +40,11 @@ json_like_fio "randread mix, numjobs=2: each thread its own offsets and sizes" -
 json_like_fio "randread mix, randseed=1234 (the sizes from it; fio's offsets are randrepeat's)" --sizes d --name=v4 --rw=randread --filename=d/f --size=100000 --bsrange=2k-16k --randseed=1234
 json_like_fio "randread mix, io_size=300000 over size=100000: the map's rounds, none for less than 16k" --sizes d --name=v5 --rw=randread --filename=d/f --size=100000 --io_size=300000 --bsrange=2k-16k
 json_like_fio "randread mix, io_size=50000 over size=20000 at 1536-4k" --sizes d --name=v6 --rw=randread --filename=d/f --size=20000 --io_size=50000 --bsrange=1536-4k
+json_like_fio "randrw, norandommap, bsrange=2k-16k over size=100000 (106496: past the size)" --sizes d --name=w1 --rw=randrw --norandommap --filename=d/f --size=100000 --bsrange=2k-16k
+json_like_fio "rw, bsrange=2k-16k over size=100000" --sizes d --name=w2 --rw=rw --filename=d/f --size=100000 --bsrange=2k-16k
+json_like_fio "rw, rwmixread=70, nrfiles=2, bs=4k over size=50000" --sizes d --name=w3 --rw=rw --rwmixread=70 --directory=d --nrfiles=2 --size=50000 --bs=4k
+json_like_fio "rw, nrfiles=3, bs=4k over size=20000: a file is done where a direction's next block no longer fits" --sizes d --name=w4 --rw=rw --directory=d --nrfiles=3 --size=20000 --bs=4k
+json_like_fio "rw, nrfiles=3, bsrange=1k-4k over size=20000" --sizes d --name=w5 --rw=rw --directory=d --nrfiles=3 --size=20000 --bsrange=1k-4k
 json_like_fio "bsrange=1536-4k over size=20000, read: fio's draws (19968 bytes)" --sizes d --name=u1 --rw=read --filename=d/f --size=20000 --bsrange=1536-4k
 json_like_fio "bssplit=1536/50:4k/50 over size=100000, read (4k rounds down to 3072)" --sizes d --name=u2 --rw=read --filename=d/f --size=100000 --bssplit=1536/50:4k/50
 json_like_fio "bsrange=2k-16k, write with verify (the writes draw with the read seed)" --sizes d --name=u3 --rw=write --filename=d/f --size=100000 --bsrange=2k-16k --verify=crc32c
