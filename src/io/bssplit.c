@@ -87,13 +87,15 @@ void io_bs_reseed(struct io_worker *w)
  * file is done when none is left, and an I/O covers the free blocks from its offset on, cut
  * at the first covered one (fio's mark_random_map: 4096 bytes at 1536-byte blocks cover 3).
  * Only where the directions share the smallest size and offsets are aligned to it (no
- * blockalign), with uniform offsets; a map over more than 2^31 blocks is not made. */
+ * blockalign), with uniform offsets and not lfsr; a map over more than 2^31 blocks is not made. */
 int io_bs_fio_setup(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
 	uint64_t unit = io_bs_smallest(job, DIR_READ);
 	w->fio_offsets = 0;
-	if (!io_job_mixed_bs(job) || !io_job_random(job) || job->pattern.dist != DIST_UNIFORM || job->pattern.zone_size ||
+	/* lfsr: the register gives the offsets, with no map (io/lfsr.c) */
+	if (!io_job_mixed_bs(job) || !io_job_random(job) || job->pattern.lfsr || job->pattern.dist != DIST_UNIFORM ||
+	    job->pattern.zone_size ||
 	    job->rw == IO_RANDTRIM || job->rw == IO_RANDTRIMWRITE || unit != io_bs_smallest(job, DIR_WRITE) || !unit)
 		return 0;
 	for (int d = 0; d < DIR_COUNT; d++)
