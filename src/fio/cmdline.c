@@ -2,6 +2,7 @@
  * their options, then job file names, read after the command-line jobs as fio does. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "io/engine.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
 #include "util/opt.h"
@@ -158,30 +159,83 @@ static int switch_takes_value(const char *key)
 	return 0;
 }
 
+/* Where the command line is: the job its options go to (NULL: the globals, before the first
+ * --name) and the engine whose options fio takes on the command line now. fio reads its command
+ * line with getopt, and an engine's options are among getopt's words only once that engine is
+ * loaded: the globals' engine (psync unless named) when --name= starts a job, the new one after
+ * an --ioengine=. So --hipri=1 before --ioengine=io_uring is fio's "unrecognized option" (a job
+ * file's section is read whole, engine options after the engine: there the order is free). */
+struct cli_pos {
+	struct fio_job *job;
+	const struct io_engine_ops *engine;
+	const char *engine_name;    /* as typed (fio compares names: sync and psync differ) */
+};
+
+/* The engine the globals name so far, else fio's default. */
+static void globals_engine(struct fio_plan *p, struct cli_pos *pos)
+{
+	int found = 0;
+	const char *v = fio_optlist_get(&p->globals, "ioengine", &found);
+	pos->engine = io_engine_fio_default();
+	pos->engine_name = io_engine_fio_name(pos->engine);
+	if (found && v && io_engine_parse_fio(v, &pos->engine) == 0)
+		pos->engine_name = v;
+}
+
+/* fio loads another engine: what the options of the one before set is dropped (fio frees its
+ * engine options and starts the new engine's from their defaults). */
+static void drop_engine_options(struct fio_optlist *l)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		const struct fio_option *d = fio_option_find(l->kv[i].key);
+		if (d && d->eopt) {
+			free(l->kv[i].key);
+			free(l->kv[i].value);
+		} else {
+			l->kv[k++] = l->kv[i];
+		}
+	}
+	l->n = k;
+}
+
 /* A job option on the command line: before the first --name a global, else the job's. */
-static int job_option(struct fio_plan *p, struct fio_job **cur, const char *key, const char *val, char *err,
+static int job_option(struct fio_plan *p, struct cli_pos *pos, const char *key, const char *val, char *err,
 		      size_t errlen)
 {
 	if (strcmp(key, "name") != 0) {
-		key = fio_option_find(key)->name; /* fio's own name for it, as fio shows it */
-		if (*cur)
-			fio_optlist_append(&(*cur)->opts, key, val);
+		const struct fio_option *d = fio_option_find(key);
+		struct fio_optlist *l = pos->job ? &pos->job->opts : &p->globals;
+		key = d->name; /* fio's own name for it, as fio shows it */
+		if (d->apply == fio_apply_ioengine) {
+			const struct io_engine_ops *e = NULL;
+			if (val && io_engine_parse_fio(val, &e) == 0 && strcmp(val, pos->engine_name) != 0) {
+				drop_engine_options(l);
+				pos->engine = e;
+				pos->engine_name = val;
+			}
+		}
+		if (pos->job)
+			fio_optlist_append(l, key, val);
 		else
-			fio_optlist_set(&p->globals, key, val);
+			fio_optlist_set(l, key, val);
+		if (!pos->job && d->apply == fio_apply_ioengine) /* the name: the globals' own copy */
+			globals_engine(p, pos);
 		return 0;
 	}
 	if (!val || !*val)
 		return nm_errf(err, errlen, "--name: needs a job name");
-	*cur = fio_plan_add_job(p, val, &p->globals, err, errlen);
-	if (!*cur)
+	pos->job = fio_plan_add_job(p, val, &p->globals, err, errlen);
+	if (!pos->job)
 		return -1;
-	fio_optlist_append(&(*cur)->opts, "name", val); /* fio lists it in "job options" */
+	fio_optlist_append(&pos->job->opts, "name", val); /* fio lists it in "job options" */
+	globals_engine(p, pos);
 	return 0;
 }
 
 /* argv[*i], an option word ("--key=value", "--key value" or "--flag"); *i moves past a value
  * taken from the next word. */
-static int one_option(struct fio_plan *p, struct fio_job **cur, int argc, char **argv, int *i, char *err,
+static int one_option(struct fio_plan *p, struct cli_pos *pos, int argc, char **argv, int *i, char *err,
 		      size_t errlen)
 {
 	char qb[64];
@@ -207,6 +261,12 @@ static int one_option(struct fio_plan *p, struct fio_job **cur, int argc, char *
 	if (fio_option_check(p, "--", key, err, errlen) < 0)
 		goto out;
 	const struct fio_option *opt = fio_option_find(key);
+	if (opt->eopt && !io_engine_option_of(pos->engine, key)) {
+		nm_errf(err, errlen, "--%s: unrecognized option (as fio's): the engine here is %s, and on fio's command "
+			"line an engine's options come after its --ioengine=", fio_q(key, qb, sizeof qb),
+			pos->engine_name);
+		goto out;
+	}
 	if (!val && opt && opt->type == FIO_T_STR_OPT && *i + 1 < argc && !opt_is_option_word(argv[*i + 1]))
 		val = argv[++*i]; /* --write_bw_log NAME, as fio's; bare before another option */
 	if (!val && fio_option_needs_value(opt)) {
@@ -218,13 +278,13 @@ static int one_option(struct fio_plan *p, struct fio_job **cur, int argc, char *
 	}
 	char why[320];
 	if (strcmp(key, "name") != 0 && fio_option_value_check(fio_option_find(key), val, why, sizeof why) < 0) {
-		if (*cur)
-			nm_errf(err, errlen, "job '%s': --%s: %s", fio_q((*cur)->name, qb, sizeof qb), key, why);
+		if (pos->job)
+			nm_errf(err, errlen, "job '%s': --%s: %s", fio_q(pos->job->name, qb, sizeof qb), key, why);
 		else
 			nm_errf(err, errlen, "--%s: %s", key, why);
 		goto out;
 	}
-	rc = job_option(p, cur, key, val, err, errlen);
+	rc = job_option(p, pos, key, val, err, errlen);
 out:
 	free(key);
 	return rc;
@@ -232,16 +292,17 @@ out:
 
 int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t errlen)
 {
-	struct fio_job *cur = NULL;
+	struct cli_pos pos = { NULL, NULL, NULL };
 	const char **files = calloc((size_t)argc + 1, sizeof *files);
 	size_t nfiles = 0;
 	int rc = -1;
 	if (!files)
 		abort();
+	globals_engine(p, &pos);
 	for (int i = 0; i < argc; i++) {
 		if (argv[i][0] != '-' || argv[i][1] == '\0')
 			files[nfiles++] = argv[i];
-		else if (one_option(p, &cur, argc, argv, &i, err, errlen) < 0)
+		else if (one_option(p, &pos, argc, argv, &i, err, errlen) < 0)
 			goto out;
 	}
 	if (p->cmdhelp) { /* --cmdhelp prints the table; nothing runs */

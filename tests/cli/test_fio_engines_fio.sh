@@ -74,17 +74,73 @@ run_nm fio --no-save --name=cpu --ioengine=cpuio --runtime=1
 expect_rc 2 "cpuio without cpuload= is refused"
 one_line_error "cpuio without cpuload: one line"
 
-# --- an engine's options belong to the engine the job runs, wherever ioengine= comes ------------
+# --- an engine's options belong to the engine the job runs -------------------------------------
+# In a job file's section they may come before ioengine= (fio reads a section whole); on the
+# command line fio knows them only after the engine's --ioengine= (getopt takes the loaded
+# engine's options: the globals' engine once --name= starts a job, the new one after
+# --ioengine=), and an --ioengine= that changes the engine drops what the previous one's set.
 # cpuio refuses a job without cpuload= (above): a cpuload= that did not reach the engine fails.
+run_nm fio --no-save --name=cpu --ioengine=cpuio --cpuload=50 --cpuchunks=20000 --time_based --runtime=200ms
+expect_rc 0 "cpuload= given after ioengine=cpuio reaches the engine"
 run_nm fio --no-save --name=cpu --cpuload=50 --cpuchunks=20000 --ioengine=cpuio --time_based --runtime=200ms
-expect_rc 0 "cpuload= given before ioengine=cpuio reaches the engine"
+expect_rc 2 "cpuload= given before --ioengine=cpuio on the command line is refused, as fio refuses it"
+one_line_error "an engine option before its --ioengine=: one line"
+expect_err_has "--cpuload: unrecognized option (as fio's): the engine here is psync" \
+    "the refusal names the option and the engine the command line is at"
+# each: the tool's exit (nodemark's 2 is fio's 1, bad input) with the words after --name=j
+: >"$d/f"
+cases=(
+    "2|--cpuload=50 --ioengine=cpuio|an engine option before the job's --ioengine="
+    "0|--ioengine=cpuio --cpuload=50|an engine option after the job's --ioengine="
+    "0|--ioengine=io_uring --hipri=1 --ioengine=psync|an engine option of the engine that --ioengine= then changes"
+    "2|--hipri=1 --ioengine=io_uring|--hipri=1 before --ioengine=io_uring"
+    "0|--ioengine=io_uring --hipri=1|--hipri=1 after --ioengine=io_uring"
+    "2|--ioengine=io_uring --ioengine=psync --hipri=1|--hipri=1 after the engine went back to psync"
+    "G0|--ioengine=cpuio --cpuload=50|global: an engine option after the globals' --ioengine="
+    "G2|--cpuload=50 --ioengine=cpuio|global: an engine option before the globals' --ioengine="
+    "G0|--ioengine=cpuio|global: the globals' engine, the job's option (the job starts on it)"
+    "P2|--ioengine=cpuio --cpuload=50|a job after one that named its own engine starts on the globals' (psync)"
+)
+for c in "${cases[@]}"; do
+    IFS='|' read -r want words what <<<"$c"
+    read -ra w <<<"$words"
+    case $want in
+    G0) args=("${w[@]}" --name=j --cpuload=50) want=0 ;;
+    G2) args=("${w[@]}" --name=j --ioengine=cpuio) want=2 ;;
+    P2) args=(--name=a "${w[@]}" --name=j --cpuload=50) want=2 ;;
+    *) args=(--name=j "${w[@]}") ;;
+    esac
+    args+=(--filename="$d/f" --size=64k --parse-only)
+    run_nm fio --no-save "${args[@]}"
+    expect_rc "$want" "command line: $what (exit $want)"
+    if [ $HAVE_FIO = 1 ]; then
+        fio "${args[@]}" >/dev/null 2>&1
+        frc=$?
+        [ $((frc ? 2 : 0)) = "$rc" ] && ok "command line: fio 3.33 agrees: $what (fio $frc)" ||
+            not_ok "command line: fio 3.33 agrees: $what" "fio exit $frc, nodemark $rc: $err"
+    fi
+done
+# a section is read whole: engine options after ioengine= is known, the last ioengine= the one
+printf '[j]\nhipri=1\nioengine=io_uring\nfilename=%s\nsize=64k\n' "$d/f" >"$d/hipri_before.fio"
+printf '[j]\nioengine=io_uring\nhipri=1\nioengine=psync\nfilename=%s\nsize=64k\n' "$d/f" >"$d/hipri_then_psync.fio"
+for f in hipri_before.fio:0 hipri_then_psync.fio:2; do
+    run_nm fio --no-save --parse-only "$d/${f%:*}"
+    expect_rc "${f#*:}" "job file ${f%:*} (exit ${f#*:})"
+    if [ $HAVE_FIO = 1 ]; then
+        fio --parse-only "$d/${f%:*}" >/dev/null 2>&1
+        frc=$?
+        [ $((frc ? 2 : 0)) = "$rc" ] && ok "job file ${f%:*}: fio 3.33 agrees (fio $frc)" ||
+            not_ok "job file ${f%:*}: fio 3.33 agrees" "fio exit $frc, nodemark $rc: $err"
+    fi
+done
 printf '[cpu]\ncpuload=50\ncpuchunks=20000\ntime_based\nruntime=200ms\nioengine=cpuio\n' >"$d/before.fio"
 run_nm fio --no-save "$d/before.fio"
 expect_rc 0 "a job file's cpuload= above its ioengine=cpuio reaches the engine"
-run_nm fio --no-save --name=n --ioengine=null --size=64k --cpuload=50
+printf '[n]\nioengine=null\nsize=64k\ncpuload=50\n' >"$d/other.fio"
+run_nm fio --no-save "$d/other.fio"
 expect_rc 2 "an option of another engine (cpuload= on null) is refused, as fio's Bad option"
 one_line_error "an option of another engine: one line"
-expect_err_has "cpuload: not an option of ioengine=null" "the refusal names the option and the job's engine"
+expect_err_has "job 'n': cpuload: not an option of ioengine=null" "the refusal names the option and the job's engine"
 # [global]'s engine options are its engine's: a job running that engine has them, another
 # engine's job runs with its own defaults (fio 3.33 does both)
 printf '[global]\nioengine=cpuio\ncpuload=50\ncpuchunks=20000\ntime_based\nruntime=200ms\n[a]\n[b]\nioengine=null\nsize=64k\n' \
