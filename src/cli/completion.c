@@ -136,7 +136,7 @@ static void zsh_spec(FILE *out, const struct cli_option *o, const char *spelled,
 {
 	fprintf(out, " \\\n\t\t'%s%s%s%s[", o->kind == CLI_KIND_LIST ? "*" : "", spelled, name,
 		takes_value(o) && strlen(name) > 1 && strcmp(spelled, "--") == 0 ? "=" : "");
-	put_text(out, o->help ? o->help : "", "[]\\", "\\", "'\\''");
+	put_text(out, cli_option_help(o) ? cli_option_help(o) : "", "[]\\", "\\", "'\\''");
 	fputc(']', out);
 	if (takes_value(o)) {
 		/* the message: the help's name for the value, where it needs no quoting */
@@ -245,9 +245,9 @@ static void write_fish(FILE *out, const struct cli_command_info *cmds, size_t n)
 			} else if (takes_value(o)) {
 				fprintf(out, takes_file(o) ? " -r -F" : " -x");
 			}
-			if (o->help) {
+			if (cli_option_help(o)) {
 				fprintf(out, " -d '");
-				put_text(out, o->help, "\\", "\\", "\\'");
+				put_text(out, cli_option_help(o), "\\", "\\", "\\'");
 				fputc('\'', out);
 			}
 			fputc('\n', out);

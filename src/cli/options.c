@@ -269,11 +269,16 @@ static void put_filled_words(FILE *out, const char *text, int col, int indent)
 	fputc('\n', out);
 }
 
+const char *cli_option_help(const struct cli_option *o)
+{
+	return o->help ? o->help : o->help_of ? o->help_of(o->name) : NULL;
+}
+
 /* go: every name with one dash, as Go's flags are written. */
 static void options_print(FILE *out, const struct cli_option *opts, int go)
 {
 	for (const struct cli_option *o = opts; o->kind != CLI_KIND_END; o++) {
-		if (o->kind == CLI_KIND_REST || !o->help)
+		if (o->kind == CLI_KIND_REST || !cli_option_help(o))
 			continue;
 		if (o->kind == CLI_KIND_SECTION) {
 			fprintf(out, "%s\n", o->help);
@@ -290,7 +295,7 @@ static void options_print(FILE *out, const struct cli_option *opts, int go)
 			snprintf(left + strlen(left), sizeof left - strlen(left), "%s", o->arg);
 		int pad = HELP_COLUMN - 2 - (int)strlen(left);
 		fprintf(out, "  %s%*s", left, pad < 2 ? 2 : pad, "");
-		put_wrapped(out, o->help, 2 + (int)strlen(left) + (pad < 2 ? 2 : pad));
+		put_wrapped(out, cli_option_help(o), 2 + (int)strlen(left) + (pad < 2 ? 2 : pad));
 	}
 }
 

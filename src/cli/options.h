@@ -66,7 +66,13 @@ struct cli_option {
 	const char *bad;
 	const char *arg;    /* help: what the value is ("SIZE"); "[=data]" for an optional one */
 	const char *help;   /* help: lines separated by '\n' */
+	/* help written by a layer below (an engine's flag: io_engine_flag_help), asked with the
+	 * option's name when help is NULL; read through cli_option_help */
+	const char *(*help_of)(const char *name);
 };
+
+/* o's help: help, else help_of(name), else NULL. */
+const char *cli_option_help(const struct cli_option *o);
 
 /* Each entry names the option and its field; what follows is optional designated fields:
  * CLI_HELP(arg, help) for its line of help, .alias, .seen, .bad, .min/.max (SIZE, DURATION). */

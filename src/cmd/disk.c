@@ -42,7 +42,7 @@ struct disk_opts {
 	struct run_opts run;
 	int together;               /* several targets at once (threads spread, summed), not in turns */
 	const char *reference;      /* the target the others are compared with (default: the first) */
-	int sqpoll, hipri;          /* engine options, set on the engine once it is known */
+	int sqpoll, hipri;          /* engines' flags (io_job_set_flag), set once the engine is known */
 };
 
 static struct disk_opts opts;
@@ -86,6 +86,18 @@ static void parse_engine(const struct opt_iter *it, void *engine)
 		opt_bad_value(it, io_engine_expected());
 }
 
+/* --engine's help: what auto picks comes from the engine layer, with the one list of auto's
+ * engines that its choice reads. */
+static const char *engine_help(const char *name)
+{
+	static char help[512];
+	snprintf(help, sizeof help,
+		 "auto (default), uring, libaio (Linux AIO), psync, mmap, null. auto %s. fio's filecreate, "
+		 "filestat, filedelete, ftruncate, falloc; cpuio, exec, net (their options are fio's: see "
+		 "nodemark fio)", io_engine_auto_text());
+	return help;
+}
+
 static void add_target(const char *word, void *ctx)
 {
 	if (JOB->ntargets == IO_MAX_TARGETS)
@@ -118,12 +130,7 @@ static const struct cli_option options[] = {
 	CLI_UINT("jobs", &JOB->numjobs, 1, 4096, .seen = &opts.have_jobs,
 		 CLI_HELP("N", "threads, spread over the targets (default 1)")),
 	CLI_UINT("rwmix", &JOB->rwmix_read, 0, 100, CLI_HELP("PCT", "share of reads in rw/randrw (default 50)")),
-	CLI_CALL("engine", parse_engine, &JOB->engine,
-		 CLI_HELP("NAME", "auto (default), uring, libaio (Linux AIO), psync, mmap, null. auto\n"
-				  "picks per target: uring for O_DIRECT and block devices; buffered\n"
-				  "files (and tmpfs, always buffered): psync at --iodepth 1, uring deeper. fio's\n"
-				  "filecreate, filestat, filedelete, ftruncate, falloc; cpuio, exec, net\n"
-				  "(their options are fio's: see nodemark fio)")),
+	CLI_CALL("engine", parse_engine, &JOB->engine, .arg = "NAME", .help_of = engine_help),
 	CLI_SET("direct", &JOB->direct, DIRECT_ON,
 		CLI_HELP(NULL, "require O_DIRECT (default: O_DIRECT where the filesystem allows it,\n"
 			       "else buffered with a note)")),
@@ -137,8 +144,8 @@ static const struct cli_option options[] = {
 	CLI_FLAG("norandommap", &JOB->pattern.norandommap,
 		 CLI_HELP(NULL, "random offsets may repeat within a pass (default: every block once)")),
 	CLI_STRING("cpus", &JOB->place.cpus, CLI_HELP("LIST", "pin thread i to the i-th CPU of LIST, e.g. 0-3,8")),
-	CLI_FLAG("sqpoll", &opts.sqpoll, CLI_HELP(NULL, "io_uring: a kernel thread polls the submission queue")),
-	CLI_FLAG("hipri", &opts.hipri, CLI_HELP(NULL, "io_uring: polled completions (needs poll queues)")),
+	CLI_FLAG("sqpoll", &opts.sqpoll, .help_of = io_engine_flag_help),
+	CLI_FLAG("hipri", &opts.hipri, .help_of = io_engine_flag_help),
 	CLI_FLAG("together", &opts.together,
 		 CLI_HELP(NULL, "several targets at once: threads spread over them and summed (default:\n"
 				"in turns, one pass of each per round, compared with the first)")),
@@ -204,17 +211,13 @@ const struct cli_help cmd_disk_help = {
 		"  nodemark disk /d1 /d2 /d3 --together --rw write --bs 1m --jobs 3 --size 4g\n",
 };
 
-/* --FLAG: the engine option NAME set to 1 on the job's engine (with auto, on the engine auto
- * picks that has it), by name through that engine's table; bad input if it has none. */
-static void engine_flag(const char *flag, const char *name)
+/* --FLAG: forwarded to the engine layer, which knows which engine option it sets (the
+ * engine's own flags table); bad input where the job's engine has none. */
+static void engine_flag(const char *flag)
 {
-	const struct io_engine_ops *e = io_job_option_engine(JOB, name), *owner = NULL;
-	if (!e) {
-		io_engine_option_find(name, &owner);
-		nm_usage_fail("--%s: the %s engine has no such option (%s has)", flag, io_engine_name(JOB->engine),
-			      io_engine_name(owner));
-	}
-	io_engine_option_set(JOB, e, io_engine_option_of(e, name), 1, NULL);
+	char err[256];
+	if (io_job_set_flag(JOB, flag, err, sizeof err) < 0)
+		nm_usage_fail("%s", err);
 }
 
 static void parse_args(int argc, char **argv)
@@ -223,9 +226,9 @@ static void parse_args(int argc, char **argv)
 	disk_plan_init(&opts.plan);
 	cli_parse("disk", argc, argv, options, add_target, NULL);
 	if (opts.sqpoll)
-		engine_flag("sqpoll", "sqthread_poll");
+		engine_flag("sqpoll");
 	if (opts.hipri)
-		engine_flag("hipri", "hipri");
+		engine_flag("hipri");
 	if (sweep.reparsing)
 		return;
 	cli_outputs_check(options, NULL, 0, opts.run.db);

@@ -207,6 +207,15 @@ struct io_engine_option {
 /* off of a field of the engine's options struct: IO_EOPT_OFF(struct uring_opts, hipri) */
 #define IO_EOPT_OFF(type, field) offsetof(type, field)
 
+/* A flag of nodemark's own commands (disk's --sqpoll) that sets one of an engine's options to 1,
+ * declared in the engine's file beside its options: the command forwards the word and the
+ * engine layer resolves it (io_job_set_flag), so no command names an engine's option. */
+struct io_engine_flag {
+	const char *flag;           /* the word, without dashes */
+	const char *option;         /* the option of the engine's table it sets to 1 */
+	const char *help;           /* the flag's line of help */
+};
+
 /* An engine: one file (io/uring.c, ...) defines one of these, and one line of the table in
  * io/engines.c makes it known everywhere: names, parsing, help, errors, checks. The pointer is
  * the engine's identity (io_job.engine). */
@@ -217,6 +226,7 @@ struct io_engine_ops {
 	unsigned caps;              /* enum io_engine_caps */
 	const struct io_engine_option *options; /* its options, ended by a NULL name; NULL: none */
 	size_t options_size;        /* sizeof the struct they are stored in (io/engine_opts.h) */
+	const struct io_engine_flag *flags; /* nodemark's flags for its options, ended by a NULL flag */
 	/* Whether it works on this system (io_uring may be disabled); NULL: always. */
 	int (*available)(void);
 	/* The job's engine options (opts: its options struct, io_engine_opts_get) make sense
@@ -268,6 +278,15 @@ void io_engine_option_set(struct io_job *job, const struct io_engine_ops *e, con
 /* The engine a job's option NAME goes to: its engine, or with auto (NULL) the engine auto may
  * pick that has it. NULL when that engine has no such option. */
 const struct io_engine_ops *io_job_option_engine(const struct io_job *job, const char *name);
+/* A flag's help (io_engine_flag.help), NULL when no engine has that flag. */
+const char *io_engine_flag_help(const char *flag);
+/* --FLAG given: the engine option it names set to 1 on the job's engine (with auto, on the
+ * engine auto may pick that has it). 0, or -1 with "--FLAG: the psync engine has no such option
+ * (uring has)" when that engine lacks it. */
+int io_job_set_flag(struct io_job *job, const char *flag, char *err, size_t errlen);
+/* What auto picks, as a phrase for help: "picks per target: uring for O_DIRECT ...", the
+ * engines' names from the one list of auto's candidates (io/engines.c). */
+const char *io_engine_auto_text(void);
 /* The job's options become its engine's at fio's defaults (def; none: nodemark's init). */
 void io_engine_options_fio_defaults(struct io_job *job);
 /* e's options for this job, in buf: the job's when they are e's, else e's defaults (init).

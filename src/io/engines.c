@@ -30,6 +30,13 @@
 ENGINE_TABLE(DECLARE)
 static const struct io_engine_ops *const engines[] = { ENGINE_TABLE(ENTRY) };
 
+/* The engines auto picks from, per target (io/session.c: pick_auto), in the order of enum
+ * IO_AUTO_*: the choice, its notes and help, and which engine an option goes to under auto. */
+const struct io_engine_ops *const io_auto_engines[IO_AUTO_N] = {
+	[IO_AUTO_RING] = &io_uring_ops,
+	[IO_AUTO_PLAIN] = &io_psync_ops,
+};
+
 #define NENGINES (sizeof engines / sizeof engines[0])
 #define NAMES(a) (sizeof(a) / sizeof(a)[0])
 
@@ -191,12 +198,60 @@ const struct io_engine_ops *io_job_option_engine(const struct io_job *job, const
 {
 	if (job->engine)
 		return io_engine_option_of(job->engine, name) ? job->engine : NULL;
-	/* auto picks one of these per target (io/session.c) */
-	const struct io_engine_ops *const picks[] = { &io_uring_ops, &io_psync_ops };
-	for (size_t i = 0; i < sizeof picks / sizeof picks[0]; i++)
-		if (io_engine_option_of(picks[i], name))
-			return picks[i];
+	for (size_t i = 0; i < IO_AUTO_N; i++)
+		if (io_engine_option_of(io_auto_engines[i], name))
+			return io_auto_engines[i];
 	return NULL;
+}
+
+/* The flag, whatever engine declares it (the first); *owner gets that engine. */
+static const struct io_engine_flag *flag_find(const char *flag, const struct io_engine_ops **owner)
+{
+	for (unsigned k = 0; k < NENGINES; k++)
+		for (const struct io_engine_flag *f = engines[k]->flags; f && f->flag; f++)
+			if (strcmp(f->flag, flag) == 0) {
+				*owner = engines[k];
+				return f;
+			}
+	return NULL;
+}
+
+const char *io_engine_flag_help(const char *flag)
+{
+	const struct io_engine_ops *owner;
+	const struct io_engine_flag *f = flag_find(flag, &owner);
+	return f ? f->help : NULL;
+}
+
+int io_job_set_flag(struct io_job *job, const char *flag, char *err, size_t errlen)
+{
+	const struct io_engine_ops *owner = NULL;
+	const struct io_engine_flag *f = flag_find(flag, &owner);
+	const struct io_engine_ops *e = f ? io_job_option_engine(job, f->option) : NULL;
+	if (!e) {
+		snprintf(err, errlen, "--%s: the %s engine has no such option (%s has)", flag,
+			 io_engine_name(job->engine), io_engine_name(owner));
+		return -1;
+	}
+	io_engine_option_set(job, e, io_engine_option_of(e, f->option), 1, NULL);
+	return 0;
+}
+
+static char auto_text[256];
+
+static void build_auto_text(void)
+{
+	const char *ring = io_auto_engines[IO_AUTO_RING]->name, *plain = io_auto_engines[IO_AUTO_PLAIN]->name;
+	snprintf(auto_text, sizeof auto_text,
+		 "picks per target: %s for O_DIRECT and block devices; buffered files (and tmpfs, always "
+		 "buffered): %s at iodepth 1, %s deeper", ring, plain, ring);
+}
+
+const char *io_engine_auto_text(void)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+	pthread_once(&once, build_auto_text);
+	return auto_text;
 }
 
 void io_engine_options_fio_defaults(struct io_job *job)

@@ -454,8 +454,11 @@ void *io_worker_main(void *arg);
 /* The worker's engine's options, as the struct its file declares: IO_WORKER_OPTS(w, struct uring_opts). */
 #define IO_WORKER_OPTS(w, type) ((const type *)(const void *)(w)->eopts.u.bytes)
 
-/* The engines "auto" chooses between (io/session.c); every engine is in io/engines.c's table. */
-extern const struct io_engine_ops io_psync_ops, io_uring_ops;
+/* The engines "auto" chooses between (io/session.c), the one list of them (io/engines.c, beside
+ * the table): the ring, where the kernel does the waiting and for deep queues, and the plain
+ * call, for buffered files at depth 1 and where the ring is not available. */
+enum { IO_AUTO_RING, IO_AUTO_PLAIN, IO_AUTO_N };
+extern const struct io_engine_ops *const io_auto_engines[IO_AUTO_N];
 
 /* The offset of a non-uniform random I/O (io/distrib.c). */
 uint64_t io_dist_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs);

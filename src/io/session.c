@@ -254,11 +254,12 @@ static int resolve_target(struct io_session *s, const struct io_job *job, struct
  * quarter of the CPU per I/O of psync at depth 32). */
 static const struct io_engine_ops *pick_auto(const struct io_target *t, const struct io_job *job)
 {
-	if (!io_engine_available(&io_uring_ops))
-		return &io_psync_ops;
+	const struct io_engine_ops *ring = io_auto_engines[IO_AUTO_RING], *plain = io_auto_engines[IO_AUTO_PLAIN];
+	if (!io_engine_available(ring))
+		return plain;
 	if (t->direct || t->kind == TARGET_BLOCK)
-		return &io_uring_ops;
-	return job->iodepth > 1 ? &io_uring_ops : &io_psync_ops;
+		return ring;
+	return job->iodepth > 1 ? ring : plain;
 }
 
 /* O_DIRECT and the engine, once the first file exists. */
@@ -309,11 +310,12 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 	}
 	t->engine_auto = 1;
 	t->engine = pick_auto(t, job);
-	if (t->direct || t->kind == TARGET_BLOCK || !io_engine_available(&io_uring_ops))
+	if (t->direct || t->kind == TARGET_BLOCK || !io_engine_available(io_auto_engines[IO_AUTO_RING]))
 		add_note(s, "%s: engine auto picked %s (%s%s)", t->path, io_engine_name(t->engine),
 			 t->direct ? "O_DIRECT" : "buffered", t->memory_backed ? ", memory-backed" : "");
 	else
-		add_note(s, "%s: engine auto picks psync at iodepth 1, uring deeper (buffered%s)", t->path,
+		add_note(s, "%s: engine auto picks %s at iodepth 1, %s deeper (buffered%s)", t->path,
+			 io_engine_name(io_auto_engines[IO_AUTO_PLAIN]), io_engine_name(io_auto_engines[IO_AUTO_RING]),
 			 t->memory_backed ? ", memory-backed" : "");
 	return IO_OK;
 }

@@ -15,8 +15,8 @@
 #include <string.h>
 #include <sys/uio.h>
 
-/* fio's io_uring options (nodemark disk sets sqpoll and hipri from its own flags); the table is
- * at the end. */
+/* fio's io_uring options (nodemark disk sets sqpoll and hipri from its own flags, uring_flags);
+ * the tables are at the end. */
 struct uring_opts {
 	int fixedbufs, registerfiles, sqpoll, hipri;
 };
@@ -229,6 +229,12 @@ static const struct io_engine_option uring_options[] = {
 	{ "hipri", NULL, IO_EOPT_BOOL, "0", 0, 0, NULL, OFF(hipri), "uring_opts.hipri", 0 },
 	{ 0 },
 };
+/* nodemark disk's --sqpoll and --hipri */
+static const struct io_engine_flag uring_flags[] = {
+	{ "sqpoll", "sqthread_poll", "io_uring: a kernel thread polls the submission queue" },
+	{ "hipri", "hipri", "io_uring: polled completions (needs poll queues)" },
+	{ 0 },
+};
 
 const struct io_engine_ops io_uring_ops = {
 	.name = "uring",
@@ -237,6 +243,7 @@ const struct io_engine_ops io_uring_ops = {
 	.caps = IO_ENGINE_TRIM | IO_ENGINE_CMDPRIO,
 	.options = uring_options,
 	.options_size = sizeof(struct uring_opts),
+	.flags = uring_flags,
 	.available = target_uring_available,
 	.setup = uring_setup,
 	.queue = uring_queue,

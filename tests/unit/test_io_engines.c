@@ -181,3 +181,42 @@ TEST(engine_options_belong_to_one_engine)
 	a = io_engine_opts_get(&j, libaio, &buf);
 	CHECK_EQ_INT(a[nowait->off / sizeof(int)], 1);
 }
+
+/* A command's flag (disk's --sqpoll) is resolved by the engine layer from the engine's own
+ * flags table: the option it sets, on the job's engine or the one auto may pick; an engine
+ * without it is refused with the engine that has it. */
+TEST(engine_flags_resolve_in_the_engine_layer)
+{
+	struct io_job j;
+	struct io_engine_optbuf buf;
+	char err[256];
+	const struct io_engine_ops *uring = test_engine("uring"), *psync = test_engine("psync");
+	const struct io_engine_option *sqpoll = io_engine_option_of(uring, "sqthread_poll");
+	const struct io_engine_option *hipri = io_engine_option_of(uring, "hipri");
+	/* every flag names an option of its own engine, with help */
+	const struct io_engine_ops *e;
+	unsigned nflags = 0;
+	for (unsigned i = 0; (e = io_engine_at(i)); i++)
+		for (const struct io_engine_flag *f = e->flags; f && f->flag; f++, nflags++) {
+			CHECK(io_engine_option_of(e, f->option) != NULL);
+			CHECK(f->help && *f->help);
+			CHECK_EQ_STR(io_engine_flag_help(f->flag), f->help);
+		}
+	CHECK(nflags >= 2);
+	CHECK(io_engine_flag_help("no_such_flag") == NULL);
+	io_job_init(&j); /* auto: uring's options */
+	CHECK_EQ_INT(io_job_set_flag(&j, "sqpoll", err, sizeof err), 0);
+	CHECK_EQ_INT(io_job_set_flag(&j, "hipri", err, sizeof err), 0);
+	CHECK(j.eopts.of == uring);
+	const int *u = io_engine_opts_get(&j, uring, &buf);
+	CHECK_EQ_INT(u[sqpoll->off / sizeof(int)], 1);
+	CHECK_EQ_INT(u[hipri->off / sizeof(int)], 1);
+	io_job_init(&j);
+	j.engine = psync;
+	CHECK_EQ_INT(io_job_set_flag(&j, "sqpoll", err, sizeof err), -1);
+	CHECK_EQ_STR(err, "--sqpoll: the psync engine has no such option (uring has)");
+	CHECK(j.eopts.of == NULL);
+	/* auto's help names the engines auto picks from */
+	CHECK_EQ_STR(io_engine_auto_text(), "picks per target: uring for O_DIRECT and block devices; buffered "
+					    "files (and tmpfs, always buffered): psync at iodepth 1, uring deeper");
+}
