@@ -183,20 +183,15 @@ static void globals_engine(struct fio_plan *p, struct cli_pos *pos)
 }
 
 /* fio loads another engine: what the options of the one before set is dropped (fio frees its
- * engine options and starts the new engine's from their defaults). */
+ * engine options and starts the new engine's from their defaults); they stay in the list, as
+ * fio's "job options" keep them. */
 static void drop_engine_options(struct fio_optlist *l)
 {
-	size_t k = 0;
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_option *d = fio_option_find(l->kv[i].key);
-		if (d && d->eopt) {
-			free(l->kv[i].key);
-			free(l->kv[i].value);
-		} else {
-			l->kv[k++] = l->kv[i];
-		}
+		if (d && d->eopt)
+			l->kv[i].dropped = 1;
 	}
-	l->n = k;
 }
 
 /* A job option on the command line: before the first --name a global, else the job's. */

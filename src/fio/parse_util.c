@@ -53,6 +53,7 @@ void fio_optlist_append(struct fio_optlist *l, const char *key, const char *valu
 	}
 	l->kv[l->n].key = xstrdup(key);
 	l->kv[l->n].value = xstrdup(value);
+	l->kv[l->n].dropped = 0;
 	l->n++;
 }
 
@@ -64,6 +65,7 @@ void fio_optlist_set(struct fio_optlist *l, const char *key, const char *value)
 		if (strcmp(l->kv[i].key, key) == 0) {
 			free(l->kv[i].value);
 			l->kv[i].value = xstrdup(value);
+			l->kv[i].dropped = 0;
 			return;
 		}
 	fio_optlist_append(l, key, value);
@@ -71,8 +73,10 @@ void fio_optlist_set(struct fio_optlist *l, const char *key, const char *value)
 
 void fio_optlist_copy(struct fio_optlist *dst, const struct fio_optlist *src)
 {
-	for (size_t i = 0; i < src->n; i++)
+	for (size_t i = 0; i < src->n; i++) {
 		fio_optlist_append(dst, src->kv[i].key, src->kv[i].value);
+		dst->kv[dst->n - 1].dropped = src->kv[i].dropped;
+	}
 }
 
 const char *fio_optlist_get(const struct fio_optlist *l, const char *key, int *found)

@@ -173,8 +173,8 @@ static int apply_list(struct fio_job *j, const struct fio_optlist *l, int inheri
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_kv *kv = &l->kv[i];
 		const struct fio_option *d = fio_option_find(kv->key);
-		if (!d || !d->apply || !d->eopt != !engine)
-			continue; /* refused options never get this far */
+		if (!d || !d->apply || !d->eopt != !engine || kv->dropped)
+			continue; /* refused options never get this far; dropped ones: fio's command line */
 		if (inherited && d->apply == fio_apply_name)
 			continue;
 		/* the globals' engine options are those of the globals' engine (fio reads them there),

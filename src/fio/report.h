@@ -18,6 +18,7 @@ struct fio_ss;
 struct fio_kv {
 	char *key;
 	char *value;
+	int dropped;    /* an engine option a later --ioengine= dropped: listed, as fio's, not applied */
 };
 
 struct fio_report_entry {

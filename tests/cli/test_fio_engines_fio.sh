@@ -120,6 +120,20 @@ for c in "${cases[@]}"; do
             not_ok "command line: fio 3.33 agrees: $what" "fio exit $frc, nodemark $rc: $err"
     fi
 done
+# the dropped option is still among the job's options, as fio lists it
+drop=(--name=j --ioengine=io_uring --hipri=0 --ioengine=psync --filename="$d/g" --size=64k --rw=read --output-format=json)
+run_nm fio --no-save "${drop[@]}"
+expect_rc 0 "an engine option that a later --ioengine= dropped: the job runs"
+nmopts=$(jget 'sorted(j["jobs"][0]["job options"].items())')
+[[ $nmopts == *"('hipri', '0')"* ]] && ok "the dropped hipri=0 is listed in job options, as fio lists it" ||
+    not_ok "the dropped hipri=0 is listed in job options, as fio lists it" "$nmopts"
+if [ $HAVE_FIO = 1 ]; then
+    rm -f "$d/g"
+    out=$(fio "${drop[@]}" 2>/dev/null)
+    fopts=$(jget 'sorted(j["jobs"][0]["job options"].items())')
+    [ -n "$fopts" ] && [ "$fopts" = "$nmopts" ] && ok "job options are fio's ($fopts)" ||
+        not_ok "job options are fio's" "fio $fopts, nodemark $nmopts"
+fi
 # a section is read whole: engine options after ioengine= is known, the last ioengine= the one
 printf '[j]\nhipri=1\nioengine=io_uring\nfilename=%s\nsize=64k\n' "$d/f" >"$d/hipri_before.fio"
 printf '[j]\nioengine=io_uring\nhipri=1\nioengine=psync\nfilename=%s\nsize=64k\n' "$d/f" >"$d/hipri_then_psync.fio"
