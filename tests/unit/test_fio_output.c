@@ -19,8 +19,8 @@ static void synthetic(struct io_job *io, struct fio_report_entry *e, struct fio_
 	memset(e, 0, sizeof *e);
 	e->name = "j1";
 	e->groupid = 0;
-	opts[0] = (struct fio_kv){ "rw", "randread" };
-	opts[1] = (struct fio_kv){ "stonewall", NULL };
+	opts[0] = (struct fio_kv){ .key = "rw", .value = "randread" };
+	opts[1] = (struct fio_kv){ .key = "stonewall", .value = NULL };
 	e->opts = opts;
 	e->nopts = 2;
 	e->io = io;
@@ -82,8 +82,8 @@ static void report_of(struct fio_report *rep, struct fio_report_entry *e, size_t
 	rep->nentries = n;
 	rep->time_ms = 1700000000123;
 	rep->pid = 42;
-	globals[0] = (struct fio_kv){ "size", "1m" };
-	globals[1] = (struct fio_kv){ "group_reporting", NULL };
+	globals[0] = (struct fio_kv){ .key = "size", .value = "1m" };
+	globals[1] = (struct fio_kv){ .key = "group_reporting", .value = NULL };
 	rep->globals = globals;
 	rep->nglobals = 2;
 }
