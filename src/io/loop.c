@@ -78,6 +78,20 @@ static __attribute__((noinline)) uint64_t mixed_room(struct io_worker *w, const 
 	return room;
 }
 
+/* The file *f is done: mark it and move r to the next one. 0 when every file is done (the
+ * pass is over), else 1 with *f, *fi and r->file on the next file. */
+static __attribute__((noinline)) int file_done(struct io_worker *w, struct io_file **f, unsigned *fi,
+					       struct io_req *r, uint64_t bs)
+{
+	(*f)->done = 1;
+	if (++w->files_done == w->nfiles)
+		return 0;
+	*fi = io_next_file(w, bs);
+	*f = &w->files[*fi];
+	r->file = (uint16_t)*fi;
+	return 1;
+}
+
 /* Fill r with an I/O of direction dir (which pacing may switch). Returns -1 when its rate or
  * think time holds it back (ls->pace says until when), 0 when every file of a mix's file ends
  * is done (the pass is over), else 1. */
@@ -93,14 +107,9 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	r->file = (uint16_t)fi;
 	if (__builtin_expect(w->fio_offsets != 0, 0)) { /* a random mix's offsets as fio's */
 		int64_t b;
-		while ((b = io_bs_fio_block(w, f)) < 0) { /* the file's map is full: it is done */
-			f->done = 1;
-			if (++w->files_done == w->nfiles)
+		while ((b = io_bs_fio_block(w, f)) < 0) /* the file's map is full: it is done */
+			if (!file_done(w, &f, &fi, r, bs))
 				return 0;
-			fi = io_next_file(w, bs);
-			f = &w->files[fi];
-			r->file = (uint16_t)fi;
-		}
 		uint64_t off = (uint64_t)b * w->fio_unit;
 		bs = io_bs_pick(w, dir, f->region_len - off);
 		if (f->fmap)
@@ -109,12 +118,8 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	} else if (__builtin_expect(w->mixed_bs, 0)) {
 		uint64_t room = mixed_room(w, ls, f, dir);
 		while (ls->file_ends && room < io_bs_smallest(job, dir)) { /* the file is done */
-			f->done = 1;
-			if (++w->files_done == w->nfiles)
+			if (!file_done(w, &f, &fi, r, bs))
 				return 0;
-			fi = io_next_file(w, bs);
-			f = &w->files[fi];
-			r->file = (uint16_t)fi;
 			room = mixed_room(w, ls, f, dir);
 		}
 		if (ls->random && job->pattern.lfsr && w->nfiles && !f->dist) {
@@ -129,14 +134,9 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 		uint64_t small = io_bs_smallest(job, dir); /* a random map's blocks are the smallest size */
 		f->moved += ls->random ? (bs + small - 1) / small * small : bs;
 	} else {
-		while (__builtin_expect(ls->seq_ends, 0) && f->seq_pos[dir] + bs > f->region_start + f->region_len) {
-			f->done = 1; /* the file is done */
-			if (++w->files_done == w->nfiles)
+		while (__builtin_expect(ls->seq_ends, 0) && f->seq_pos[dir] + bs > f->region_start + f->region_len)
+			if (!file_done(w, &f, &fi, r, bs)) /* the file is done */
 				return 0;
-			fi = io_next_file(w, bs);
-			f = &w->files[fi];
-			r->file = (uint16_t)fi;
-		}
 		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
 	}
 	r->len = (uint32_t)bs;
