@@ -113,6 +113,13 @@ static int uring_queue(struct io_worker *w, struct io_req *r)
 		return 1;
 	}
 	struct io_uring_sqe *sqe = io_uring_get_sqe(&u->ring);
+	if (!sqe && !u->get_events) {
+		/* SQPOLL: an entry is free only once the kernel thread has taken it, which may be
+		 * after its I/O completed (a buffered write at QD1 failed here with EBUSY, where fio
+		 * runs): wait for the thread to make room */
+		io_uring_sqring_wait(&u->ring);
+		sqe = io_uring_get_sqe(&u->ring);
+	}
 	if (!sqe)
 		return -EBUSY; /* cannot happen: the ring has at least depth entries */
 	int fd = u->fixed_files ? (int)r->file : w->files[r->file].fd;
