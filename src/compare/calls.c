@@ -48,11 +48,6 @@ static const char *cpu_busy(const json_t *na, const json_t *nb, char *buf, size_
 	return buf;
 }
 
-static json_t *phase_noise(const struct ct_input *in, const struct bench *b)
-{
-	return bench_noise(in->r, b);
-}
-
 /* The cell's samples as bytes per CPU-second, when the run kept CPU time for each of them. */
 static double *cpu_samples(const struct ct_input *in, const struct bench *b, const char *metric,
 			   const struct ct_cell *c)
@@ -189,7 +184,7 @@ static void recheck(struct call *c, const struct verdict_input *first_in, const 
 	/* the re-measure's own CPU time (extra.confirm.cpu_time), judged as the run's would be */
 	char pct[32];
 	double *again_cpu = NULL;
-	in.cpu_busy = cpu_busy(phase_noise(ia, record_find_bench(ia->r, bb->name)), noise, pct, sizeof pct);
+	in.cpu_busy = cpu_busy(bench_noise(ia->r, record_find_bench(ia->r, bb->name)), noise, pct, sizeof pct);
 	cpu_time_basis(json_object_get(json_object_get(ib->r->extra, "confirm"), "cpu_time"), bb->name, c->metric,
 		       again, n, &again_cpu);
 	in.cur_cpu = again_cpu;
@@ -219,7 +214,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 		.base_busy = busy_reason(ia, ba, busy_a, sizeof busy_a),
 		.cur_busy = busy_reason(ib, bb, busy_b, sizeof busy_b),
 		.short_why = short_why[0] ? short_why : NULL,
-		.cpu_busy = cpu_busy(phase_noise(ia, ba), phase_noise(ib, bb), busy_pct, sizeof busy_pct),
+		.cpu_busy = cpu_busy(bench_noise(ia->r, ba), bench_noise(ib->r, bb), busy_pct, sizeof busy_pct),
 		.cpu_floor_pct = history_default_floor(bb, t->metric),
 		.cpu_basis_off = cpus_changed(ia, ib, bb->name, cpus, sizeof cpus),
 	};
