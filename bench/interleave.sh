@@ -11,13 +11,18 @@
 #        (1.25x and 2x): in how many of RUNS runs the change is called, and the ratio estimated.
 #        The same devices measured in two separate runs (LOOPS passes each, the same length as
 #        the interleaved run) and compared by `nodemark compare`: what those calls.
+#        THROTTLE picks how the change is injected: "b" throttles B alone (A runs at what the
+#        CPU gives a QD1 loop device, so the throttle slows B by less than its factor when the
+#        CPU is the pace), "both" throttles A as well, to 40% of the unthrottled rate, and B to
+#        the factor times that: both devices set their own pace, so the injected ratio is the
+#        true one (the A/A of this mode, both at 40%, is the factor 1).
 #
 #   RUNS=10 LOOPS=10 PASS=300ms bench/interleave.sh      (defaults; smaller on a busy machine)
-#   PARTS="aa ab" selects the parts.
+#   PARTS="aa ab" selects the parts; THROTTLE="b both" (default) the A/B injections.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 NM=${NM:-$PWD/build/nodemark}
-RUNS=${RUNS:-10} LOOPS=${LOOPS:-10} PASS=${PASS:-300ms} PARTS=${PARTS:-aa ab}
+RUNS=${RUNS:-10} LOOPS=${LOOPS:-10} PASS=${PASS:-300ms} PARTS=${PARTS:-aa ab} THROTTLE=${THROTTLE:-b both}
 [ -x "$NM" ] || { echo "interleave.sh: build nodemark first (make)" >&2; exit 2; }
 work=$(mktemp -d "${TMPDIR:-/var/tmp}/nm-interleave.XXXXXX") || exit 1
 export NODEMARK_DB=$work/results.db NODEMARK_NO_PROGRESS=1
@@ -30,7 +35,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "# interleave.sh: RUNS=$RUNS LOOPS=$LOOPS PASS=$PASS, $(nproc) CPUs"
+echo "# interleave.sh: RUNS=$RUNS LOOPS=$LOOPS PASS=$PASS THROTTLE=\"$THROTTLE\", $(nproc) CPUs"
 echo "# load before: $(uptime | sed 's/.*load/load/')"
 
 # The paired comparison of a `disk --json` run in turns: per test "verdict ratio [lo, hi]".
@@ -102,7 +107,7 @@ if [[ " $PARTS " == *" ab "* ]]; then
         loops+=("$(losetup --find --show "$work/$x.img")") || exit 1
     done
     la=${loops[0]} lb=${loops[1]}
-    majmin=$(lsblk -dno MAJ:MIN "$lb" | tr -d ' ')
+    majmin_a=$(lsblk -dno MAJ:MIN "$la" | tr -d ' ') majmin=$(lsblk -dno MAJ:MIN "$lb" | tr -d ' ')
     job=(--rw randread --bs 4k --size 64m --runtime "$PASS" --interval 0 --engine uring --direct)
     cg=/sys/fs/cgroup/blkio/nm-interleave-$$
     mkdir "$cg" || exit 1
@@ -112,30 +117,46 @@ if [[ " $PARTS " == *" ab "* ]]; then
         python3 -c 'import json,sys; v=sorted(p["iops"] for p in json.load(sys.stdin)["tests"][0]["passes"]); print(int(v[len(v) // 2]))')
     echo "## A/B: $la and $lb (loop devices over 96 MiB files on $(df --output=fstype "$work" | tail -1)), 4k random reads QD1, O_DIRECT"
     echo "$lb unthrottled: $iops IOPS (median of 3 passes)"
-    for f in 0.8 0.5; do
-        limit=$(python3 -c "print(int($iops * $f))")
-        inj=$(python3 -c "print($f)")
-        echo "$majmin $limit" >"$cg/blkio.throttle.read_iops_device"
-        echo
-        echo "### $lb throttled to $limit IOPS ($f of its rate: injected ratio $inj)"
-        : >"$work/ab.tsv"
-        for i in $(seq "$RUNS"); do
-            in_cg "$NM" disk "$la" "$lb" "${job[@]}" --loops "$LOOPS" --json --no-save >"$work/ab.json" || exit 1
-            paired "$work/ab.json" >>"$work/ab.tsv"
+    for mode in $THROTTLE; do
+        case $mode in
+        b) base=$iops factors="0.8 0.5" ;;
+        both) base=$(python3 -c "print(int($iops * 0.4))") factors="1 0.8 0.5" ;;
+        *) echo "interleave.sh: THROTTLE is b and/or both, not $mode" >&2; exit 2 ;;
+        esac
+        for f in $factors; do
+            limit=$(python3 -c "print(int($base * $f))")
+            inj=$(python3 -c "print($f)")
+            echo "$majmin $limit" >"$cg/blkio.throttle.read_iops_device"
+            echo
+            if [ "$mode" = both ]; then
+                echo "$majmin_a $base" >"$cg/blkio.throttle.read_iops_device"
+                echo "### both throttled: $la to $base IOPS, $lb to $limit IOPS (injected ratio $inj)"
+            else
+                echo "### $lb throttled to $limit IOPS ($f of its rate: injected ratio $inj)"
+            fi
+            : >"$work/ab.tsv"
+            for i in $(seq "$RUNS"); do
+                in_cg "$NM" disk "$la" "$lb" "${job[@]}" --loops "$LOOPS" --json --no-save >"$work/ab.json" || exit 1
+                paired "$work/ab.json" >>"$work/ab.tsv"
+            done
+            echo "in turns:     $(summarize "$work/ab.tsv" "$inj")"
+            # separate runs of the same total length: LOOPS passes of A, then LOOPS passes of B
+            # (A outside the cgroup when B alone is throttled, inside it when both are)
+            a_cg=()
+            [ "$mode" = both ] && a_cg=(in_cg)
+            sep_called=0 sep_ratios=""
+            for i in $(seq "$RUNS"); do
+                "${a_cg[@]}" "$NM" disk "$la" "${job[@]}" --loops "$LOOPS" --label "sepA$mode$f-$i" >/dev/null 2>&1 || exit 1
+                in_cg "$NM" disk "$lb" "${job[@]}" --loops "$LOOPS" --label "sepB$mode$f-$i" >/dev/null 2>&1 || exit 1
+                read -r call ratio < <("$NM" compare "sepA$mode$f-$i" "sepB$mode$f-$i" --metric bytes_per_sec --format json |
+                    python3 -c 'import json,sys; c=json.load(sys.stdin)["calls"][0]; print(c["call"].replace(" ", "_"), "%.3f" % (1 + c["delta_pct"] / 100))')
+                case $call in regression|improvement|changed) sep_called=$((sep_called + 1)) ;; esac
+                sep_ratios+=" $ratio"
+            done
+            echo "separate:     called in $sep_called of $RUNS pairs of runs (nodemark compare); ratios$sep_ratios"
+            echo "$majmin 0" >"$cg/blkio.throttle.read_iops_device" 2>/dev/null
+            echo "$majmin_a 0" >"$cg/blkio.throttle.read_iops_device" 2>/dev/null
         done
-        echo "in turns:     $(summarize "$work/ab.tsv" "$inj")"
-        # separate runs of the same total length: LOOPS passes of A, then LOOPS passes of B
-        sep_called=0 sep_ratios=""
-        for i in $(seq "$RUNS"); do
-            "$NM" disk "$la" "${job[@]}" --loops "$LOOPS" --label "sepA$f-$i" >/dev/null 2>&1 || exit 1
-            in_cg "$NM" disk "$lb" "${job[@]}" --loops "$LOOPS" --label "sepB$f-$i" >/dev/null 2>&1 || exit 1
-            read -r call ratio < <("$NM" compare "sepA$f-$i" "sepB$f-$i" --metric bytes_per_sec --format json |
-                python3 -c 'import json,sys; c=json.load(sys.stdin)["calls"][0]; print(c["call"].replace(" ", "_"), "%.3f" % (1 + c["delta_pct"] / 100))')
-            case $call in regression|improvement|changed) sep_called=$((sep_called + 1)) ;; esac
-            sep_ratios+=" $ratio"
-        done
-        echo "separate:     called in $sep_called of $RUNS pairs of runs (nodemark compare); ratios$sep_ratios"
-        echo "$majmin 0" >"$cg/blkio.throttle.read_iops_device" 2>/dev/null
     done
 fi
 echo
