@@ -1,6 +1,7 @@
 #include "hash/cpufeat.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -60,10 +61,39 @@ uint64_t cycles_now(void)
 }
 #endif
 
+/* OpenSSL masks what it sees of the CPU by $OPENSSL_ia32cap, "[~]A[:[~]B]": A stands for
+ * CPUID leaf 1 (EDX, then ECX in the high half), B for leaf 7 (EBX, then ECX); with '~' the bits
+ * are cleared, without it the word replaces the CPU's.  SHA-256's choice depends on SHA-NI (leaf
+ * 7 EBX bit 29), AVX2 (bit 5) and SSSE3 (leaf 1 ECX bit 9): apply the same masks, so a run made
+ * with SHA-NI turned off says so instead of naming what the CPU has. */
+static void openssl_mask(int *feature, const char *word, unsigned bit)
+{
+	int clear = *word == '~';
+	unsigned long long v = strtoull(word + clear, NULL, 0);
+	int set = (v >> bit) & 1;
+	*feature = clear ? *feature && !set : *feature && set;
+}
+
+static void openssl_features(struct cpu_features *f)
+{
+	const char *env = getenv("OPENSSL_ia32cap");
+	if (!env || !*env)
+		return;
+	if (*env != ':')
+		openssl_mask(&f->ssse3, env, 32 + 9);
+	const char *leaf7 = strchr(env, ':');
+	if (leaf7 && leaf7[1]) {
+		openssl_mask(&f->sha_ni, leaf7 + 1, 29);
+		openssl_mask(&f->avx2, leaf7 + 1, 5);
+	}
+}
+
 const char *hash_impl_name(enum hash_algo a)
 {
 	struct cpu_features f;
 	cpu_features_detect(&f);
+	if (a == HASH_SHA256)
+		openssl_features(&f);
 	switch (a) {
 	case HASH_BLAKE3:
 		return f.avx512 ? "AVX-512" : f.avx2 ? "AVX2" : f.sse41 ? "SSE4.1" : f.sse2 ? "SSE2" : "portable";

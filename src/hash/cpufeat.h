@@ -2,7 +2,8 @@
  *
  * The BLAKE3 line mirrors the checks of BLAKE3's own runtime dispatch (AVX-512 needs F and VL
  * and the OS saving ZMM state; AVX2 needs the OS saving YMM state), so what we print is what it
- * runs.  OpenSSL's SHA-256 picks SHA-NI whenever the CPU has it, then AVX2, then SSSE3. */
+ * runs.  OpenSSL's SHA-256 picks SHA-NI whenever the CPU has it, then AVX2, then SSSE3, after the
+ * masks of $OPENSSL_ia32cap. */
 #ifndef NM_HASH_CPUFEAT_H
 #define NM_HASH_CPUFEAT_H
 

@@ -182,6 +182,7 @@ TEST(hash_impl_names_follow_features)
 {
 	struct cpu_features f;
 	char list[128];
+	unsetenv("OPENSSL_ia32cap");
 	cpu_features_detect(&f);
 	cpu_features_list(list, sizeof list);
 	if (f.avx512)
@@ -193,4 +194,28 @@ TEST(hash_impl_names_follow_features)
 	if (!f.sse2)
 		CHECK_EQ_STR(list, "none");
 	CHECK(strlen(hash_impl_name(HASH_BLAKE3)) > 0);
+}
+
+/* OPENSSL_ia32cap turns OpenSSL's SHA-NI off (bench/aa.sh's busyab does): the name follows it. */
+TEST(hash_impl_name_follows_openssl_masks)
+{
+	struct cpu_features f;
+	cpu_features_detect(&f);
+	setenv("OPENSSL_ia32cap", ":~0x20000000", 1);
+	CHECK(strcmp(hash_impl_name(HASH_SHA256), "SHA-NI") != 0);
+	/* leaf 7 replaced by the AVX2 bit alone: AVX2 where the CPU has it */
+	setenv("OPENSSL_ia32cap", ":0x20", 1);
+	if (f.avx2)
+		CHECK_EQ_STR(hash_impl_name(HASH_SHA256), "AVX2");
+	/* SSSE3 (leaf 1 ECX bit 9, bit 41 of the first word) and leaf 7 both cleared */
+	setenv("OPENSSL_ia32cap", "~0x20000000000:~0x20000020", 1);
+	CHECK_EQ_STR(hash_impl_name(HASH_SHA256), "generic");
+	/* a mask of other bits changes nothing; BLAKE3 never reads it */
+	setenv("OPENSSL_ia32cap", "~0x1:~0x1", 1);
+	if (f.sha_ni)
+		CHECK_EQ_STR(hash_impl_name(HASH_SHA256), "SHA-NI");
+	char b3[32];
+	snprintf(b3, sizeof b3, "%s", hash_impl_name(HASH_BLAKE3));
+	unsetenv("OPENSSL_ia32cap");
+	CHECK_EQ_STR(b3, hash_impl_name(HASH_BLAKE3));
 }
