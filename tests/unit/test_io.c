@@ -236,12 +236,14 @@ TEST(null_engine_time_based_runs_for_the_runtime)
 	io_result_free(&r);
 }
 
-/* The progress callback asks for a stop once 200 ms have run. */
-static int stop_after_200ms(const struct io_progress *p, void *arg)
+/* The progress callback asks for a stop from its second call on, once I/Os have been done.  It
+ * counts calls and looks at the live I/O count, not at the clock: on a loaded machine a worker
+ * may start late and run less than any wall-clock bound the test could name. */
+static int stop_at_second_call(const struct io_progress *p, void *arg)
 {
 	unsigned *calls = arg;
 	(*calls)++;
-	return p->elapsed_ns >= 200 * 1000 * 1000ull;
+	return *calls >= 2 && p->ios > 0;
 }
 
 TEST(progress_callback_stops_a_job_early_and_keeps_what_ran)
@@ -258,11 +260,11 @@ TEST(progress_callback_stops_a_job_early_and_keeps_what_ran)
 	CHECK(s != NULL);
 	struct io_job_result r[2];
 	unsigned calls = 0;
-	CHECK_EQ_INT(io_session_run(s, &j, r, stop_after_200ms, &calls, err, sizeof err), IO_OK);
+	CHECK_EQ_INT(io_session_run(s, &j, r, stop_at_second_call, &calls, err, sizeof err), IO_OK);
 	CHECK(calls >= 2);
 	for (int i = 0; i < 2; i++) {
 		/* stopped long before the minute, with the I/Os and time of what ran */
-		CHECK(r[i].runtime_ns >= 150 * 1000 * 1000ull && r[i].runtime_ns < 30 * 1000000000ull);
+		CHECK(r[i].runtime_ns > 0 && r[i].runtime_ns < 30 * 1000000000ull);
 		CHECK(r[i].dir[DIR_READ].ios > 0);
 		CHECK_EQ_U64(r[i].dir[DIR_READ].clat.n, r[i].dir[DIR_READ].ios);
 		CHECK_EQ_INT(r[i].error, 0);
