@@ -28,9 +28,10 @@ static struct record *run_record(int i, double median, int busy, const char *dir
 
 TEST(history_floor_comes_from_earlier_quiet_runs_of_the_same_directory_and_mode)
 {
-	char path[64], err[256];
-	snprintf(path, sizeof path, "/tmp/nm-test-history-%d.db", (int)getpid());
-	unlink(path);
+	char path[300], err[256];
+	/* in the test's own directory, removed with it however the test ends (a failed CHECK
+	 * returns early and used to leave the store and its -wal/-shm files in /tmp) */
+	snprintf(path, sizeof path, "%s/history.db", test_tmpdir());
 	struct store *s = store_open(path, err, sizeof err);
 	CHECK(s != NULL);
 	static const double medians[] = { 100, 101, 99, 100, 100 };
@@ -72,7 +73,6 @@ TEST(history_floor_comes_from_earlier_quiet_runs_of_the_same_directory_and_mode)
 	CHECK_NEAR(json_number_value(json_object_get(saved, "pct")), HISTORY_DEFAULT_PCT, 0);
 	record_free(rec);
 	store_close(s);
-	unlink(path);
 }
 
 TEST(history_default_floor_is_wider_for_tails_cpu_costs_and_storage)
@@ -105,9 +105,10 @@ static struct record *pinned_record(int i, double median, const char *list, int 
 
 TEST(history_takes_only_runs_allowed_the_same_cpus)
 {
-	char path[64], err[256];
-	snprintf(path, sizeof path, "/tmp/nm-test-history-cpus-%d.db", (int)getpid());
-	unlink(path);
+	char path[300], err[256];
+	/* in the test's own directory, removed with it however the test ends (a failed CHECK
+	 * returns early and used to leave the store and its -wal/-shm files in /tmp) */
+	snprintf(path, sizeof path, "%s/history.db", test_tmpdir());
 	struct store *s = store_open(path, err, sizeof err);
 	CHECK(s != NULL);
 	/* five unpinned quiet runs of a small spread, then two pinned to CPU 0 and one older record
@@ -154,5 +155,4 @@ TEST(history_takes_only_runs_allowed_the_same_cpus)
 	CHECK_EQ_INT(runs, 1);
 	record_free(rec);
 	store_close(s);
-	unlink(path);
 }
