@@ -2,10 +2,12 @@
 #ifndef NM_FUZZ_UTIL_H
 #define NM_FUZZ_UTIL_H
 
+#include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,16 +39,32 @@ static inline void fuzz_check_message(const char *err)
 		FUZZ_ASSERT(*p >= 0x20 && *p != 0x7f);
 }
 
+static char fuzz_scratch_dir[256];
+
+static inline int fuzz_remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(void)st, (void)type, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+static inline void fuzz_scratch_remove(void)
+{
+	nftw(fuzz_scratch_dir, fuzz_remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 /* A private scratch directory for harnesses that build files from the input (made once per
- * process, under $TMPDIR). */
+ * process, under $TMPDIR, and removed when the process exits: libFuzzer ends a timed run with
+ * exit(), so only a crash leaves it, beside its artifact). */
 static inline const char *fuzz_scratch(void)
 {
-	static char dir[256];
+	char *dir = fuzz_scratch_dir;
 	if (!dir[0]) {
 		const char *t = getenv("TMPDIR");
-		snprintf(dir, sizeof dir, "%s/nm-fuzz-XXXXXX", t && *t ? t : "/tmp");
+		snprintf(dir, sizeof fuzz_scratch_dir, "%s/nm-fuzz-XXXXXX", t && *t ? t : "/tmp");
 		if (!mkdtemp(dir))
 			abort();
+		atexit(fuzz_scratch_remove);
 	}
 	return dir;
 }
