@@ -193,7 +193,7 @@ FIO_APPLY(directory)
 }
 FIO_APPLY(runtime) { return fio_duration(v, &j->io.runtime_ns, err, errlen); }
 FIO_APPLY(ramp_time) { return fio_duration(v, &j->io.ramp_ns, err, errlen); }
-FIO_APPLY(startdelay) { return fio_duration(v, &j->io.startdelay_ns, err, errlen); }
+FIO_APPLY(startdelay) { return fio_duration(v, &j->startdelay_ns, err, errlen); }
 
 #define APPLY_BOOL(name, field)                                              \
 	FIO_APPLY(name)                                                          \

@@ -10,6 +10,7 @@ static void entry_init(struct fio_report_entry *e, const struct fio_runner *r, c
 	e->name = j->name;
 	e->groupid = j->io.report.group;
 	e->io = &j->io;
+	e->startdelay_ns = j->startdelay_ns;
 	e->ioengine = fio_engine_name(r, j);
 	e->kb_base = j->kb_base;
 	e->unit_base = j->unit_base;

@@ -143,7 +143,7 @@ void fio_eta_line(struct fio_eta *e, struct fio_sched *s, uint64_t now_ns, char 
 			c = st == IO_OK ? '_' : st == IO_INTERRUPTED ? 'K' : 'X';
 		} else if (!started) {
 			c = 'P';
-			uint64_t at = s->genesis_ns + io->startdelay_ns, now = now_ns;
+			uint64_t at = s->genesis_ns + p->jobs[i].startdelay_ns, now = now_ns;
 			uint64_t delay = (at > now ? at - now : 0) / 1000000000ull, by_time = 0, by_rate = 0, bps = 0;
 			if (io->runtime_ns)
 				by_time = (io->ramp_ns + io->runtime_ns * io->loops) / 1000000000ull;

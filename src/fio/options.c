@@ -40,7 +40,7 @@ const struct fio_option fio_options[] = {
 	SUP("runtime", "timeout", FIO_T_TIME, NULL, runtime, "io_job.runtime_ns"),
 	SUP("time_based", NULL, FIO_T_BOOL, "0", time_based, "io_job.time_based"),
 	SUP("ramp_time", NULL, FIO_T_TIME, "0", ramp_time, "io_job.ramp_ns"),
-	SUP("startdelay", NULL, FIO_T_TIME, "0", startdelay, "io_job.startdelay_ns"),
+	SUP("startdelay", NULL, FIO_T_TIME, "0", startdelay, "the scheduler starts the job this long after the run"),
 	SUP("steadystate", "ss", FIO_T_STR, "iops_slope:0.01%", steadystate,
 	    "CRIT:LIMIT (iops, iops_slope, bw, bw_slope; N, a bw size, or N%): the job ends once its last "
 	    "steadystate_duration of samples meets it (threads judged together, not one by one)"),

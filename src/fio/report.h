@@ -29,6 +29,7 @@ struct fio_report_entry {
 	const struct fio_kv *globals;   /* the global options in force for the job (the record's) */
 	size_t nglobals;
 	const struct io_job *io;        /* the plan: rw, bs, iodepth, percentiles */
+	uint64_t startdelay_ns;         /* the job's startdelay, part of fio's elapsed */
 	const char *ioengine;           /* for the header line: as typed, or the engine used */
 	const char *description;        /* fio's description=, or NULL: "desc", terse's last field */
 	struct io_job_result res;       /* one thread's, or the group's merged result */

@@ -247,7 +247,7 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	/* fio's elapsed counts the whole job: start delay and ramp included */
 	uint64_t wall = r->end_ns > r->start_ns ? r->end_ns - r->start_ns : r->runtime_ns;
 	if (e->io)
-		wall += e->io->ramp_ns + e->io->startdelay_ns;
+		wall += e->io->ramp_ns + e->startdelay_ns;
 	kv_u64(w, "elapsed", (wall + 999999999) / 1000000000);
 	if (e->nopts) /* fio leaves the key out for a job with no options of its own */
 		options(w, "job options", e->opts, e->nopts);

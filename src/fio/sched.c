@@ -156,8 +156,8 @@ static int start_ready(struct fio_sched *s, uint64_t now, uint64_t *wake_ns)
 			continue;
 		}
 		waiting = 1;
-		uint64_t at = s->genesis_ns + j->io.startdelay_ns;
-		if (j->io.startdelay_ns && now < at) {
+		uint64_t at = s->genesis_ns + j->startdelay_ns;
+		if (j->startdelay_ns && now < at) {
 			if (!*wake_ns || at < *wake_ns)
 				*wake_ns = at;
 			continue;

@@ -181,7 +181,6 @@ struct io_job {
 	int time_based;
 	uint64_t runtime_ns;        /* limit (time_based: exact duration) */
 	uint64_t ramp_ns;           /* run but do not measure */
-	uint64_t startdelay_ns;
 	unsigned loops;             /* default 1 */
 	uint64_t number_ios;        /* a pass ends after this many I/Os per thread (fio's number_ios);
 	                             * 0: no limit */
