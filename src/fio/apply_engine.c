@@ -2,6 +2,7 @@
  * engine's file says name, type, range and where the value goes) and set by name on the job's
  * engine (fio/plan.c applies them once the job's ioengine= is known), and the
  * file options those engines' examples use (openfiles, create_on_open). */
+#include "fio/longopts.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "io/engine.h"
@@ -34,9 +35,12 @@ static int engine_option(const struct io_engine_option *o, struct fio_job *j, co
 			 size_t errlen)
 {
 	const struct io_engine_option *mine = io_engine_option_of(j->io.engine, o->name);
+	const char *fname = j->ioengine ? j->ioengine : io_engine_fio_name(j->io.engine);
+	if (!mine && fio_engine_has_option(fname, o->name)) /* fio's, for that engine */
+		return nm_errf(err, errlen, "fio's ioengine=%s option is not supported by nodemark fio (docs/fio-compat.md)",
+			       fname);
 	if (!mine)
-		return nm_errf(err, errlen, "not an option of ioengine=%s",
-			       j->ioengine ? j->ioengine : io_engine_fio_name(j->io.engine));
+		return nm_errf(err, errlen, "not an option of ioengine=%s", fname);
 	o = mine;
 	uint64_t n = 0;
 	int b;

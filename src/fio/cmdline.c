@@ -1,5 +1,8 @@
 /* fio's command line: its own switches (--output, --section, ...), then --name=... jobs with
- * their options, then job file names, read after the command-line jobs as fio does. */
+ * their options, then job file names, read after the command-line jobs as fio does. Each word
+ * is read as fio's getopt_long_only reads it (longopts.c): one dash or two, a name or its
+ * unambiguous abbreviation, fio's one-letter switches. */
+#include "fio/longopts.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "io/engine.h"
@@ -42,17 +45,11 @@ static int set_formats(struct fio_plan *p, const char *v, char *err, size_t errl
 	return 0;
 }
 
-/* fio's own switches (not job options).  Returns 1 when key was one, 0 when not, -1 on error. */
+/* One of fio's own switches (longopts.c lists them), by its full name: 1 when done, -1 on error
+ * (one nodemark does not run is refused). */
 static int cli_switch(struct fio_plan *p, const char *key, const char *val, char *err, size_t errlen)
 {
-	static const char *const ignored[] = { "max-jobs", "alloc-size", "debug", "warnings-fatal",
-					       "random_generator-seed" };
-	static const char *const refused[] = { "server", "client", "daemonize", "remote-config",
-					       "bandwidth-log", "latency-log", "showcmd",
-					       "append-terse", "inflate-log", "trigger-file",
-					       "trigger-timeout", "trigger", "trigger-remote", "aux-path",
-					       "idle-prof", "crctest", "cpuclock-test",
-					       "merge-blktrace-file", "version" };
+	static const char *const ignored[] = { "max-jobs", "alloc-size", "debug", "warnings-fatal" };
 	char qb[64];
 	if (!strcmp(key, "output")) {
 		if (fio_need_value(val, err, errlen) < 0)
@@ -141,22 +138,9 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 			fio_strv_push(&p->warnings, &p->nwarnings, w);
 			return 1;
 		}
-	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
-		if (!strcmp(key, refused[i]))
-			return nm_errf(err, errlen, "--%s is not supported by nodemark fio", key);
-	return 0;
-}
-
-/* fio's CLI switches that take a value; used for "--output FILE" without '='. */
-static int switch_takes_value(const char *key)
-{
-	static const char *const v[] = { "output", "output-format", "terse-version", "section", "eta",
-					 "eta-interval", "status-interval", "max-jobs", "alloc-size",
-					 "debug" };
-	for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
-		if (!strcmp(key, v[i]))
-			return 1;
-	return 0;
+	if (!strcmp(key, "help")) /* main's --help, spelled in full, prints nodemark fio's */
+		return nm_errf(err, errlen, "--help: spelled in full it prints nodemark fio's help");
+	return nm_errf(err, errlen, "--%s is not supported by nodemark fio", key);
 }
 
 /* Where the command line is: the job its options go to (NULL: the globals, before the first
@@ -189,12 +173,13 @@ static void drop_engine_options(struct fio_optlist *l)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		const struct fio_option *d = fio_option_find(l->kv[i].key);
-		if (d && d->eopt)
+		if ((d && d->eopt) || fio_is_engine_option(l->kv[i].key)) /* cmdprio_* too: fio's are io_uring's */
 			l->kv[i].dropped = 1;
 	}
 }
 
-/* A job option on the command line: before the first --name a global, else the job's. */
+/* A job option on the command line: before the first --name (or after --name=global) a
+ * global, else the job's. */
 static int job_option(struct fio_plan *p, struct cli_pos *pos, const char *key, const char *val, char *err,
 		      size_t errlen)
 {
@@ -220,6 +205,19 @@ static int job_option(struct fio_plan *p, struct cli_pos *pos, const char *key, 
 	}
 	if (!val || !*val)
 		return nm_errf(err, errlen, "--name: needs a job name");
+	/* --name=global (fio looks at 6 letters), or a job --section leaves out (fio skips it at
+	 * its --name): the options after it have no job to go to, and are global ones for the
+	 * jobs named after them */
+	int global = strncmp(val, "global", 6) == 0, wanted = !p->nsections;
+	for (size_t k = 0; k < p->nsections; k++)
+		wanted |= strcmp(p->sections[k], val) == 0;
+	if (global) /* fio lists it among the global options */
+		fio_optlist_set(&p->globals, "name", val);
+	if (global || !wanted) {
+		pos->job = NULL;
+		globals_engine(p, pos);
+		return 0;
+	}
 	pos->job = fio_plan_add_job(p, val, &p->globals, err, errlen);
 	if (!pos->job)
 		return -1;
@@ -228,61 +226,67 @@ static int job_option(struct fio_plan *p, struct cli_pos *pos, const char *key, 
 	return 0;
 }
 
-/* argv[*i], an option word ("--key=value", "--key value" or "--flag"); *i moves past a value
- * taken from the next word. */
+/* A job or engine option by its full name (m from longopts.c), with its value (NULL: given bare). */
+static int cli_job_option(struct fio_plan *p, struct cli_pos *pos, const struct fio_word *m, const char *val,
+			  char *err, size_t errlen)
+{
+	char qb[64];
+	const char *key = m->name;
+	const struct fio_option *opt = fio_option_find(key);
+	/* the engine's option in fio's table (longopts.c found it there) that nodemark's engine for
+	 * that name lacks: fio takes it, nodemark cannot do what it asks */
+	if (fio_is_engine_option(key) && (!opt || (opt->eopt && !io_engine_option_of(pos->engine, key))))
+		return nm_errf(err, errlen, "--%s: fio's ioengine=%s option is not supported by nodemark fio "
+			       "(docs/fio-compat.md)", fio_q(key, qb, sizeof qb), pos->engine_name);
+	if (fio_option_check(p, "--", key, err, errlen) < 0)
+		return -1;
+	char why[320];
+	if (strcmp(key, "name") != 0 && fio_option_value_check(opt, val, why, sizeof why) < 0) {
+		if (pos->job)
+			return nm_errf(err, errlen, "job '%s': --%s: %s", fio_q(pos->job->name, qb, sizeof qb), key, why);
+		return nm_errf(err, errlen, "--%s: %s", key, why);
+	}
+	return job_option(p, pos, key, val, err, errlen);
+}
+
+/* A bare --write_lat_log (at the end, or before another option): the job's name is the prefix
+ * (fio would take the next option as the prefix, or refuse the last word). */
+static int bare_log(const struct fio_word *m, int argc, char **argv, int i)
+{
+	const struct fio_option *d = m->is_switch ? NULL : fio_option_find(m->name);
+	return d && d->type == FIO_T_STR_OPT && (i + 1 >= argc || opt_is_option_word(argv[i + 1]));
+}
+
+/* argv[*i], a word that starts with '-' (not "-" or "--"), read as getopt_long_only reads it;
+ * *i moves past a value taken from the next word. */
 static int one_option(struct fio_plan *p, struct cli_pos *pos, int argc, char **argv, int *i, char *err,
 		      size_t errlen)
 {
-	char qb[64];
-	const char *a = argv[*i];
-	if (a[1] != '-')
-		return nm_errf(err, errlen, "unknown option '%s' (fio's options are spelled --name=value)",
-			       fio_q(a, qb, sizeof qb));
-	const char *eq = strchr(a + 2, '=');
-	char *key = eq ? xstrndup(a + 2, (size_t)(eq - a - 2)) : xstrdup(a + 2);
-	const char *val = eq ? eq + 1 : NULL;
-	int rc = -1;
-	if (!*key) {
-		nm_errf(err, errlen, "\"--\": fio takes job files, not a command after --");
-		goto out;
-	}
-	if (!val && switch_takes_value(key) && *i + 1 < argc && !opt_is_option_word(argv[*i + 1]))
-		val = argv[++*i];
-	int sw = cli_switch(p, key, val, err, errlen);
-	if (sw) {
-		rc = sw < 0 ? -1 : 0;
-		goto out;
-	}
-	if (fio_option_check(p, "--", key, err, errlen) < 0)
-		goto out;
-	const struct fio_option *opt = fio_option_find(key);
-	if (opt->eopt && !io_engine_option_of(pos->engine, key)) {
-		nm_errf(err, errlen, "--%s: unrecognized option (as fio's): the engine here is %s, and on fio's command "
-			"line an engine's options come after its --ioengine=", fio_q(key, qb, sizeof qb),
-			pos->engine_name);
-		goto out;
-	}
-	if (!val && opt && opt->type == FIO_T_STR_OPT && *i + 1 < argc && !opt_is_option_word(argv[*i + 1]))
-		val = argv[++*i]; /* --write_bw_log NAME, as fio's; bare before another option */
-	if (!val && fio_option_needs_value(opt)) {
-		if (*i + 1 >= argc || opt_is_option_word(argv[*i + 1])) {
-			nm_errf(err, errlen, "--%s: needs a value", key);
-			goto out;
+	struct fio_word m;
+	if (fio_word_match(argv[*i], pos->engine_name, &m, err, errlen) < 0)
+		return -1;
+	for (;;) {
+		const char *val = m.has_value ? m.value : NULL;
+		/* getopt takes the next word, whatever it is; nodemark not another option's word
+		 * (fio would write --output --bs=4k's report to a file named --bs=4k) */
+		if (!m.has_value && m.arg == FIO_ARG_REQUIRED && !bare_log(&m, argc, argv, *i)) {
+			if (*i + 1 >= argc || opt_is_option_word(argv[*i + 1]))
+				return nm_errf(err, errlen, "--%s: needs %s", m.name,
+					       !strcmp(m.name, "output") ? "a file name"
+					       : !strcmp(m.name, "section") ? "a job name" : "a value");
+			val = argv[++*i];
 		}
-		val = argv[++*i];
+		if (!m.is_switch && m.arg == FIO_ARG_REQUIRED && val && !*val) /* fio: "requires an argument" */
+			return nm_errf(err, errlen, "--%s: needs a value", m.name);
+		if (!m.is_switch)
+			return cli_job_option(p, pos, &m, val, err, errlen);
+		if (cli_switch(p, m.name, val, err, errlen) < 0)
+			return -1;
+		if (!m.rest)
+			return 0;
+		if (fio_word_short(m.rest, &m, err, errlen) < 0) /* "-rP": the next letter */
+			return -1;
 	}
-	char why[320];
-	if (strcmp(key, "name") != 0 && fio_option_value_check(fio_option_find(key), val, why, sizeof why) < 0) {
-		if (pos->job)
-			nm_errf(err, errlen, "job '%s': --%s: %s", fio_q(pos->job->name, qb, sizeof qb), key, why);
-		else
-			nm_errf(err, errlen, "--%s: %s", key, why);
-		goto out;
-	}
-	rc = job_option(p, pos, key, val, err, errlen);
-out:
-	free(key);
-	return rc;
 }
 
 int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t errlen)
@@ -295,10 +299,14 @@ int fio_parse_args(struct fio_plan *p, int argc, char **argv, char *err, size_t 
 		abort();
 	globals_engine(p, &pos);
 	for (int i = 0; i < argc; i++) {
-		if (argv[i][0] != '-' || argv[i][1] == '\0')
+		if (strcmp(argv[i], "--") == 0) { /* getopt: the words after it are not options */
+			while (++i < argc)
+				files[nfiles++] = argv[i];
+		} else if (argv[i][0] != '-' || argv[i][1] == '\0') {
 			files[nfiles++] = argv[i];
-		else if (one_option(p, &pos, argc, argv, &i, err, errlen) < 0)
+		} else if (one_option(p, &pos, argc, argv, &i, err, errlen) < 0) {
 			goto out;
+		}
 	}
 	if (p->cmdhelp) { /* --cmdhelp prints the table; nothing runs */
 		rc = 0;

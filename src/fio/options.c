@@ -400,6 +400,19 @@ int fio_option_help(FILE *out, const char *name)
 				help_one(out, &engine_rows[i]);
 				any = 1;
 			}
+		/* fio's other options of that engine: the table's own rows (cmdprio_*), and those
+		 * nodemark does not do, refused */
+		const struct io_engine_ops *e = NULL;
+		io_engine_parse_fio(engine, &e);
+		for (const struct io_engine_fio_option *fo = io_engine_fio_options(engine); fo && fo->name; fo++) {
+			const struct fio_option *d = fio_option_find(fo->name);
+			if (d && !d->eopt)
+				help_one(out, d);
+			else if (!io_engine_option_of(e, fo->name)) /* shown above when e has it (an alias too) */
+				fprintf(out, "%-26s %-4s refused: fio's %s option, not done by nodemark\n", fo->name,
+					fo->bare ? "bool" : "-", engine);
+			any = 1;
+		}
 		if (!any)
 			fprintf(out, "%s: no engine options\n", engine);
 		return 0;

@@ -4,6 +4,7 @@
 #include "fio/expand.h"
 #include "fio/iolog.h"
 #include "fio/logs.h"
+#include "fio/longopts.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "fio/targets.h"
@@ -203,6 +204,35 @@ static const struct io_engine_ops *globals_engine(const struct fio_optlist *l)
 	return e;
 }
 
+/* fio's engine options (each engine's fio_options) are the engine's as fio names it: posixaio
+ * runs on nodemark's uring engine but has none of io_uring's options, and cmdprio_* (nodemark's
+ * table's own rows) are io_uring's and libaio's only. The globals' against the globals'
+ * engine, the job's own against the job's (fio's "Bad option" either way). */
+static int fio_names_check(const struct fio_job *j, char *err, size_t errlen)
+{
+	char qb[64];
+	int found = 0;
+	const char *gname = fio_optlist_get(&j->inherited, "ioengine", &found);
+	if (!found || !gname)
+		gname = io_engine_fio_name(io_engine_fio_default());
+	const char *jname = j->ioengine ? j->ioengine : io_engine_fio_name(j->io.engine);
+	for (int own = 0; own < 2; own++) {
+		const struct fio_optlist *l = own ? &j->opts : &j->inherited;
+		const char *ename = own ? jname : gname;
+		for (size_t i = 0; i < l->n; i++) {
+			const char *key = l->kv[i].key;
+			if (l->kv[i].dropped || !fio_is_engine_option(key) || !fio_engine_known(ename) ||
+			    fio_engine_has_option(ename, key))
+				continue;
+			if (own)
+				return nm_errf(err, errlen, "job '%s': %s: not an option of ioengine=%s",
+					       fio_q(j->name, qb, sizeof qb), key, ename);
+			return nm_errf(err, errlen, "global options: %s: not an option of ioengine=%s", key, ename);
+		}
+	}
+	return 0;
+}
+
 /* The options in two rounds, as fio reads a section: the job's own after the globals', the
  * engine's options after the others, so that ioengine= may come after them; they then go to
  * the engine the job runs, and one it does not have is an error (fio's "Bad option"). */
@@ -212,8 +242,8 @@ static int apply_options(struct fio_job *j, char *err, size_t errlen)
 		return -1;
 	io_engine_options_fio_defaults(&j->io);
 	const struct io_engine_ops *ge = globals_engine(&j->inherited);
-	return apply_list(j, &j->inherited, 1, ge, err, errlen) < 0 || apply_list(j, &j->opts, 0, ge, err, errlen) < 0
-		? -1 : 0;
+	return apply_list(j, &j->inherited, 1, ge, err, errlen) < 0 || apply_list(j, &j->opts, 0, ge, err, errlen) < 0 ||
+	       fio_names_check(j, err, errlen) < 0 ? -1 : 0;
 }
 
 static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)

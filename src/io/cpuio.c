@@ -121,8 +121,14 @@ static const struct io_engine_option cpuio_options[] = {
 	{ 0 },
 };
 
+/* fio's cpuio options */
+static const struct io_engine_fio_option cpuio_fio_options[] = {
+	{ "cpuload", 0 }, { "cpumode", 0 }, { "cpuchunks", 0 }, { "exit_on_io_done", 0 }, { 0 },
+};
+
 const struct io_engine_ops io_cpuio_ops = {
 	.name = "cpuio",
+	.fio_options = cpuio_fio_options,
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_NO_DATA,
 	.options = cpuio_options,
 	.options_size = sizeof(struct cpuio_opts),

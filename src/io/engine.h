@@ -216,6 +216,14 @@ struct io_engine_flag {
 	const char *help;           /* the flag's line of help */
 };
 
+/* One option of fio's engine, as fio 3.33 knows it (its command line's getopt and its job
+ * files): the options an engine implements (.options) and those it does not, which the fio
+ * front end then refuses as fio's. */
+struct io_engine_fio_option {
+	const char *name;
+	int bare;                   /* fio's switch type: given bare, or only as NAME=V */
+};
+
 /* An engine: one file (io/uring.c, ...) defines one of these, and one line of the table in
  * io/engines.c makes it known everywhere: names, parsing, help, errors, checks. The pointer is
  * the engine's identity (io_job.engine). */
@@ -223,6 +231,9 @@ struct io_engine_ops {
 	const char *name;
 	const char *aliases[3];     /* other names nodemark takes for it, NULL-ended */
 	const char *fio_names[6];   /* fio's ioengine= names it runs, NULL-ended; none: its name */
+	/* fio 3.33's options of the engine its first fio name is (its own), NULL-ended; NULL: none.
+	 * fio's other names it runs are other fio engines, with none of these (posixaio on uring). */
+	const struct io_engine_fio_option *fio_options;
 	unsigned caps;              /* enum io_engine_caps */
 	const struct io_engine_option *options; /* its options, ended by a NULL name; NULL: none */
 	size_t options_size;        /* sizeof the struct they are stored in (io/engine_opts.h) */
@@ -266,6 +277,9 @@ const struct io_engine_option *io_engine_option_at(unsigned i, const struct io_e
 /* By fio's name or alias, whatever engine declares it (the first); NULL when none does.
  * *owner (may be NULL) gets that engine. */
 const struct io_engine_option *io_engine_option_find(const char *name, const struct io_engine_ops **owner);
+/* fio's engine NAME's options (fio_options of the engine whose first fio name it is; an empty
+ * list for fio's other names an engine runs), NULL-ended; NULL when no engine runs NAME. */
+const struct io_engine_fio_option *io_engine_fio_options(const char *name);
 /* By name or alias among e's own options; NULL when e (NULL: auto) has none by that name. */
 const struct io_engine_option *io_engine_option_of(const struct io_engine_ops *e, const char *name);
 /* Set e's option o (one of e's, from io_engine_option_of) on the job from a value parsed by its

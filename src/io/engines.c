@@ -14,6 +14,7 @@
 	E(io_uring_ops) \
 	E(io_libaio_ops) \
 	E(io_psync_ops) \
+	E(io_pvsync2_ops) \
 	E(io_mmap_ops) \
 	E(io_null_ops) \
 	E(io_filecreate_ops) \
@@ -112,6 +113,17 @@ int io_engine_parse_fio(const char *s, const struct io_engine_ops **out)
 		}
 	}
 	return -1;
+}
+
+const struct io_engine_fio_option *io_engine_fio_options(const char *name)
+{
+	static const struct io_engine_fio_option none[] = { { 0 } };
+	const struct io_engine_ops *e;
+	if (io_engine_parse_fio(name, &e) < 0)
+		return NULL;
+	if (strcmp(io_engine_fio_name(e), name) != 0 || !e->fio_options)
+		return none;
+	return e->fio_options;
 }
 
 const struct io_engine_ops *io_engine_fio_default(void)

@@ -219,8 +219,14 @@ static const struct io_engine_option exec_options[] = {
 	{ 0 },
 };
 
+/* fio's exec options */
+static const struct io_engine_fio_option exec_fio_options[] = {
+	{ "program", 0 }, { "arguments", 0 }, { "grace_time", 0 }, { "std_redirect", 0 }, { 0 },
+};
+
 const struct io_engine_ops io_exec_ops = {
 	.name = "exec",
+	.fio_options = exec_fio_options,
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS | IO_ENGINE_NO_DATA,
 	.options = exec_options,
 	.options_size = sizeof(struct exec_opts),

@@ -183,8 +183,14 @@ static const struct io_engine_option filestat_options[] = {
 	{ 0 },
 };
 
+/* fio's filestat options */
+static const struct io_engine_fio_option filestat_fio_options[] = {
+	{ "stat_type", 0 }, { 0 },
+};
+
 const struct io_engine_ops io_filestat_ops = {
 	.name = "filestat",
+	.fio_options = filestat_fio_options,
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_NO_OPEN | IO_ENGINE_OP_LAT,
 	.options = filestat_options,
 	.options_size = sizeof(struct filestat_opts),

@@ -213,8 +213,15 @@ static const struct io_engine_option libaio_options[] = {
 	{ 0 },
 };
 
+/* fio's libaio options */
+static const struct io_engine_fio_option libaio_fio_options[] = {
+	{ "userspace_reap", 1 }, { "cmdprio_percentage", 0 }, { "cmdprio_class", 0 }, { "cmdprio", 0 },
+	{ "cmdprio_bssplit", 0 }, { "nowait", 0 }, { 0 },
+};
+
 const struct io_engine_ops io_libaio_ops = {
 	.name = "libaio",
+	.fio_options = libaio_fio_options,
 	.caps = IO_ENGINE_TRIM | IO_ENGINE_CMDPRIO,
 	.options = libaio_options,
 	.options_size = sizeof(struct libaio_opts),

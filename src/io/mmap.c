@@ -50,8 +50,14 @@ static void mmap_cleanup(struct io_worker *w)
 		}
 }
 
+/* fio's mmap options (none of them done here) */
+static const struct io_engine_fio_option mmap_fio_options[] = {
+	{ "thp", 0 }, { 0 },
+};
+
 const struct io_engine_ops io_mmap_ops = {
 	.name = "mmap",
+	.fio_options = mmap_fio_options,
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_NO_DIRECT,
 	.setup = mmap_setup,
 	.queue = mmap_queue,

@@ -371,8 +371,16 @@ static const struct io_engine_option net_options[] = {
 	{ 0 },
 };
 
+/* fio's net options */
+static const struct io_engine_fio_option net_fio_options[] = {
+	{ "hostname", 0 }, { "port", 0 }, { "protocol", 0 }, { "proto", 0 }, { "nodelay", 0 },
+	{ "listen", 1 }, { "pingpong", 1 }, { "interface", 0 }, { "ttl", 0 }, { "window_size", 0 },
+	{ "mss", 0 }, { 0 },
+};
+
 const struct io_engine_ops io_net_ops = {
 	.name = "net",
+	.fio_options = net_fio_options,
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_DISKLESS,
 	.options = net_options,
 	.options_size = sizeof(struct net_opts),

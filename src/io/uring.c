@@ -243,10 +243,19 @@ static const struct io_engine_flag uring_flags[] = {
 	{ 0 },
 };
 
+/* fio's io_uring options (cmdprio_* are the front end's: IO_ENGINE_CMDPRIO) */
+static const struct io_engine_fio_option uring_fio_options[] = {
+	{ "hipri", 1 }, { "cmdprio_percentage", 0 }, { "cmdprio_class", 0 }, { "cmdprio", 0 },
+	{ "cmdprio_bssplit", 0 }, { "fixedbufs", 1 }, { "registerfiles", 1 }, { "sqthread_poll", 1 },
+	{ "sqthread_poll_cpu", 0 }, { "nonvectored", 0 }, { "uncached", 0 }, { "nowait", 0 },
+	{ "force_async", 0 }, { "cmd_type", 0 }, { 0 },
+};
+
 const struct io_engine_ops io_uring_ops = {
 	.name = "uring",
 	.aliases = { "io_uring", NULL },
 	.fio_names = { "io_uring", "posixaio", NULL },
+	.fio_options = uring_fio_options,
 	.caps = IO_ENGINE_TRIM | IO_ENGINE_CMDPRIO,
 	.options = uring_options,
 	.options_size = sizeof(struct uring_opts),

@@ -3,7 +3,9 @@
 
 #include <stdlib.h>
 
+#include "fio/longopts.h"
 #include "fio/plan.h"
+#include "io/engine.h"
 
 static int parse_argv(struct fio_plan *p, const char *const *args, char *err, size_t errlen)
 {
@@ -431,4 +433,169 @@ TEST(fio_terse_versions)
 	CHECK(parse_argv(&p, bad, err, sizeof err) < 0);
 	CHECK_CONTAINS(err, "terse-version");
 	fio_plan_free(&p);
+}
+
+/* fio reads its command line with getopt_long_only: one dash or two, abbreviations that start
+ * one name only, its one-letter switches (src/fio/longopts.c). */
+TEST(fio_cmdline_reads_words_as_getopt_long_only)
+{
+	const char *args[] = { "-output-format=json", "-minimal", "--output-form=json", "-o", "o.json", "-rP",
+			       "--na=a", "--runt=2", "--size", "1m", "-bs=8k", "--eta=never", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_STR(err, "");
+	CHECK_EQ_INT(p.formats, FIO_OUT_JSON); /* the last of -minimal and --output-form wins */
+	CHECK_EQ_STR(p.output, "o.json");
+	CHECK_EQ_INT(p.readonly, 1);
+	CHECK_EQ_INT(p.parse_only, 1);
+	CHECK_EQ_INT(p.eta_when, FIO_ETA_NEVER); /* --eta in full is not --eta-interval */
+	CHECK_EQ_INT(p.njobs, 1);
+	CHECK_EQ_STR(p.jobs[0].name, "a");
+	CHECK_EQ_U64(p.jobs[0].io.runtime_ns, 2000000000ull);
+	CHECK_EQ_U64(p.jobs[0].io.size, 1 << 20);
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 8192);
+	CHECK_EQ_STR(p.jobs[0].opts.kv[1].key, "runtime"); /* kept under fio's full name */
+	fio_plan_free(&p);
+
+	/* -ofile: no name starts "ofile", so the letter o with the rest as its value */
+	const char *glued[] = { "-oout.txt", "--name=a", NULL };
+	CHECK(parse_argv(&p, glued, err, sizeof err) == 0);
+	CHECK_EQ_STR(p.output, "out.txt");
+	fio_plan_free(&p);
+
+	/* two names start the same way: refused, naming both, as fio's getopt */
+	const char *amb[] = { "--name=a", "--rwmix=30", NULL };
+	CHECK(parse_argv(&p, amb, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "ambiguous");
+	CHECK_CONTAINS(err, "--rwmixread, --rwmixwrite");
+	fio_plan_free(&p);
+	const char *amb2[] = { "--name=a", "--blocksize_=4k", NULL }; /* blocksize_range, blocksize_unaligned */
+	CHECK(parse_argv(&p, amb2, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "ambiguous");
+	fio_plan_free(&p);
+	/* fio's table has its profiles' options too: size twice (the job's, tiobench's), threads */
+	const char *siz[] = { "--name=a", "--siz=1m", NULL };
+	CHECK(parse_argv(&p, siz, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "--size, --size");
+	fio_plan_free(&p);
+	const char *thr[] = { "--name=a", "--threa", NULL };
+	CHECK(parse_argv(&p, thr, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "ambiguous");
+	fio_plan_free(&p);
+
+	/* a switch without a value refuses one; an option that needs one refuses another option */
+	const char *noval[] = { "--minimal=1", "--name=a", NULL };
+	CHECK(parse_argv(&p, noval, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "--minimal");
+	fio_plan_free(&p);
+	const char *bare[] = { "--name=a", "--direct", "--bs=4k", NULL };
+	CHECK(parse_argv(&p, bare, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "--direct: needs a value");
+	fio_plan_free(&p);
+	const char *sep[] = { "--name=a", "--direct", "1", NULL };
+	CHECK(parse_argv(&p, sep, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.jobs[0].io.direct, DIRECT_ON);
+	fio_plan_free(&p);
+	const char *unk[] = { "--name=a", "--frob=1", NULL };
+	CHECK(parse_argv(&p, unk, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "--frob: unrecognized option");
+	fio_plan_free(&p);
+	const char *letter[] = { "-q", "--name=a", NULL };
+	CHECK(parse_argv(&p, letter, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "-q");
+	fio_plan_free(&p);
+}
+
+/* --name=global: the options after it are global again, for the jobs named after them. */
+TEST(fio_cmdline_name_global)
+{
+	const char *args[] = { "--bs=8k", "--name=a", "--name=global", "--bs=16k", "--iodepth=4", "--name=b",
+			       "--name=globalish", "--rw=write", "--name=c", NULL };
+	struct fio_plan p;
+	char err[512] = "";
+	CHECK(parse_argv(&p, args, err, sizeof err) == 0);
+	CHECK_EQ_STR(err, "");
+	CHECK_EQ_INT(p.njobs, 3);
+	CHECK_EQ_STR(p.jobs[1].name, "b");
+	CHECK_EQ_U64(p.jobs[0].io.bs[DIR_READ], 8192);
+	CHECK_EQ_INT(p.jobs[0].io.iodepth, 1);
+	CHECK_EQ_U64(p.jobs[1].io.bs[DIR_READ], 16384);
+	CHECK_EQ_INT(p.jobs[1].io.iodepth, 4);
+	CHECK_EQ_INT(p.jobs[1].io.rw, IO_READ);
+	CHECK_EQ_INT(p.jobs[2].io.rw, IO_WRITE); /* fio looks at 6 letters */
+	CHECK_EQ_INT(p.jobs[2].io.iodepth, 4);
+	fio_plan_free(&p);
+
+	/* a job --section leaves out is skipped at its --name: what follows it is global, as fio's */
+	const char *sec[] = { "--section=b", "--name=a", "--rw=write", "--name=b", NULL };
+	CHECK(parse_argv(&p, sec, err, sizeof err) == 0);
+	CHECK_EQ_INT(p.njobs, 1);
+	CHECK_EQ_STR(p.jobs[0].name, "b");
+	CHECK_EQ_INT(p.jobs[0].io.rw, IO_WRITE);
+	fio_plan_free(&p);
+}
+
+/* An engine's options are those fio gives the engine's name: posixaio (run on uring) has
+ * none of io_uring's, pvsync2 its own, cmdprio_* are io_uring's and libaio's. */
+TEST(fio_engine_options_follow_fios_engine_name)
+{
+	struct fio_plan p;
+	char err[512] = "";
+	const char *posix[] = { "--name=a", "--ioengine=posixaio", "--hipri", NULL };
+	CHECK(parse_argv(&p, posix, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "--hipri: unrecognized option");
+	fio_plan_free(&p);
+	const char *uring[] = { "--name=a", "--ioengine=io_uring", "--hipri", NULL };
+	CHECK(parse_argv(&p, uring, err, sizeof err) == 0);
+	fio_plan_free(&p);
+	const char *pv[] = { "--name=a", "--ioengine=pvsync2", "--hipri", "--hipri_percentage=50", "--nowait=1", NULL };
+	err[0] = '\0';
+	CHECK(parse_argv(&p, pv, err, sizeof err) == 0);
+	CHECK_EQ_STR(err, "");
+	CHECK(p.jobs[0].io.engine == test_engine("pvsync2"));
+	CHECK(p.jobs[0].io.eopts.of == test_engine("pvsync2"));
+	CHECK_EQ_INT(p.nnotes, 0); /* its own engine: no mapping to note */
+	fio_plan_free(&p);
+	const char *unc[] = { "--name=a", "--ioengine=pvsync2", "--uncached=1", NULL };
+	CHECK(parse_argv(&p, unc, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "not supported by nodemark");
+	fio_plan_free(&p);
+	const char *psync[] = { "--name=a", "--ioengine=psync", "--hipri", NULL };
+	CHECK(parse_argv(&p, psync, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "unrecognized");
+	fio_plan_free(&p);
+	const char *cp[] = { "--name=a", "--cmdprio_percentage=10", NULL };
+	CHECK(parse_argv(&p, cp, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "unrecognized");
+	fio_plan_free(&p);
+	/* dropped with the engine that had it, as fio drops it */
+	const char *cpd[] = { "--name=a", "--ioengine=io_uring", "--cmdprio_percentage=10", "--ioengine=psync", NULL };
+	CHECK(parse_argv(&p, cpd, err, sizeof err) == 0);
+	fio_plan_free(&p);
+
+	CHECK(parse_text(&p, "[a]\nioengine=posixaio\nhipri=1\nsize=4k\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "hipri: not an option of ioengine=posixaio");
+	fio_plan_free(&p);
+	CHECK(parse_text(&p, "[a]\nioengine=posixaio\ncmdprio_percentage=10\nsize=4k\n", err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "cmdprio_percentage: not an option of ioengine=posixaio");
+	fio_plan_free(&p);
+	CHECK(parse_text(&p, "[a]\nioengine=pvsync2\nhipri=1\nsize=4k\n", err, sizeof err) == 0);
+	fio_plan_free(&p);
+}
+
+/* Every option of an engine's table is fio's option of that engine's fio name. */
+TEST(fio_engine_tables_are_within_fios)
+{
+	const struct io_engine_ops *e;
+	const struct io_engine_option *o;
+	for (unsigned i = 0; (o = io_engine_option_at(i, &e)); i++) {
+		const char *name = io_engine_fio_name(e);
+		if (!fio_engine_has_option(name, o->name)) {
+			fprintf(stderr, "  %s: %s is not fio's\n", name, o->name);
+			CHECK(0);
+		}
+	}
+	for (unsigned i = 0; (e = io_engine_at(i)); i++)
+		CHECK(fio_engine_known(io_engine_fio_name(e)));
 }

@@ -22,9 +22,9 @@ TEST(engine_table_names_parse_back)
 	CHECK(io_engine_parse("auto", &back) == 0 && back == NULL);
 	CHECK_EQ_STR(io_engine_name(NULL), "auto");
 	CHECK(io_engine_parse("posixaio", &back) < 0); /* a fio name only: nodemark's own are uring's */
-	CHECK_EQ_STR(io_engine_choices(), "auto, uring, libaio, psync, mmap, null, filecreate, filestat, "
+	CHECK_EQ_STR(io_engine_choices(), "auto, uring, libaio, psync, pvsync2, mmap, null, filecreate, filestat, "
 					  "filedelete, ftruncate, falloc, cpuio, exec or net");
-	CHECK_EQ_STR(io_engine_expected(), "expected auto, uring, libaio, psync, mmap, null, filecreate, "
+	CHECK_EQ_STR(io_engine_expected(), "expected auto, uring, libaio, psync, pvsync2, mmap, null, filecreate, "
 					   "filestat, filedelete, ftruncate, falloc, cpuio, exec or net");
 }
 
@@ -41,7 +41,7 @@ TEST(engine_table_maps_fio_names)
 	/* libaio is Linux AIO, not io_uring: buffered I/O is done inside io_submit, as in fio */
 	CHECK(io_engine_parse_fio("libaio", &back) == 0 && back == test_engine("libaio"));
 	CHECK(io_engine_parse_fio("posixaio", &back) == 0 && back == test_engine("uring"));
-	CHECK(io_engine_parse_fio("pvsync2", &back) == 0 && back == test_engine("psync"));
+	CHECK(io_engine_parse_fio("pvsync2", &back) == 0 && back == test_engine("pvsync2")); /* its own: preadv2 */
 	CHECK(io_engine_parse_fio("uring", &back) < 0); /* nodemark's name, not fio's */
 	CHECK(io_engine_parse_fio("solarisaio", &back) < 0);
 	for (unsigned i = 0; (e = io_engine_at(i)); i++) {
