@@ -7,6 +7,7 @@
 #include "util/termsafe.h"
 #include "util/opt.h"
 #include "util/parse.h"
+#include "util/textwidth.h"
 
 #include <jansson.h>
 #include <stdio.h>
@@ -80,9 +81,15 @@ static void print_table(const struct run_summary *v, size_t n)
 		struct tm tm;
 		if (gmtime_r(&t, &tm))
 			strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", &tm);
-		fprintf(out, "%-16s  %-19s  %-12s  %-7s  %-12s  %-20s  %zu\n", v[i].id, when, v[i].host ? v[i].host : "",
-		       v[i].command ? v[i].command : "", v[i].label ? v[i].label : "-", *v[i].tags ? v[i].tags : "-",
-		       v[i].nbenches);
+		/* a host, label or tag may hold "é" or "日本": padded by display width, not bytes */
+		const char *cells[] = { v[i].id, when, v[i].host ? v[i].host : "", v[i].command ? v[i].command : "",
+					v[i].label ? v[i].label : "-", *v[i].tags ? v[i].tags : "-" };
+		static const size_t widths[] = { 16, 19, 12, 7, 12, 20 };
+		for (size_t k = 0; k < sizeof cells / sizeof *cells; k++) {
+			text_put(out, cells[k], widths[k], 0);
+			fputs("  ", out);
+		}
+		fprintf(out, "%zu\n", v[i].nbenches);
 	}
 	if (fclose(out) != 0)
 		abort();

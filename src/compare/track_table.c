@@ -1,5 +1,6 @@
 #include "compare/track_table.h"
 #include "util/escape.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -71,12 +72,18 @@ void track_print_row(FILE *fp, const struct track *t, const struct track_row *r)
 	else
 		snprintf(ratio, sizeof ratio, "x%.2f%s", r->first_ratio, r->partial ? "*" : "");
 	rate_fmt(r->rate, rate, sizeof rate);
-	fprintf(fp, "%14s %7s %10s %10.*f %8s %10s %12s %9s %19s", num(r->milestone, m, sizeof m), pct,
-		dur(r->seg_s, 1, seg, sizeof seg), r->seg_s < 10 ? 2 : r->seg_s < 100 ? 1 : 0, r->seg_s, ratio,
-		dur(r->cum_s, 0, cum, sizeof cum), rate, dur(r->eta_s, 0, eta, sizeof eta),
-		time_of_day(t, r->wall, tod, sizeof tod));
-	if (t->baseline)
-		fprintf(fp, " %9s", dur(r->base_diff_s, 1, base, sizeof base));
+	/* the durations padded by display width ("12.3µs" is 6 columns, 7 bytes) */
+	fprintf(fp, "%14s %7s ", num(r->milestone, m, sizeof m), pct);
+	text_put(fp, dur(r->seg_s, 1, seg, sizeof seg), 10, 1);
+	fprintf(fp, " %10.*f %8s ", r->seg_s < 10 ? 2 : r->seg_s < 100 ? 1 : 0, r->seg_s, ratio);
+	text_put(fp, dur(r->cum_s, 0, cum, sizeof cum), 10, 1);
+	fprintf(fp, " %12s ", rate);
+	text_put(fp, dur(r->eta_s, 0, eta, sizeof eta), 9, 1);
+	fprintf(fp, " %19s", time_of_day(t, r->wall, tod, sizeof tod));
+	if (t->baseline) {
+		fputc(' ', fp);
+		text_put(fp, dur(r->base_diff_s, 1, base, sizeof base), 9, 1);
+	}
 	fputc('\n', fp);
 	fflush(fp);
 }
@@ -257,7 +264,7 @@ void track_cmp_write(FILE *fp, const struct track_cmp *c, enum track_style st)
 	size_t w[3 * 64 + 1] = { 0 };
 	for (size_t col = 0; col < g.ncols && col < sizeof w / sizeof *w; col++)
 		for (size_t r = 0; r < g.nrows; r++)
-			w[col] = strlen(at(&g, r, col)) > w[col] ? strlen(at(&g, r, col)) : w[col];
+			w[col] = text_width(at(&g, r, col)) > w[col] ? text_width(at(&g, r, col)) : w[col];
 	const char *why = "vs base: each segment's time minus the same segment's in";
 	if (st == TRACK_TEXT)
 		fprintf(fp, "%s: milestone by milestone (%s %s)\n", c->job, why, c->names[0]);
@@ -281,7 +288,7 @@ void track_cmp_write(FILE *fp, const struct track_cmp *c, enum track_style st)
 			const char *s = at(&g, r, col);
 			size_t width = col < sizeof w / sizeof *w ? w[col] : 0;
 			if (st == TRACK_TEXT)
-				fprintf(fp, "%s%*s", col ? "  " : "", (int)width, s);
+				fprintf(fp, "%s%*s%s", col ? "  " : "", text_fill(s, width), "", s);
 			else if (st == TRACK_MARKDOWN) {
 				fputs("| ", fp);
 				md_put(fp, s);

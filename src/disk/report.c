@@ -1,4 +1,5 @@
 #include "disk/report.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -36,26 +37,6 @@ static int shown(const struct disk_report *r, const struct disk_test *t)
 static const char *mode_text(int direct)
 {
 	return direct == 1 ? "O_DIRECT" : direct == 0 ? "buffered" : "mixed O_DIRECT/buffered";
-}
-
-/* The columns s takes (µ is one column, two bytes). */
-static int text_cols(const char *s)
-{
-	int cols = 0;
-	for (const char *p = s; *p; p++)
-		cols += ((unsigned char)*p & 0xC0) != 0x80;
-	return cols;
-}
-
-/* s padded with spaces to w columns, right- or left-aligned. */
-static void put_col(FILE *out, const char *s, int w, int left)
-{
-	int cols = text_cols(s);
-	if (!left)
-		fprintf(out, "%*s", w > cols ? w - cols : 0, "");
-	fputs(s, out);
-	if (left)
-		fprintf(out, "%*s", w > cols ? w - cols : 0, "");
 }
 
 /* The figures of a test by the unit policy every output follows (util/units.h), so that disk's
@@ -97,10 +78,10 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 	for (int pass = 0; pass < 2; pass++) { /* the heads and widths, then the rows */
 		if (pass == 1) {
 			fputc('\n', out);
-			put_col(out, "test (median of passes)", 24, 1);
+			text_put(out, "test (median of passes)", 24, 0);
 			for (unsigned k = 0; k < NCOLS; k++) {
 				fputs("   ", out);
-				put_col(out, head[k], w[k], 0);
+				text_put(out, head[k], (size_t)w[k], 1);
 			}
 			fputs("   engine\n", out);
 		}
@@ -122,22 +103,22 @@ void disk_print_table(FILE *out, const struct disk_report *r)
 				for (unsigned k = 0; k < NCOLS - 1; k++) /* spread: a percentage */
 					units_shown_add(units[k], sizeof units[k], cells[k]);
 				for (unsigned k = 0; k < NCOLS; k++)
-					if (text_cols(cells[k]) > w[k])
-						w[k] = text_cols(cells[k]);
+					if ((int)text_width(cells[k]) > w[k])
+						w[k] = (int)text_width(cells[k]);
 				continue;
 			}
 			unstable += disk_test_unstable(t) != 0;
-			put_col(out, t->name, 24, 1);
+			text_put(out, t->name, 24, 0);
 			for (unsigned k = 0; k < NCOLS; k++) {
 				fputs("   ", out);
-				put_col(out, cells[k], w[k], 0);
+				text_put(out, cells[k], (size_t)w[k], 1);
 			}
 			fprintf(out, "   %s %s\n", t->engine, mode_text(t->direct));
 		}
 		for (unsigned k = 0; pass == 0 && k < NCOLS; k++) {
 			units_header(metric[k], units[k], head[k], sizeof head[k]);
-			if (text_cols(head[k]) > w[k])
-				w[k] = text_cols(head[k]);
+			if ((int)text_width(head[k]) > w[k])
+				w[k] = (int)text_width(head[k]);
 		}
 	}
 	fprintf(out, "\nThe median of each test's passes: what show, compare and report print of this run.\n"

@@ -2,6 +2,7 @@
 #include "export/calls_fmt.h"
 #include "export/compare_fmt.h"
 #include "util/color.h"
+#include "util/textwidth.h"
 
 #include <math.h>
 #include <string.h>
@@ -67,7 +68,7 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 	size_t w = 0, shown = 0;
 	for (size_t i = 0; i < cl->n; i++)
 		if (!metric || strcmp(cl->v[i].metric, metric) == 0) {
-			size_t n = strlen(cl->v[i].row);
+			size_t n = text_width(cl->v[i].row);
 			w = n > w ? n : w;
 			shown++;
 		}
@@ -99,7 +100,7 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 		/* an unchanged row: its verdict alone ("no change beyond ±3%"); else the why, and the
 		 * verdict under it */
 		if (c->v.kind == VERDICT_UNCHANGED && c->v.recheck != VERDICT_WITHDRAWN) {
-			fprintf(f, "  %-*s %s\n", (int)w, c->row, c->v.text);
+			fprintf(f, "  %s%*s %s\n", c->row, text_fill(c->row, w), "", c->v.text);
 			continue;
 		}
 		/* a called regression in red, an improvement in green: the lines to read first */
@@ -111,9 +112,9 @@ void calls_write_text(FILE *f, const struct call_list *cl, const char *metric)
 		if (group > 1) {
 			char label[96];
 			snprintf(label, sizeof label, "%s phase, %zu figures", c->phase, group);
-			fprintf(f, "  %s%-*s %s%s\n", on, (int)w, label, c->v.why, off);
+			fprintf(f, "  %s%s%*s %s%s\n", on, label, text_fill(label, w), "", c->v.why, off);
 		} else {
-			fprintf(f, "  %s%-*s %s%s\n", on, (int)w, c->row, c->v.why, off);
+			fprintf(f, "  %s%s%*s %s%s\n", on, c->row, text_fill(c->row, w), "", c->v.why, off);
 		}
 		fprintf(f, "  %-*s %s\n", (int)w, "", sum);
 	}

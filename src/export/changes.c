@@ -1,6 +1,7 @@
 /* What changed between two runs, as text (the list itself: compare/changes.c). */
 #include "export/changes.h"
 #include "util/strbuf.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <stdio.h>
@@ -70,7 +71,7 @@ char *changes_text(const json_t *changes)
 	char what[1024], *a, *b;
 	json_array_foreach(changes, i, c) {
 		changes_entry_text(c, what, sizeof what, &a, &b);
-		size_t n = strlen(what);
+		size_t n = text_width(what);
 		if (n > width && n < 48)
 			width = n;
 		free(a);
@@ -78,7 +79,7 @@ char *changes_text(const json_t *changes)
 	}
 	json_array_foreach(changes, i, c) {
 		changes_entry_text(c, what, sizeof what, &a, &b);
-		sb_printf(&sb, "  %-*s  %s -> %s\n", (int)width, what, a, b);
+		sb_printf(&sb, "  %s%*s  %s -> %s\n", what, text_fill(what, width), "", a, b);
 		free(a);
 		free(b);
 	}

@@ -6,6 +6,7 @@
 #include "export/compare_out.h"
 #include "export/texttab.h"
 #include "util/color.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 #include "util/xalloc.h"
 #include "stats/summary.h"
@@ -83,7 +84,8 @@ static void ratio_text(const struct ct_cell *c, char *buf, size_t len)
 		word = "no change";
 	else if (k && k->v.cat == VERDICT_CAT_CANT_TELL && k->v.nbase > 1 && k->v.ncur > 1)
 		word = "can't tell";
-	snprintf(buf, len, "%.2fx%s%s", c->ratio, *word ? " " : "", word);
+	char r[32];
+	snprintf(buf, len, "%s%s%s", units_ratio(c->ratio, r, sizeof r), *word ? " " : "", word);
 }
 
 /* units: the units the family's cells show, for its header */
@@ -141,10 +143,10 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 	units_header(fam, units, txt[0], sizeof txt[0]);
 	for (size_t i = 0; i <= n; i++)
 		for (size_t k = 0; k < nk; k++)
-			if (tt_width(txt[i * nk + k]) > w[k])
-				w[k] = tt_width(txt[i * nk + k]);
+			if (text_width(txt[i * nk + k]) > w[k])
+				w[k] = text_width(txt[i * nk + k]);
 	for (size_t i = 0; i <= n; i++) {
-		fprintf(f, "%s%*s", txt[i * nk], (int)(w[0] - tt_width(txt[i * nk])), "");
+		fprintf(f, "%s%*s", txt[i * nk], (int)(w[0] - text_width(txt[i * nk])), "");
 		for (size_t k = 1; k < nk; k++) {
 			const char *s = txt[i * nk + k];
 			/* a ratio whose verdict is a called regression or improvement, coloured after
@@ -158,7 +160,7 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 					off = color_off(f);
 				}
 			}
-			fprintf(f, "  %*s%s%s%s", (int)(w[k] - tt_width(s)), "", on, s, off);
+			fprintf(f, "  %*s%s%s%s", (int)(w[k] - text_width(s)), "", on, s, off);
 		}
 		fputc('\n', f);
 	}

@@ -4,6 +4,7 @@
 #include "util/color.h"
 #include "util/error.h"
 #include "util/escape.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <jansson.h>
@@ -112,10 +113,7 @@ static struct tunit unit_for(double seconds)
 /* "  Label:" padded so values line up (labels hold multi-byte characters). */
 static void label(FILE *fp, const char *text)
 {
-	int w = 0;
-	for (const char *c = text; *c; c++)
-		w += ((unsigned char)*c & 0xC0) != 0x80;
-	fprintf(fp, "  %s%*s", text, 21 - w, "");
+	fprintf(fp, "  %s%*s", text, text_fill(text, 21), "");
 }
 
 static const char *tfmt(double seconds, struct tunit u, char *buf)

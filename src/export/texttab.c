@@ -1,16 +1,9 @@
 #include "export/texttab.h"
+#include "util/textwidth.h"
 #include "util/xalloc.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-size_t tt_width(const char *s)
-{
-	size_t n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
 
 void tt_row(struct texttab *t)
 {
@@ -135,12 +128,12 @@ void tt_format(struct texttab *t, FILE *f)
 	if (!lmargin || !ws || !offs)
 		abort();
 	for (size_t i = 0; i < t->n; i++)
-		if ((long)tt_width(t->cells[i].margin) > lmargin[t->cells[i].col])
-			lmargin[t->cells[i].col] = (long)tt_width(t->cells[i].margin);
+		if ((long)text_width(t->cells[i].margin) > lmargin[t->cells[i].col])
+			lmargin[t->cells[i].col] = (long)text_width(t->cells[i].margin);
 	qsort(t->cells, t->n, sizeof *t->cells, by_span);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tt_cell *c = &t->cells[i];
-		long w = (long)tt_width(c->value) + lmargin[c->col];
+		long w = (long)text_width(c->value) + lmargin[c->col];
 		if (c->span == 1) {
 			if (w > ws[c->col])
 				ws[c->col] = w;
@@ -166,11 +159,11 @@ void tt_format(struct texttab *t, FILE *f)
 			fputc('\n', f);
 		/* off is where Go's layout believes it is, even after a cell too wide for its columns */
 		spaces(f, offs[c->col] - off);
-		spaces(f, lmargin[c->col] - (long)tt_width(c->margin));
+		spaces(f, lmargin[c->col] - (long)text_width(c->margin));
 		fputs(c->margin, f);
 		off = offs[c->col] + lmargin[c->col];
 		long tw = offs[c->col + c->span] - offs[c->col] - lmargin[c->col];
-		long vw = (long)tt_width(c->value), pad = 0;
+		long vw = (long)text_width(c->value), pad = 0;
 		if (c->align == TT_CENTER)
 			pad = labs((tw - vw) / 2);
 		else if (c->align == TT_RIGHT && tw > vw)

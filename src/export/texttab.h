@@ -1,7 +1,7 @@
 /* Text tables laid out as benchstat lays them out (its internal texttab package): cells placed
  * by row and column, some spanning several columns, each with a left margin; a column is as
  * wide as its widest cell with the widest margin, spanning cells widen the columns they cover
- * that are not marked "shrink".  Widths count characters (UTF-8), not bytes. */
+ * that are not marked "shrink".  Widths are display columns (util/textwidth.h), not bytes. */
 #ifndef NM_EXPORT_TEXTTAB_H
 #define NM_EXPORT_TEXTTAB_H
 
@@ -36,9 +36,6 @@ void tt_cell(struct texttab *t, const char *value, enum tt_align align, const ch
 void tt_set_shrink(struct texttab *t, size_t col);
 void tt_format(struct texttab *t, FILE *f);
 void tt_free(struct texttab *t);
-
-/* Characters in a UTF-8 string. */
-size_t tt_width(const char *s);
 
 /* A footnote mark: i in superscript digits ("¹", "¹²"), into buf. */
 void tt_superscript(size_t i, char *buf, size_t len);

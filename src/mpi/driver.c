@@ -12,6 +12,7 @@
 #include "util/cleanup.h"
 #include "util/error.h"
 #include "util/parse.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <fcntl.h>
@@ -332,10 +333,11 @@ static void print_phase_table(struct driver *d, struct rank_interval *iv)
 			snprintf(name, sizeof name, "%s #%u", l->name, l->rep + 1);
 		else
 			snprintf(name, sizeof name, "%s", l->name);
-		printf("%-*s %-12s %-12s %-8s %-28s %s\n", w, name,
-		       rate_text(bytes ? ag.rate : 0, ag.rate, a, sizeof a),
-		       rate_text(bytes ? ag.first_done_rate : 0, ag.first_done_rate, f, sizeof f),
-		       units_duration((uint64_t)((ag.latest_end - ag.earliest_start) * 1e9), t, sizeof t), sl, fa);
+		/* the time may read "850µs": padded by display width, not bytes */
+		units_duration((uint64_t)((ag.latest_end - ag.earliest_start) * 1e9), t, sizeof t);
+		printf("%-*s %-12s %-12s %s%*s %-28s %s\n", w, name, rate_text(bytes ? ag.rate : 0, ag.rate, a, sizeof a),
+		       rate_text(bytes ? ag.first_done_rate : 0, ag.first_done_rate, f, sizeof f), t, text_fill(t, 8), "",
+		       sl, fa);
 	}
 }
 

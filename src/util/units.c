@@ -144,6 +144,15 @@ const char *units_figure(double v, const char *metric, const char *unit, char *b
 	return buf;
 }
 
+const char *units_ratio(double r, char *buf, size_t len)
+{
+	if (!isfinite(r))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fabs(r) >= 99.995 ? "%.0fx" : "%.2fx", r);
+	return buf;
+}
+
 const char *units_shown(const char *figure)
 {
 	const char *sp = strrchr(figure, ' ');

@@ -27,6 +27,10 @@ const char *units_shown(const char *figure);
 /* A time in ns with its unit and a space: "850 ns", "12.3 µs", "7.52 ms", "1.25 s", "5m46s". */
 const char *units_latency(double ns, char *buf, size_t len);
 
+/* A ratio as the comparisons show it: "0.97x", "44.99x"; "1350x" from 100 up (the digits past
+ * three say nothing a reader uses); "-" when it is not a number. */
+const char *units_ratio(double ratio, char *buf, size_t len);
+
 /* The one naming of a metric wherever its figures are shown (compare's tables, the report's
  * charts, the calls, run's and disk's tables): what it measures in words, "bandwidth"
  * (bytes_per_sec), "read mean completion latency" (read_clat_mean_ns), "IOPS"; another

@@ -1,6 +1,8 @@
-/* src/util/units.c and gofloat.c: how numbers are shown to people, and as Go prints them. */
+/* src/util/units.c, textwidth.c and gofloat.c: how numbers are shown to people, how wide they
+ * are on a terminal, and as Go prints them. */
 #include "test.h"
 #include "util/gofloat.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -113,6 +115,41 @@ TEST(go_float_prints_what_go_prints)
 	CHECK_EQ_STR(gof(ldexp(1, -1017)), "7.120236347223045e-307");
 	CHECK_EQ_STR(gof(-ldexp(1, -1007)), "-7.291122019556398e-304");
 	CHECK_EQ_STR(gof(ldexp(1, -705)), "5.940911144672375e-213");
+}
+
+TEST(units_ratio_fits_three_digits)
+{
+	char b[32];
+	CHECK_EQ_STR(units_ratio(0.9714, b, sizeof b), "0.97x");
+	CHECK_EQ_STR(units_ratio(44.993, b, sizeof b), "44.99x");
+	CHECK_EQ_STR(units_ratio(1349.93, b, sizeof b), "1350x");
+	CHECK_EQ_STR(units_ratio(NAN, b, sizeof b), "-");
+}
+
+/* Display columns, not bytes: every table that pads counts these. */
+TEST(text_width_counts_columns_not_bytes)
+{
+	CHECK_EQ_INT((int)text_width("184 µs"), 6);               /* 7 bytes */
+	CHECK_EQ_INT((int)text_width("no change beyond ±5%"), 20); /* 21 bytes */
+	CHECK_EQ_INT((int)text_width("4×…"), 3);
+	CHECK_EQ_INT((int)text_width("日本"), 4);                  /* wide: two columns each */
+	CHECK_EQ_INT((int)text_width("e\xcc\x81"), 1);          /* e and a combining acute */
+	CHECK_EQ_INT((int)text_width("\033[31mworse\033[0m"), 5); /* a colour takes no column */
+	CHECK_EQ_INT(text_fill("± 3%", 6), 2);
+	CHECK_EQ_INT(text_fill("too wide", 3), 0);
+	/* padded cells end in one column whatever their bytes */
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	text_put(f, "7.52 ms", 9, 1);
+	fputs("|\n", f);
+	text_put(f, "184 µs", 9, 1);
+	fputs("|\n", f);
+	text_put(f, "±5%", 5, 0);
+	fputs("|\n", f);
+	fclose(f);
+	CHECK_EQ_STR(buf, "  7.52 ms|\n   184 µs|\n±5%  |\n");
+	free(buf);
 }
 
 /* Every power of two and a spread of doubles read back as themselves. */
