@@ -5,6 +5,7 @@
 #include "cli/output.h"
 #include "cli/run_opts.h"
 #include "cli/sweep.h"
+#include "export/texttab.h"
 #include "hash/cpufeat.h"
 #include "inventory/inventory.h"
 #include "pieces/record.h"
@@ -16,6 +17,7 @@
 #include "util/error.h"
 #include "util/parse.h"
 #include "util/progress.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -242,15 +244,21 @@ static void print_lat_row(const char *what, const struct hist *h)
 	for (int i = 0; i < PIECES_NPCTS; i++)
 		units_duration(v[i], buf[i], sizeof buf[i]);
 	units_duration(h->n ? h->max : 0, buf[PIECES_NPCTS], sizeof buf[PIECES_NPCTS]);
-	printf("  %-14s %9s %9s %9s %9s %9s\n", what, buf[0], buf[1], buf[2], buf[3], buf[4]);
+	/* padded by display width: "12.3µs" is 6 columns, 7 bytes */
+	printf("  %-14s", what);
+	for (int i = 0; i <= PIECES_NPCTS; i++) {
+		putchar(' ');
+		text_put(stdout, buf[i], 9, 1);
+	}
+	putchar('\n');
 }
 
 static void print_phase_row(const char *name, const struct pieces_phase *ph)
 {
 	char t[32];
-	printf("  %-6s %8llu %10s %10.1f %10.1f\n", name, (unsigned long long)ph->pieces,
-	       units_duration((uint64_t)pieces_ns_per_op(ph), t, sizeof t), pieces_bytes_per_sec(ph) / 1e6,
-	       pieces_per_sec(ph));
+	units_duration((uint64_t)pieces_ns_per_op(ph), t, sizeof t);
+	printf("  %-6s %8llu %*s%s %10.1f %10.1f\n", name, (unsigned long long)ph->pieces, text_fill(t, 10), "", t,
+	       pieces_bytes_per_sec(ph) / 1e6, pieces_per_sec(ph));
 }
 
 /* With several directories, each one's share of the phase's rates (over the phase's time, so
@@ -534,24 +542,39 @@ static void sweep_print(const struct pieces_opts *o, const struct pieces_sweep *
 	       s->narms, s->done, s->done == 1 ? "" : "s", pieces_backend_name(p->backend), (unsigned long long)p->count,
 	       units_bytes_si((double)p->size, sz, sizeof sz), p->workers, p->workers == 1 ? "" : "s", p->ndirs,
 	       p->ndirs == 1 ? "y" : "ies");
-	printf("\n%-28s", "setting (median MB/s)");
-	for (int ph = 0; ph < 1 + s->read; ph++)
-		printf(" %8s %7s  %-30s", ph ? "read" : "write", "vs ref", "verdict");
-	printf("\n");
-	for (unsigned a = 0; a < s->narms; a++) {
-		printf("%-28s", pieces_sweep_label(s, a, label, sizeof label));
-		for (int ph = 0; ph < 1 + s->read; ph++) {
-			if (a == s->ref)
-				printf(" %8.1f %7s  %-30s", pieces_sweep_median(s, a, ph) / 1e6, "1", "(reference)");
-			else
-				printf(" %8.1f %7.3f  %-30s", pieces_sweep_median(s, a, ph) / 1e6, s->pairs[ph][a].r.ratio,
-				       s->pairs[ph][a].v.text);
-		}
-		printf("\n");
+	/* a column of figures per phase, headed as compare heads them (units_header: "write bandwidth
+	 * (MB/s)", the units its cells show, each cell with its own), its ratio and verdict beside it */
+	char units[2][64] = { "", "" }, fig[64], head[128], ratio[32];
+	for (unsigned a = 0; a < s->narms; a++)
+		for (int ph = 0; ph < 1 + s->read; ph++)
+			units_shown_add(units[ph], sizeof units[ph],
+					units_figure(pieces_sweep_median(s, a, ph), "bytes_per_sec", "B/s", fig, sizeof fig));
+	struct texttab tt = { 0 };
+	tt_cell(&tt, "setting", TT_LEFT, "");
+	for (int ph = 0; ph < 1 + s->read; ph++) {
+		tt_cell(&tt, units_header(ph ? "read_bytes_per_sec" : "write_bytes_per_sec", units[ph], head, sizeof head),
+			TT_RIGHT, "   ");
+		tt_cell(&tt, "vs ref", TT_RIGHT, "  ");
+		tt_cell(&tt, "verdict", TT_LEFT, "  ");
 	}
-	printf("\nMB/s = 10^6 bytes/s, the median of a setting's stores. vs ref: the ratio to the reference from\n"
-	       "the per-round pairs (Hodges-Lehmann estimate), called when its 95%% interval (Wilcoxon\n"
-	       "signed-rank) lies beyond ±%.0f%%.\n", PAIRED_FLOOR_PCT);
+	for (unsigned a = 0; a < s->narms; a++) {
+		tt_row(&tt);
+		tt_cell(&tt, pieces_sweep_label(s, a, label, sizeof label), TT_LEFT, "");
+		for (int ph = 0; ph < 1 + s->read; ph++) {
+			const struct pieces_sweep_pair *pr = a == s->ref ? NULL : &s->pairs[ph][a];
+			tt_cell(&tt, units_figure(pieces_sweep_median(s, a, ph), "bytes_per_sec", "B/s", fig, sizeof fig),
+				TT_RIGHT, "   ");
+			tt_cell(&tt, pr ? units_ratio(pr->r.ratio, ratio, sizeof ratio) : "", TT_RIGHT, "  ");
+			tt_cell(&tt, pr ? pr->v.text : "(reference)", TT_LEFT, "  ");
+		}
+	}
+	putchar('\n');
+	tt_format(&tt, stdout);
+	tt_free(&tt);
+	printf("\nbandwidth: the median of a setting's stores, as compare prints it (MB/s = 10^6 bytes/s).\n"
+	       "vs ref: the ratio to the reference from the per-round pairs (Hodges-Lehmann estimate), called\n"
+	       "when its interval (Wilcoxon signed-rank, exact: 95%% or the next level the pairs allow, 96.9%%\n"
+	       "from 6 pairs) lies beyond ±%.0f%%.\n", PAIRED_FLOOR_PCT);
 	for (unsigned a = 0; a < s->narms; a++)
 		for (int ph = 0; ph < 1 + s->read; ph++)
 			if (a != s->ref && s->pairs[ph][a].v.call == PAIRED_CANT_TELL)

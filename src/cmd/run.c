@@ -22,6 +22,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -289,37 +290,62 @@ static const struct bench *turns_partner(const struct record *r, const struct be
 }
 
 /* --compare-with: one table, a row per test, DIR and DIR2 side by side with the ratio from the
- * per-round pairs and its verdict (as disk A B prints its targets). */
+ * per-round pairs and its verdict (as disk A B prints its targets), the figure headed as compare
+ * heads it (units_header: "bandwidth (GB/s, MB/s)", the units its cells show, each with its own). */
 static void print_turns(const struct record *r, const char *dir, const char *dir2)
 {
-	int w = 24, rows = 0;
-	for (size_t i = 0; i < r->nbenches; i++)
-		if (json_object_get(r->benches[i]->settings, "paired") && (int)strlen(r->benches[i]->name) > w)
-			w = (int)strlen(r->benches[i]->name);
+	struct texttab tt = { 0 };
+	char units[64] = "", fig[2][64], ratio[32], head[128];
+	int rows = 0;
+	for (int pass = 0; pass < 2; pass++) { /* the units of the cells, then the table */
+		if (pass == 1) {
+			tt_cell(&tt, "phase", TT_LEFT, "");
+			tt_cell(&tt, units_header("bytes_per_sec", units, head, sizeof head), TT_LEFT, "  ");
+			tt_cell(&tt, "A", TT_RIGHT, "  ");
+			tt_cell(&tt, "B", TT_RIGHT, "  ");
+			tt_cell(&tt, "B/A", TT_RIGHT, "   ");
+			tt_cell(&tt, "verdict", TT_LEFT, "  ");
+		}
+		for (size_t i = 0; i < r->nbenches; i++) {
+			const struct bench *b = r->benches[i];
+			json_t *p = json_object_get(b->settings, "paired");
+			const char *ref = json_string_value(json_object_get(p, "reference"));
+			const struct bench *a = p && ref ? turns_partner(r, b, ref) : NULL;
+			if (!a)
+				continue;
+			units_figure(median_rate(a), "bytes_per_sec", "B/s", fig[0], sizeof fig[0]);
+			units_figure(median_rate(b), "bytes_per_sec", "B/s", fig[1], sizeof fig[1]);
+			if (pass == 0) {
+				units_shown_add(units, sizeof units, fig[0]);
+				units_shown_add(units, sizeof units, fig[1]);
+				rows++;
+				continue;
+			}
+			json_t *rt = json_object_get(p, "ratio");
+			tt_row(&tt);
+			tt_cell(&tt, bench_phase(b), TT_LEFT, "");
+			tt_cell(&tt, b->name, TT_LEFT, "  ");
+			tt_cell(&tt, fig[0], TT_RIGHT, "  ");
+			tt_cell(&tt, fig[1], TT_RIGHT, "  ");
+			tt_cell(&tt, units_ratio(json_is_number(rt) ? json_number_value(rt) : NAN, ratio, sizeof ratio),
+				TT_RIGHT, "   ");
+			const char *verdict = json_string_value(json_object_get(p, "text"));
+			tt_cell(&tt, verdict ? verdict : "", TT_LEFT, "  ");
+		}
+	}
 	printf("\nin turns (a pass or a store of each per round, the order rotated each round):\n"
 	       "  A = %s (the reference)\n  B = %s\n\n", dir, dir2);
-	printf("%-7s %-*s %10s %10s %7s  %s\n", "phase", w, "test (median MB/s)", "A", "B", "B/A", "verdict");
-	for (size_t i = 0; i < r->nbenches; i++) {
-		const struct bench *b = r->benches[i];
-		json_t *p = json_object_get(b->settings, "paired");
-		const char *ref = json_string_value(json_object_get(p, "reference"));
-		const struct bench *a = p && ref ? turns_partner(r, b, ref) : NULL;
-		if (!a)
-			continue;
-		json_t *ratio = json_object_get(p, "ratio");
-		char rt[16] = "-";
-		if (json_is_number(ratio))
-			snprintf(rt, sizeof rt, "%.3f", json_number_value(ratio));
-		printf("%-7s %-*s %10.1f %10.1f %7s  %s\n", bench_phase(b), w, b->name, median_rate(a) / 1e6,
-		       median_rate(b) / 1e6, rt, json_string_value(json_object_get(p, "text")));
-		rows++;
-	}
 	if (!rows) {
+		tt_free(&tt);
 		printf("  (no test finished on both)\n");
 		return;
 	}
-	printf("\nMB/s = 10^6 bytes/s. B/A: the ratio from the per-round pairs (Hodges-Lehmann estimate),\n"
-	       "called when its 95%% interval (Wilcoxon signed-rank) lies beyond ±%.0f%%.\n", PAIRED_FLOOR_PCT);
+	tt_format(&tt, stdout);
+	tt_free(&tt);
+	printf("\nbandwidth: the median of a directory's passes or stores, as compare prints it (MB/s = 10^6\n"
+	       "bytes/s). B/A: the ratio from the per-round pairs (Hodges-Lehmann estimate), called when its\n"
+	       "interval (Wilcoxon signed-rank, exact: 95%% or the next level the pairs allow, 96.9%% from 6\n"
+	       "pairs) lies beyond ±%.0f%%.\n", PAIRED_FLOOR_PCT);
 	for (size_t i = 0; i < r->nbenches; i++) {
 		json_t *p = json_object_get(r->benches[i]->settings, "paired");
 		const char *v = json_string_value(json_object_get(p, "verdict"));

@@ -1,8 +1,10 @@
 #include "disk/turns_report.h"
 #include "util/color.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Targets are lettered A, B, ... in the table (past Z: T27, T28, ...). */
@@ -52,6 +54,85 @@ static const char *row_name(const struct disk_turns *t, unsigned i)
 	return t->arms[0].tests[i].name;
 }
 
+/* The table: a row per test that ran on every target, headed as compare heads the figure
+ * (units_header: "bandwidth (GB/s, MB/s)", the units its cells show, each cell with its own);
+ * a column per target, then the ratio and the verdict of each target against the reference.
+ * Widths are display columns (util/textwidth.h): a verdict's "±" takes one. */
+enum { CELL = 192 };
+
+static char *cell_at(char (*cells)[CELL], unsigned ncols, unsigned row, unsigned col)
+{
+	return cells[(size_t)row * ncols + col];
+}
+
+static void print_table(FILE *out, const struct disk_turns *t)
+{
+	unsigned ncols = 1 + t->narms + 2 * (t->narms - 1), nrows = 1, row = 1;
+	for (unsigned i = 0; i < t->ntests; i++)
+		nrows += ran_everywhere(t, i);
+	char(*cells)[CELL] = calloc((size_t)nrows * ncols, CELL);
+	size_t *w = calloc(ncols, sizeof *w);
+	int *right = calloc(ncols, sizeof *right);
+	if (!cells || !w || !right)
+		abort();
+	char units[64] = "", l1[16], l2[16];
+	for (unsigned i = 0; i < t->ntests; i++) {
+		if (!ran_everywhere(t, i))
+			continue;
+		snprintf(cell_at(cells, ncols, row, 0), CELL, "%s", row_name(t, i));
+		unsigned c = 1;
+		for (unsigned k = 0; k < t->narms; k++, c++) {
+			units_figure(test_median(&t->arms[k].tests[i]), "bytes_per_sec", "B/s", cell_at(cells, ncols, row, c),
+				     CELL);
+			units_shown_add(units, sizeof units, cell_at(cells, ncols, row, c));
+		}
+		for (unsigned k = 0; k < t->narms; k++) {
+			if (k == t->ref)
+				continue;
+			const struct disk_pair *pr = &t->pairs[i * t->narms + k];
+			units_ratio(pr->r.ratio, cell_at(cells, ncols, row, c++), CELL);
+			/* a called change: red when the target is slower than the reference, green
+			 * when faster (bandwidth: higher is better); escapes take no column */
+			const char *on = "", *off = "";
+			if (pr->v.call == PAIRED_CALLED) {
+				on = color_on(out, pr->r.ratio < 1 ? COLOR_BAD : COLOR_GOOD);
+				off = color_off(out);
+			}
+			snprintf(cell_at(cells, ncols, row, c++), CELL, "%s%s%s", on, pr->v.text, off);
+		}
+		row++;
+	}
+	units_header("bytes_per_sec", units, cell_at(cells, ncols, 0, 0), CELL);
+	unsigned c = 1;
+	for (unsigned k = 0; k < t->narms; k++, c++) {
+		snprintf(cell_at(cells, ncols, 0, c), CELL, "%s", letter(k, l1, sizeof l1));
+		right[c] = 1;
+	}
+	for (unsigned k = 0; k < t->narms; k++) {
+		if (k == t->ref)
+			continue;
+		snprintf(cell_at(cells, ncols, 0, c), CELL, "%s/%s", letter(k, l1, sizeof l1), letter(t->ref, l2, sizeof l2));
+		right[c++] = 1;
+		snprintf(cell_at(cells, ncols, 0, c++), CELL, "verdict");
+	}
+	for (unsigned r = 0; r < nrows; r++)
+		for (c = 0; c < ncols; c++)
+			if (text_width(cell_at(cells, ncols, r, c)) > w[c])
+				w[c] = text_width(cell_at(cells, ncols, r, c));
+	fputc('\n', out);
+	for (unsigned r = 0; r < nrows; r++) {
+		for (c = 0; c < ncols; c++) {
+			/* two spaces between columns, three before a ratio; no padding at the line's end */
+			fputs(c == 0 ? "" : c > t->narms && right[c] ? "   " : "  ", out);
+			text_put(out, cell_at(cells, ncols, r, c), c + 1 < ncols ? w[c] : 0, right[c]);
+		}
+		fputc('\n', out);
+	}
+	free(cells);
+	free(w);
+	free(right);
+}
+
 void disk_turns_print(FILE *out, const struct disk_turns *t)
 {
 	const struct disk_plan *p0 = &t->plans[0];
@@ -74,41 +155,11 @@ void disk_turns_print(FILE *out, const struct disk_turns *t)
 		fprintf(out, "  %-3s %s%s%s  %s%s\n", letter(k, l1, sizeof l1), set, set[0] ? "  " : "",
 			disk_turns_target(t, k), facts, k == t->ref ? "  (reference)" : "");
 	}
-	fprintf(out, "\n%-22s", "test (median MB/s)");
-	for (unsigned k = 0; k < t->narms; k++)
-		fprintf(out, " %10s", letter(k, l1, sizeof l1));
-	for (unsigned k = 0; k < t->narms; k++) {
-		if (k == t->ref)
-			continue;
-		char head[40];
-		snprintf(head, sizeof head, "%s/%s", letter(k, l1, sizeof l1), letter(t->ref, l2, sizeof l2));
-		fprintf(out, "   %7s  %-28s", head, "verdict");
-	}
-	fputc('\n', out);
-	for (unsigned i = 0; i < t->ntests; i++) {
-		if (!ran_everywhere(t, i))
-			continue;
-		fprintf(out, "%-22s", row_name(t, i));
-		for (unsigned k = 0; k < t->narms; k++)
-			fprintf(out, " %10.2f", test_median(&t->arms[k].tests[i]) / 1e6);
-		for (unsigned k = 0; k < t->narms; k++) {
-			if (k == t->ref)
-				continue;
-			const struct disk_pair *pr = &t->pairs[i * t->narms + k];
-			/* a called change: red when the target is slower than the reference, green
-			 * when faster (MB/s: higher is better) */
-			const char *on = "", *off = "";
-			if (pr->v.call == PAIRED_CALLED) {
-				on = color_on(out, pr->r.ratio < 1 ? COLOR_BAD : COLOR_GOOD);
-				off = color_off(out);
-			}
-			fprintf(out, "   %7.3f  %s%-28s%s", pr->r.ratio, on, pr->v.text, off);
-		}
-		fputc('\n', out);
-	}
-	fprintf(out, "\nMB/s = 10^6 bytes/s, the median of a target's passes. %s/%s: the ratio from the per-round pairs\n"
-		     "(Hodges-Lehmann estimate); [lo, hi] its 95%% interval (Wilcoxon signed-rank); called when the\n"
-		     "whole interval lies beyond ±%.0f%%.\n",
+	print_table(out, t);
+	fprintf(out, "\nbandwidth: the median of a target's passes, as compare prints it (MB/s = 10^6 bytes/s).\n"
+		     "%s/%s: the ratio from the per-round pairs (Hodges-Lehmann estimate); [lo, hi] its interval\n"
+		     "(Wilcoxon signed-rank, exact: 95%% or the next level the pairs allow, 96.9%% from 6 pairs);\n"
+		     "called when the whole interval lies beyond ±%.0f%%.\n",
 		letter(t->ref == 0 ? 1 : 0, l1, sizeof l1), letter(t->ref, l2, sizeof l2), PAIRED_FLOOR_PCT);
 	for (unsigned i = 0; i < t->ntests; i++) {
 		if (!ran_everywhere(t, i))

@@ -182,9 +182,17 @@ static void bound_text(double pct, char *buf, size_t len)
 	snprintf(buf, len, pct < 9.95 ? "%.1f%%" : "%.0f%%", pct);
 }
 
+/* The interval's confidence as computed: the exact signed-rank level at or above the one asked
+ * ("96.9%" from 6 pairs, not a rounded "97%" beside a footnote that says 95%). */
+static void confidence_text(double confidence, char *buf, size_t len)
+{
+	double pct = 100 * confidence;
+	snprintf(buf, len, fabs(pct - round(pct)) < 0.05 ? "%.0f%%" : "%.1f%%", pct);
+}
+
 void paired_decide(const struct paired_result *r, double floor_pct, struct paired_verdict *v)
 {
-	char a[32], b[32], c[32], x[32], f[32];
+	char a[32], b[32], c[32], x[32], f[32], conf[16];
 	if (floor_pct <= 0)
 		floor_pct = PAIRED_FLOOR_PCT;
 	memset(v, 0, sizeof *v);
@@ -198,6 +206,7 @@ void paired_decide(const struct paired_result *r, double floor_pct, struct paire
 		return;
 	}
 	double up = 1 + floor_pct / 100;
+	confidence_text(r->confidence, conf, sizeof conf);
 	pct_text(r->ratio, a, sizeof a);
 	pct_text(r->lo, b, sizeof b);
 	pct_text(r->hi, c, sizeof c);
@@ -206,8 +215,8 @@ void paired_decide(const struct paired_result *r, double floor_pct, struct paire
 		v->bound_pct = either_way_pct(r->ratio);
 		snprintf(v->text, sizeof v->text, "called %s [%s, %s]", a, b, c);
 		snprintf(v->why, sizeof v->why,
-			 "%.0f%% interval of the per-round ratios (%zu pairs) lies beyond the ±%s floor; p=%.3f",
-			 100 * r->confidence, r->n, f, r->p);
+			 "%s interval of the per-round ratios (%zu pairs) lies beyond the ±%s floor; p=%.3f", conf,
+			 r->n, f, r->p);
 		return;
 	}
 	double lo_pct = either_way_pct(r->lo), hi_pct = either_way_pct(r->hi);
@@ -216,8 +225,8 @@ void paired_decide(const struct paired_result *r, double floor_pct, struct paire
 	if (v->bound_pct <= PAIRED_USEFUL_BOUND_PCT) {
 		v->call = PAIRED_NO_CHANGE;
 		snprintf(v->text, sizeof v->text, "no change beyond ±%s", x);
-		snprintf(v->why, sizeof v->why, "%s, %.0f%% interval [%s, %s] from %zu pairs, not all beyond the ±%s floor",
-			 a, 100 * r->confidence, b, c, r->n, f);
+		snprintf(v->why, sizeof v->why, "%s, %s interval [%s, %s] from %zu pairs, not all beyond the ±%s floor",
+			 a, conf, b, c, r->n, f);
 	} else {
 		v->call = PAIRED_CANT_TELL;
 		if (stats_pct_unstable(v->bound_pct))
@@ -225,8 +234,8 @@ void paired_decide(const struct paired_result *r, double floor_pct, struct paire
 		else
 			snprintf(v->text, sizeof v->text, "can't tell: ±%s noise here", x);
 		snprintf(v->why, sizeof v->why,
-			 "the per-round ratios vary too much: %s, %.0f%% interval [%s, %s] from %zu pairs; "
+			 "the per-round ratios vary too much: %s, %s interval [%s, %s] from %zu pairs; "
 			 "more passes (--loops) or longer ones (--runtime) would narrow it",
-			 a, 100 * r->confidence, b, c, r->n);
+			 a, conf, b, c, r->n);
 	}
 }

@@ -36,7 +36,10 @@ order=$(pass_order trace1)
 check "one pass of each target per round, the order rotated (abc bca cab abc)" \
     test "$order" = "a b c b c a c a b a b c"
 expect_out_has "3 targets in turns, 4 rounds" "the table says the targets took turns"
-expect_out_matches "^randread|^read 4k Q1T1 +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ " "a row per test, a column per target"
+expect_out_matches "^(randread|read 4k Q1T1) +[0-9.]+ [kMG]?B/s +[0-9.]+ [kMG]?B/s +[0-9.]+ [kMG]?B/s +[0-9.]+x " \
+    "a row per test, a column per target, each figure with its unit, then the ratio"
+expect_out_matches "^bandwidth \([kMG]?B/s(, [kMG]?B/s)*\) +A +B +C +B/A +verdict +C/A +verdict$" \
+    "the head names the figure as compare does, with the units of its cells"
 expect_out_has "B/A" "a ratio column against the first target"
 expect_out_has "C/A" "and one for the third"
 expect_out_has "can't tell: too few pairs" "4 pairs give no interval, and the verdict says so"

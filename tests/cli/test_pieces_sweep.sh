@@ -43,7 +43,7 @@ run_nm pieces d -L hash sha256,blake3 -L sync on,off --count 3 --size 64k --runs
 expect_rc 0 "the text table: exit 0"
 expect_out_has "4 settings in turns, 2 rounds" "the table says the settings took turns"
 expect_out_matches "^hash=sha256 sync=on .*\(reference\)" "the first setting is the reference"
-expect_out_matches "^hash=blake3 sync=off +[0-9.]+ +[0-9.]+ " "a row per setting with its ratio"
+expect_out_matches "^hash=blake3 sync=off +[0-9.]+ [kMG]?B/s +[0-9.]+x " "a row per setting, its figure with its unit, then its ratio"
 
 # --- strace: the stores in the rotated order, fsync only where sync=on ------------------------------
 if command -v strace >/dev/null; then

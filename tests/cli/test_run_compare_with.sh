@@ -46,8 +46,10 @@ if [ "$order" = "$want" ]; then
 else not_ok "each test: a preparing pass of A and of B, then 6 rounds in rotated order (AB BA AB ...)" \
     "passes: $order"; fi
 expect_out_has "in turns" "the report says the directories took turns"
-expect_out_matches "^disk +SEQ1M Q8T1 read +[0-9.]+ +[0-9.]+ +[0-9.]+  (called|no change|can't tell)" \
-    "one table: a row per test, A and B side by side, B/A and a verdict"
+expect_out_matches "^disk +SEQ1M Q8T1 read +[0-9.]+ [kMG]?B/s +[0-9.]+ [kMG]?B/s +[0-9.]+x  (called|no change|can't tell)" \
+    "one table: a row per test, A and B side by side (each figure with its unit), B/A and a verdict"
+expect_out_matches "^phase +bandwidth \([kMG]?B/s(, [kMG]?B/s)*\) +A +B +B/A +verdict$" \
+    "the head names the figure as compare does, with the units of its cells"
 run_nm export cw-disk
 jvals() { mapfile -t V < <(python3 -c 'import json,sys; j=json.loads(sys.stdin.read()); [print(eval(e)) for e in sys.argv[1:]]' "$@" <<<"$out"); }
 jvals 'len(j["benches"])' \
