@@ -9,8 +9,11 @@
 #include "stats/scale.h"
 #include "stats/summary.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/termsafe.h"
+#include "util/textwidth.h"
 #include "util/units.h"
+#include "util/xalloc.h"
 
 #include <string.h>
 
@@ -52,50 +55,150 @@ static void take_name(const char *word, void *name)
 	*n = word;
 }
 
-/* A bench's settings as aligned key/value lines: a string as it is, anything else as JSON. */
-static void print_settings(FILE *out, const json_t *settings)
+/* A bench's lines: a key (a setting, or a metric in compare's words) and its value, the values
+ * aligned by display width (util/textwidth.h) so that a "µs" or "±" does not shift them. */
+struct kv {
+	char key[160];
+	char *value; /* malloc'd */
+};
+
+struct kv_list {
+	struct kv *v;
+	size_t n;
+};
+
+static void kv_add(struct kv_list *l, const char *key, const char *value)
 {
-	const char *key;
-	json_t *v;
-	json_object_foreach((json_t *)settings, key, v) {
-		char *text = json_is_string(v) ? NULL : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
-		fprintf(out, "    %-22s %s\n", key, json_is_string(v) ? json_string_value(v) : text ? text : "?");
-		free(text);
-	}
+	l->v = xrealloc(l->v, (l->n + 1) * sizeof *l->v);
+	snprintf(l->v[l->n].key, sizeof l->v[l->n].key, "%s", key);
+	l->v[l->n].value = xstrdup(value);
+	l->n++;
 }
 
-static void print_metric(FILE *out, const struct metric *m)
+static void kv_print(FILE *out, struct kv_list *l)
 {
-	struct summary s;
-	char med[48], pct[16];
-	if (summary_median(m->samples, m->nsamples, 0.95, &s) < 0) {
-		fprintf(out, "    %-22s (no samples) %s\n", m->name, m->unit);
+	size_t w = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (text_width(l->v[i].key) > w)
+			w = text_width(l->v[i].key);
+	for (size_t i = 0; i < l->n; i++) {
+		fprintf(out, "    %s%*s  %s\n", l->v[i].key, text_fill(l->v[i].key, w), "", l->v[i].value);
+		free(l->v[i].value);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+/* A plain value as text: a string as it is, a real to 6 digits (a ratio 0.97, not
+ * 0.96999999999999997), anything else as JSON writes it; malloc'd. */
+static char *scalar_text(const json_t *v)
+{
+	char num[48];
+	if (json_is_string(v))
+		return xstrdup(json_string_value(v));
+	if (json_is_real(v)) {
+		snprintf(num, sizeof num, "%.6g", json_real_value(v));
+		return xstrdup(num);
+	}
+	char *t = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	return t ? t : xstrdup("?");
+}
+
+/* A setting as key/value lines: a plain value as scalar_text writes it, an object key by key
+ * ("paired.ratio"), a list of plain values joined ("4k, 64k"), a list holding objects item by
+ * item ("jobs[0].rw"): no JSON blob to read. */
+static void settings_lines(struct kv_list *l, const char *key, const json_t *v)
+{
+	char k[160];
+	size_t i;
+	json_t *x;
+	if ((json_is_object(v) && !json_object_size(v)) || (json_is_array(v) && !json_array_size(v))) {
+		kv_add(l, key, "(none)");
 		return;
 	}
+	if (json_is_object(v)) {
+		const char *sub;
+		json_object_foreach((json_t *)v, sub, x) {
+			snprintf(k, sizeof k, "%s.%s", key, sub);
+			settings_lines(l, k, x);
+		}
+		return;
+	}
+	if (json_is_array(v)) {
+		int plain = 1;
+		json_array_foreach(v, i, x) plain &= !json_is_object(x) && !json_is_array(x);
+		if (!plain) {
+			json_array_foreach(v, i, x) {
+				snprintf(k, sizeof k, "%s[%zu]", key, i);
+				settings_lines(l, k, x);
+			}
+			return;
+		}
+		struct strbuf sb;
+		sb_init(&sb);
+		json_array_foreach(v, i, x) {
+			char *t = scalar_text(x);
+			sb_printf(&sb, "%s%s", i ? ", " : "", t);
+			free(t);
+		}
+		char *text = sb_detach(&sb);
+		kv_add(l, key, text);
+		free(text);
+		return;
+	}
+	char *text = scalar_text(v);
+	kv_add(l, key, text);
+	free(text);
+}
+
+/* A metric's figure: its median as compare shows it ("184 µs"); "" without samples. */
+static void metric_figure(const struct metric *m, double v, char *buf, size_t len)
+{
 	/* nodemark's own figures carry their unit (docs/report.md, "Units"); Go benchmark
 	 * units (the metric is its unit) keep benchstat's scaling. */
-	int own = strcmp(m->name, m->unit) != 0, unstable = summary_unstable(&s);
-	if (unstable) { /* a spread past 100%: the range, not "± 1404%" */
-		char lo[48], hi[48], num[40], text[160];
-		const double v[3] = { s.center, s.lo, s.hi };
-		char *f[3] = { med, lo, hi };
-		for (int k = 0; k < 3; k++)
-			if (own)
-				units_figure(v[k], m->name, m->unit, f[k], sizeof lo);
-			else
-				snprintf(f[k], sizeof lo, "%s %s", scale_one(v[k], scale_class_of(m->unit), num, sizeof num),
-					 m->unit);
-		fprintf(out, "    %-22s %s", m->name, stats_spread_text(text, sizeof text, s.center, s.lo, s.hi, "", med,
-									 lo, hi));
-	} else if (own) {
-		units_figure(s.center, m->name, m->unit, med, sizeof med);
-		fprintf(out, "    %-22s %19s ± %-4s", m->name, med, summary_range_pct(&s, pct, sizeof pct));
-	} else {
-		scale_one(s.center, scale_class_of(m->unit), med, sizeof med);
-		fprintf(out, "    %-22s %10s %-8s ± %-4s", m->name, med, m->unit, summary_range_pct(&s, pct, sizeof pct));
-	}
-	fprintf(out, " (n=%zu%s)\n", m->nsamples,
-	       m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
+	char num[40];
+	if (strcmp(m->name, m->unit) != 0)
+		units_figure(v, m->name, m->unit, buf, len);
+	else
+		snprintf(buf, len, "%s %s", scale_one(v, scale_class_of(m->unit), num, sizeof num), m->unit);
+}
+
+/* A bench's metrics, named in compare's words (units_metric_words: "bandwidth", "mean latency"),
+ * each its median, the spread of its 95% interval and its samples, the figures right-aligned. */
+static void metric_lines(struct kv_list *l, const struct bench *b)
+{
+	size_t figw = 0;
+	char fig[64], pct[16], words[160], line[400];
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t k = 0; k < b->nmetrics; k++) {
+			const struct metric *m = b->metrics[k];
+			struct summary s;
+			int have = summary_median(m->samples, m->nsamples, 0.95, &s) == 0;
+			if (have)
+				metric_figure(m, s.center, fig, sizeof fig);
+			if (pass == 0) {
+				if (have && !summary_unstable(&s) && text_width(fig) > figw)
+					figw = text_width(fig);
+				continue;
+			}
+			units_metric_words(m->name, words, sizeof words);
+			if (!have) {
+				snprintf(line, sizeof line, "(no samples) %s", m->unit);
+			} else if (summary_unstable(&s)) { /* a spread past 100%: the range, not "± 1404%" */
+				char lo[64], hi[64];
+				metric_figure(m, s.lo, lo, sizeof lo);
+				metric_figure(m, s.hi, hi, sizeof hi);
+				stats_spread_text(line, sizeof line, s.center, s.lo, s.hi, "", fig, lo, hi);
+			} else {
+				snprintf(line, sizeof line, "%*s%s ± %s", text_fill(fig, figw), "", fig,
+					 summary_range_pct(&s, pct, sizeof pct));
+			}
+			size_t n = strlen(line);
+			snprintf(line + n, sizeof line - n, " (n=%zu%s)", m->nsamples,
+				 m->direction > 0 ? ", higher is better" : m->direction < 0 ? ", lower is better" : "");
+			kv_add(l, words, line);
+		}
 }
 
 /* A saved track run: its milestone table again, as track printed it. */
@@ -132,18 +235,19 @@ static void print_run(FILE *out, const struct record *r)
 			fprintf(out, " %s=%s", r->tag_keys[i], r->tag_values[i]);
 		fputc('\n', out);
 	}
-	if (r->inventory) {
-		char *sum = inventory_summary(r->inventory);
-		fprintf(out, "machine  %s\n", sum ? sum : "");
-		free(sum);
-	}
+	/* a record without an inventory (an import, --no-inventory) names no machine it does not know */
+	char *sum = r->inventory ? inventory_summary(r->inventory) : NULL;
+	fprintf(out, "machine  %s\n", sum && *sum ? sum : "unknown (no inventory recorded)");
+	free(sum);
 	for (size_t i = 0; i < r->nbenches; i++) {
 		const struct bench *b = r->benches[i];
 		fprintf(out, "\n  %s\n", b->name);
-		if (b->settings)
-			print_settings(out, b->settings);
-		for (size_t k = 0; k < b->nmetrics; k++)
-			print_metric(out, b->metrics[k]);
+		struct kv_list l = { 0 };
+		const char *key;
+		json_t *v;
+		json_object_foreach(b->settings, key, v) settings_lines(&l, key, v);
+		metric_lines(&l, b);
+		kv_print(out, &l);
 		print_timeline(out, b);
 		for (size_t k = 0; k < b->nseries; k++) {
 			const struct series *se = b->series[k];

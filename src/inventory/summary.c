@@ -211,11 +211,13 @@ char *inventory_summary(const json_t *inv)
 	const json_t *os = json_object_get(inv, "os");
 
 	long long sockets = num(cpu, "sockets"), cores = num(cpu, "cores"), threads = num(cpu, "threads");
-	if (sockets > 1 && cores % sockets == 0)
+	/* an inventory without the CPU's facts (an import, a partial record) says nothing of cores,
+	 * rather than "0-core" */
+	if (cores > 0 && sockets > 1 && cores % sockets == 0)
 		sb_printf(&sb, "%lldx %lld-core", sockets, cores / sockets);
-	else
+	else if (cores > 0)
 		sb_printf(&sb, "%lld-core", cores);
-	if (threads > cores)
+	if (cores > 0 && threads > cores)
 		sb_printf(&sb, "/%lld-thread", threads);
 	char model[128];
 	short_model(*str(cpu, "model") ? str(cpu, "model") : str(cpu, "vendor"), model, sizeof model);
@@ -232,5 +234,11 @@ char *inventory_summary(const json_t *inv)
 		sb_printf(&sb, ", %lld MiB RAM", total >> 20);
 	storage_part(&sb, json_object_get(inv, "path"), 1);
 	os_part(&sb, os);
-	return sb_detach(&sb);
+	char *text = sb_detach(&sb);
+	/* the parts after the CPU begin ", ": without the CPU, the first one's comma goes */
+	if (strncmp(text, ", ", 2) == 0)
+		memmove(text, text + 2, strlen(text + 2) + 1);
+	else if (text[0] == ' ')
+		memmove(text, text + 1, strlen(text));
+	return text;
 }

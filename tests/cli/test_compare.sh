@@ -125,7 +125,7 @@ expect_out_has "can't tell: noise past ±100% here" "the verdict's noise past 10
 run_nm compare wild calm --format benchstat
 expect_out_matches '^RND4K +unstable: 7\.44 IOPS, range 7 IOPS to 90 IOPS +7\.25 IOPS ± 2%' "benchstat text: unstable with its range"
 run_nm show wild
-expect_out_matches '^    iops +unstable: 7\.44 IOPS, range 7 IOPS to 90 IOPS \(n=10' "show: unstable with its range"
+expect_out_matches '^    IOPS +unstable: 7\.44 IOPS, range 7 IOPS to 90 IOPS \(n=10' "show: unstable with its range"
 run_nm compare wild calm --format json
 check "json: the cell says unstable, the range figure stays" test "$(json_get '[c.get("unstable", False) for t in j["tables"] for r in t["rows"] for c in r["cells"] if c][:1]')" = "[True]"
 

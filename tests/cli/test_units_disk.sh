@@ -29,8 +29,8 @@ run_nm report one -o r.html
 html=$(cat r.html 2>/dev/null)
 for i in 0 1 2 3 4; do
     fig=${F[$i]:-?} m=${names[$i]}
-    # show: "    bytes_per_sec      22.2 MB/s ± ∞  (n=3, ...)"
-    got=$(sed -nE "s/^    $m +([0-9.]+ [^ ]+) ±.*/\1/p" <<<"$show")
+    # show: "    bandwidth   22.2 MB/s ± ∞ (n=3, ...)", the metric in compare's words
+    got=$(sed -nE "s|^    ${labels[$i]} +([0-9.]+ [^ ]+) ±.*|\1|p" <<<"$show")
     [ "$got" = "$fig" ] && ok "show prints disk's $m: $fig" || not_ok "show prints disk's $m: $fig" "show: $got"
     # compare: the table of the metric, its one row
     got=$(grep -A1 -E "^${labels[$i]} " <<<"$compare" | sed -nE 's/^randread 4k Q1T1 +([0-9.]+ [^ ]+).*/\1/p')
@@ -54,7 +54,7 @@ run_nm compare prof
 compare=$out
 for i in 0 1 2 3; do
     fig=${P[$i]:-?} m=${names[$i]}
-    got=$(sed -nE "/^  RND4K Q1T1 read\$/,/^\$/s/^    $m +([0-9.]+ [^ ]+) ±.*/\1/p" <<<"$show")
+    got=$(sed -nE "/^  RND4K Q1T1 read\$/,/^\$/s|^    ${labels[$i]} +([0-9.]+ [^ ]+) ±.*|\1|p" <<<"$show")
     [ "$got" = "$fig" ] && ok "profile: show prints the table's $m: $fig" || not_ok "profile: show prints the table's $m: $fig" "show: $got; row: $row"
     got=$(sed -n "\|^${labels[$i]} |,/^\$/p" <<<"$compare" | sed -nE 's/^RND4K Q1T1 read +([0-9.]+ [^ ]+).*/\1/p')
     [ "$got" = "$fig" ] && ok "profile: compare prints the table's $m: $fig" || not_ok "profile: compare prints the table's $m: $fig" "compare: $got"
