@@ -156,11 +156,12 @@ void disk_turns_print(FILE *out, const struct disk_turns *t)
 			disk_turns_target(t, k), facts, k == t->ref ? "  (reference)" : "");
 	}
 	print_table(out, t);
-	fprintf(out, "\nbandwidth: the median of a target's passes, as compare prints it (MB/s = 10^6 bytes/s).\n"
+	fprintf(out, "\nbandwidth: the median of a %s's passes, as compare prints it (MB/s = 10^6 bytes/s).\n"
 		     "%s/%s: the ratio from the per-round pairs (Hodges-Lehmann estimate); [lo, hi] its interval\n"
 		     "(Wilcoxon signed-rank, exact: 95%% or the next level the pairs allow, 96.9%% from 6 pairs);\n"
 		     "called when the whole interval lies beyond ±%.0f%%.\n",
-		letter(t->ref == 0 ? 1 : 0, l1, sizeof l1), letter(t->ref, l2, sizeof l2), PAIRED_FLOOR_PCT);
+		t->settings[0] ? "setting" : "target", letter(t->ref == 0 ? 1 : 0, l1, sizeof l1),
+		letter(t->ref, l2, sizeof l2), PAIRED_FLOOR_PCT);
 	for (unsigned i = 0; i < t->ntests; i++) {
 		if (!ran_everywhere(t, i))
 			continue;
