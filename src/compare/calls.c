@@ -156,7 +156,7 @@ static json_t *remeasured(const struct ct_input *base, const struct ct_input *cu
 /* A call that `run` re-measured: confirmed or withdrawn (stats/verdict.h, verdict_confirm), the
  * same here as in `run`, since both decide from the saved samples. */
 static void recheck(struct call *c, const struct verdict_input *first_in, const struct ct_input *ia,
-		    const struct ct_input *ib, const struct bench *bb)
+		    const struct ct_input *ib, const struct bench *ba, const struct bench *bb)
 {
 	json_t *v = verdict_is_call(c->v.kind) ? remeasured(ia, ib, bb->name, c->metric) : NULL;
 	if (!v)
@@ -184,7 +184,7 @@ static void recheck(struct call *c, const struct verdict_input *first_in, const 
 	/* the re-measure's own CPU time (extra.confirm.cpu_time), judged as the run's would be */
 	char pct[32];
 	double *again_cpu = NULL;
-	in.cpu_busy = cpu_busy(bench_noise(ia->r, record_find_bench(ia->r, bb->name)), noise, pct, sizeof pct);
+	in.cpu_busy = cpu_busy(bench_noise(ia->r, ba), noise, pct, sizeof pct);
 	cpu_time_basis(json_object_get(json_object_get(ib->r->extra, "confirm"), "cpu_time"), bb->name, c->metric,
 		       again, n, &again_cpu);
 	in.cur_cpu = again_cpu;
@@ -195,10 +195,20 @@ static void recheck(struct call *c, const struct verdict_input *first_in, const 
 	free(again_cpu);
 }
 
+/* The benchmark of in that a cell of row holds: the one its samples came from (the second of
+ * two benches named x has the row "x #2", not its name), else the one named as the row. */
+static const struct bench *cell_bench(const struct ct_input *in, const struct ct_cell *c, const char *row)
+{
+	for (size_t i = 0; c->from && i < in->r->nbenches; i++)
+		if (in->r->benches[i] == c->from)
+			return c->from;
+	return record_find_bench(in->r, row);
+}
+
 static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, size_t row, size_t col, const struct ct_input *ia,
 		     const struct ct_input *ib, const struct ct_cell *ca, const struct ct_cell *cb, double alpha)
 {
-	const struct bench *ba = record_find_bench(ia->r, t->rows[row]), *bb = record_find_bench(ib->r, t->rows[row]);
+	const struct bench *ba = cell_bench(ia, ca, t->rows[row]), *bb = cell_bench(ib, cb, t->rows[row]);
 	if (!ba || !bb)
 		return;
 	char busy_a[400], busy_b[400], short_why[200] = "", busy_pct[32], cpus[64];
@@ -228,7 +238,7 @@ static void add_call(struct call_list *cl, const struct ct_table *t, size_t ti, 
 	struct call *c = &cl->v[cl->n++];
 	*c = (struct call){ t->metric, t->unit, t->rows[row], bench_phase(bb), ti, row, col, { 0 } };
 	verdict_decide(&vi, &c->v);
-	recheck(c, &vi, ia, ib, bb);
+	recheck(c, &vi, ia, ib, ba, bb);
 	free(cpu_a);
 	free(cpu_b);
 }

@@ -177,11 +177,48 @@ static void setting_label(const char *key, char *out, size_t len)
 }
 
 /* The benchmark's name as the user wrote it: fio's "NAME (group G, entry E)" without the place. */
-static void user_name(const char *name, char *out, size_t len)
+static size_t user_name_len(const char *name)
 {
 	const char *p = strstr(name, " (group ");
-	size_t n = p && name[strlen(name) - 1] == ')' ? (size_t)(p - name) : strlen(name);
-	snprintf(out, len, "%.*s", (int)n, name);
+	return p && name[strlen(name) - 1] == ')' ? (size_t)(p - name) : strlen(name);
+}
+
+static int same_user_name(const char *x, const char *y)
+{
+	size_t n = user_name_len(x);
+	return n == user_name_len(y) && strncmp(x, y, n) == 0;
+}
+
+/* Bench i of r on a line: its name as the user wrote it, and " #K" (the K-th of that name)
+ * when another bench of r shares it (two fio jobs named x, a test per target of disk --turns),
+ * so two lines never read alike. */
+static void user_name(const struct record *r, size_t i, char *out, size_t len)
+{
+	const char *name = r->benches[i]->name;
+	size_t nth = 1, shared = 0;
+	for (size_t k = 0; k < r->nbenches; k++)
+		if (k != i && same_user_name(r->benches[k]->name, name)) {
+			shared = 1;
+			nth += k < i;
+		}
+	if (shared)
+		snprintf(out, len, "%.*s #%zu", (int)user_name_len(name), name, nth);
+	else
+		snprintf(out, len, "%.*s", (int)user_name_len(name), name);
+}
+
+/* Bench i of r as an item of the change's key: by its name ("settings[randw].bs"), or by its
+ * place in r ("settings[3].bs") when another bench of r has the same name, so two benches'
+ * changes never share a key (a name of digits is quoted, ["3"], so the place is not a name). */
+static void bench_item(struct strbuf *k, const struct record *r, size_t i)
+{
+	const char *name = r->benches[i]->name;
+	for (size_t j = 0; j < r->nbenches; j++)
+		if (j != i && strcmp(r->benches[j]->name, name) == 0) {
+			keypath_index(k, i);
+			return;
+		}
+	keypath_item(k, name);
 }
 
 struct side {
@@ -280,10 +317,10 @@ static void setting_changes(json_t *changes, const struct side *A, const struct 
 			json_t *va = json_object_get(A->flat[i], key), *vb = json_object_get(B->flat[j], key);
 			if (same_setting(va, vb))
 				continue;
-			user_name(A->r->benches[i]->name, name, sizeof name);
+			user_name(A->r, i, name, sizeof name);
 			sb_reset(&k);
 			sb_puts(&k, "settings");
-			keypath_item(&k, A->r->benches[i]->name);
+			bench_item(&k, A->r, i);
 			sb_printf(&k, ".%s", key);
 			snprintf(prefix, sizeof prefix, "%s: ", name);
 			add_setting(changes, k.buf, prefix, label, va, vb);
@@ -322,6 +359,39 @@ static void settings_changes(json_t *changes, const struct record *a, const stru
 	side_free(&B);
 }
 
+/* The first parts of the run's own keys ("settings.bs", "nodemark.version", "cpus_allowed"), and
+ * "inventory" itself: a machine fact under a top-level inventory member of one of these names
+ * is keyed under "inventory." ("inventory.settings.bs"), so it never shares a key with the run's
+ * fact of that name.  Every other machine fact keeps its key ("os.kernel"), as info --diff has
+ * always written it. */
+static const char *const run_key_roots[] = { "settings", "nodemark", "cpus_allowed", "inventory" };
+
+static void key_machine_facts_apart(json_t *machine)
+{
+	size_t i;
+	json_t *c;
+	json_array_foreach(machine, i, c) {
+		const char *key = json_string_value(json_object_get(c, "key"));
+		struct keypath_iter it;
+		keypath_iter_init(&it, key ? key : "");
+		int clash = 0;
+		if (keypath_next(&it) == KEYPATH_MEMBER)
+			for (size_t r = 0; r < sizeof run_key_roots / sizeof run_key_roots[0]; r++)
+				clash |= strcmp(it.name.buf, run_key_roots[r]) == 0;
+		keypath_iter_free(&it);
+		if (!clash)
+			continue;
+		struct strbuf k;
+		sb_init(&k);
+		sb_printf(&k, "inventory.%s", key);
+		char what[256];
+		inventory_diff_label(k.buf, what, sizeof what);
+		json_object_set_new(c, "key", json_string(k.buf));
+		json_object_set_new(c, "what", json_string(what));
+		sb_free(&k);
+	}
+}
+
 json_t *record_changes(const struct record *a, const struct record *b)
 {
 	json_t *changes = json_array();
@@ -341,6 +411,7 @@ json_t *record_changes(const struct record *a, const struct record *b)
 	/* a run that skipped the inventory phase says nothing of the machine, not that it changed */
 	if (a->inventory && b->inventory) {
 		json_t *machine = inventory_diff(a->inventory, b->inventory);
+		key_machine_facts_apart(machine);
 		json_array_extend(changes, machine);
 		json_decref(machine);
 	}

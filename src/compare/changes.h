@@ -12,10 +12,14 @@
 #include <jansson.h>
 
 /* [{"key", "what", "a", "b"}, ...] in that order: settings ("settings.bs", the same change in
- * every benchmark with the key; "settings[BENCH].job_options.bs", one benchmark's), then
+ * every benchmark with the key; "settings[BENCH].job_options.bs", one benchmark's, or
+ * "settings[3].bs" by its place in a when another bench of a has its name), then
  * "nodemark.version", "cpus_allowed" ("0-1" -> "0": taskset, a cpuset), then inventory facts
- * ("os.kernel").  "what" is the line's name: "bs", "[global] direct" (a fio global option),
- * "randw: bs" (one job's).  A setting whose numbers carry a unit (a size, runtime_ns) also has
+ * ("os.kernel"; a fact under a top-level inventory member named settings, nodemark,
+ * cpus_allowed or inventory is keyed under "inventory.", "inventory.settings.bs", so no two
+ * entries share a key).  Keys are written as util/keypath.h has them ("settings.\"a.b\"": a
+ * setting named a.b).  "what" is the line's name: "bs", "[global] direct" (a fio global option),
+ * "randw: bs" (one job's; "x #2: bs" for the second of two jobs named x).  A setting whose numbers carry a unit (a size, runtime_ns) also has
  * "unit" ("B", "ns", "s", "B/s": a and b stay raw numbers in it) and "name", the line's name
  * without the unit's suffix ("runtime"), for lines that show the unit with the value.  Pure: no
  * I/O, no printing.  Never NULL; empty when nothing differs. */

@@ -77,19 +77,23 @@ static json_t *fact(const struct record *r, const char *key)
 	return NULL;
 }
 
-/* A setting of the benchmark (a sweep's parameter, a fio job option) or an inventory fact. */
+/* A setting of the benchmark (a sweep's parameter, a fio job option) or an inventory fact: the
+ * first of them that holds a value (a text, a number, a boolean).  A setting that holds an
+ * object or a list is no value to key by, so it hides nothing: keys_list names a key where any
+ * of them holds a value, and every key it names finds one. */
 static json_t *setting(const struct ct_input *in, const struct bench *b, const char *key)
 {
-	json_t *s = json_object_get(b->settings, key);
-	if (!s)
-		s = json_object_get(json_object_get(b->settings, "parameters"), key);
-	if (!s)
-		s = json_object_get(json_object_get(b->settings, "job_options"), key);
-	if (!s)
-		s = json_object_get(json_object_get(b->settings, "global_options"), key);
-	if (!s)
-		s = fact(in->r, key);
-	return s;
+	json_t *const found[] = {
+		json_object_get(b->settings, key),
+		json_object_get(json_object_get(b->settings, "parameters"), key),
+		json_object_get(json_object_get(b->settings, "job_options"), key),
+		json_object_get(json_object_get(b->settings, "global_options"), key),
+		fact(in->r, key),
+	};
+	for (size_t i = 0; i < sizeof found / sizeof found[0]; i++)
+		if (is_scalar(found[i]))
+			return found[i];
+	return NULL;
 }
 
 char *key_value(const struct ct_input *in, const struct bench *b, const char *key)

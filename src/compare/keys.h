@@ -1,13 +1,16 @@
 /* The keys of a comparison, as benchstat's data model has them: every benchmark of every input
  * answers a KEY with a value, or has none.  --row, --col and --filter project over them.
  *
- * A KEY is, first found first:
+ * A KEY is a name, taken whole: "a.b" is the setting (option, tag) named a.b, never b under a
+ * (nested settings are no keys).  It is, the first that holds a value (a text, a number, a
+ * boolean) first:
  *   input, name, id, host, label, command, version       the input and its run
  *   a tag of the run (--tag fs=xfs; a Go configuration key such as goos)
  *   a setting of the benchmark (rw, bs, iodepth, direct, engine, hash, sync, backend, size, ...)
  *   a parameter of time's -P/-L (n), a fio job option (job_options: ioengine, ...), then a fio
  *   global option in force for the job (global_options: direct, ...)
- *   an inventory fact: kernel, os, fs, device, mount, cpu, virt */
+ *   an inventory fact: kernel, os, fs, device, mount, cpu, virt
+ * so a tag named kernel is the key kernel, not the inventory's (docs/compare.md). */
 #ifndef NM_COMPARE_KEYS_H
 #define NM_COMPARE_KEYS_H
 

@@ -1,6 +1,7 @@
 #include "compare/table.h"
 #include "compare/keys.h"
 #include "util/error.h"
+#include "util/strbuf.h"
 #include "util/xalloc.h"
 
 #include <fnmatch.h>
@@ -412,6 +413,44 @@ static void row_of(const struct ct_input *in, const struct bench *b, const struc
 	}
 }
 
+/* The rows and columns that benchmarks of one input took so far (rows by their names). */
+struct placed {
+	size_t col;
+	char *id;
+};
+
+/* Rows by the benchmarks' names: the K-th benchmark of an input with this row's name in one
+ * column (two fio jobs named x, a test per target of disk --turns, an imported record) has a
+ * row of its own, "x #2", paired with the K-th of that name in the other inputs, rather than
+ * pooling with the first or being refused.  The id (never shown) is the name, '\n' and K: read
+ * from its last '\n', no two (name, K) pairs share one. */
+static void number_row(struct row_key *rk, size_t col, struct placed **seen, size_t *nseen)
+{
+	size_t k = 1;
+	for (size_t i = 0; i < *nseen; i++)
+		k += (*seen)[i].col == col && strcmp((*seen)[i].id, rk->id) == 0;
+	*seen = xrealloc(*seen, (*nseen + 1) * sizeof **seen);
+	(*seen)[(*nseen)++] = (struct placed){ col, xstrdup(rk->id) };
+	struct strbuf id, label;
+	sb_init(&id);
+	sb_init(&label);
+	sb_printf(&id, "%s\n%zu", rk->id, k);
+	sb_puts(&label, rk->label);
+	if (k > 1)
+		sb_printf(&label, " #%zu", k);
+	free(rk->id);
+	free(rk->label);
+	rk->id = sb_detach(&id);
+	rk->label = sb_detach(&label);
+}
+
+static void free_placed(struct placed *seen, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(seen[i].id);
+	free(seen);
+}
+
 /* The column of benchmark b (found by its value, shown as first spelled), made on first sight. */
 static size_t col_of(const struct ct_input *in, const struct bench *b, const char *key, struct ct_result *out,
 		     char ***ids)
@@ -478,7 +517,10 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 
 	/* Pass 2: samples into (metric, row, column) cells. */
 	struct table_builder *tbs = NULL;
+	int by_name = !o->row_key || strcmp(o->row_key, "name") == 0;
 	for (size_t i = 0; i < nin; i++) {
+		struct placed *seen = NULL;
+		size_t nseen = 0;
 		for (size_t k = 0; k < in[i].r->nbenches; k++) {
 			const struct bench *b = in[i].r->benches[k];
 			if (!passes(&in[i], b, o))
@@ -486,6 +528,8 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			struct row_key rk;
 			size_t col = col_of(&in[i], b, col_key, out, &col_ids);
 			row_of(&in[i], b, o, &rk);
+			if (by_name)
+				number_row(&rk, col, &seen, &nseen);
 			const char *row = rk.label;
 			for (size_t m = 0; m < b->nmetrics; m++) {
 				const struct metric *mt = b->metrics[m];
@@ -505,6 +549,7 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 						row[0] ? row : "(empty)", out->cols[col][0] ? out->cols[col] : "(empty)");
 					free(rk.id);
 					free(rk.label);
+					free_placed(seen, nseen);
 					free_builders(tbs, out->ntables);
 					free_strs(col_ids, out->ncols);
 					ct_free(out);
@@ -520,6 +565,7 @@ int ct_build(const struct ct_input *in, size_t nin, const struct ct_opts *o, str
 			free(rk.id);
 			free(rk.label);
 		}
+		free_placed(seen, nseen);
 	}
 	for (size_t t = 0; t < out->ntables; t++)
 		order_rows(&tbs[t], out->ncols);

@@ -39,6 +39,23 @@ static void job_name(const char *row, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)n, row);
 }
 
+/* Row r's job name, " #K" after it for the K-th row of table t with that name (two fio jobs named
+ * x are "x" and "x #2", as the model numbers two benchmarks of one name). */
+static void row_job_name(const struct ct_table *t, size_t r, char *buf, size_t len)
+{
+	char other[128];
+	size_t nth = 1;
+	job_name(t->rows[r], buf, len);
+	for (size_t k = 0; k < r; k++) {
+		job_name(t->rows[k], other, sizeof other);
+		nth += strcmp(other, buf) == 0;
+	}
+	if (nth > 1) {
+		size_t n = strlen(buf);
+		snprintf(buf + n, len - n, " #%zu", nth);
+	}
+}
+
 int cmp_compact_applies(const struct cmp_model *m)
 {
 	if (!m->nin || m->tab.ntables == 0)
@@ -196,7 +213,7 @@ void cmp_write_compact(FILE *f, const struct cmp_model *m)
 			for (size_t r = 0; r < tb->nrows; r++) {
 				ln = xrealloc(ln, (n + 1) * sizeof *ln);
 				char job[128];
-				job_name(tb->rows[r], job, sizeof job);
+				row_job_name(tb, r, job, sizeof job);
 				if (d >= 0)
 					snprintf(ln[n].name, sizeof ln[n].name, "%s %.*s", job,
 						 (int)strlen(directions[d]) - 1, directions[d]);

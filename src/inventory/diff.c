@@ -74,6 +74,22 @@ static int all_strings(const json_t *arr)
 	return 1;
 }
 
+/* The names that two or more items of arr have, as members of an object. */
+static json_t *shared_names(const json_t *arr)
+{
+	json_t *seen = json_object(), *shared = json_object(), *item;
+	size_t i;
+	json_array_foreach(arr, i, item) {
+		const char *name = json_string_value(json_object_get(item, "name"));
+		if (name && json_object_get(seen, name))
+			json_object_set_new(shared, name, json_true());
+		else if (name)
+			json_object_set_new(seen, name, json_true());
+	}
+	json_decref(seen);
+	return shared;
+}
+
 static void flatten(json_t *out, const char *key, const char *leaf, const json_t *v, int depth)
 {
 	if (depth > DIFF_MAX_DEPTH || inventory_diff_is_noise(key, leaf))
@@ -101,9 +117,13 @@ static void flatten(json_t *out, const char *key, const char *leaf, const json_t
 			sb_free(&words);
 			return;
 		}
+		json_t *shared = shared_names(v);
 		json_array_foreach(v, i, child) {
-			/* an item by its name, else its index: an item named "1" is ["1"], not [1] */
+			/* an item by its name, else its index: an item named "1" is ["1"], not [1]; two
+			 * items of one name are each by its index, so neither's facts overwrite the other's */
 			const char *name = json_string_value(json_object_get(child, "name"));
+			if (name && json_object_get(shared, name))
+				name = NULL;
 			struct strbuf k;
 			sb_init(&k);
 			sb_puts(&k, key);
@@ -114,6 +134,7 @@ static void flatten(json_t *out, const char *key, const char *leaf, const json_t
 			flatten(out, k.buf, leaf, child, depth + 1);
 			sb_free(&k);
 		}
+		json_decref(shared);
 	} else if (*key) {
 		json_object_set(out, key, (json_t *)v);
 	}

@@ -5,7 +5,8 @@
  * holds '.', '[', ']' or '"' ({"a.b": 1} is `"a.b"`, not the `a.b` of {"a": {"b": 1}}), an
  * item's name that is empty, all digits (`["1"]`: the item named 1, not the second) or holds
  * '[', ']' or '"'.  Every other name is written as it is, so ordinary keys read as before.
- * inventory/diff.c (info --diff) and compare/changes.c ("what changed") write their keys so. */
+ * inventory/diff.c (info --diff) and compare/changes.c ("what changed") write their keys so;
+ * there, items of a list that share a name are each by its index ("[3]"), so no two share a key. */
 #ifndef NM_UTIL_KEYPATH_H
 #define NM_UTIL_KEYPATH_H
 

@@ -183,3 +183,42 @@ run_nm info --diff dot-a dot-b
 expect_out_matches '^  "a\.b" +1 -> \(none\)$' "info --diff text: the dotted name, quoted"
 run_nm info --diff dot-a dot-a --json
 json_checks 'j["changes"] == []' "info --diff of a run with dotted names against itself: nothing"
+
+# --- two benchmarks of one name; the inventory's members named as the run's keys --------------
+# Imported records: disk --turns' way, each test once per target under one name, the second
+# run on other targets and bs 8k on the second target only; the inventory has top-level
+# members settings, nodemark and cpus_allowed (an imported record may) and two disks named sda.
+python3 - <<'PY'
+import json
+def rec(rid, label, inv, benches, version):
+    return {"format": "nodemark-record", "format_version": 1, "id": rid, "time_ms": 1700000300000 + int(rid[-1]) * 1000,
+            "time": "", "host": "lab", "version": version, "command": "disk", "cmdline": "nodemark disk",
+            "label": label, "tags": {}, "inventory": inv, "extra": {}, "benches": benches}
+def bench(name, settings):
+    return {"name": name, "settings": settings, "series": [], "hists": [],
+            "metrics": [{"name": "iops", "unit": "op/s", "direction": "higher", "samples": [1]}]}
+def run(s):
+    benches = [bench("randread", {"target": t, "bs": 8192 if s and i else 4096}) for i, t in enumerate(("/c", "/d") if s else ("/a", "/b"))]
+    inv = {"os": {"kernel": "6.1.0"}, "settings": {"bs": 1 + s}, "nodemark": {"version": "v%d" % s}, "cpus_allowed": "0-%d" % (1 + s),
+           "disks": [{"name": "sda", "model": "M%d" % s}, {"name": "sda", "model": "N"}]}
+    return rec("6c1100000000000%d" % (s + 1), "dup-%s" % "ab"[s], inv, benches, "0.%d" % (1 + s))
+json.dump(run(0), open("dup1.json", "w"))
+json.dump(run(1), open("dup2.json", "w"))
+PY
+for f in dup1 dup2; do "$NM" import $f.json >/dev/null 2>&1 || not_ok "import $f.json"; done
+run_nm info --diff dup-a dup-b --json
+expect_rc 0 "info --diff of runs with two benchmarks of one name exits 0"
+json_checks \
+    'len(set(c["key"] for c in j["changes"])) == len(j["changes"])' "no two changes share a key" \
+    '[(c["key"], c["what"], c["b"]) for c in j["changes"] if c["key"].startswith("settings[")] == [("settings[0].target", "randread #1: target", "/c"), ("settings[1].target", "randread #2: target", "/d"), ("settings[1].bs", "randread #2: bs", 8192)]' "each benchmark of the name has its own key and line" \
+    '[(c["a"], c["b"]) for c in j["changes"] if c["key"] == "inventory.settings.bs"] == [(1, 2)]' "the inventory's settings.bs is keyed under inventory." \
+    '[c["key"] for c in j["changes"] if c["key"].startswith("inventory.")] == ["inventory.settings.bs", "inventory.nodemark.version", "inventory.cpus_allowed"]' "... and so are its nodemark and cpus_allowed" \
+    '[(c["a"], c["b"]) for c in j["changes"] if c["key"] == "nodemark.version"] == [("0.1", "0.2")]' "nodemark.version is the run's own" \
+    '[(c["a"], c["b"]) for c in j["changes"] if c["key"] == "disks[0].model"] == [("M0", "M1")]' "two disks named sda: the first one's change is keyed by its place"
+run_nm compare dup-a dup-b
+block=$(changes_block)
+once '^  randread #1: target +/a -> /c$' "text: the first randread's target"
+once '^  randread #2: target +/b -> /d$' "text: the second randread's target, a line of its own"
+once '^  randread #2: bs +4 KiB -> 8 KiB$' "text: the second randread's block size"
+run_nm info --diff dup-a dup-a --json
+json_checks 'j["changes"] == []' "a run with two benchmarks of one name against itself: nothing"

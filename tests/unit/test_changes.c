@@ -3,6 +3,7 @@
 #include "compare/changes.h"
 #include "export/changes.h"
 #include "inventory/diff.h"
+#include "util/keypath.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -275,4 +276,135 @@ TEST(changes_pair_benches_of_one_name_in_order)
 	CHECK_EQ_U64(json_array_size(c), 0);
 	json_decref(c);
 	record_free(a);
+}
+
+/* Two benches of one name (a test per target of disk --turns, an imported record): each one's
+ * change had the key settings[x].target and the line "x: target", so the two read as one fact
+ * changed twice; now each is keyed by its place and named as the K-th of that name. */
+TEST(changes_key_two_benches_of_one_name_apart)
+{
+	struct record *r[2];
+	for (int s = 0; s < 2; s++) {
+		r[s] = record_new("disk", 0, NULL);
+		for (int t = 0; t < 2; t++) {
+			struct bench *b = record_add_bench(r[s], "x");
+			bench_set(b, "target", json_string(t ? (s ? "/d" : "/c") : (s ? "/b" : "/a")));
+			bench_set(b, "bs", json_integer(s && t ? 8192 : 4096));
+		}
+	}
+	json_t *c = record_changes(r[0], r[1]);
+	CHECK_EQ_U64(json_array_size(c), 3);
+	CHECK_EQ_STR(key_at(c, 0), "settings[0].target");
+	CHECK_EQ_STR(what(c, 0), "x #1: target");
+	CHECK_EQ_STR(key_at(c, 1), "settings[1].target");
+	CHECK_EQ_STR(what(c, 1), "x #2: target");
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(c, 1), "b")), "/d");
+	CHECK_EQ_STR(key_at(c, 2), "settings[1].bs");
+	CHECK_EQ_STR(what(c, 2), "x #2: bs");
+	json_decref(c);
+	record_free(r[0]);
+	record_free(r[1]);
+
+	/* fio's two jobs named x: two benches of their own names, one name on the line */
+	for (int s = 0; s < 2; s++) {
+		r[s] = record_new("fio", 0, NULL);
+		for (int j = 0; j < 2; j++) {
+			char name[64];
+			snprintf(name, sizeof name, "x (group 0, entry %d)", j);
+			bench_set(record_add_bench(r[s], name), "job_options",
+				  json_pack("{s:s}", "bs", s && j ? "8k" : "4k"));
+		}
+	}
+	c = record_changes(r[0], r[1]);
+	CHECK_EQ_U64(json_array_size(c), 1);
+	CHECK_EQ_STR(key_at(c, 0), "settings[x (group 0, entry 1)].job_options.bs");
+	CHECK_EQ_STR(what(c, 0), "x #2: bs");
+	json_decref(c);
+	record_free(r[0]);
+	record_free(r[1]);
+}
+
+/* Two disks of one name in a list: the second's facts overwrote the first's under [sda], so the
+ * first's model change was lost; each is now keyed by its place. */
+TEST(inventory_diff_keys_two_items_of_one_name_by_place)
+{
+	json_t *d = diff_of("{\"disks\": [{\"name\": \"sda\", \"model\": \"A\"}, {\"name\": \"sda\", \"model\": \"B\"}]}",
+			    "{\"disks\": [{\"name\": \"sda\", \"model\": \"C\"}, {\"name\": \"sda\", \"model\": \"B\"}]}");
+	CHECK_EQ_U64(json_array_size(d), 1);
+	CHECK_EQ_STR(key_at(d, 0), "disks[0].model");
+	CHECK_EQ_STR(json_string_value(json_object_get(json_array_get(d, 0), "a")), "A");
+	json_decref(d);
+}
+
+/* An inventory of anyone's (an imported record) may have top-level members named settings,
+ * nodemark or cpus_allowed: their facts had the keys of the run's own (settings.bs,
+ * nodemark.version, cpus_allowed), two entries under one key.  They are keyed under
+ * "inventory."; the run's keep theirs, and so does every other machine fact. */
+TEST(changes_key_machine_facts_apart_from_the_runs)
+{
+	struct record *r[2];
+	for (int s = 0; s < 2; s++) {
+		r[s] = record_new("disk", 0, NULL);
+		free(r[s]->version);
+		r[s]->version = strdup(s ? "0.2" : "0.1");
+		json_object_set_new(r[s]->extra, "cpus_allowed", json_pack("{s:s,s:i}", "list", s ? "0" : "0-1", "count", 2 - s));
+		bench_set(record_add_bench(r[s], "x"), "bs", json_integer(s ? 8192 : 4096));
+		record_set_inventory(r[s], json_pack("{s:{s:i},s:{s:s},s:s,s:{s:i},s:{s:s}}", "settings", "bs", s ? 2 : 1,
+						     "nodemark", "version", s ? "b" : "a", "cpus_allowed", s ? "3" : "2-3",
+						     "inventory", "x", s, "os", "kernel", s ? "6.5" : "6.1"));
+	}
+	json_t *c = record_changes(r[0], r[1]);
+	static const char *const want[] = { "settings.bs", "nodemark.version", "cpus_allowed",
+					    "inventory.settings.bs", "inventory.nodemark.version",
+					    "inventory.cpus_allowed", "inventory.inventory.x", "os.kernel" };
+	CHECK_EQ_U64(json_array_size(c), 8);
+	json_t *keys = json_object();
+	for (size_t i = 0; i < json_array_size(c); i++)
+		json_object_set_new(keys, key_at(c, i), json_integer((json_int_t)i));
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+		CHECK(json_object_get(keys, want[i]) != NULL);
+	/* each key's values are its own fact's */
+	json_t *inv_bs = json_array_get(c, (size_t)json_integer_value(json_object_get(keys, "inventory.settings.bs")));
+	json_t *run_bs = json_array_get(c, (size_t)json_integer_value(json_object_get(keys, "settings.bs")));
+	CHECK(json_integer_value(json_object_get(inv_bs, "b")) == 2);
+	CHECK(json_integer_value(json_object_get(run_bs, "b")) == 8192);
+	json_t *inv_v = json_array_get(c, (size_t)json_integer_value(json_object_get(keys, "inventory.nodemark.version")));
+	CHECK_EQ_STR(json_string_value(json_object_get(inv_v, "b")), "b");
+	CHECK_EQ_STR(json_string_value(json_object_get(inv_v, "what")), "inventory.nodemark.version");
+	json_decref(keys);
+	json_decref(c);
+	record_free(r[0]);
+	record_free(r[1]);
+}
+
+/* A name with a dot is one name, both ways: a job named "a.b" with its option bs, and a job "a"
+ * with an option named "b.bs", are two keys that read back to their own parts. */
+TEST(changes_read_dotted_job_and_option_names_back)
+{
+	struct record *r[2];
+	for (int s = 0; s < 2; s++) {
+		r[s] = record_new("fio", 0, NULL);
+		bench_set(record_add_bench(r[s], "a.b"), "job_options", json_pack("{s:s,s:s}", "bs", s ? "8k" : "4k", "rw", "read"));
+		bench_set(record_add_bench(r[s], "a"), "job_options", json_pack("{s:s,s:s}", "b.bs", s ? "2" : "1", "rw", "read"));
+		bench_set(record_add_bench(r[s], "c"), "job_options", json_pack("{s:s,s:s}", "bs", "4k", "b.bs", "1"));
+	}
+	json_t *c = record_changes(r[0], r[1]);
+	CHECK_EQ_U64(json_array_size(c), 2);
+	CHECK_EQ_STR(key_at(c, 0), "settings[a.b].job_options.bs");
+	CHECK_EQ_STR(key_at(c, 1), "settings[a].job_options.\"b.bs\"");
+	const char *parts[2][4] = { { "settings", "a.b", "job_options", "bs" }, { "settings", "a", "job_options", "b.bs" } };
+	for (size_t i = 0; i < 2; i++) {
+		struct keypath_iter it;
+		keypath_iter_init(&it, key_at(c, i));
+		for (size_t p = 0; p < 4; p++) {
+			enum keypath_kind kind = keypath_next(&it);
+			CHECK_EQ_INT(kind, p == 1 ? KEYPATH_ITEM : KEYPATH_MEMBER);
+			CHECK_EQ_STR(it.name.buf, parts[i][p]);
+		}
+		CHECK_EQ_INT(keypath_next(&it), KEYPATH_END);
+		keypath_iter_free(&it);
+	}
+	json_decref(c);
+	record_free(r[0]);
+	record_free(r[1]);
 }

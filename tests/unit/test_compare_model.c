@@ -302,3 +302,89 @@ TEST(compare_calls_leave_cpu_time_when_the_cpus_allowed_changed)
 	record_free(pinned);
 	record_free(same);
 }
+
+/* A record with two benchmarks named x (a test per target of disk --turns, fio's numjobs without
+ * group_reporting in an imported record), 6 samples around first and second seconds. */
+static struct record *two_named_x(double first, double second)
+{
+	struct record *r = record_new("disk", 0, NULL);
+	static const double jitter[] = { 1.000, 1.004, 0.996, 1.001, 0.999, 1.002 };
+	for (int t = 0; t < 2; t++) {
+		struct bench *b = record_add_bench(r, "x");
+		bench_set(b, "target", json_string(t ? "/b" : "/a"));
+		struct metric *m = bench_metric(b, "wall_s", "s", LOWER_IS_BETTER);
+		for (size_t i = 0; i < 6; i++)
+			metric_add(m, (t ? second : first) * jitter[i]);
+	}
+	return r;
+}
+
+/* Two benchmarks of one name were refused as pooling into one cell ("x" and "x" of a); each now
+ * has its row, "x" and "x #2", paired with the K-th x of the other run, and each row's verdict
+ * is about its own benchmark (the second x is 4 times slower, the first unchanged). */
+TEST(compare_rows_keep_benchmarks_of_one_name_apart)
+{
+	struct record *a = two_named_x(1, 2), *b = two_named_x(1, 8);
+	struct ct_input in[] = { { a, "a" }, { b, "b" } };
+	struct ct_opts o = { 0 };
+	struct cmp_model m;
+	char err[256];
+	CHECK(cmp_build(in, 2, &o, &m, err, sizeof err) == 0);
+	const struct ct_table *t = m.tab.tables[0];
+	CHECK_EQ_U64(t->nrows, 2);
+	CHECK_EQ_STR(t->rows[0], "x");
+	CHECK_EQ_STR(t->rows[1], "x #2");
+	CHECK_NEAR(ct_cell_at(&m.tab, t, 1, 0)->sum.center, 2, 0.01);
+	CHECK_NEAR(ct_cell_at(&m.tab, t, 1, 1)->ratio, 4, 0.01);
+	CHECK_EQ_U64(m.calls.n, 2);
+	const struct ct_cell *c0 = ct_cell_at(&m.tab, t, 0, 1), *c1 = ct_cell_at(&m.tab, t, 1, 1);
+	CHECK(c0->call && c0->call->v.kind == VERDICT_UNCHANGED);
+	CHECK(c1->call && c1->call->v.kind == VERDICT_REGRESSION);
+	cmp_free(&m);
+	/* rows by --row name are the same; rows by a key the two share still refuse to pool */
+	o = (struct ct_opts){ .row_key = "name" };
+	CHECK(cmp_build(in, 2, &o, &m, err, sizeof err) == 0);
+	CHECK_EQ_U64(m.tab.tables[0]->nrows, 2);
+	cmp_free(&m);
+	o = (struct ct_opts){ .row_key = "command" };
+	CHECK(cmp_build(in, 2, &o, &m, err, sizeof err) < 0);
+	CHECK_CONTAINS(err, "\"x\" and \"x\" of a would pool into one cell");
+	/* columns by target: each x in its own column, one row */
+	o = (struct ct_opts){ .col_key = "target" };
+	CHECK(cmp_build(in, 2, &o, &m, err, sizeof err) == 0);
+	CHECK_EQ_U64(m.tab.ncols, 2);
+	CHECK_EQ_U64(m.tab.tables[0]->nrows, 1);
+	cmp_free(&m);
+	record_free(a);
+	record_free(b);
+}
+
+/* A key is a name, taken whole: an option named "a.b" is the key a.b; b under a setting a is no
+ * key (and a, an object, is none either).  A setting that holds an object hides nothing: the
+ * job option of its name is found (keys_list named it, and --col refused it as unknown). */
+TEST(compare_keys_are_names_not_paths)
+{
+	struct record *r = record_new("fio", 0, NULL);
+	struct bench *dotted = record_add_bench(r, "j1"), *nested = record_add_bench(r, "j2");
+	bench_set(dotted, "job_options", json_pack("{s:s}", "a.b", "1"));
+	bench_set(nested, "a", json_pack("{s:s}", "b", "2"));
+	bench_set(nested, "x", json_pack("{s:i}", "y", 1));
+	bench_set(nested, "job_options", json_pack("{s:s}", "x", "v"));
+	struct ct_input in = { r, "r" };
+	CHECK(key_is(key_value(&in, dotted, "a.b"), "1"));
+	CHECK(key_value(&in, nested, "a.b") == NULL);
+	CHECK(key_value(&in, nested, "a") == NULL);
+	CHECK(!keys_known(&in, 1, "a"));
+	CHECK(key_is(key_value(&in, nested, "x"), "v"));
+	CHECK(keys_known(&in, 1, "x"));
+	char list[512];
+	keys_list(&in, 1, list, sizeof list);
+	CHECK_CONTAINS(list, ", a.b");
+	CHECK(strstr(list, ", a,") == NULL);
+	/* a tag named kernel is the key kernel, before the inventory's */
+	record_set_inventory(r, json_pack("{s:{s:s}}", "os", "kernel", "6.1.0"));
+	CHECK(key_is(key_value(&in, dotted, "kernel"), "6.1.0"));
+	record_set_tag(r, "kernel", "custom");
+	CHECK(key_is(key_value(&in, dotted, "kernel"), "custom"));
+	record_free(r);
+}
