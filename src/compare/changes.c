@@ -128,7 +128,8 @@ static char *setting_key(const char *nest, const char *name)
 }
 
 /* A bench's settings as one flat object: "bs", "job_options.bs", "global_options.direct".
- * "paired" is a result (a turn's paired verdict), not a setting. */
+ * "paired" is a result (a turn's paired verdict), not a setting; a setting that holds null (an
+ * imported record) is none, so null against none is no change. */
 static json_t *flat_settings(const struct bench *b)
 {
 	json_t *flat = json_object(), *v, *w;
@@ -138,7 +139,7 @@ static json_t *flat_settings(const struct bench *b)
 		int is_nested = 0;
 		for (size_t i = 0; i < sizeof nested / sizeof nested[0]; i++)
 			is_nested |= strcmp(k, nested[i]) == 0 && json_is_object(v);
-		if (strcmp(k, "paired") == 0)
+		if (strcmp(k, "paired") == 0 || json_is_null(v))
 			continue;
 		if (!is_nested) {
 			key = setting_key(NULL, k);
@@ -147,6 +148,8 @@ static json_t *flat_settings(const struct bench *b)
 			continue;
 		}
 		json_object_foreach(v, k2, w) {
+			if (json_is_null(w))
+				continue;
 			key = setting_key(k, k2);
 			json_object_set(flat, key, w);
 			free(key);

@@ -165,9 +165,12 @@ void keys_list(const struct ct_input *in, size_t nin, char *buf, size_t len)
 	json_t *seen = json_object();
 	sb_init(&sb);
 	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
-		add_key(&sb, seen, builtin[i]);
+		if (keys_known(in, nin, builtin[i])) /* no run labelled: label is no key here */
+			add_key(&sb, seen, builtin[i]);
 	for (size_t i = 0; i < nin; i++) {
 		const struct record *r = in[i].r;
+		if (!r->nbenches) /* no benchmark to have them: naming them would offer keys no one has */
+			continue;
 		for (size_t t = 0; t < r->ntags; t++)
 			add_key(&sb, seen, r->tag_keys[t]);
 		for (size_t k = 0; k < r->nbenches; k++) {

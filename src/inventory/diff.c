@@ -324,13 +324,14 @@ json_t *inventory_diff(const json_t *a, const json_t *b)
 	json_t *fa = inventory_flatten(a), *fb = inventory_flatten(b), *changes = json_array();
 	const char *key;
 	json_t *va, *vb;
+	/* a fact that holds null (an imported record) is the same as none: no change between them */
 	json_object_foreach(fa, key, va) {
 		vb = json_object_get(fb, key);
-		if (!vb || !json_equal(va, vb))
+		if (vb ? !json_equal(va, vb) : !json_is_null(va))
 			add(changes, key, va, vb);
 	}
 	json_object_foreach(fb, key, vb)
-		if (!json_object_get(fa, key))
+		if (!json_object_get(fa, key) && !json_is_null(vb))
 			add(changes, key, NULL, vb);
 	changes = collapse(changes, a, b, fa, fb);
 	json_decref(fa);

@@ -408,3 +408,23 @@ TEST(changes_read_dotted_job_and_option_names_back)
 	record_free(r[0]);
 	record_free(r[1]);
 }
+
+/* Found by fuzz_compare_keys' oracle: a setting or a machine fact that holds null (an imported
+ * record) against none was a change from null to null ("x  (none) -> (none)"); null is none. */
+TEST(changes_null_is_none)
+{
+	struct record *a = record_new("fio", 0, NULL), *b = record_new("fio", 0, NULL);
+	bench_set(record_add_bench(a, "j"), "x", json_null());
+	bench_set(record_add_bench(b, "j"), "job_options", json_pack("{s:n,s:s}", "y", "bs", "4k"));
+	record_set_inventory(a, json_pack("{s:{s:s,s:n}}", "os", "kernel", "6.1", "x"));
+	record_set_inventory(b, json_pack("{s:{s:s}}", "os", "kernel", "6.1"));
+	json_t *c = record_changes(a, b);
+	CHECK_EQ_U64(json_array_size(c), 1);
+	CHECK_EQ_STR(key_at(c, 0), "settings.job_options.bs");
+	json_decref(c);
+	c = record_changes(b, a);
+	CHECK_EQ_U64(json_array_size(c), 1);
+	json_decref(c);
+	record_free(a);
+	record_free(b);
+}

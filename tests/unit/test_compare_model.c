@@ -388,3 +388,23 @@ TEST(compare_keys_are_names_not_paths)
 	CHECK(key_is(key_value(&in, dotted, "kernel"), "custom"));
 	record_free(r);
 }
+
+/* Found by fuzz_compare_keys' oracle: the refusal of a key no input has listed keys no input
+ * has either: a bench-less run's tags and facts ("--col site: no input has this key; keys: ...,
+ * site"), and label where no run is labelled. */
+TEST(compare_keys_list_only_what_a_benchmark_has)
+{
+	struct record *empty = record_new("time", 0, NULL), *r = sweep();
+	record_set_tag(empty, "site", "lab");
+	struct ct_input in[] = { { empty, "empty" }, { r, "sweep" } };
+	CHECK(!keys_known(in, 2, "site"));
+	char list[512];
+	keys_list(in, 2, list, sizeof list);
+	CHECK(strstr(list, "site") == NULL);
+	CHECK_CONTAINS(list, ", n,");
+	/* no run is labelled: label is no key here either */
+	CHECK(!keys_known(in, 2, "label"));
+	CHECK(strstr(list, "label") == NULL);
+	record_free(empty);
+	record_free(r);
+}
