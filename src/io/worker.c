@@ -60,6 +60,18 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 		}
 		if (ls->pass_size <= files && whole < ls->pass_size)
 			ls->pass_size = whole;
+		/* trimwrite over more than the files (io_size): fio trims and writes the files'
+		 * whole blocks in rounds, another while the two directions' bytes together fall
+		 * short of the size by a largest block or more (io_size=192k over 128k: one round) */
+		uint64_t big = 0;
+		for (int d = 0; d < DIR_COUNT; d++)
+			big = job->bs[d] > big ? job->bs[d] : big;
+		if (ls->trimwrite && whole && ls->pass_size > whole) {
+			uint64_t rounds = whole;
+			while (2 * rounds < ls->pass_size && ls->pass_size - 2 * rounds >= big)
+				rounds += whole;
+			ls->pass_size = rounds;
+		}
 	}
 	if (ls->trimwrite) /* every block trimmed and written: twice the bytes, as fio's */
 		ls->pass_size *= 2;

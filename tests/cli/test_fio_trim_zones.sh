@@ -81,6 +81,43 @@ else
     skip "trimwrite order" "strace is missing"
 fi
 
+# trimwrite on a regular file beside fio (falloc: each block punched, then written): the JSON's
+# trim and write bytes and I/Os, each direction apart, for jobs where the file's end, the loops,
+# the random map, the sizes per direction, several files or an I/O count decide them
+tw_figures() { json_file "$1" '[(j["jobs"][0][d]["io_bytes"], j["jobs"][0][d]["total_ios"]) for d in ("trim", "write")]'; }
+tw_like_fio() { # WHAT ARGS...: nodemark's trim and write figures are fio's for ARGS (falloc)
+    local what=$1 nmf fiof
+    shift
+    rm -rf twd && mkdir twd
+    run_nm fio --no-save --output-format=json --ioengine=falloc --name=tw "$@"
+    printf '%s\n' "$out" >twnm.json
+    nmf=$(tw_figures twnm.json 2>&1)
+    if [ "$rc" != 0 ]; then
+        not_ok "$what: nodemark runs" "rc $rc ${err:0:300}"
+        return
+    fi
+    rm -rf twd && mkdir twd
+    fio --output-format=json --ioengine=falloc --name=tw "$@" >twfio.json 2>twfio.err
+    fiof=$(tw_figures twfio.json 2>&1)
+    [ "$fiof" = "$nmf" ] && ok "$what: trim and write bytes and I/Os as fio's $nmf" ||
+        not_ok "$what: fio's trim and write figures" "fio $fiof $(head -c 200 twfio.err), nodemark $nmf"
+}
+if [ $HAVE_FIO = 1 ]; then
+    tw_like_fio "trimwrite, 64k over 256k" --rw=trimwrite --bs=64k --size=256k --filename=twd/f
+    tw_like_fio "trimwrite, 64k over 200k (the file's end)" --rw=trimwrite --bs=64k --size=200k --filename=twd/f
+    tw_like_fio "trimwrite, two loops" --rw=trimwrite --bs=16k --size=128k --loops=2 --filename=twd/f
+    tw_like_fio "randtrimwrite (the random map)" --rw=randtrimwrite --bs=16k --size=256k --filename=twd/f
+    tw_like_fio "randtrimwrite, norandommap" --rw=randtrimwrite --bs=16k --size=256k --norandommap --filename=twd/f
+    tw_like_fio "trimwrite, bs=8k,32k (trims take the write size)" --rw=trimwrite --bs=8k,32k --size=256k --filename=twd/f
+    tw_like_fio "trimwrite, number_ios=5" --rw=trimwrite --bs=16k --size=256k --number_ios=5 --filename=twd/f
+    # io_size over the file: rounds of the file while trims and writes together fall short of it
+    tw_like_fio "trimwrite, io_size=192k over size=128k (one round)" --rw=trimwrite --bs=16k --size=128k --io_size=192k --filename=twd/f
+    tw_like_fio "trimwrite, io_size=600k over size=128k (three rounds)" --rw=trimwrite --bs=16k --size=128k --io_size=600k --filename=twd/f
+    tw_like_fio "trimwrite, nrfiles=3 over size=200k" --rw=trimwrite --bs=16k --size=200k --nrfiles=3 --directory=twd
+else
+    skip "trimwrite on a file beside fio" "fio is missing"
+fi
+
 # --- trim on a block device: discards (a loop device's backing file loses its blocks) ----------
 truncate -s 16M img
 if loopdev=$(losetup -f --show img 2>/dev/null) && [ -n "$loopdev" ]; then
