@@ -19,6 +19,16 @@ uint64_t io_layout_file_len(const struct io_job *job)
 	return job->size / job->nrfiles;
 }
 
+uint64_t io_layout_nth_len(const struct io_job *job, unsigned k)
+{
+	return io_layout_file_len(job) + (k < job->files_longer ? job->longer_by : 0);
+}
+
+uint64_t io_layout_files_len(const struct io_job *job)
+{
+	return io_layout_file_len(job) * job->nrfiles + (uint64_t)job->files_longer * job->longer_by;
+}
+
 void io_layout_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k, char *out,
 		    size_t len)
 {
@@ -97,8 +107,8 @@ int io_layout_ensure(struct io_layout *l, const struct io_job *job, struct io_ta
 {
 	if (t->kind != TARGET_DIR)
 		return IO_OK;
-	uint64_t len = io_layout_file_len(job);
 	for (unsigned k = 0; k < job->nrfiles; k++) {
+		uint64_t len = io_layout_nth_len(job, k);
 		char path[4352];
 		io_layout_path(job, t, thread, k, path, sizeof path);
 		struct io_laid_file *lf = io_layout_find(l, path);

@@ -22,6 +22,10 @@ struct io_layout {
 
 /* The size of each of a job's files: filesize, else size spread over nrfiles. */
 uint64_t io_layout_file_len(const struct io_job *job);
+/* File k's size: that, and longer_by more for the first files_longer files. */
+uint64_t io_layout_nth_len(const struct io_job *job, unsigned k);
+/* The bytes of one thread's files on a directory target. */
+uint64_t io_layout_files_len(const struct io_job *job);
 /* The path of file k of thread `thread` on directory target t (fio's NAME.THREAD.K). */
 void io_layout_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k, char *out,
 		    size_t len);

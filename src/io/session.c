@@ -187,7 +187,7 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			 size_t errlen)
 {
 	if (t->kind == TARGET_DIR) {
-		uint64_t need = io_layout_file_len(job) * job->nrfiles * (job->files.shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
+		uint64_t need = io_layout_files_len(job) * (job->files.shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
 		if (!io_layout_file_len(job))
 			return nm_errf(err, errlen, "%s: a directory target needs a size", t->path), IO_BAD_JOB;
 		if (space_check(t->path, need, err, errlen) < 0)
@@ -532,6 +532,7 @@ static int fit_job(struct io_session *s, const struct io_job *job, char *err, si
 	if ((io_engine_caps(job->engine) & IO_ENGINE_DISKLESS) != (io_engine_caps(s->job.engine) & IO_ENGINE_DISKLESS) ||
 	    job->ntargets != s->job.ntargets ||
 	    io_layout_file_len(job) != io_layout_file_len(&s->job) || job->nrfiles != s->job.nrfiles ||
+	    io_layout_files_len(job) != io_layout_files_len(&s->job) ||
 	    job->files.shared_file != s->job.files.shared_file)
 		return nm_errf(err, errlen, "the job does not fit the session's files"), IO_BAD_JOB;
 	for (unsigned i = 0; i < s->ntargets && io_job_trims(job); i++)

@@ -75,3 +75,36 @@ json_like_fio "io_size=30000 over size=20000 at 4k, read" --sizes d --name=n6 --
 json_like_fio "io_size=30000 over size=20000 at 4k, randread" --sizes d --name=n7 --rw=randread --filename=d/f --size=20000 --io_size=30000 --bs=4k
 json_like_fio "size=4k of 1000-byte blocks (kb_base=1000), read: 4000" --sizes d --name=n8 --rw=read --filename=d/f --size=4k --kb_base=1000 --bs=1k
 json_like_fio "size=4k of 1000-byte blocks, norandommap: 5000" --sizes d --name=n9 --rw=randread --norandommap --filename=d/f --size=4k --kb_base=1000 --bs=1k
+
+# size/nrfiles leaves a remainder: fio gives its whole smallest blocks to the first files, one
+# each (size=8007 over 8 files at bs=2: 7 bytes left, so 3 files of 1002 bytes and 5 of 1000),
+# and the job's size is then the files' (8006). Each file's bytes from both tools' write_iolog
+# (fio's names NAME.0.K; nodemark's the same in its private directory), and the JSON's totals.
+# iologs ARGS...: fio's write_iolog of ARGS in fio.iolog, nodemark's in nm.iolog (its exit
+# status in rc), each run after d is made afresh; per_file LOG: "K:BYTES" for each file K (the
+# last part of its name); ios LOG: each I/O's direction, offset and length, in order
+iologs() {
+    rm -rf d fio.iolog nm.iolog && mkdir d # fio adds to a log that is there
+    fio --output=/dev/null --write_iolog="$PWD/fio.iolog" "$@" >/dev/null 2>fio.err
+    rm -rf d && mkdir d
+    run_nm fio --no-save --output=/dev/null --write_iolog="$PWD/nm.iolog" "$@"
+}
+per_file() { awk 'NF == 5 && ($3 == "read" || $3 == "write") { n = $2; sub(/.*\./, "", n); b[n] += $5 }
+                  END { for (k in b) print k ":" b[k] }' "$1" | sort -n | tr '\n' ' '; }
+ios() { awk 'NF == 5 && ($3 == "read" || $3 == "write") { print $3, $4, $5 }' "$1"; }
+files_like_fio() { # WHAT ARGS...
+    local what=$1 a b
+    shift
+    json_like_fio "$what: the JSON's bytes and I/Os" --sizes d "$@"
+    iologs "$@"
+    a=$(per_file fio.iolog) b=$(per_file nm.iolog)
+    [ "$rc" = 0 ] && [ -n "$a" ] && [ "$a" = "$b" ] && ok "$what: each file's bytes as fio's ($a)" ||
+        not_ok "$what: each file's bytes as fio's" "fio: $a $(head -c 200 fio.err); nodemark (rc $rc): $b ${err:0:200}"
+}
+files_like_fio "nrfiles=8, size=8007, bs=2, read: 3 files a block longer" --name=x1 --rw=read --directory=d --nrfiles=8 --size=8007 --bs=2
+files_like_fio "nrfiles=8, size=8007, bs=2, randread" --name=x2 --rw=randread --directory=d --nrfiles=8 --size=8007 --bs=2
+files_like_fio "nrfiles=5, size=503, bs=1, write" --name=x3 --rw=write --directory=d --nrfiles=5 --size=503 --bs=1
+files_like_fio "nrfiles=7, size=355, bsrange=2-6, read (the mix's smallest)" --name=x4 --rw=read --directory=d --nrfiles=7 --size=355 --bsrange=2-6
+files_like_fio "nrfiles=6, size=3077, bs=4,2 (the smallest of the directions), rw" --name=x5 --rw=rw --directory=d --nrfiles=6 --size=3077 --bs=4,2
+files_like_fio "nrfiles=3, size=20000, bs=4k: the remainder under a block, no file longer" --name=x6 --rw=read --directory=d --nrfiles=3 --size=20000 --bs=4k
+
