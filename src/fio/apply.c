@@ -403,6 +403,7 @@ FIO_APPLY(random_generator)
 	char qb[64];
 	if (v && (!strcmp(v, "tausworthe") || !strcmp(v, "lfsr") || !strcmp(v, "tausworthe64"))) {
 		j->io.pattern.lfsr = !strcmp(v, "lfsr");
+		j->io.pattern.taus64 = !strcmp(v, "tausworthe64");
 		return 0;
 	}
 	return nm_errf(err, errlen, "\"%s\": expected tausworthe, lfsr or tausworthe64", fio_q(v, qb, sizeof qb));

@@ -60,7 +60,8 @@ const struct fio_option fio_options[] = {
 	SUP("norandommap", NULL, FIO_T_BOOL, "0", norandommap, "io_job.pattern.norandommap"),
 	SUP("random_generator", NULL, FIO_T_STR, "tausworthe", random_generator,
 	    "lfsr: io_job.pattern.lfsr (each block once per pass in a shift register's order, with or without "
-	    "norandommap, the same order each loop); tausworthe, tausworthe64: nodemark's generator (wyrand)"),
+	    "norandommap, the same order each loop); tausworthe (32-bit), tausworthe64 (io_job.pattern.taus64): fio's "
+	    "generator and seeds for a mix's sizes and offsets, nodemark's (wyrand) for other offsets"),
 	SUP("zero_buffers", NULL, FIO_T_BOOL, "0", zero_buffers, "io_job.buf.fill = zero"),
 	SUP("refill_buffers", NULL, FIO_T_BOOL, "0", refill_buffers, "io_job.buf.refill_buffers"),
 	SUP("end_fsync", NULL, FIO_T_BOOL, "0", end_fsync, "io_job.sync.end_fsync"),

@@ -44,7 +44,8 @@ static uint64_t draw(struct io_worker *w, int dir, uint64_t room)
 {
 	const struct io_job *job = w->job;
 	uint64_t max = job->bs[dir], min = io_bs_smallest(job, dir), len = max;
-	uint32_t r = io_taus_next(&w->bs_taus[dir]);
+	struct io_taus *t = &w->bs_taus[dir];
+	uint64_t r = io_taus_next(t);
 	if (job->pattern.nbssplit[dir]) {
 		unsigned cum = 0;
 		for (unsigned i = 0; i < job->pattern.nbssplit[dir]; i++) {
@@ -53,11 +54,11 @@ static uint64_t draw(struct io_worker *w, int dir, uint64_t room)
 				continue;
 			len = e->bs;
 			cum += e->pct;
-			if (r / cum <= UINT32_MAX / 100 && len <= room)
+			if (r / cum <= io_taus_max(t) / 100 && len <= room)
 				break;
 		}
 	} else {
-		len = min + (uint64_t)((double)max * (r / 4294967296.0));
+		len = min + (uint64_t)((double)max * io_taus_unit(t, r));
 	}
 	len -= (min & (min - 1)) == 0 ? len & (min - 1) : len % min;
 	return len < max ? len : max;
@@ -73,11 +74,15 @@ void io_bs_reseed(struct io_worker *w)
 		idx[DIR_WRITE] = idx[DIR_READ];
 	if (job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE)
 		idx[DIR_TRIM] = idx[DIR_WRITE];
+	/* random_generator=tausworthe64: the sizes and offsets from fio's 64-bit generator; the
+	 * rwmix's stays 32-bit, as fio's */
+	int wide = job->pattern.taus64;
 	for (int d = 0; d < DIR_COUNT; d++)
-		io_taus_seed(&w->bs_taus[d], io_taus_fio_seed(w->bs_seed, tn, idx[d]));
-	io_taus_seed(&w->mix_taus, io_taus_fio_seed(w->bs_seed, tn, 4)); /* fio's rwmix: seed 4 */
+		io_taus_seed(&w->bs_taus[d], io_taus_fio_seed(w->bs_seed, tn, idx[d]), wide);
+	io_taus_seed(&w->mix_taus, io_taus_fio_seed(w->bs_seed, tn, 4), 0); /* fio's rwmix: seed 4 */
 	/* fio's offsets: with randrepeat its own seed, 0xb1899bed x thread, else seed number 6 */
-	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : io_taus_fio_seed(w->bs_seed, tn, 6));
+	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : io_taus_fio_seed(w->bs_seed, tn, 6),
+		     wide);
 }
 
 /* A random mix's offsets as fio 3.33 picks them, so that its sizes (which must fit from the
@@ -136,8 +141,10 @@ int64_t io_bs_fio_block(struct io_worker *w, struct io_file *f)
 	uint64_t lastb = f->region_len / w->fio_unit;
 	if (!lastb)
 		return -1;
-	uint32_t r = io_taus_next(&w->off_taus);
-	uint64_t b = (uint64_t)((double)lastb * (r / 4294967296.0));
+	uint64_t r = io_taus_next(&w->off_taus);
+	uint64_t b = (uint64_t)((double)lastb * io_taus_unit(&w->off_taus, r));
+	if (b >= lastb) /* a 64-bit number that rounds to 2^64 in a double */
+		b = lastb - 1;
 	if (!f->fmap || !covered(f, b))
 		return (int64_t)b;
 	for (uint64_t n = 1; n < f->fmap_bits; n++) { /* the next free block after b, round */

@@ -190,8 +190,8 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 static inline int mix_dir(struct io_worker *w, struct io_loop *ls)
 {
 	if (ls->mix_ios[ls->mix_dir] >= ls->mix_until) {
-		uint32_t r = io_taus_next(&w->mix_taus);
-		unsigned v = 1 + (unsigned)(100.0 * (r / 4294967296.0)), rd = w->job->rwmix_read;
+		uint64_t r = io_taus_next(&w->mix_taus);
+		unsigned v = 1 + (unsigned)(100.0 * io_taus_unit(&w->mix_taus, r)), rd = w->job->rwmix_read;
 		int d = v <= rd ? DIR_READ : DIR_WRITE;
 		if (d != ls->mix_dir)
 			ls->mix_until = ls->mix_ios[ls->mix_dir] * (d == DIR_READ ? rd : 100 - rd) / 100;

@@ -54,6 +54,8 @@ struct io_pattern {
 	int lfsr;                   /* fio's random_generator=lfsr: uniform random offsets in a
 	                             * shift register's order (io/lfsr.c), each block once per
 	                             * pass, the same order each pass, map or not */
+	int taus64;                 /* fio's random_generator=tausworthe64: a mix's sizes and
+	                             * fio's offsets drawn from its 64-bit generator (io/taus.h) */
 	enum io_dist dist;          /* not uniform: hot and cold blocks (io/distrib.c), no random map */
 	double dist_param;          /* zipf theta, pareto h, normal deviation in % of the region */
 	double dist_center;         /* where the hot spot is, 0..1, when dist_has_center; else random

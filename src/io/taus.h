@@ -12,35 +12,75 @@
  * trimwrite job trims with the write seed).  A generator takes the seed's low 32 bits: each
  * component is the previous one (the first: 53) times 69069, xor the seed, raised by 1, 7 or
  * 15 when below that (the components' low bits must not all be 0), then 6 draws are
- * discarded. */
+ * discarded.  random_generator=tausworthe64 makes fio draw the sizes and offsets from the
+ * 64-bit form instead (L'Ecuyer's five-component taus258, Math. Comp. 68 (1999) 261-269):
+ * the whole 64-bit seed, each component the previous one times 6906969069 xor the seed,
+ * raised by 1, 7, 15, 33 or 49 when below that (fio's floors, whatever taus258 asks), 6
+ * draws discarded, and a number over 2^64 where the 32-bit one is over 2^32. */
 #ifndef NM_IO_TAUS_H
 #define NM_IO_TAUS_H
 
 #include <stdint.h>
 
 struct io_taus {
+	int wide;                   /* the 64-bit form (fio's tausworthe64); 0: the 32-bit one */
 	uint32_t s1, s2, s3;
+	uint64_t z[5];
 };
 
-static inline uint32_t io_taus_next(struct io_taus *t)
+static inline uint64_t io_taus_next(struct io_taus *t)
 {
+	if (t->wide) {
+		/* taus258's components: z = ((z & its top k bits) << s) ^ (((z << q) ^ z) >> (k - s)) */
+		static const struct { unsigned k, q, s; } comp[5] = {
+			{ 63, 1, 10 }, { 55, 24, 5 }, { 52, 3, 29 }, { 47, 5, 23 }, { 41, 3, 8 },
+		};
+		uint64_t x = 0;
+		for (int i = 0; i < 5; i++) {
+			uint64_t z = t->z[i];
+			unsigned k = comp[i].k, q = comp[i].q, s = comp[i].s;
+			t->z[i] = ((z & (~0ull << (64 - k))) << s) ^ (((z << q) ^ z) >> (k - s));
+			x ^= t->z[i];
+		}
+		return x;
+	}
 	t->s1 = ((t->s1 & 0xfffffffeu) << 12) ^ (((t->s1 << 13) ^ t->s1) >> 19);
 	t->s2 = ((t->s2 & 0xfffffff8u) << 4) ^ (((t->s2 << 2) ^ t->s2) >> 25);
 	t->s3 = ((t->s3 & 0xfffffff0u) << 17) ^ (((t->s3 << 3) ^ t->s3) >> 11);
 	return t->s1 ^ t->s2 ^ t->s3;
 }
 
-static inline uint32_t io_taus_floor(uint32_t x, uint32_t m)
+/* The largest number the generator gives, and a number as a fraction of its range, [0, 1]
+ * (as fio's r / (max + 1.0), the division in doubles) */
+static inline uint64_t io_taus_max(const struct io_taus *t)
+{
+	return t->wide ? UINT64_MAX : UINT32_MAX;
+}
+
+static inline double io_taus_unit(const struct io_taus *t, uint64_t r)
+{
+	return (double)r / (t->wide ? 18446744073709551616.0 : 4294967296.0);
+}
+
+static inline uint64_t io_taus_floor(uint64_t x, uint64_t m)
 {
 	return x < m ? x + m : x;
 }
 
-static inline void io_taus_seed(struct io_taus *t, uint64_t seed64)
+static inline void io_taus_seed(struct io_taus *t, uint64_t seed64, int wide)
 {
-	uint32_t seed = (uint32_t)seed64;
-	t->s1 = io_taus_floor(53u * 69069u ^ seed, 1);
-	t->s2 = io_taus_floor(t->s1 * 69069u ^ seed, 7);
-	t->s3 = io_taus_floor(t->s2 * 69069u ^ seed, 15);
+	t->wide = wide;
+	if (wide) {
+		static const uint64_t floors[5] = { 1, 7, 15, 33, 49 };
+		uint64_t prev = 53;
+		for (int i = 0; i < 5; i++)
+			prev = t->z[i] = io_taus_floor(prev * 6906969069ull ^ seed64, floors[i]);
+	} else {
+		uint32_t seed = (uint32_t)seed64;
+		t->s1 = (uint32_t)io_taus_floor(53u * 69069u ^ seed, 1);
+		t->s2 = (uint32_t)io_taus_floor(t->s1 * 69069u ^ seed, 7);
+		t->s3 = (uint32_t)io_taus_floor(t->s2 * 69069u ^ seed, 15);
+	}
 	for (int i = 0; i < 6; i++)
 		io_taus_next(t);
 }

@@ -100,6 +100,22 @@ every_block_once "lfsr with the random map" c 1m 256 1 rw=randread bs=4k random_
 every_block_once "lfsr, randrw: reads and writes share the register" e 1m 256 2 rw=randrw bs=4k \
     norandommap random_generator=lfsr
 
+# --- tausworthe64 (fio's 64-bit generator): with the random map every block once per pass, ---
+# without it independent draws, as fio's
+run_both g1 size=1m loops=2 rw=randread bs=4k random_generator=tausworthe64
+run_both g2 size=1m rw=randread bs=4k norandommap random_generator=tausworthe64
+for tool in nm fio; do
+    [ $tool = fio ] && [ $HAVE_FIO = 0 ] && continue
+    who=$([ $tool = nm ] && echo nodemark || echo fio)
+    got=$(passes "g1.$tool.log" 1048576 | grep -c '^256 256 0$')
+    [ "$got" = 2 ] && ok "tausworthe64 with the random map: $who visits the 256 blocks once in each of 2 passes" ||
+        not_ok "tausworthe64 with the random map: $tool: every block once per pass" "$(passes "g1.$tool.log" 1048576 | tr '\n' ' ')"
+    read -r n distinct _ <<<"$(passes "g2.$tool.log" 1048576)"
+    [ "$n" = 256 ] && [ "$distinct" -ge 130 ] && [ "$distinct" -lt 230 ] &&
+        ok "tausworthe64 with norandommap: $who reaches $distinct of 256 blocks (independent draws)" ||
+        not_ok "tausworthe64 with norandommap: $tool draws blocks independently" "$n I/Os, $distinct distinct"
+done
+
 # --- a block-size range: the block first, then a size that fits; no offset twice in a pass ------
 run_both r size=1m loops=2 rw=randread bsrange=4k-16k norandommap random_generator=lfsr
 for tool in nm fio; do

@@ -108,3 +108,24 @@ files_like_fio "nrfiles=7, size=355, bsrange=2-6, read (the mix's smallest)" --n
 files_like_fio "nrfiles=6, size=3077, bs=4,2 (the smallest of the directions), rw" --name=x5 --rw=rw --directory=d --nrfiles=6 --size=3077 --bs=4,2
 files_like_fio "nrfiles=3, size=20000, bs=4k: the remainder under a block, no file longer" --name=x6 --rw=read --directory=d --nrfiles=3 --size=20000 --bs=4k
 
+# random_generator=tausworthe64: fio draws a mix's sizes and its offsets from its 64-bit
+# generator, so the bytes (which follow the draws where sizes are no multiples of the smallest)
+# are those of fio's same job, and not those of the 32-bit default
+json_like_fio "tausworthe64, bsrange=1536-4k over size=20000, read" --sizes d --name=t1 --rw=read --filename=d/f --size=20000 --bsrange=1536-4k --random_generator=tausworthe64
+json_like_fio "tausworthe64, bsrange=1536-4k over size=20000, randread" --sizes d --name=t2 --rw=randread --filename=d/f --size=20000 --bsrange=1536-4k --random_generator=tausworthe64
+json_like_fio "tausworthe64, bssplit=1536/50:4k/50 over size=100000, randread" --sizes d --name=t3 --rw=randread --filename=d/f --size=100000 --bssplit=1536/50:4k/50 --random_generator=tausworthe64
+json_like_fio "tausworthe64, bsrange=1k-4k, norandommap over size=20000" --sizes d --name=t4 --rw=randread --norandommap --filename=d/f --size=20000 --bsrange=1k-4k --random_generator=tausworthe64
+json_like_fio "tausworthe64, randrw, bsrange=2k-16k over size=100000" --sizes d --name=t5 --rw=randrw --filename=d/f --size=100000 --bsrange=2k-16k --random_generator=tausworthe64
+# the I/Os themselves: a random mix takes fio's offsets from the same generator as its sizes
+t64=(--name=t6 --rw=randread --filename=d/f --size=20000 --bsrange=1536-4k)
+iologs "${t64[@]}" --random_generator=tausworthe64
+a=$(ios fio.iolog) b=$(ios nm.iolog)
+[ "$rc" = 0 ] && [ -n "$a" ] && [ "$a" = "$b" ] &&
+    ok "tausworthe64 randread mix: fio's $(wc -l <<<"$a") I/Os, offsets and lengths, in fio's order" ||
+    not_ok "tausworthe64 randread mix: fio's I/Os" "fio: $(echo $a | head -c 200); nodemark (rc $rc): $(echo $b | head -c 200) ${err:0:200}"
+cp nm.iolog nm64.iolog
+iologs "${t64[@]}"
+a=$(ios fio.iolog) b=$(ios nm.iolog)
+[ "$rc" = 0 ] && [ -n "$a" ] && [ "$a" = "$b" ] && [ "$b" != "$(ios nm64.iolog)" ] &&
+    ok "the default (32-bit) generator: fio's I/Os too, and not tausworthe64's" ||
+    not_ok "tausworthe's I/Os are fio's and differ from tausworthe64's" "fio: $(echo $a | head -c 200); nodemark (rc $rc): $(echo $b | head -c 200)"
