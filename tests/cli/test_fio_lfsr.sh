@@ -100,6 +100,22 @@ every_block_once "lfsr with the random map" c 1m 256 1 rw=randread bs=4k random_
 every_block_once "lfsr, randrw: reads and writes share the register" e 1m 256 2 rw=randrw bs=4k \
     norandommap random_generator=lfsr
 
+# --- time_based: each wrap of the file is a pass of its own, every block once in each ----------
+# (16 blocks, about 1000 I/Os at rate_iops=1000: some 60 passes; the last one cut by the clock)
+run_both tb size=64k rw=randread bs=4k norandommap random_generator=lfsr time_based runtime=1 rate_iops=1000
+for tool in nm fio; do
+    [ $tool = fio ] && [ $HAVE_FIO = 0 ] && continue
+    got=$(passes "tb.$tool.log" 65536)
+    # whole passes, those without every block once, and the last pass (cut short: no block twice)
+    read -r whole bad <<<"$(awk 'NF == 3 { n++; last = $0; if ($1 == 16) { w++; if ($2 != 16 || $3 != 0) b++ } }
+        END { split(last, l, " "); if (l[1] != 16 && (l[1] != l[2] || l[3] != 0)) b++; print w + 0, b + 0 }' <<<"$got")"
+    if [ "$whole" -ge 10 ] && [ "$bad" = 0 ]; then
+        ok "time_based lfsr: $([ $tool = nm ] && echo nodemark || echo fio) visits the 16 blocks once in each of $whole passes"
+    else
+        not_ok "time_based lfsr: $tool: every block once per pass" "$whole whole passes, $bad bad: $(echo $got | head -c 300)"
+    fi
+done
+
 # --- tausworthe64 (fio's 64-bit generator): with the random map every block once per pass, ---
 # without it independent draws, as fio's
 run_both g1 size=1m loops=2 rw=randread bs=4k random_generator=tausworthe64
