@@ -151,7 +151,7 @@ static void body_rows(struct texttab *o, struct notes *nt, const struct bt_table
 
 static void table_text(FILE *f, const struct bt_table *t)
 {
-	struct texttab o = { 0 };
+	struct texttab o = { .go_runes = 1 }; /* benchstat's layout, character for character */
 	struct notes nt = { 0 };
 	header_rows(&o, t);
 	body_rows(&o, &nt, t);

@@ -5,6 +5,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A cell's width: display columns, or benchstat's count of UTF-8 characters (go_runes). */
+static size_t cell_width(const struct texttab *t, const char *s)
+{
+	if (!t->go_runes)
+		return text_width(s);
+	size_t n = 0;
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
 void tt_row(struct texttab *t)
 {
 	if (t->n > 0)
@@ -128,12 +139,12 @@ void tt_format(struct texttab *t, FILE *f)
 	if (!lmargin || !ws || !offs)
 		abort();
 	for (size_t i = 0; i < t->n; i++)
-		if ((long)text_width(t->cells[i].margin) > lmargin[t->cells[i].col])
-			lmargin[t->cells[i].col] = (long)text_width(t->cells[i].margin);
+		if ((long)cell_width(t, t->cells[i].margin) > lmargin[t->cells[i].col])
+			lmargin[t->cells[i].col] = (long)cell_width(t, t->cells[i].margin);
 	qsort(t->cells, t->n, sizeof *t->cells, by_span);
 	for (size_t i = 0; i < t->n; i++) {
 		const struct tt_cell *c = &t->cells[i];
-		long w = (long)text_width(c->value) + lmargin[c->col];
+		long w = (long)cell_width(t, c->value) + lmargin[c->col];
 		if (c->span == 1) {
 			if (w > ws[c->col])
 				ws[c->col] = w;
@@ -159,11 +170,11 @@ void tt_format(struct texttab *t, FILE *f)
 			fputc('\n', f);
 		/* off is where Go's layout believes it is, even after a cell too wide for its columns */
 		spaces(f, offs[c->col] - off);
-		spaces(f, lmargin[c->col] - (long)text_width(c->margin));
+		spaces(f, lmargin[c->col] - (long)cell_width(t, c->margin));
 		fputs(c->margin, f);
 		off = offs[c->col] + lmargin[c->col];
 		long tw = offs[c->col + c->span] - offs[c->col] - lmargin[c->col];
-		long vw = (long)text_width(c->value), pad = 0;
+		long vw = (long)cell_width(t, c->value), pad = 0;
 		if (c->align == TT_CENTER)
 			pad = labs((tw - vw) / 2);
 		else if (c->align == TT_RIGHT && tw > vw)

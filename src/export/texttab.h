@@ -1,7 +1,9 @@
 /* Text tables laid out as benchstat lays them out (its internal texttab package): cells placed
  * by row and column, some spanning several columns, each with a left margin; a column is as
  * wide as its widest cell with the widest margin, spanning cells widen the columns they cover
- * that are not marked "shrink".  Widths are display columns (util/textwidth.h), not bytes. */
+ * that are not marked "shrink".  Widths are display columns (util/textwidth.h), not bytes;
+ * with go_runes set, UTF-8 characters as Go counts them (utf8.RuneCountInString), so that a
+ * name with a wide or combining character is laid out as benchstat lays it out. */
 #ifndef NM_EXPORT_TEXTTAB_H
 #define NM_EXPORT_TEXTTAB_H
 
@@ -24,6 +26,7 @@ struct texttab {
 	unsigned char *shrink;
 	size_t nshrink;
 	size_t cur_row, cur_col;
+	int go_runes;           /* widths in UTF-8 characters, as benchstat's (nodemark benchstat) */
 };
 
 void tt_row(struct texttab *t);

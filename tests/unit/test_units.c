@@ -1,6 +1,7 @@
 /* src/util/units.c, textwidth.c and gofloat.c: how numbers are shown to people, how wide they
  * are on a terminal, and as Go prints them. */
 #include "test.h"
+#include "export/texttab.h"
 #include "util/gofloat.h"
 #include "util/textwidth.h"
 #include "util/units.h"
@@ -167,4 +168,36 @@ TEST(go_float_reads_back)
 		if (isfinite(v))
 			CHECK(strtod(gof(v), NULL) == v);
 	}
+}
+
+/* A text table lays out by display columns, but benchstat's (go_runes) by UTF-8 characters as
+ * Go's does: a wide name takes as many columns as it has characters there, so that nodemark
+ * benchstat prints what benchstat prints. */
+static char *two_rows(int go_runes)
+{
+	struct texttab t = { .go_runes = go_runes };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	tt_row(&t);
+	tt_cell(&t, "\xe6\x97\xa5\xe6\x9c\xac", TT_LEFT, NULL); /* two wide characters */
+	tt_cell(&t, "x", TT_LEFT, NULL);
+	tt_row(&t);
+	tt_cell(&t, "abc", TT_LEFT, NULL);
+	tt_cell(&t, "y", TT_LEFT, NULL);
+	tt_format(&t, f);
+	tt_free(&t);
+	fclose(f);
+	return buf;
+}
+
+TEST(texttab_counts_go_runes_for_benchstat_and_columns_otherwise)
+{
+	char *go = two_rows(1), *cols = two_rows(0);
+	/* Go: the name column is 3 characters wide ("abc"), so the wide name gets one space pad */
+	CHECK_EQ_STR(go, "\xe6\x97\xa5\xe6\x9c\xac  x\nabc y\n");
+	/* display columns: the wide name is 4 columns, "abc" gets two spaces */
+	CHECK_EQ_STR(cols, "\xe6\x97\xa5\xe6\x9c\xac x\nabc  y\n");
+	free(go);
+	free(cols);
 }
