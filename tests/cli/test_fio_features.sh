@@ -126,7 +126,9 @@ for case in "4096 4096=.5,16384=.3,65536=.2 --rw=randread --norandommap --bsspli
     # nodemark's offsets for a blockalign mix are its own (docs/fio-compat.md) and lean further,
     # 45.1% in one of a dozen runs and 47.1% once under ASan: 16 loops of ~110 reads, the lean and
     # a binomial spread of about 1.2 points; the bound is the one held against fio below)
-    tol=0.03
+    # (without blockalign: 16 passes of 4 MiB, ~3600 draws, a binomial spread of 0.8 points and a
+    # pass's last I/O the size that fits what is left: 4k at 53.1% of a 50% mix once under ASan)
+    tol=0.04
     [[ $args == *blockalign* ]] && tol=0.09
     if [ "$rc" -ne 0 ] || [ "$nm_al" != aligned ] || [ "$nm_fit" != fits ] || ! shares_near "$nm_sh" "$want" $tol; then
         not_ok "$args: the mix asked for, every read aligned and inside the file" "rc $rc, $nm_n reads: $nm_sh $nm_al $nm_fit"
