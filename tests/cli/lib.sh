@@ -104,11 +104,14 @@ skip_without() {
 }
 
 # scratch_dir: a fresh directory $d for the script's files (also when a script runs outside
-# tests/run.sh), made the working directory and removed when the script exits
+# tests/run.sh), made the working directory and removed when the script exits; a script may call
+# it more than once, and every directory it made is removed (test_hygiene's first one was left)
 _at_exit=""
+_scratch=()
 scratch_dir() {
     d=$(mktemp -d "${TMPDIR:-/tmp}/nm-$T.XXXXXX") || exit 1
-    trap 'eval "$_at_exit"; rm -rf "$d"' EXIT
+    _scratch+=("$d")
+    trap 'eval "$_at_exit"; rm -rf "${_scratch[@]}"' EXIT
     cd "$d" || exit 1
 }
 # at_exit CMD: run CMD (one string, evaluated then) when the script exits, before $d goes
