@@ -2,6 +2,7 @@
  * then DISKS as an lsblk-like tree with FSTYPE, MOUNTPOINT, VENDOR and MODEL. */
 #include "inventory/sections.h"
 #include "util/strbuf.h"
+#include "util/textwidth.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,15 +35,6 @@ static void lsblk_size(long long bytes, char *out, size_t len)
 		snprintf(out, len, "%.0f%c", v, units[i]);
 	else
 		snprintf(out, len, "%.1f%c", v, units[i]);
-}
-
-/* Columns on a terminal: UTF-8 continuation bytes take none. */
-static int columns(const char *s)
-{
-	int n = 0;
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
 }
 
 /* lsblk names a device-mapper device by its mapper name ("vg0-root"). */
@@ -121,7 +113,7 @@ static int drawn(const json_t *d)
 
 static void put_cell(struct strbuf *sb, const char *s, int width, int right)
 {
-	int pad = width - columns(s);
+	int pad = width - (int)text_width(s);
 	if (pad < 0)
 		pad = 0;
 	if (right)
@@ -142,11 +134,11 @@ static void disks(struct strbuf *sb, const json_t *devices)
 		subtree(&t, d, "", 0);
 	}
 	for (int k = 0; k < NCOLS; k++)
-		t.width[k] = columns(heads[k]);
+		t.width[k] = (int)text_width(heads[k]);
 	for (size_t r = 0; r < t.n; r++)
 		for (int k = 0; k < NCOLS; k++)
-			if (t.cell[r][k] && columns(t.cell[r][k]) > t.width[k])
-				t.width[k] = columns(t.cell[r][k]);
+			if (t.cell[r][k] && (int)text_width(t.cell[r][k]) > t.width[k])
+				t.width[k] = (int)text_width(t.cell[r][k]);
 	for (size_t r = 0; r <= t.n; r++) {
 		sb_puts(sb, "  ");
 		for (int k = 0; k < NCOLS; k++) {
