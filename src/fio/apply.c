@@ -3,10 +3,12 @@
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "io/engine.h"
+#include "util/cpulist.h"
 #include "util/error.h"
 #include "util/parse.h"
 
 #include <ctype.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -336,7 +338,29 @@ FIO_APPLY(cpus_allowed)
 	for (const char *c = v; *c; c++)
 		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
 			return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
-	j->io.place.cpus = fio_job_strdup(j, v);
+	/* a set, as fio's mask: each CPU once, in order (split hands them out so) */
+	int cpus[CPU_SETSIZE];
+	unsigned char mask[CPU_SETSIZE / 8] = { 0 };
+	char list[8192];
+	int n = cpulist_cpus(v, cpus, CPU_SETSIZE);
+	if (n < 0)
+		return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
+	for (int i = 0; i < n; i++)
+		mask[cpus[i] / 8] |= (unsigned char)(1u << (cpus[i] % 8));
+	if (cpulist_format(mask, CPU_SETSIZE, list, sizeof list) < 0)
+		return nm_errf(err, errlen, "\"%s\": too many CPU ranges", fio_q(v, qb, sizeof qb));
+	j->io.place.cpus = fio_job_strdup(j, list);
+	return 0;
+}
+
+FIO_APPLY(cpus_allowed_policy)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	if (strcmp(v, "shared") && strcmp(v, "split"))
+		return nm_errf(err, errlen, "\"%s\": expected shared or split", fio_q(v, qb, sizeof qb));
+	j->io.place.cpus_shared = strcmp(v, "shared") == 0;
 	return 0;
 }
 

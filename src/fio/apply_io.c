@@ -179,6 +179,7 @@ void fio_plan_threads(struct fio_plan *p)
 	for (size_t i = 0; i < p->njobs; i++) {
 		p->jobs[i].io.buf.content.thread0 = n;
 		p->jobs[i].io.pattern.fio_thread = n + 1; /* fio's thread number (io/taus.h) */
+		p->jobs[i].io.place.cpu_thread0 = n; /* cpus_allowed_policy=split counts them so */
 		n += p->jobs[i].io.numjobs;
 	}
 	for (size_t i = 0; i < p->njobs; i++)

@@ -13,7 +13,7 @@
 
 /* numa_cpu_nodes: a job's threads on the CPUs of NUMA nodes.  fio asks libnuma; here the nodes'
  * CPU lists come from sysfs (/sys/devices/system/node/nodeN/cpulist) and become the job's CPU
- * set, as cpus_allowed's (the engine pins each thread to it). */
+ * set, every thread on all of it (fio's numa_run_on_node_mask, after any cpus_allowed). */
 
 #define MAX_NODE 1023
 
@@ -65,7 +65,7 @@ FIO_APPLY(numa_cpu_nodes)
 	}
 	if (!cpus[0])
 		return nm_errf(err, errlen, "\"%s\": those nodes have no CPUs", fio_q(v, qb, sizeof qb));
-	j->io.place.cpus = fio_job_strdup(j, cpus);
+	j->numa_cpus = fio_job_strdup(j, cpus);
 	return 0;
 }
 
@@ -202,10 +202,14 @@ int fio_job_cmdprio_split(const struct fio_job *j, struct io_job *io, char *err,
 	return 0;
 }
 
-int fio_job_prio(struct fio_job *j, char *err, size_t errlen)
+int fio_job_place(struct fio_job *j, char *err, size_t errlen)
 {
 	const struct fio_prio_opts *o = &j->prios;
 	struct io_job *io = &j->io;
+	if (j->numa_cpus) { /* fio sets them after cpus_allowed's, on every thread alike */
+		io->place.cpus = j->numa_cpus;
+		io->place.cpus_shared = 1;
+	}
 	if (o->cls >= 0 || o->level >= 0) { /* fio's ioprio_set: no class means best effort */
 		io->place.ioprio_set = 1;
 		io->place.ioprio = ioprio_value(o->cls > 0 ? (unsigned)o->cls : IOPRIO_CLASS_BE,

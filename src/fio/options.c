@@ -77,8 +77,12 @@ const struct fio_option fio_options[] = {
 	SUP("iomem_align", "mem_align", FIO_T_SIZE, "0", iomem_align,
 	    "io_job.buf.buf_offset: buffers start N bytes past a page (fio's offset, not an alignment)"),
 	SUP("cpus_allowed", NULL, FIO_T_STR, NULL, cpus_allowed, "io_job.place.cpus"),
+	SUP("cpus_allowed_policy", NULL, FIO_T_STR, "shared", cpus_allowed_policy,
+	    "io_job.place.cpus_shared: shared (every thread on the whole set) or split (thread N of the job file "
+	    "on the set's CPU N mod its size)"),
 	SUP("numa_cpu_nodes", NULL, FIO_T_STR, NULL, numa_cpu_nodes,
-	    "io_job.place.cpus: the CPUs of those nodes (sysfs), as cpus_allowed; the later of the two in a job wins"),
+	    "io_job.place.cpus: the CPUs of those nodes (sysfs), every thread on all of them; with cpus_allowed too "
+	    "the nodes' win, as in fio"),
 	/* reporting */
 	SUP("percentile_list", NULL, FIO_T_LIST, NULL, percentile_list, "io_job.report.percentiles"),
 	SUP("kb_base", NULL, FIO_T_INT, "1024", kb_base, "how the sizes after it read, and how sizes print"),
@@ -112,7 +116,6 @@ const struct fio_option fio_options[] = {
 	SUP("iopsavgtime", NULL, FIO_T_INT, "500", iopsavgtime, "io_job.report.iops_sample_ns (ms between iops samples)"),
 	IGN("significant_figures", FIO_T_INT, "nodemark prints fio's default precision"),
 	IGN("stats", FIO_T_BOOL, "nodemark always collects statistics"),
-	IGN("cpus_allowed_policy", FIO_T_STR, "always split: thread i runs on CPU i mod n of the set (fio's default is shared: every thread on the whole set)"),
 	IGN("allow_mounted_write", FIO_T_BOOL, "nodemark writes only files it creates"),
 	IGN("eta", FIO_T_STR, "in a job: the status line follows the command line's --eta"),
 	IGN("eta_newline", FIO_T_TIME, "in a job: the status line follows the command line's --eta-newline"),

@@ -124,6 +124,7 @@ FIO_APPLY(iopsavgtime);
 FIO_APPLY(randseed);
 FIO_APPLY(ioengine);
 FIO_APPLY(cpus_allowed);
+FIO_APPLY(cpus_allowed_policy);
 FIO_APPLY(numa_cpu_nodes);
 FIO_APPLY(percentile_list);
 FIO_APPLY(kb_base);
@@ -206,8 +207,9 @@ FIO_APPLY(latency_run);
  * -1 when a job would wait for ever on flow-mates that start after it. */
 int fio_plan_flows(struct fio_plan *p, char *err, size_t errlen);
 void fio_plan_free_flows(struct fio_plan *p);
-/* io_job.place.ioprio and .place.cmdprio from j's priority options, once all are applied; 0 or -1. */
-int fio_job_prio(struct fio_job *j, char *err, size_t errlen);
+/* io_job.place from j's placement options, once all are applied: numa_cpu_nodes' CPUs over
+ * cpus_allowed's (fio sets them after), .ioprio and .cmdprio from the priority options; 0 or -1. */
+int fio_job_place(struct fio_job *j, char *err, size_t errlen);
 /* fio's zone options (fio/apply_pattern.c) */
 FIO_APPLY(zonemode);
 FIO_APPLY(zonesize);

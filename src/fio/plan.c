@@ -83,6 +83,9 @@ static void job_defaults(struct fio_job *j)
 	io->buf.content.ws_pct = 5;
 	io->report.per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	io->files.keep_created = 1;     /* fio's unlink=0: a job's files stay for the next job */
+	io->place.cpus_shared = 1;      /* fio's cpus_allowed_policy=shared */
+	io->place.cpu_fio_order = 1;
+	j->numa_cpus = NULL;
 	j->flow_id = 0;
 	j->kb_base = 1024;
 	j->unit_base = 8;
@@ -271,7 +274,7 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 	if (!j->io.size && j->io.filesize)
 		j->io.size = j->io.filesize * (j->io.files.all_targets ? j->io.ntargets : j->io.nrfiles);
 	fio_job_logs(j);
-	if (fio_job_prio(j, msg, sizeof msg) < 0 || fio_job_zones(j, msg, sizeof msg) < 0 ||
+	if (fio_job_place(j, msg, sizeof msg) < 0 || fio_job_zones(j, msg, sizeof msg) < 0 ||
 	    fio_job_content(j, msg, sizeof msg) < 0)
 		return nm_errf(err, errlen, "job '%s': %s", fio_q(j->name, qb, sizeof qb), msg);
 	/* size/nrfiles leaves a remainder: fio gives its whole smallest blocks (the smallest of

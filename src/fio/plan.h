@@ -99,6 +99,8 @@ struct fio_job {
 	struct fio_ss_opts ss;
 	struct fio_iolog_opts iolog;
 	int flow_id;                    /* fio's flow_id: the jobs of one id share io.pace.flow */
+	const char *numa_cpus;          /* numa_cpu_nodes' CPUs (in strs), or NULL: they replace
+	                                 * cpus_allowed's, shared, whatever the order (as fio) */
 	char **strs;                    /* strings io points to (targets, cpus), owned */
 	size_t nstrs;
 };

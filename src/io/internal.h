@@ -373,7 +373,7 @@ struct io_worker {
 	_Atomic unsigned snap_ack;
 	_Atomic int finished;       /* res is final (set after the last write to it) */
 	int cpu;                    /* pin to this CPU, or -1 */
-	const int *cpuset;          /* or to these (NUMA node), count ncpuset */
+	const int *cpuset;          /* or to these (a NUMA node, or a shared cpus set), count ncpuset */
 	unsigned ncpuset;
 	pthread_barrier_t *barrier; /* all threads start together */
 	void (*on_exit)(struct io_worker *w); /* tells the coordinator this thread is done */

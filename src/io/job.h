@@ -140,6 +140,13 @@ struct io_buf_spec {
 /* io_job.place: where the threads run and at what I/O priority (io/worker.c, io/prio.c). */
 struct io_place_spec {
 	const char *cpus;           /* "0-3,8" or NULL */
+	int cpus_shared;            /* 1: every thread may run on the whole of cpus (fio's
+	                             * cpus_allowed_policy=shared); 0: each on one CPU of it */
+	unsigned cpu_thread0;       /* one CPU each: thread i takes the set's CPU (cpu_thread0 + i)
+	                             * mod its size (fio numbers the threads of the whole job file) */
+	int cpu_fio_order;          /* ... where i counts as fio numbers its threads: the files of
+	                             * thread i > 0 are those of fio's (numjobs - i)th, as fio adds a
+	                             * job's copies with their numbers counting down */
 	int numa_place;             /* place threads on the device's NUMA node when known */
 	uint16_t ioprio;            /* the threads' I/O priority (ioprio_set; class << 13 | level);
 	                             * 0: the process's own */

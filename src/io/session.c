@@ -457,9 +457,16 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 	w->direct = t->direct;
 	w->ops = t->engine_auto ? pick_auto(t, job) : t->engine;
 	io_engine_opts_get(job, w->ops, &w->eopts);
-	w->cpu = s->ncpus > 0 ? s->cpus[i % (unsigned)s->ncpus] : -1;
+	w->cpu = -1;
 	w->cpuset = t->node_cpus;
 	w->ncpuset = t->nnode_cpus;
+	if (s->ncpus > 0 && job->place.cpus_shared) {
+		w->cpuset = s->cpus;
+		w->ncpuset = (unsigned)s->ncpus;
+	} else if (s->ncpus > 0) {
+		unsigned nth = job->place.cpu_fio_order && i ? job->numjobs - i : i;
+		w->cpu = s->cpus[(job->place.cpu_thread0 + nth) % (unsigned)s->ncpus];
+	}
 	w->rng = (job->pattern.randrepeat ? (job->pattern.seed ? job->pattern.seed : 0x6e6f64656d61726bull) : random_u64()) +
 		 0x9e3779b97f4a7c15ull * (i + 1);
 	/* a mix's sizes are drawn with fio's generator and fio's seeds (io/taus.h) */
