@@ -1,4 +1,5 @@
 #include "compare/track_table.h"
+#include "stats/summary.h"
 #include "util/escape.h"
 #include "util/textwidth.h"
 #include "util/units.h"
@@ -169,12 +170,6 @@ struct grid {
 
 static char *at(struct grid *g, size_t r, size_t c) { return g->cell[r * g->ncols + c]; }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* The milestones any run reached, in order, each once. */
 static double *milestones(const struct track_cmp *c, size_t *n)
 {
@@ -187,7 +182,7 @@ static double *milestones(const struct track_cmp *c, size_t *n)
 	for (size_t i = 0; i < c->n; i++)
 		for (size_t r = 0; r < c->runs[i].nrows; r++)
 			m[k++] = c->runs[i].rows[r].milestone;
-	qsort(m, k, sizeof *m, cmp_double);
+	stats_sort(m, k);
 	*n = 0;
 	for (size_t i = 0; i < k; i++)
 		if (*n == 0 || m[i] - m[*n - 1] > 1e-9 * fmax(1, fabs(m[i])))

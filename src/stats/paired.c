@@ -6,12 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 /* P(T+ = w) for w in [0, n(n+1)/2] under no change: each rank is in T+ with probability 1/2
  * independently, added one rank at a time.  NULL when out of memory. */
 static double *signed_rank_pmf(size_t n)
@@ -147,7 +141,7 @@ size_t paired_ratio(const double *ref, const double *cur, size_t n, double confi
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = i; j < m; j++)
 			w[k++] = (d[i] + d[j]) / 2;
-	qsort(w, nw, sizeof *w, cmp_double);
+	stats_sort(w, nw);
 	out->ratio = exp(stats_median_sorted(w, nw));
 	double tail;
 	long c = paired_critical(m, (1 - confidence) / 2, &tail);
@@ -157,7 +151,7 @@ size_t paired_ratio(const double *ref, const double *cur, size_t n, double confi
 		out->confidence = 1 - 2 * tail;
 	}
 	out->p = signed_rank_p(d, m);
-	qsort(d, m, sizeof *d, cmp_double);
+	stats_sort(d, m);
 	out->median_ratio = exp(stats_median_sorted(d, m));
 	free(w);
 	free(d);
