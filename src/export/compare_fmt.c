@@ -5,6 +5,7 @@
 #include "stats/scale.h"
 #include "stats/summary.h"
 #include "util/escape.h"
+#include "util/textwidth.h"
 #include "util/units.h"
 
 #include <math.h>
@@ -12,32 +13,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Display width of UTF-8 text: every character here (µ ± │ ∞ ¹) is one column. */
-static size_t width(const char *s)
-{
-	size_t w = 0;
-	for (; *s; s++)
-		w += ((unsigned char)*s & 0xc0) != 0x80;
-	return w;
-}
-
 static void pad(FILE *f, size_t n)
 {
 	while (n--)
 		fputc(' ', f);
 }
 
-static void put_left(FILE *f, const char *s, size_t w)
-{
-	fputs(s, f);
-	pad(f, w > width(s) ? w - width(s) : 0);
-}
-
-static void put_right(FILE *f, const char *s, size_t w)
-{
-	pad(f, w > width(s) ? w - width(s) : 0);
-	fputs(s, f);
-}
+/* Padded by display columns (util/textwidth), as nodemark's other tables: compare's table is
+ * nodemark's own, so a wide label takes its two columns; `nodemark benchstat` keeps Go's rune
+ * count (texttab's go_runes) for benchstat's byte-for-byte tables. */
+static size_t width(const char *s) { return text_width(s); }
+static void put_left(FILE *f, const char *s, size_t w) { text_put(f, s, w, 0); }
+static void put_right(FILE *f, const char *s, size_t w) { text_put(f, s, w, 1); }
 
 static void put_center(FILE *f, const char *s, size_t w)
 {
