@@ -102,7 +102,7 @@ size_t fio_layout_lines(const struct fio_plan *p, struct fio_layout_line **out)
 				break;
 			unsigned nf = io->nrfiles ? io->nrfiles : 1;
 			uint64_t len = io->filesize ? io->filesize : io->size / nf;
-			add_line(out, &n, j->name, nf, len * nf + (uint64_t)io->files_longer * io->longer_by);
+			add_line(out, &n, j->name, nf, len * nf + (uint64_t)io->files.files_longer * io->files.longer_by);
 		}
 	}
 	free(s.f);

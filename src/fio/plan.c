@@ -285,8 +285,8 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		for (int d = 0; d < DIR_COUNT; d++)
 			if (io_bs_smallest(&j->io, d) < unit)
 				unit = io_bs_smallest(&j->io, d);
-		j->io.files_longer = (unsigned)(j->io.size % j->io.nrfiles / unit);
-		j->io.longer_by = unit;
+		j->io.files.files_longer = (unsigned)(j->io.size % j->io.nrfiles / unit);
+		j->io.files.longer_by = unit;
 	}
 	if (j->io_size) { /* the engine's size is the I/O amount; fio's size stays the region */
 		if (!j->io.filesize && j->io.size)
@@ -299,10 +299,10 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 	 * the I/O that reaches the size (norandommap, rw, io_size) */
 	if (!j->io_size && j->dir_targets && !j->io.filesize && j->io.nrfiles > 1 && j->io.size >= j->io.nrfiles) {
 		j->io.filesize = j->io.size / j->io.nrfiles;
-		j->io.size = j->io.filesize * j->io.nrfiles + (uint64_t)j->io.files_longer * j->io.longer_by;
+		j->io.size = j->io.filesize * j->io.nrfiles + (uint64_t)j->io.files.files_longer * j->io.files.longer_by;
 	}
 	/* fio cuts a size= beyond the job's files (nrfiles x filesize) to them */
-	uint64_t files_total = (uint64_t)j->io.nrfiles * j->io.filesize + (uint64_t)j->io.files_longer * j->io.longer_by;
+	uint64_t files_total = (uint64_t)j->io.nrfiles * j->io.filesize + (uint64_t)j->io.files.files_longer * j->io.files.longer_by;
 	if (!j->io_size && j->dir_targets && j->io.filesize && j->io.size > files_total)
 		j->io.size = files_total;
 	/* fio's runtime bounds the whole job, whatever loops says; the engine's bounds each loop

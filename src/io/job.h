@@ -107,6 +107,10 @@ struct io_files_spec {
 	                             * invalidate=0); 0: drop it at every pass, loop and time-based
 	                             * wrap, as fio's invalidate=1 */
 	enum io_fadvise fadvise;    /* the access-pattern hint a file gets when a pass opens it */
+	unsigned files_longer;      /* the first files_longer files of a directory target are
+	                             * longer_by bytes longer (fio gives the whole smallest blocks
+	                             * of what size / nrfiles leaves to the first files, one each) */
+	uint64_t longer_by;
 };
 
 /* io_job.queue: how the loop batches submissions and completions (io/loop.c); all 0: fio's
@@ -183,10 +187,6 @@ struct io_job {
 	unsigned nrfiles;           /* files per job in a directory target; default 1 */
 	uint64_t size;              /* bytes of I/O per job (size-based); also the region when filesize is 0 */
 	uint64_t filesize;          /* size of each file; default size / nrfiles */
-	unsigned files_longer;      /* the first files_longer files of a directory target are
-	                             * longer_by bytes longer (fio gives the whole smallest blocks
-	                             * of what size / nrfiles leaves to the first files, one each) */
-	uint64_t longer_by;
 	uint64_t offset;            /* start of the region in each file */
 	/* How long */
 	int time_based;

@@ -21,12 +21,12 @@ uint64_t io_layout_file_len(const struct io_job *job)
 
 uint64_t io_layout_nth_len(const struct io_job *job, unsigned k)
 {
-	return io_layout_file_len(job) + (k < job->files_longer ? job->longer_by : 0);
+	return io_layout_file_len(job) + (k < job->files.files_longer ? job->files.longer_by : 0);
 }
 
 uint64_t io_layout_files_len(const struct io_job *job)
 {
-	return io_layout_file_len(job) * job->nrfiles + (uint64_t)job->files_longer * job->longer_by;
+	return io_layout_file_len(job) * job->nrfiles + (uint64_t)job->files.files_longer * job->files.longer_by;
 }
 
 void io_layout_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k, char *out,

@@ -81,3 +81,12 @@ for dir in "$src"/*/; do
     done < <(grep -o '^#include "[a-z_]*/[a-z_0-9]*\.h"' "$dir"*.[ch] /dev/null | sed 's/#include "//; s/"$//' | awk -F: '{print $1 ":x:" $2}')
     if [ -z "$bad" ]; then ok "layers: src/$layer/ includes only ${ok_set:-nothing else}"; else not_ok "layers: src/$layer/ reaches up" "$bad"; fi
 done
+
+# struct io_job's core stays small (issue 33): what every engine and the loop need, at most 30
+# members; a feature's settings go in its own struct, declared beside its code. A member is a
+# declaration ending in ';' at the struct's top level (comment lines and their continuations
+# are not members).
+members=$(awk '/^struct io_job \{/ {in_s = 1; next} in_s && /^\};/ {exit}
+    in_s && /^\t[a-z_]/ && /;/ {n++} END {print n + 0}' "$src/io/job.h")
+if [ "$members" -ge 10 ] && [ "$members" -le 30 ]; then ok "struct io_job's core has $members members (at most 30)"
+else not_ok "struct io_job's core has at most 30 members" "$members members in src/io/job.h"; fi
