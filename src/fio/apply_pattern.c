@@ -155,6 +155,9 @@ static int per_direction(struct fio_job *j, const char *v, char *err, size_t err
 		const char *e = strchr(v, ',');
 		char *part = xstrndup(v, e ? (size_t)(e - v) : strlen(v));
 		int rc = *part ? fn(j, d, part, err, errlen) : 0; /* empty: that direction unchanged */
+		/* READ,WRITE: trims take the write's, as fio's lists */
+		if (rc == 0 && *part && d == DIR_WRITE && !e)
+			rc = fn(j, DIR_TRIM, part, err, errlen);
 		free(part);
 		if (rc < 0)
 			return -1;

@@ -7,8 +7,8 @@
  *   blockalign=N          random offsets are multiples of N (default: the smallest size).
  *
  * The sizes are drawn with fio's generator and seeds (io/taus.h).  A random I/O of a mix takes
- * fio's offsets and random map where it can (io_bs_fio_setup), else it goes anywhere in the
- * region where it fits.  Sequential I/O follows on from the previous one whatever its size. */
+ * fio's offsets and random map (io/randmap.c) where it can, else (lfsr, strided zones, trims)
+ * it goes anywhere in the region where it fits.  Sequential I/O follows on from the previous one whatever its size. */
 #include "io/internal.h"
 
 #include <errno.h>
@@ -83,90 +83,7 @@ void io_bs_reseed(struct io_worker *w)
 	/* fio's offsets: with randrepeat its own seed, 0xb1899bed x thread, else seed number 6 */
 	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : io_taus_fio_seed(w->bs_seed, tn, 6),
 		     wide);
-}
-
-/* A random mix's offsets as fio 3.33 picks them, so that its sizes (which must fit from the
- * offset to the file's end) and its bytes follow fio's: block b = lastb x r/2^32 of the
- * file's region in blocks of the smallest size, from fio's offset generator; with the random
- * map a block already covered gives the next free one after it (round to the start), the
- * file is done when none is left, and an I/O covers the free blocks from its offset on, cut
- * at the first covered one (fio's mark_random_map: 4096 bytes at 1536-byte blocks cover 3).
- * Only where the directions share the smallest size and offsets are aligned to it (no
- * blockalign), with uniform offsets and not lfsr; a map over more than 2^31 blocks is not made. */
-int io_bs_fio_setup(struct io_worker *w)
-{
-	const struct io_job *job = w->job;
-	uint64_t unit = io_bs_smallest(job, DIR_READ);
-	w->fio_offsets = 0;
-	/* lfsr: the register gives the offsets, with no map (io/lfsr.c) */
-	if (!io_job_mixed_bs(job) || !io_job_random(job) || job->pattern.lfsr || job->pattern.dist != DIST_UNIFORM ||
-	    job->pattern.zone_size ||
-	    job->rw == IO_RANDTRIM || job->rw == IO_RANDTRIMWRITE || unit != io_bs_smallest(job, DIR_WRITE) || !unit)
-		return 0;
-	for (int d = 0; d < DIR_COUNT; d++)
-		if (job->pattern.blockalign[d])
-			return 0;
-	for (unsigned i = 0; i < w->nfiles; i++)
-		if (w->files[i].region_len / unit > (1ull << 31))
-			return 0;
-	w->fio_unit = unit;
-	w->fio_offsets = job->pattern.norandommap ? 1 : 2;
-	for (unsigned i = 0; i < w->nfiles && w->fio_offsets == 2; i++) {
-		struct io_file *f = &w->files[i];
-		f->fmap_bits = f->region_len / unit;
-		f->fmap = calloc(f->fmap_bits / 64 + 1, sizeof *f->fmap);
-		if (!f->fmap) {
-			snprintf(w->err, sizeof w->err, "out of memory");
-			return -ENOMEM;
-		}
-	}
-	return 0;
-}
-
-void io_bs_fio_cleanup(struct io_worker *w)
-{
-	for (unsigned i = 0; i < w->nfiles; i++) {
-		free(w->files[i].fmap);
-		w->files[i].fmap = NULL;
-	}
-}
-
-static int covered(const struct io_file *f, uint64_t b)
-{
-	return (int)(f->fmap[b / 64] >> (b % 64) & 1);
-}
-
-int64_t io_bs_fio_block(struct io_worker *w, struct io_file *f)
-{
-	uint64_t lastb = f->region_len / w->fio_unit;
-	if (!lastb)
-		return -1;
-	uint64_t r = io_taus_next(&w->off_taus);
-	uint64_t b = (uint64_t)((double)lastb * io_taus_unit(&w->off_taus, r));
-	if (b >= lastb) /* a 64-bit number that rounds to 2^64 in a double */
-		b = lastb - 1;
-	if (!f->fmap || !covered(f, b))
-		return (int64_t)b;
-	for (uint64_t n = 1; n < f->fmap_bits; n++) { /* the next free block after b, round */
-		uint64_t c = (b + n) % f->fmap_bits;
-		if (c % 64 == 0 && f->fmap[c / 64] == UINT64_MAX && c + 64 <= f->fmap_bits) {
-			n += 63; /* a whole word covered */
-			continue;
-		}
-		if (!covered(f, c))
-			return (int64_t)c;
-	}
-	return -1;
-}
-
-uint64_t io_bs_fio_mark(struct io_worker *w, struct io_file *f, uint64_t b, uint64_t bs)
-{
-	uint64_t want = (bs + w->fio_unit - 1) / w->fio_unit, n = 0;
-	while (n < want && b + n < f->fmap_bits && !covered(f, b + n)) {
-		f->fmap[(b + n) / 64] |= 1ull << ((b + n) % 64);
-		n++;
-	}
-	return n * w->fio_unit < bs ? n * w->fio_unit : bs;
+	io_taus_seed(&w->zone_taus, io_taus_fio_seed(w->bs_seed, tn, 16), 0); /* fio's zone_state: 16 */
 }
 
 /* The largest size of the mix that is at most room (the smallest when none is). */

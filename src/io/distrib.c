@@ -70,7 +70,8 @@ int io_dist_init(struct io_dist_state *d, const struct io_job *job, uint64_t len
 	memset(d, 0, sizeof *d);
 	d->kind = job->pattern.dist;
 	d->scatter = 1;
-	d->range = job->bs[DIR_READ] < job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
+	uint64_t rd = io_bs_smallest(job, DIR_READ), wr = io_bs_smallest(job, DIR_WRITE);
+	d->range = rd < wr ? rd : wr; /* fio's: the smaller of the two directions' smallest sizes */
 	d->nranges = (len + d->range - 1) / d->range;
 	if (!d->nranges)
 		d->nranges = 1;

@@ -131,12 +131,14 @@ void io_dist_cleanup(struct io_worker *w);
 uint64_t io_bs_pick(struct io_worker *w, int dir, uint64_t room);
 void io_bs_reseed(struct io_worker *w);
 /* A random mix's offsets as fio's: set up (with the maps) at the start, freed at the end; the
- * next block of f (in fio_unit blocks; -1: the file's map is full); an I/O of bs bytes at
- * block b marked in the map, the size it keeps (cut at the first block already covered). */
+ * offset in f of direction dir's next I/O (-1: the file is done: its map is full, or the
+ * offset fio's rules give is past its end, or the smallest size no longer fits there); an I/O
+ * of bs bytes at offset off marked in the map, the size it keeps (cut at the first block
+ * already covered). */
 int io_bs_fio_setup(struct io_worker *w);
 void io_bs_fio_cleanup(struct io_worker *w);
-int64_t io_bs_fio_block(struct io_worker *w, struct io_file *f);
-uint64_t io_bs_fio_mark(struct io_worker *w, struct io_file *f, uint64_t b, uint64_t bs);
+int64_t io_bs_fio_offset(struct io_worker *w, struct io_file *f, int dir);
+uint64_t io_bs_fio_mark(struct io_worker *w, struct io_file *f, int dir, uint64_t off, uint64_t bs);
 uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t bs, int random);
 
 /* --- I/O priorities (io/prio.c): fio's prio, prioclass and cmdprio_* --------------------- */
@@ -352,8 +354,11 @@ struct io_worker {
 	uint64_t bs_seed;           /* fio's randseed for them (io_bs_reseed) */
 	int fio_offsets;            /* a random mix's offsets as fio's (io/bssplit.c): 1 without
 	                             * a random map, 2 with one; 0: nodemark's */
-	uint64_t fio_unit;          /* their blocks: the smallest size */
+	uint64_t fio_unit;          /* the map's blocks: the smallest size of the directions */
+	uint64_t fio_ba[DIR_COUNT]; /* a direction's offsets are multiples of this (blockalign,
+	                             * else its smallest size), as fio's ba[] */
 	struct io_taus off_taus;    /* their generator, as fio's random_state */
+	struct io_taus zone_taus;   /* random_distribution=zoned: each I/O's zone, as fio's zone_state */
 	struct io_taus mix_taus;    /* rw and randrw: each I/O's direction, as fio's rwmix_state */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
 	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */

@@ -106,15 +106,14 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	r->dir = (uint8_t)dir;
 	r->file = (uint16_t)fi;
 	if (__builtin_expect(w->fio_offsets != 0, 0)) { /* a random mix's offsets as fio's */
-		int64_t b;
-		while ((b = io_bs_fio_block(w, f)) < 0) /* the file's map is full: it is done */
+		int64_t off;
+		while ((off = io_bs_fio_offset(w, f, dir)) < 0) /* the file is done */
 			if (!file_done(w, &f, &fi, r, bs))
 				return 0;
-		uint64_t off = (uint64_t)b * w->fio_unit;
-		bs = io_bs_pick(w, dir, f->region_len - off);
+		bs = io_bs_pick(w, dir, f->region_len - (uint64_t)off);
 		if (f->fmap)
-			bs = io_bs_fio_mark(w, f, (uint64_t)b, bs);
-		r->offset = f->region_start + off;
+			bs = io_bs_fio_mark(w, f, dir, (uint64_t)off, bs);
+		r->offset = f->region_start + (uint64_t)off;
 	} else if (__builtin_expect(w->mixed_bs, 0)) {
 		uint64_t room = mixed_room(w, ls, f, dir);
 		while (ls->file_ends && room < io_bs_smallest(job, dir)) { /* the file is done */

@@ -129,3 +129,67 @@ a=$(ios fio.iolog) b=$(ios nm.iolog)
 [ "$rc" = 0 ] && [ -n "$a" ] && [ "$a" = "$b" ] && [ "$b" != "$(ios nm64.iolog)" ] &&
     ok "the default (32-bit) generator: fio's I/Os too, and not tausworthe64's" ||
     not_ok "tausworthe's I/Os are fio's and differ from tausworthe64's" "fio: $(echo $a | head -c 200); nodemark (rc $rc): $(echo $b | head -c 200)"
+
+# fio's offsets for the random mixes it keeps no map for or reads with each direction's own
+# blocks (io/randmap.c): blockalign other than the smallest size turns fio's map off (offsets
+# are b x blockalign from its offset generator; the I/O that reaches the size is done); where
+# the directions' smallest sizes differ, one map in blocks of the smallest of all is read and
+# marked at each direction's own block numbers, as fio's io_u.c (a 64k write at 16k blocks
+# covers 4 bits, cut at the first covered one: fio's 32k writes; a pick past the file's end
+# ends it: fio's 25 I/Os over 1m); zoned: the zone from fio's zone generator, no map. Each
+# I/O is fio's, offset for offset (nodemark's own offsets read 44-47% of 4k for the first).
+# same_ios WHAT ARGS...: both tools' write_iolog of ARGS, the same I/Os in the same order
+same_ios() {
+    local what=$1 a b
+    shift
+    iologs "$@"
+    a=$(ios fio.iolog) b=$(ios nm.iolog)
+    [ "$rc" = 0 ] && [ -n "$a" ] && [ "$a" = "$b" ] &&
+        ok "$what: fio's $(wc -l <<<"$a") I/Os, offsets and lengths, in fio's order" ||
+        not_ok "$what: fio's I/Os" "fio: $(echo $a | head -c 200); nodemark (rc $rc): $(echo $b | head -c 200) ${err:0:200}"
+}
+ba=(--name=b1 --rw=randread --filename=d/f --size=4m --bssplit=4k/40:64k/60 --blockalign=64k)
+same_ios "bssplit=4k/40:64k/60 blockalign=64k (no map, as fio)" "${ba[@]}"
+json_like_fio "bssplit=4k/40:64k/60 blockalign=64k: the JSON's bytes and I/Os" --sizes d "${ba[@]}"
+same_ios "randrw bsrange=4k-16k blockalign=16k" --name=b2 --rw=randrw --filename=d/f --size=1m --bsrange=4k-16k --blockalign=16k
+same_ios "blockalign=64k over nrfiles=3 (5 blocks a file)" --name=b3 --rw=randread --directory=d --nrfiles=3 --size=1m --bssplit=4k/40:64k/60 --blockalign=64k
+pd=(--name=p1 --rw=randrw --filename=d/f --size=1m --bssplit=4k/50:16k/50,16k/50:64k/50)
+same_ios "randrw, smallest sizes 4k and 16k: one map, each direction's blocks" "${pd[@]}"
+json_like_fio "randrw, smallest sizes 4k and 16k: the JSON's bytes and I/Os" --sizes d "${pd[@]}"
+same_ios "randrw bsrange=1k-4k,2k-8k over size=200000" --name=p2 --rw=randrw --filename=d/f --size=200000 --bsrange=1k-4k,2k-8k
+same_ios "randrw, smallest sizes 4k and 16k, norandommap" --name=p3 --rw=randrw --norandommap --filename=d/f --size=1m --bssplit=4k/50:16k/50,16k/100
+same_ios "zoned:50/10:50/90 with bssplit=4k/50:64k/50" --name=z1 --rw=randread --filename=d/f --size=4m --bssplit=4k/50:64k/50 --random_distribution=zoned:50/10:50/90
+same_ios "zoned:60/20:40/80, randrw bsrange=4k-16k" --name=z2 --rw=randrw --filename=d/f --size=1m --bsrange=4k-16k --random_distribution=zoned:60/20:40/80
+
+# zipf, pareto and normal: nodemark's ranks (io/distrib.c; fio's come from another generator
+# and hash), placed by fio's rules: fio's ranges (the smallest size, 4k: not the largest, so
+# most offsets are off 64k boundaries), the offset first and a size that fits from there, no
+# map and the I/O that reaches the size done. The visited offsets and the 4k share agree with
+# fio's within their spread (distinct offsets within 20%: 195 in fio, 108 with 64k ranges).
+dist_like_fio() { # DIST
+    python3 - fio.iolog nm.iolog "$1" <<'PY'
+import math, sys
+def load(p):
+    return [(int(l.split()[3]), int(l.split()[4])) for l in open(p) if len(l.split()) == 5 and l.split()[2] == "read"]
+f, n, size = load(sys.argv[1]), load(sys.argv[2]), 16 << 20
+def facts(ios):
+    offs = {o for o, _ in ios}
+    return (len(offs), sum(1 for o in offs if o % 65536) / max(len(offs), 1),
+            sum(1 for _, l in ios if l == 4096) / max(len(ios), 1), sum(l for _, l in ios))
+(fd, ff, fs, fb), (nd, nf, ns, nb) = facts(f), facts(n)
+sd = math.sqrt(fs * (1 - fs) * (1 / len(f) + 1 / max(len(n), 1)))
+why = [w for w, bad in (("offsets not on 4k or past the file", any(o % 4096 or o + l > size for o, l in n)),
+                        ("few offsets off 64k: %.2f (fio %.2f)" % (nf, ff), nf < 0.8),
+                        ("distinct offsets %d, fio %d" % (nd, fd), abs(nd - fd) > 0.2 * fd),
+                        ("4k share %.3f, fio %.3f" % (ns, fs), abs(ns - fs) > 4 * sd),
+                        ("bytes %d, fio %d" % (nb, fb), not size <= nb < size + 65536))
+       if bad]
+print("; ".join(why) if why else "%d distinct offsets (fio %d), 4k %.3f (fio %.3f)" % (nd, fd, ns, fs))
+sys.exit(1 if why else 0)
+PY
+}
+for dist in zipf:1.1 pareto:0.3 normal:10; do
+    iologs --name=d1 --rw=randread --filename=d/f --size=16m --bssplit=4k/50:64k/50 --random_distribution=$dist
+    if [ "$rc" = 0 ] && why=$(dist_like_fio "$dist"); then ok "random_distribution=$dist with a mix: fio's offsets and shares ($why)"
+    else not_ok "random_distribution=$dist with a mix: fio's offsets and shares" "rc $rc: $why ${err:0:200}"; fi
+done
