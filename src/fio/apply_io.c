@@ -115,6 +115,30 @@ FIO_APPLY(dedupe_percentage)
 	j->io.buf.refill_buffers = 1;
 	return 0;
 }
+/* buffer_pattern: write buffers hold the pattern (fio/pattern_parse.c's syntax). fio's callback
+ * sets refill_buffers as it reads the option: on when the job reads so far (rw's default is a
+ * read) or compresses, else off; a later refill_buffers= wins. */
+FIO_APPLY(buffer_pattern)
+{
+	struct io_buf_spec *b = &j->io.buf;
+	if (fio_parse_pattern(v, b->pattern, sizeof b->pattern, &b->pattern_len, err, errlen) < 0)
+		return -1;
+	enum io_rw rw = j->io.rw;
+	b->refill_buffers = b->content.compress_pct || rw == IO_READ || rw == IO_RANDREAD || rw == IO_RW || rw == IO_RANDRW;
+	return 0;
+}
+
+/* nodemark writes no scramble (fio's offsets and times in each 512 bytes of a reused buffer). */
+FIO_APPLY(scramble_buffers)
+{
+	int on;
+	(void)j;
+	if (fio_parse_bool(v, &on, err, errlen) < 0)
+		return -1;
+	return on ? nm_errf(err, errlen, "scramble_buffers=1 (offsets and times written into each 512 bytes) is not "
+			    "implemented; 0 is accepted") : 0;
+}
+
 FIO_APPLY(dedupe_working_set_percentage) { return percent(j, v, &j->io.buf.content.ws_pct, err, errlen); }
 
 FIO_APPLY(buffer_compress_chunk)
@@ -152,8 +176,11 @@ int fio_job_content(struct fio_job *j, char *err, size_t errlen)
 {
 	struct io_content_spec *c = &j->io.buf.content;
 	int given;
-	if (c->compress_pct == 100) { /* fio: all zeros */
-		j->io.buf.fill = FILL_ZERO;
+	if (j->io.buf.pattern_len) /* fio fills with the pattern before it looks at zero_buffers */
+		j->io.buf.fill = FILL_PATTERN;
+	if (c->compress_pct == 100) { /* fio: all zeros (the pattern, with one) */
+		if (!j->io.buf.pattern_len)
+			j->io.buf.fill = FILL_ZERO;
 		c->compress_pct = 0;
 	} else if (c->compress_pct) { /* fio refills for compression unless told not to */
 		fio_job_opt(j, "refill_buffers", &given);

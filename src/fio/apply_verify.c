@@ -105,70 +105,14 @@ FIO_APPLY(experimental_verify)
 	return b ? nm_errf(err, errlen, "experimental_verify is not implemented (0 is accepted)") : 0;
 }
 
-/* One element of fio's pattern syntax at s: "text", 0xHEX or a decimal integer (its bytes
- * little-endian, as few as hold it). Returns the next position, or NULL with err set. */
-static const char *pattern_part(const char *s, uint8_t *out, unsigned *len, char *err, size_t errlen)
-{
-	char qb[64];
-	unsigned n = *len;
-	if (*s == '"') {
-		const char *e = strchr(s + 1, '"');
-		if (!e)
-			return nm_errf(err, errlen, "\"%s\": a string without its closing quote", fio_q(s, qb, sizeof qb)), NULL;
-		for (s++; s < e; s++) {
-			if (n == IO_VERIFY_PATTERN_MAX)
-				return nm_errf(err, errlen, "at most %d bytes", IO_VERIFY_PATTERN_MAX), NULL;
-			out[n++] = (uint8_t)*s;
-		}
-		*len = n;
-		return e + 1;
-	}
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		const char *h = s + 2, *e = h;
-		while (*e && strchr("0123456789abcdefABCDEF", *e) && !(*e == '0' && (e[1] == 'x' || e[1] == 'X')))
-			e++;
-		if (e == h)
-			return nm_errf(err, errlen, "\"%s\": 0x without hex digits", fio_q(s, qb, sizeof qb)), NULL;
-		for (const char *d = h; d < e;) {
-			int two = (e - d) % 2 == 0; /* an odd count: the first digit is a byte alone */
-			char b[3] = { d[0], two ? d[1] : 0, 0 };
-			if (n == IO_VERIFY_PATTERN_MAX)
-				return nm_errf(err, errlen, "at most %d bytes", IO_VERIFY_PATTERN_MAX), NULL;
-			out[n++] = (uint8_t)strtoul(b, NULL, 16);
-			d += two ? 2 : 1;
-		}
-		*len = n;
-		return e;
-	}
-	char *e;
-	long long x = strtoll(s, &e, 10);
-	if (e == s || x > 2147483647LL || x < -2147483648LL)
-		return nm_errf(err, errlen, "\"%s\": expected \"text\", 0xHEX or a decimal integer (%%o and files are "
-			       "not implemented)", fio_q(s, qb, sizeof qb)), NULL;
-	uint32_t u = (uint32_t)x;
-	do {
-		if (n == IO_VERIFY_PATTERN_MAX)
-			return nm_errf(err, errlen, "at most %d bytes", IO_VERIFY_PATTERN_MAX), NULL;
-		out[n++] = (uint8_t)u;
-		u >>= 8;
-	} while (u);
-	*len = n;
-	return e;
-}
-
 /* verify_pattern: the parts one after another; without verify= it means verify with a header
  * and the pattern (fio's VERIFY_PATTERN), as in fio. */
 FIO_APPLY(verify_pattern)
 {
 	uint8_t pat[IO_VERIFY_PATTERN_MAX];
-	unsigned len = 0;
-	if (fio_need_value(v, err, errlen) < 0)
+	unsigned len;
+	if (fio_parse_pattern(v, pat, sizeof pat, &len, err, errlen) < 0)
 		return -1;
-	for (const char *s = v; *s;)
-		if (!(s = pattern_part(s, pat, &len, err, errlen)))
-			return -1;
-	if (!len)
-		return nm_errf(err, errlen, "an empty pattern");
 	memcpy(j->io.verify.pattern, pat, len);
 	j->io.verify.pattern_len = len;
 	if (!j->verify_given)

@@ -221,6 +221,8 @@ int fio_job_zones(struct fio_job *j, char *err, size_t errlen);
 /* fio's buffer contents (fio/apply_io.c) */
 FIO_APPLY(buffer_compress_percentage);
 FIO_APPLY(buffer_compress_chunk);
+FIO_APPLY(buffer_pattern);
+FIO_APPLY(scramble_buffers);
 FIO_APPLY(dedupe_percentage);
 FIO_APPLY(dedupe_mode);
 FIO_APPLY(dedupe_working_set_percentage);

@@ -36,6 +36,9 @@ int fio_int(const struct fio_job *j, const char *v, uint64_t min, uint64_t max, 
 int fio_count(const char *v, uint64_t min, uint64_t max, uint64_t *out, char *err, size_t errlen);
 int fio_duration(const char *v, uint64_t *ns, char *err, size_t errlen); /* bare number: seconds */
 const char *fio_job_strdup(struct fio_job *j, const char *s);           /* owned by the job */
+/* fio's pattern syntax ("text", 'file', 0xHEX, decimal parts, one after another) into out,
+ * at most max bytes; *len the bytes (fio/pattern_parse.c). */
+int fio_parse_pattern(const char *v, uint8_t *out, unsigned max, unsigned *len, char *err, size_t errlen);
 
 struct fio_job *fio_plan_add_job(struct fio_plan *p, const char *name, const struct fio_optlist *globals,
 				 char *err, size_t errlen);

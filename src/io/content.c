@@ -90,6 +90,9 @@ void io_content_fill(struct io_content *c, const struct io_job *job, char *buf, 
 			uint64_t v = prng_next(&st);
 			memcpy(buf + off + i, &v, rnd - i < 8 ? rnd - i : 8);
 		}
-		memset(buf + off + rnd, 0, n - rnd);
+		if (job->buf.fill == FILL_PATTERN) /* fio: buffer_pattern in place of the zeros */
+			io_pattern_fill(buf + off + rnd, n - rnd, job->buf.pattern, job->buf.pattern_len, 0);
+		else
+			memset(buf + off + rnd, 0, n - rnd);
 	}
 }

@@ -408,14 +408,31 @@ void io_content_fill(struct io_content *c, const struct io_job *job, char *buf, 
 /* Whether a job's buffers get them. */
 static inline int io_job_content(const struct io_job *job)
 {
-	return job->buf.refill_buffers && job->buf.fill == FILL_RANDOM && (job->buf.content.compress_pct || job->buf.content.dedupe_pct);
+	return job->buf.refill_buffers && job->buf.fill != FILL_ZERO && (job->buf.content.compress_pct || job->buf.content.dedupe_pct);
 }
 
-/* fio's refill_buffers: new data for each write, random or with fio's patterns. */
+/* len bytes of pat repeated, from byte `at` of its cycle on (verify_pattern, buffer_pattern). */
+static inline void io_pattern_fill(char *p, size_t len, const uint8_t *pat, unsigned plen, size_t at)
+{
+	at %= plen;
+	for (size_t i = 0; i < len;) {
+		size_t n = plen - at < len - i ? plen - at : len - i;
+		memcpy(p + i, pat + at, n);
+		i += n;
+		at = 0;
+	}
+}
+
+/* fio's refill_buffers: new data for each write, random, buffer_pattern or with fio's
+ * compress and dedupe patterns. */
 static inline void io_refill_buffer(struct io_worker *w, char *buf, uint64_t bs)
 {
 	if (__builtin_expect(w->content != NULL, 0)) { /* compress and dedupe patterns */
 		io_content_fill(w->content, w->job, buf, bs);
+		return;
+	}
+	if (w->job->buf.fill == FILL_PATTERN) {
+		io_pattern_fill(buf, bs, w->job->buf.pattern, w->job->buf.pattern_len, 0);
 		return;
 	}
 	for (size_t i = 0; i < bs / 8; i++) { /* memcpy: buf_offset may leave it unaligned */

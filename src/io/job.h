@@ -37,7 +37,10 @@ enum io_direct {
 	DIRECT_OFF,
 };
 
-enum io_buffer_fill { FILL_RANDOM = 0, FILL_ZERO };
+/* What write buffers hold: random bytes, zeros, or io_buf_spec.pattern repeated from each
+ * buffer's start (fio's buffer_pattern). */
+enum io_buffer_fill { FILL_RANDOM = 0, FILL_ZERO, FILL_PATTERN };
+#define IO_BUF_PATTERN_MAX 512
 
 /* Which of a thread's files the next I/O goes to (fio's file_service_type). */
 enum io_file_service {
@@ -139,6 +142,9 @@ struct io_buf_spec {
 	enum io_buffer_fill fill;
 	int refill_buffers;
 	struct io_content_spec content;
+	uint8_t pattern[IO_BUF_PATTERN_MAX]; /* FILL_PATTERN's bytes; with compression, what
+	                             * fills each chunk's compressible part in place of zeros */
+	unsigned pattern_len;
 };
 
 /* io_job.place: where the threads run and at what I/O priority (io/worker.c, io/prio.c). */

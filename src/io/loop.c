@@ -146,7 +146,7 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	ls->pass_ios++;
 	if (__builtin_expect(ls->pace.on, 0))
 		io_pace_issued(&ls->pace, job, dir, bs);
-	if (dir == DIR_WRITE && job->buf.refill_buffers && job->buf.fill == FILL_RANDOM)
+	if (dir == DIR_WRITE && job->buf.refill_buffers && job->buf.fill != FILL_ZERO)
 		io_refill_buffer(w, r->buf, bs);
 	return 1;
 }
@@ -177,7 +177,7 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 	ls->pass_ios++;
 	if (ls->pace.on)
 		io_pace_issued(&ls->pace, w->job, DIR_WRITE, r->len);
-	if (w->job->buf.refill_buffers && w->job->buf.fill == FILL_RANDOM)
+	if (w->job->buf.refill_buffers && w->job->buf.fill != FILL_ZERO)
 		io_refill_buffer(w, r->buf, r->len);
 	return 1;
 }

@@ -191,7 +191,7 @@ int io_trace_replay_next(struct io_worker *w, struct io_req *r, int measuring)
 		r->offset = e->offset;
 		r->len = e->len;
 		r->prio = w->job->place.ioprio;
-		if (e->act == DIR_WRITE && w->job->buf.refill_buffers && w->job->buf.fill == FILL_RANDOM)
+		if (e->act == DIR_WRITE && w->job->buf.refill_buffers && w->job->buf.fill != FILL_ZERO)
 			io_refill_buffer(w, r->buf, e->len);
 		return 1;
 	}

@@ -214,18 +214,6 @@ static void swap_bytes(char *a, char *b, unsigned n)
 	memcpy(b, t, n);
 }
 
-/* The pattern from byte `at` of its cycle on. */
-static void pattern_fill(char *p, size_t len, const uint8_t *pat, unsigned plen, size_t at)
-{
-	at %= plen;
-	for (size_t i = 0; i < len;) {
-		size_t n = plen - at < len - i ? plen - at : len - i;
-		memcpy(p + i, pat + at, n);
-		i += n;
-		at = 0;
-	}
-}
-
 static void write_headers(struct io_verify *v, struct io_worker *w, struct io_req *r, uint16_t numberio)
 {
 	uint64_t now = clock_now_ns();
@@ -250,7 +238,7 @@ static void write_headers(struct io_verify *v, struct io_worker *w, struct io_re
 static void fill_block(struct io_verify *v, struct io_worker *w, struct io_req *r, uint16_t numberio)
 {
 	if (v->o->pattern_len)
-		pattern_fill(r->buf, r->len, v->o->pattern, v->o->pattern_len, 0);
+		io_pattern_fill(r->buf, r->len, v->o->pattern, v->o->pattern_len, 0);
 	else
 		for (uint32_t i = 0; i + 8 <= r->len; i += 8) { /* memcpy: buf_offset may leave it unaligned */
 			uint64_t x = prng_next(&w->rng);

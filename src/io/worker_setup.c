@@ -91,6 +91,8 @@ int io_worker_setup_buffers(struct io_worker *w)
 	for (unsigned i = 0; i < w->depth; i++) {
 		w->reqs[i].index = i;
 		w->reqs[i].buf = w->bufs + job->buf.buf_offset + (size_t)i * w->buf_size;
+		if (job->buf.fill == FILL_PATTERN && !(w->ops->caps & IO_ENGINE_DISKLESS)) /* from each buffer's start, as fio */
+			io_pattern_fill(w->reqs[i].buf, w->buf_size, job->buf.pattern, job->buf.pattern_len, 0);
 	}
 	return 0;
 }
