@@ -69,6 +69,9 @@ struct io_verify {
 	int check_reads;      /* the job only reads: every read is checked */
 	int check_numberio;   /* as fio: a write job of one block size, not time-based */
 	int sorted;           /* no random map: read back by offset, a rewritten block once (fio's tree) */
+	int tree;             /* sorted with a backlog: a write drops the pending entries it overlaps
+	                       * and the backlog reads the lowest offset first, as fio's tree */
+	size_t live;          /* pending entries not dropped (fio's io_hist_len) */
 	struct vlog_entry *log;
 	size_t n, cap, head;  /* head: the oldest entry not yet read back */
 	uint32_t base, seq;   /* base: the seq of log[0]; seq: the next write's */
@@ -151,8 +154,7 @@ int io_verify_setup(struct io_worker *w)
 	v->check_numberio = writes && !io_job_mixed_bs(job) && job->bs[DIR_READ] == job->bs[DIR_WRITE] &&
 			    !job->time_based;
 	v->sorted = !(io_job_random(job) && !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM && !io_job_mixed_bs(job));
-	if (v->sorted && o->backlog) /* a block read back early may be rewritten before its entry is */
-		v->check_numberio = 0;
+	v->tree = v->sorted && o->backlog;
 	v->max_len = job->bs[DIR_WRITE];
 	w->vfy = v;
 	return 0;
@@ -174,7 +176,7 @@ int io_verify_reads_back(const struct io_verify *v)
 
 void io_verify_new_pass(struct io_verify *v)
 {
-	v->n = v->head = 0;
+	v->n = v->head = v->live = 0;
 	v->base = v->seq = 0;
 	v->numberio = 0;
 	v->batch_left = 0;
@@ -260,8 +262,17 @@ static void log_write(struct io_verify *v, struct io_req *r, uint16_t numberio)
 		v->cap = v->cap ? v->cap * 2 : 1024;
 		v->log = xrealloc(v->log, v->cap * sizeof *v->log);
 	}
+	if (v->tree) /* fio's tree keeps the newest write of a block: older pending ones go */
+		for (size_t i = v->head; i < v->n; i++) {
+			struct vlog_entry *e = &v->log[i];
+			if (!e->drop && e->file == r->file && e->offset < r->offset + r->len && r->offset < e->offset + e->len) {
+				e->drop = 1;
+				v->live--;
+			}
+		}
 	v->log[v->n++] = (struct vlog_entry){ .offset = r->offset, .len = r->len, .seq = v->seq, .file = r->file,
 					      .numberio = numberio };
+	v->live++;
 	r->vcheck = IO_VCHECK_WRITE;
 	r->vtag = v->seq++;
 }
@@ -302,7 +313,26 @@ int io_verify_next_readback(struct io_worker *w, struct io_req *r)
 	if (v->head == v->n)
 		return 0;
 	readback_req(w, &v->log[v->head++], r);
+	v->live--;
 	return 1;
+}
+
+/* The pending entry the backlog reads next: the oldest, or in fio's tree the lowest file and
+ * offset; NULL when none. */
+static struct vlog_entry *backlog_next(struct io_verify *v)
+{
+	while (v->head < v->n && v->log[v->head].drop) /* read back or dropped */
+		v->head++;
+	if (v->head == v->n)
+		return NULL;
+	struct vlog_entry *best = &v->log[v->head];
+	if (v->tree)
+		for (size_t i = v->head + 1; i < v->n; i++) {
+			struct vlog_entry *e = &v->log[i];
+			if (!e->drop && (e->file < best->file || (e->file == best->file && e->offset < best->offset)))
+				best = e;
+		}
+	return best;
 }
 
 /* fio's backlog: when the blocks written and not yet read back reach a multiple of
@@ -311,17 +341,19 @@ int io_verify_next_readback(struct io_worker *w, struct io_req *r)
 int io_verify_next_backlog(struct io_worker *w, struct io_req *r)
 {
 	struct io_verify *v = w->vfy;
-	size_t pending = v->n - v->head;
-	if (!v->o->backlog || !pending)
+	if (!v->o->backlog || !v->live)
 		return 0;
 	if (!v->batch_left) {
-		if (pending % v->o->backlog || v->last_read)
+		if (v->live % v->o->backlog || v->last_read)
 			return 0;
 		v->batch_left = v->o->batch ? v->o->batch : v->o->backlog;
 	}
-	if (!v->log[v->head].done)
+	struct vlog_entry *e = backlog_next(v);
+	if (!e || !e->done)
 		return 0; /* still in flight: a write goes first */
-	readback_req(w, &v->log[v->head++], r);
+	readback_req(w, e, r);
+	e->drop = 1;
+	v->live--;
 	v->batch_left--;
 	v->last_read = 1;
 	return 1;
@@ -354,6 +386,7 @@ static void sort_and_drop_rewritten(struct io_verify *v)
 		if (!e[i].drop)
 			e[kept++] = e[i];
 	v->n = v->head + kept;
+	v->live = kept;
 }
 
 int io_verify_begin_readback(struct io_worker *w)
