@@ -99,10 +99,10 @@ FIO_APPLY(verify_state_load)
 FIO_APPLY(experimental_verify)
 {
 	int b;
-	(void)j;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
 		return -1;
-	return b ? nm_errf(err, errlen, "experimental_verify is not implemented (0 is accepted)") : 0;
+	j->io.verify.experimental = b;
+	return 0;
 }
 
 /* verify_pattern: the parts one after another; without verify= it means verify with a header

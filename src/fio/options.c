@@ -152,7 +152,8 @@ const struct fio_option fio_options[] = {
 	{ "verify_async", NULL, FIO_T_INT, "0", FIO_OPT_IGNORED, fio_apply_noop,
 	  "nodemark checks in the job's own threads", NULL },
 	IGN("verify_async_cpus", FIO_T_STR, "nodemark checks in the job's own threads"),
-	SUP("experimental_verify", NULL, FIO_T_BOOL, "0", experimental_verify, "0 only: not implemented"),
+	SUP("experimental_verify", NULL, FIO_T_BOOL, "0", experimental_verify,
+	    "io_job.verify.experimental: every write read back in the order written (a rewritten block fails its write number, as fio), no backlog"),
 	IGN("verifysort", FIO_T_BOOL, "deprecated in fio, which ignores it too"),
 	IGN("verifysort_nr", FIO_T_INT, "deprecated in fio, which ignores it too"),
 	/* fio's log files (fio/logs.c) */

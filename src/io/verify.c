@@ -154,6 +154,8 @@ int io_verify_setup(struct io_worker *w)
 	v->check_numberio = writes && !io_job_mixed_bs(job) && job->bs[DIR_READ] == job->bs[DIR_WRITE] &&
 			    !job->time_based;
 	v->sorted = !(io_job_random(job) && !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM && !io_job_mixed_bs(job));
+	if (o->experimental) /* fio regenerates the writes in order: every one, no tree, no backlog */
+		v->sorted = 0;
 	v->tree = v->sorted && o->backlog;
 	v->max_len = job->bs[DIR_WRITE];
 	w->vfy = v;
@@ -341,7 +343,7 @@ static struct vlog_entry *backlog_next(struct io_verify *v)
 int io_verify_next_backlog(struct io_worker *w, struct io_req *r)
 {
 	struct io_verify *v = w->vfy;
-	if (!v->o->backlog || !v->live)
+	if (!v->o->backlog || v->o->experimental || !v->live)
 		return 0;
 	if (!v->batch_left) {
 		if (v->live % v->o->backlog || v->last_read)

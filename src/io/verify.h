@@ -32,6 +32,8 @@ struct io_verify_opts {
 	unsigned offset;            /* the header swapped with the bytes this far into its interval */
 	uint64_t backlog;           /* 0: read back after the write pass; N: after every N writes */
 	uint64_t batch;             /* blocks read back each time (0: backlog) */
+	int experimental;           /* fio's experimental_verify: the writes read back as the write
+	                             * pass made them, in its order, rewritten blocks too; no backlog */
 	uint8_t pattern[IO_VERIFY_PATTERN_MAX]; /* verify_pattern: the data, repeated */
 	unsigned pattern_len;
 };
