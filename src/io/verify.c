@@ -312,6 +312,8 @@ static void readback_req(struct io_worker *w, const struct vlog_entry *e, struct
 int io_verify_next_readback(struct io_worker *w, struct io_req *r)
 {
 	struct io_verify *v = w->vfy;
+	while (v->head < v->n && v->log[v->head].drop) /* the backlog read it back */
+		v->head++;
 	if (v->head == v->n)
 		return 0;
 	readback_req(w, &v->log[v->head++], r);
@@ -397,6 +399,8 @@ int io_verify_begin_readback(struct io_worker *w)
 	if (v->sorted && v->n > v->head)
 		sort_and_drop_rewritten(v);
 	v->batch_left = 0;
+	while (v->head < v->n && v->log[v->head].drop)
+		v->head++;
 	return v->head < v->n;
 }
 
