@@ -40,6 +40,8 @@ const char cmd_fio_usage[] =
 	"                         run: auto (a terminal, the default), always, never\n"
 	"  --eta-interval=T       redraw it every T (default 1s, at least 250ms)\n"
 	"  --eta-newline=T        start a new status line every T\n"
+	"  --bandwidth-log, -b    agg-read_bw.log, agg-write_bw.log, agg-trim_bw.log: the\n"
+	"                         run's bandwidth, sampled with the status line (fio's)\n"
 	"\n"
 	"Job options: fio's, with fio's defaults and units (4k = 4096 unless\n"
 	"kb_base=1000).\n"

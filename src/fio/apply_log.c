@@ -1,9 +1,12 @@
 /* fio's log options onto the job (see fio/logs.h): write_*_log, log_avg_msec, log_max_value,
- * per_job_logs, log_hist_msec, log_hist_coarseness, log_offset, log_prio, log_unix_epoch. */
+ * per_job_logs, log_hist_msec, log_hist_coarseness, log_offset, log_prio, log_unix_epoch, and
+ * log_compression's three, checked only. */
 #include "fio/logs.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
+#include "util/error.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,6 +58,38 @@ LOG_BOOL(per_job_logs, per_job)
 LOG_BOOL(log_offset, offset)
 LOG_BOOL(log_prio, prio)
 LOG_BOOL(log_unix_epoch, unix_epoch)
+
+/* fio compresses a log's records in memory and writes the same text: the value is checked to
+ * fio's range and nothing else changes (nodemark's records past 3 MiB go to a file instead). */
+FIO_APPLY(log_compression)
+{
+	uint64_t n;
+	return fio_int(j, v, 1024, 512ull << 20, &n, err, errlen) < 0 ? -1 : 0;
+}
+
+FIO_APPLY(log_compression_cpus)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (const char *c = v; *c; c++)
+		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
+			return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
+	return 0;
+}
+
+/* 1 writes zlib streams (.fz): zlib is not among nodemark's libraries (DESIGN's list), and one
+ * option is no reason to link it; the text logs are what fio's tools read anyway. */
+FIO_APPLY(log_store_compressed)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	if (b)
+		return nm_errf(err, errlen, "1: compressed .fz logs are not written (nodemark links no zlib); "
+					    "the logs are written as text, as with 0");
+	return 0;
+}
 
 void fio_job_logs(struct fio_job *j)
 {

@@ -116,6 +116,10 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 			abort();
 		return 1;
 	}
+	if (!strcmp(key, "bandwidth-log")) {
+		p->bandwidth_log = 1;
+		return 1;
+	}
 	if (!strcmp(key, "parse-only")) {
 		p->parse_only = 1;
 		return 1;

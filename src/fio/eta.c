@@ -122,6 +122,18 @@ static void job_counts(struct fio_sched *s, size_t i, int done, uint64_t bytes[3
 	free(snap);
 }
 
+void fio_eta_bytes(struct fio_sched *s, uint64_t bytes[3])
+{
+	uint64_t ios[3] = { 0 };
+	bytes[0] = bytes[1] = bytes[2] = 0;
+	for (size_t i = 0; i < s->plan->njobs; i++) {
+		pthread_mutex_lock(&s->lock);
+		int done = s->done[i];
+		pthread_mutex_unlock(&s->lock);
+		job_counts(s, i, done, bytes, ios);
+	}
+}
+
 void fio_eta_line(struct fio_eta *e, struct fio_sched *s, uint64_t now_ns, char *buf, size_t len)
 {
 	const struct fio_plan *p = s->plan;

@@ -28,6 +28,9 @@ void fio_eta_show(struct fio_eta *e, struct fio_sched *s, FILE *f);
 /* Blanks the line out, so the report starts on a clean line. */
 void fio_eta_clear(struct fio_eta *e, FILE *f);
 
+/* The bytes moved so far by every job's threads, per direction (read, write, trim). */
+void fio_eta_bytes(struct fio_sched *s, uint64_t bytes[3]);
+
 /* "00m:11s", "01h:02m:03s", "01d:00h:00m:05s" (fio's eta_to_str, hours and days once needed). */
 void fio_eta_str(uint64_t sec, char *buf, size_t len);
 

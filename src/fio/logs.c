@@ -71,12 +71,13 @@ struct log_source {
 struct log_file {
 	char *name;
 	enum log_type type;
+	int append; /* per_job_logs=0: added to what the file holds, as fio's */
 	struct log_source *src;
 	size_t nsrc;
 };
 
-static void add_source(struct log_file **files, size_t *nfiles, const char *name, enum log_type ty, size_t job,
-		       unsigned thread)
+static void add_source(struct log_file **files, size_t *nfiles, const char *name, enum log_type ty,
+		       const struct fio_job *job, size_t job_no, unsigned thread)
 {
 	struct log_file *f = NULL;
 	for (size_t i = 0; i < *nfiles && !f; i++)
@@ -88,9 +89,10 @@ static void add_source(struct log_file **files, size_t *nfiles, const char *name
 		memset(f, 0, sizeof *f);
 		f->name = xstrdup(name);
 		f->type = ty;
+		f->append = !job->logs.per_job;
 	}
 	f->src = xrealloc(f->src, (f->nsrc + 1) * sizeof *f->src);
-	f->src[f->nsrc++] = (struct log_source){ job, thread };
+	f->src[f->nsrc++] = (struct log_source){ job_no, thread };
 }
 
 static void put_line(FILE *out, const struct fio_log_opts *o, uint64_t t_ms, uint64_t v, int dir, uint64_t bs,
@@ -215,7 +217,7 @@ static int write_file(const struct fio_plan *p, struct io_job_result *const *res
 		      char *err, size_t errlen)
 {
 	struct atomic_file af;
-	FILE *out = afile_open(&af, f->name, err, errlen);
+	FILE *out = f->append ? afile_open_append(&af, f->name, err, errlen) : afile_open(&af, f->name, err, errlen);
 	if (!out)
 		return -1;
 	for (size_t s = 0; s < f->nsrc; s++)
@@ -247,7 +249,7 @@ int fio_write_logs(const struct fio_plan *p, struct io_job_result *const *res_of
 				if (!j->logs.prefix[types[ty].kind])
 					continue;
 				log_name(name, sizeof name, j, (enum log_type)ty, thread_no);
-				add_source(&files, &nfiles, name, (enum log_type)ty, i, t);
+				add_source(&files, &nfiles, name, (enum log_type)ty, j, i, t);
 			}
 		}
 	}
@@ -259,5 +261,57 @@ int fio_write_logs(const struct fio_plan *p, struct io_job_result *const *res_of
 		free(files[i].src);
 	}
 	free(files);
+	return rc;
+}
+
+/* --- --bandwidth-log: the run's aggregate bandwidth (fio's agg-*_bw.log) ------------------ */
+
+void fio_agg_log_begin(struct fio_agg_log *a, const struct fio_plan *p, uint64_t now_ns)
+{
+	memset(a, 0, sizeof *a);
+	a->start_ns = a->prev_ns = now_ns;
+	a->every_ns = UINT64_MAX;
+	for (size_t i = 0; i < p->njobs; i++) { /* fio: the smallest bwavgtime of the jobs */
+		uint64_t ns = p->jobs[i].io.report.sample_ns ? p->jobs[i].io.report.sample_ns : 500000000ull;
+		if (ns < a->every_ns)
+			a->every_ns = ns;
+	}
+}
+
+static void agg_line(struct fio_agg_log *a, int d, uint64_t t_ms, uint64_t kib_s)
+{
+	char line[96];
+	int n = snprintf(line, sizeof line, "%" PRIu64 ", %" PRIu64 ", %d, 0, 0\n", t_ms, kib_s, d);
+	if (a->len[d] + (size_t)n + 1 > a->cap[d]) {
+		a->cap[d] = a->cap[d] ? 2 * a->cap[d] + (size_t)n : 4096;
+		a->lines[d] = xrealloc(a->lines[d], a->cap[d]);
+	}
+	memcpy(a->lines[d] + a->len[d], line, (size_t)n);
+	a->len[d] += (size_t)n;
+}
+
+void fio_agg_log_sample(struct fio_agg_log *a, const uint64_t bytes[3], uint64_t now_ns)
+{
+	uint64_t ms = (now_ns - a->prev_ns) / 1000000;
+	if (ms * 1000000 <= a->every_ns) /* fio samples once more than bwavgtime has passed */
+		return;
+	for (int d = 0; d < 3; d++) { /* fio's rate: whole KiB/s over whole ms, every direction */
+		uint64_t diff = bytes[d] > a->prev_bytes[d] ? bytes[d] - a->prev_bytes[d] : 0;
+		agg_line(a, d, (now_ns - a->start_ns) / 1000000, 1000 * diff / ms / 1024);
+		a->prev_bytes[d] = bytes[d];
+	}
+	a->prev_ns = now_ns;
+}
+
+int fio_agg_log_write(struct fio_agg_log *a, char *err, size_t errlen)
+{
+	static const char *const names[3] = { "agg-read_bw.log", "agg-write_bw.log", "agg-trim_bw.log" };
+	int rc = 0;
+	for (int d = 0; d < 3; d++) {
+		if (rc == 0 && afile_write_all(names[d], a->lines[d] ? a->lines[d] : "", a->len[d], err, errlen) < 0)
+			rc = -1;
+		free(a->lines[d]);
+		a->lines[d] = NULL;
+	}
 	return rc;
 }

@@ -125,6 +125,7 @@ struct fio_plan {
 	enum fio_eta_when { FIO_ETA_AUTO = 0, FIO_ETA_ALWAYS, FIO_ETA_NEVER } eta_when; /* --eta */
 	uint64_t eta_interval_ns;       /* --eta-interval: the status line this often; 0: 1 s */
 	uint64_t eta_newline_ns;        /* --eta-newline: a new status line this often; 0 never */
+	int bandwidth_log;              /* --bandwidth-log: agg-{read,write,trim}_bw.log (fio/logs.h) */
 	int parse_only, readonly;
 	char *cmdhelp;                  /* --cmdhelp[=OPTION]: "all" or one option; nothing runs */
 	char **sections;                /* --section NAME (repeatable): run only these jobs */

@@ -83,8 +83,10 @@ static void status_report(struct fio_sched *s, FILE *out, const struct fio_repor
 
 /* While the jobs run: fio's status line every --eta-interval (on stdout, see eta.h) and a full
  * report every --status-interval, whichever are on; the line is blanked before a report and
- * at the end, so reports start on a clean line. */
-static void watch_jobs(struct fio_sched *s, FILE *out, const struct fio_report *base)
+ * at the end, so reports start on a clean line. With --bandwidth-log and the line on, fio's
+ * helper thread looks every 250 ms, and so does this loop, for agg's samples (logs.h). */
+#define AGG_TICK_NS 250000000ull
+static void watch_jobs(struct fio_sched *s, FILE *out, const struct fio_report *base, struct fio_agg_log *agg)
 {
 	const struct fio_plan *p = s->plan;
 	int eta = fio_eta_wanted(p, isatty(STDOUT_FILENO));
@@ -94,10 +96,13 @@ static void watch_jobs(struct fio_sched *s, FILE *out, const struct fio_report *
 	struct fio_eta e;
 	fio_eta_begin(&e);
 	uint64_t now = clock_now_ns(), next_eta = now + every, next_status = now + p->status_interval_ns;
+	uint64_t next_agg = eta && agg ? now + AGG_TICK_NS : UINT64_MAX;
 	for (;;) {
 		uint64_t due = p->status_interval_ns ? next_status : UINT64_MAX;
 		if (eta && next_eta < due)
 			due = next_eta;
+		if (next_agg < due)
+			due = next_agg;
 		struct timespec ts;
 		clock_gettime(CLOCK_REALTIME, &ts);
 		uint64_t ns = (uint64_t)ts.tv_nsec + (due > now ? due - now : 0);
@@ -106,6 +111,12 @@ static void watch_jobs(struct fio_sched *s, FILE *out, const struct fio_report *
 		if (fio_sched_wait(s, &ts) || cleanup_interrupted())
 			break;
 		now = clock_now_ns();
+		if (now >= next_agg) {
+			uint64_t bytes[3];
+			fio_eta_bytes(s, bytes);
+			fio_agg_log_sample(agg, bytes, now);
+			next_agg = now + AGG_TICK_NS;
+		}
 		if (p->status_interval_ns && now >= next_status) {
 			if (eta)
 				fio_eta_clear(&e, stdout);
@@ -158,9 +169,16 @@ static int run_and_report(struct fio_sched *s, FILE *out, struct fio_report *rep
 	const struct fio_plan *p = s->plan;
 	struct disk_activity *disks = watch_disks(p);
 	rep->disks = disks;
+	struct fio_agg_log agg;
+	fio_agg_log_begin(&agg, p, clock_now_ns());
 	fio_sched_start(s);
-	watch_jobs(s, out, rep);
+	watch_jobs(s, out, rep, p->bandwidth_log ? &agg : NULL);
 	fio_sched_join(s);
+	if (p->bandwidth_log && (p->formats & (FIO_OUT_JSON | FIO_OUT_JSONPLUS))) {
+		uint64_t bytes[3]; /* fio's JSON report asks for the status line's figures: one more sample */
+		fio_eta_bytes(s, bytes);
+		fio_agg_log_sample(&agg, bytes, clock_now_ns());
+	}
 	disk_activity_end(disks);
 	int rc = fio_sched_status(s);
 
@@ -177,6 +195,11 @@ static int run_and_report(struct fio_sched *s, FILE *out, struct fio_report *rep
 			rc = NM_EXIT_FAILED;
 	}
 	free(final);
+	if (p->bandwidth_log && fio_agg_log_write(&agg, err, sizeof err) < 0) {
+		nm_error("%s", err);
+		if (rc == NM_EXIT_OK)
+			rc = NM_EXIT_FAILED;
+	}
 	write_report(p, out, rep);
 	rep->disks = NULL;
 	free(disks);

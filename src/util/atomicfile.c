@@ -157,6 +157,53 @@ FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t err
 	return af->fp;
 }
 
+/* Copies the open regular file fd onto af's stream. */
+static int copy_into(struct atomic_file *af, int fd)
+{
+	char buf[65536];
+	ssize_t n;
+	while ((n = read(fd, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 || fwrite(buf, 1, (size_t)n, af->fp) != (size_t)n)
+			return -1;
+	}
+	return 0;
+}
+
+FILE *afile_open_append(struct atomic_file *af, const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 && errno == ELOOP) {
+		nm_errf(err, errlen, "cannot append to %s: a symbolic link (not followed)", path);
+		return NULL;
+	}
+	if (fd < 0 && errno != ENOENT) {
+		nm_errf(err, errlen, "cannot read %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fd >= 0 && (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))) {
+		close(fd); /* not a regular file: afile_open writes it in place, or refuses it */
+		fd = -1;
+	}
+	if (!afile_open(af, path, err, errlen)) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	if (fd >= 0) {
+		int bad = copy_into(af, fd), e = stream_errno(af, errno);
+		close(fd);
+		if (bad < 0) {
+			afile_abort(af);
+			nm_errf(err, errlen, "cannot append to %s: %s", path, strerror(e));
+			return NULL;
+		}
+	}
+	return af->fp;
+}
+
 int afile_commit(struct atomic_file *af, char *err, size_t errlen)
 {
 	if (af->is_stdout) {

@@ -29,6 +29,11 @@ int afile_check(const char *path, char *err, size_t errlen);
 /* Returns af->fp, or NULL with a message naming the file. A FIFO that no one reads is refused
  * (opened without blocking), not waited on forever. */
 FILE *afile_open(struct atomic_file *af, const char *path, char *err, size_t errlen);
+/* As afile_open, but the new file starts with what `path` holds (an existing regular file's
+ * bytes copied first), so the commit appends atomically: the old content is never truncated,
+ * and a failure leaves it as it was. A symbolic link at `path` is refused (never followed);
+ * a character device or FIFO is written in place, as by afile_open. */
+FILE *afile_open_append(struct atomic_file *af, const char *path, char *err, size_t errlen);
 /* Flush, fsync, rename into place, fsync the directory. Returns 0 or -1 with a message. */
 int afile_commit(struct atomic_file *af, char *err, size_t errlen);
 /* Throw the temp file away. */

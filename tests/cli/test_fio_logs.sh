@@ -89,6 +89,101 @@ else
     skip "names beside real fio" "fio is missing"
 fi
 
+# --- per_job_logs=0 appends, as fio's: to what an earlier run left, and each thread's lines ------
+# fio opens PREFIX_TYPE.log with "a" when per_job_logs=0; nodemark copies what the file holds
+# and renames the whole into place (an append that a failure cannot truncate).
+rm -f ./*.log
+printf '[a]\nfilename=f\nsize=256k\nioengine=psync\nnumjobs=2\nwrite_iops_log=p\nper_job_logs=0\n' >app.fio
+append_runs() { # TOOL: "marker" in p_iops.log, then two runs of app.fio; the line counts after each
+    rm -f p_iops.log; echo marker >p_iops.log
+    local n=""
+    for _ in 1 2; do
+        if [ "$1" = fio ]; then fio --output-format=json app.fio >/dev/null 2>&1; else "$NM" fio --no-save app.fio >/dev/null 2>&1; fi
+        n+="$(wc -l <p_iops.log) "
+    done
+    printf '%s%s' "$n" "$(head -1 p_iops.log)"
+}
+nm_app=$(append_runs nm)
+check "per_job_logs=0: each run appends both threads' 64 lines to p_iops.log, after the line already there" \
+    test "$nm_app" = "129 257 marker"
+if [ $HAVE_FIO = 1 ]; then
+    fio_app=$(append_runs fio)
+    if [ "$fio_app" = "$nm_app" ]; then ok "real fio appends the same: line counts $fio_app"
+    else not_ok "per_job_logs=0 appends as real fio's" "fio: $fio_app nodemark: $nm_app"; fi
+else
+    skip "per_job_logs=0 beside real fio" "fio is missing"
+fi
+sed 's/^write_iops_log=p$/write_bw_log=p/' app.fio >link.fio
+ln -sf p_iops.log p_bw.log
+before=$(wc -l <p_iops.log)
+run_nm fio --no-save link.fio
+check "per_job_logs=0 onto a symbolic link: not followed, refused naming the file; the link and its target kept" \
+    eval '[ $rc = 1 ] && [[ $err == *p_bw.log*symbolic* ]] && [ -L p_bw.log ] && [ "$(wc -l <p_iops.log)" = "$before" ]'
+rm -f p_bw.log p_iops.log
+
+# --- log_compression: fio compresses in memory and writes the same text; .fz files refused ------
+rm -f ./*.log
+C="--name=c --filename=f --size=256k --ioengine=psync --write_iops_log=c --write_lat_log=c --log_compression=1m --log_compression_cpus=0"
+nmfio $C
+expect_rc 0 "log_compression=1m log_compression_cpus=0 run"
+nm_c=$(wc -l ./c_*.log | sed 's|\./||' | tr -s ' ' | tr '\n' ' ')
+check "log_compression: the same text logs, one line per I/O (64 of 4 KiB)" \
+    py "len(rows[0]) == 64 and all(len(r) == 5 for r in rows[0])" c_iops.1.log
+if [ $HAVE_FIO = 1 ]; then
+    mkdir -p fio && (cd fio && fio --output-format=json $C >/dev/null 2>&1)
+    fio_c=$(cd fio && wc -l ./c_*.log | sed 's|\./||' | tr -s ' ' | tr '\n' ' ')
+    if [ "$fio_c" = "$nm_c" ]; then ok "real fio writes the same files and line counts with log_compression: $fio_c"
+    else not_ok "log_compression beside real fio" "fio: $fio_c nodemark: $nm_c"; fi
+    rm -rf fio
+else
+    skip "log_compression beside real fio" "fio is missing"
+fi
+run_nm fio --no-save --name=c --filename=f --size=64k --write_bw_log=c --log_compression=512
+expect_rc 2 "log_compression=512 is refused (fio's minimum is 1024)"
+run_nm fio --no-save --name=c --filename=f --size=64k --write_bw_log=c --log_compression=1m --log_store_compressed=1
+expect_rc 2 "log_store_compressed=1 is refused (no zlib)"
+one_line_error "... in one line"
+expect_err_has "zlib" "... saying why"
+run_nm fio --no-save --name=c --filename=f --size=64k --write_bw_log=c --log_compression=1m --log_store_compressed=0
+expect_rc 0 "log_store_compressed=0 runs"
+rm -f ./*.log
+
+# --- --bandwidth-log: fio's agg-{read,write,trim}_bw.log -----------------------------------------
+# fio samples the run's bandwidth with its status line (every 250 ms look, once more than 500 ms
+# passed), and once more when the report is JSON; with no status line and normal output the
+# three files are empty. Line counts beside fio for the two cases that do not hang on timing.
+rm -f ./*.log
+B="--name=b --filename=f --size=1m --rw=randrw --ioengine=psync --time_based --runtime=1 --rate_iops=400,200"
+agg_shape() { # the three files' line counts, then each line's direction and whether its value is 0
+    for f in agg-read_bw.log agg-write_bw.log agg-trim_bw.log; do printf '%s:' "$(wc -l <$f)"; done
+    awk -F', ' '{printf " %s%s/%s/%s", $3, ($2 > 0 ? "+" : "0"), $4, $5}' agg-read_bw.log agg-write_bw.log agg-trim_bw.log
+}
+agg_cases() { # TOOL: the shape with JSON on stdout, then with normal output into a pipe
+    local r=""
+    for fmt in json normal; do
+        rm -f agg-*_bw.log
+        if [ "$1" = fio ]; then fio --bandwidth-log --output-format=$fmt $B 2>&1 | cat >/dev/null
+        else "$NM" fio --no-save -b --output-format=$fmt $B 2>&1 | cat >/dev/null; fi
+        r+="$fmt $(agg_shape); "
+    done
+    echo "$r"
+}
+nm_agg=$(agg_cases nm)
+check "--bandwidth-log (-b): one sample per file with JSON (read and write moving, trim 0, bs and priority 0); empty files without the status line" \
+    test "$nm_agg" = "json 1:1:1: 0+/0/0 1+/0/0 20/0/0; normal 0:0:0:; "
+if [ $HAVE_FIO = 1 ]; then
+    fio_agg=$(agg_cases fio)
+    if [ "$fio_agg" = "$nm_agg" ]; then ok "real fio writes the same agg-*_bw.log files and lines: $fio_agg"
+    else not_ok "--bandwidth-log beside real fio" "fio: $fio_agg nodemark: $nm_agg"; fi
+else
+    skip "--bandwidth-log beside real fio" "fio is missing"
+fi
+rm -f agg-*_bw.log
+run_nm fio --no-save --bandwidth-log --eta=always --output=o.txt $B
+check "--eta=always: a sample every ~0.5-0.75 s while the line is drawn, ms since the start in order, KiB/s near the rate" \
+    py "len(rows[0]) >= 1 and all(a[0] < b[0] for a, b in zip(rows[0], rows[0][1:])) and all(len(r) == 5 and r[2] == 1 for r in rows[1]) and all(r[1] == 0 for r in rows[2]) and 1200 <= max(r[1] for r in rows[0]) <= 2000" agg-read_bw.log agg-write_bw.log agg-trim_bw.log
+rm -f agg-*_bw.log o.txt
+
 # --- windows: log_avg_msec, log_max_value ------------------------------------------------------
 rm -f ./*.log
 W="--name=w --filename=f --size=1m --rw=randrw --ioengine=psync --time_based --runtime=2 --rate_iops=400,200"
