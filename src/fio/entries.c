@@ -21,6 +21,20 @@ static void entry_init(struct fio_report_entry *e, const struct fio_runner *r, c
 	io_result_init(&e->res);
 }
 
+/* fio's sum of per-priority figures: a thread with cmdprio shares brings each priority's; one
+ * without, all its I/Os at its own priority (its clat, or lat with lat_percentiles). */
+static void add_prios(struct io_job_result *dst, const struct io_job_result *src, const struct fio_job *j)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		if (src->prios)
+			for (unsigned i = 0; i < src->prios->n[d]; i++)
+				io_prio_stats_add(&dst->prios, d, src->prios->s[d][i].prio, &src->prios->s[d][i].lat);
+		else
+			io_prio_stats_add(&dst->prios, d, j->io.place.ioprio,
+					  j->lat_percentiles ? &src->dir[d].lat : &src->dir[d].clat);
+	}
+}
+
 void fio_build_entries(const struct fio_sched *s, struct io_job_result *const *res_of, struct fio_report *rep)
 {
 	const struct fio_plan *p = s->plan;
@@ -47,6 +61,7 @@ void fio_build_entries(const struct fio_sched *s, struct io_job_result *const *r
 			if (s->runs[i].ss) /* fio shows the group's last one */
 				e->ss = s->runs[i].ss;
 			io_result_merge(&e->res, res);
+			add_prios(&e->res, res, j);
 			e->nthreads++;
 			e->job_runtime_ns += res->runtime_ns;
 		}

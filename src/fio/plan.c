@@ -274,6 +274,7 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 	if (!j->io.size && j->io.filesize)
 		j->io.size = j->io.filesize * (j->io.files.all_targets ? j->io.ntargets : j->io.nrfiles);
 	fio_job_logs(j);
+	j->io.report.prio_total_lat = j->lat_percentiles; /* fio: lat_percentiles makes the per-priority figures total latency */
 	if (fio_job_place(j, msg, sizeof msg) < 0 || fio_job_zones(j, msg, sizeof msg) < 0 ||
 	    fio_job_content(j, msg, sizeof msg) < 0)
 		return nm_errf(err, errlen, "job '%s': %s", fio_q(j->name, qb, sizeof qb), msg);

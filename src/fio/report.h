@@ -76,6 +76,9 @@ void fio_write_layout_lines(FILE *f, const struct fio_layout_line *l, size_t n);
 /* One line per entry, fio's terse format (r->terse_version). */
 void fio_write_terse(FILE *f, const struct fio_report *r);
 
+/* How many of direction d's priorities have I/Os: fio shows them one by one from 2 on. */
+unsigned fio_prios_with_ios(const struct io_job_result *r, int d);
+
 /* fio's num2str for people: at most maxlen digits (the '.' counts), prefix by 1000 or 1024.
  * "7040KiB", "11.6MiB", "36.6k".  units: "" / "B" / "bit". */
 const char *fio_num2str(uint64_t num, int maxlen, int pow2, const char *units, char *buf, size_t len);

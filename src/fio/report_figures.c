@@ -213,3 +213,11 @@ int fio_disk_aggr(const struct disk_activity *a, size_t dev, struct fio_disk_agg
 	out->c.in_queue /= d->nslaves;
 	return 1;
 }
+
+unsigned fio_prios_with_ios(const struct io_job_result *r, int d)
+{
+	unsigned n = 0;
+	for (unsigned i = 0; r->prios && i < r->prios->n[d]; i++)
+		n += r->prios->s[d][i].lat.n > 0;
+	return n;
+}

@@ -162,6 +162,28 @@ static void per_second(struct jw *w, const struct io_dir_result *d, uint64_t gro
 	kv_u64(w, "iops_samples", d->iops_samples);
 }
 
+/* fio's "prios": each priority with I/Os, when two or more have some (cmdprio_*, or a group
+ * of jobs at different priorities). */
+static void prios_arr(struct jw *w, const struct fio_report_entry *e, int d, int plus)
+{
+	const struct io_prio_stats *ps = e->res.prios;
+	if (fio_prios_with_ios(&e->res, d) < 2)
+		return;
+	open_arr(w, "prios");
+	for (unsigned i = 0; i < ps->n[d]; i++) {
+		const struct io_prio_stat *st = &ps->s[d][i];
+		if (!st->lat.n)
+			continue;
+		open_obj(w, NULL);
+		kv_u64(w, "prioclass", st->prio >> 13);
+		kv_u64(w, "prio", st->prio & 7);
+		lat_obj(w, e->lat_percentiles ? "lat_ns" : "clat_ns", &st->lat, e->clat_percentiles || e->lat_percentiles,
+			e, plus);
+		close_any(w, '}');
+	}
+	close_any(w, ']');
+}
+
 static void dir_obj(struct jw *w, const char *key, const struct fio_report_entry *e, int d,
 		    const struct fio_group_figures *g, int plus)
 {
@@ -181,6 +203,7 @@ static void dir_obj(struct jw *w, const char *key, const struct fio_report_entry
 	lat_obj(w, "slat_ns", &dr->slat, e->slat_percentiles, e, plus);
 	lat_obj(w, "clat_ns", &dr->clat, e->clat_percentiles, e, plus);
 	lat_obj(w, "lat_ns", &dr->lat, e->lat_percentiles, e, plus);
+	prios_arr(w, e, d, plus);
 	per_second(w, dr, g->agg_bw[d]);
 	close_any(w, '}');
 }

@@ -159,6 +159,31 @@ static void percentile_block(FILE *f, const char *what, const struct hist *h, co
 	}
 }
 
+/* fio's per-priority lines, when two or more priorities have I/Os: "clat prio 1/0 (usec): ..."
+ * after the latencies, or (percentiles) "clat prio 1/0 (30.12% of IOs) percentiles (usec):". */
+static void prio_lines(FILE *f, const struct fio_report_entry *e, int d, int percentiles)
+{
+	const struct io_prio_stats *ps = e->res.prios;
+	const char *type = e->lat_percentiles ? "lat" : "clat";
+	uint64_t all = e->lat_percentiles ? e->res.dir[d].lat.n : e->res.dir[d].clat.n;
+	if (fio_prios_with_ios(&e->res, d) < 2)
+		return;
+	for (unsigned i = 0; i < ps->n[d]; i++) {
+		const struct io_prio_stat *st = &ps->s[d][i];
+		char what[96];
+		if (!st->lat.n)
+			continue;
+		if (percentiles) {
+			snprintf(what, sizeof what, "%s prio %u/%u (%.2f%% of IOs)", type, st->prio >> 13, st->prio & 7u,
+				 all ? 100.0 * (double)st->lat.n / (double)all : 0);
+			percentile_block(f, what, &st->lat, e);
+		} else {
+			snprintf(what, sizeof what, "    %s prio %u/%u", type, st->prio >> 13, st->prio & 7u);
+			lat_line(f, what, &st->lat);
+		}
+	}
+}
+
 static void dir_block(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g)
 {
 	const struct io_dir_result *dr = &e->res.dir[d];
@@ -177,12 +202,15 @@ static void dir_block(FILE *f, const struct fio_report_entry *e, int d, const st
 	lat_line(f, "    slat", &dr->slat);
 	lat_line(f, "    clat", &dr->clat);
 	lat_line(f, "     lat", &dr->lat);
+	prio_lines(f, e, d, 0);
 	if (e->slat_percentiles)
 		percentile_block(f, "slat", &dr->slat, e);
 	if (e->clat_percentiles)
 		percentile_block(f, "clat", &dr->clat, e);
 	if (e->lat_percentiles)
 		percentile_block(f, " lat", &dr->lat, e);
+	if (e->clat_percentiles || e->lat_percentiles)
+		prio_lines(f, e, d, 1);
 	if (dr->bw_samples)
 		fprintf(f, "   bw (  KiB/s): min=%5" PRIu64 ", max=%5" PRIu64 ", per=%3.2f%%, avg=%5.02f, stdev=%5.02f, samples=%" PRIu64 "\n",
 			dr->bw_min / 1024, dr->bw_max / 1024, g->agg_bw[d] ? dr->bw_mean * 100.0 / (double)g->agg_bw[d] : 0,

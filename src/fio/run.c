@@ -50,6 +50,7 @@ static void job_so_far(struct fio_sched *s, size_t i, struct io_job_result *res)
 		res[t].sec_iops = res[t].sec_bw = NULL; /* owned by the runner */
 		res[t].nsec = 0;
 		res[t].log = NULL;
+		res[t].prios = NULL;
 	}
 }
 

@@ -130,6 +130,12 @@ void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 void io_result_free(struct io_job_result *r);
 
 /* Whole-result figures (all directions): I/Os per second and bytes per second over runtime. */
+/* Per-priority figures (io/prio.c): a new set for a job with cmdprio shares (NULL without),
+ * one priority's histogram added in (a new priority appended, in fio's order), and freeing. */
+struct io_prio_stats *io_prio_stats_new(const struct io_job *job);
+void io_prio_stats_add(struct io_prio_stats **ps, int dir, uint16_t prio, const struct hist *h);
+void io_prio_stats_free(struct io_prio_stats *ps);
+
 double io_result_iops(const struct io_job_result *r);
 double io_result_bytes_per_sec(const struct io_job_result *r);
 

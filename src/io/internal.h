@@ -148,6 +148,9 @@ uint64_t io_bs_offset(struct io_worker *w, struct io_file *f, int dir, uint64_t 
 int io_prio_thread(struct io_worker *w);
 /* The priority of the next I/O of direction dir and bs bytes, when the job has cmdprio shares. */
 uint16_t io_prio_pick(struct io_worker *w, int dir, uint64_t bs);
+/* A completed I/O's latency (ns) into its priority's figures; a reset when measuring starts. */
+void io_prio_book(struct io_prio_stats *ps, int dir, uint16_t prio, uint64_t ns);
+void io_prio_reset(struct io_prio_stats *ps);
 
 /* --- flow control between jobs (io/flow.c): fio's flow, flow_id, flow_sleep ------------------ */
 

@@ -177,6 +177,8 @@ struct io_report_spec {
 	double percentiles[32];     /* fio's percentile_list; n = 0 means the defaults */
 	unsigned npercentiles;
 	struct io_log_spec log;     /* what each thread records for fio's log files; off: zeros */
+	int prio_total_lat;         /* per-priority figures (io_prio_stats) of the total latency,
+	                             * not the completion's (fio's lat_percentiles) */
 };
 
 /* The job: what every engine and the loop need, and one member per feature that has more. */
@@ -230,6 +232,18 @@ struct io_dir_result {
 	uint64_t iops_samples;
 };
 
+/* fio's per-priority figures (cmdprio_*): per direction, each priority's I/Os' completion
+ * latency (or total, report.prio_total_lat), in fio's order: the thread's own priority first,
+ * then the cmdprio shares' in the order given. */
+struct io_prio_stat {
+	uint16_t prio;              /* the ioprio value: class << 13 | level */
+	struct hist lat;
+};
+struct io_prio_stats {
+	unsigned n[DIR_COUNT];
+	struct io_prio_stat *s[DIR_COUNT];
+};
+
 struct io_job_result {
 	const struct io_job *job;
 	unsigned job_index;         /* which of numjobs (0-based), or ~0u when merged */
@@ -257,6 +271,8 @@ struct io_job_result {
 	size_t nsec;
 	struct io_log *log;         /* job->log's records, owned; NULL when none were asked for
 	                             * (and in interim copies: a snapshot owns nothing) */
+	struct io_prio_stats *prios; /* owned; NULL without cmdprio shares, in snapshots, and
+	                             * after io_result_merge (fio/entries.c sums them as fio's) */
 	int error;                  /* errno of the first failure, 0 when fine */
 	char errmsg[512];           /* "file: pread at offset N: Input/output error" */
 };

@@ -273,6 +273,9 @@ static inline void book(struct io_worker *w, const struct io_req *r, uint64_t do
 		hist_add(&d->slat, ticks_to_ns(r->issue_ns - r->start_ns));
 		hist_add(&d->lat, ticks_to_ns(done - r->start_ns));
 	}
+	if (__builtin_expect(w->res->prios != NULL, 0)) /* cmdprio shares: fio's per-priority figures */
+		io_prio_book(w->res->prios, r->dir, r->prio,
+			     ticks_to_ns(done - (w->job->report.prio_total_lat && async ? r->start_ns : r->issue_ns)));
 	if (__builtin_expect(w->res->log != NULL, 0)) /* fio's log files asked for */
 		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, r->prio, r->start_ns, r->issue_ns, done, async);
 }

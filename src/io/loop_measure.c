@@ -50,6 +50,7 @@ void io_loop_start_measuring(struct io_worker *w, struct io_loop *ls, uint64_t n
 	r->nsec = 0;
 	if (r->log)
 		io_log_start(r->log, now);
+	io_prio_reset(r->prios);
 	ls->measuring = 1;
 	ls->ramp_end = 0;
 	ls->t_measure = now;
@@ -81,6 +82,8 @@ void io_loop_start_clocks(struct io_worker *w, struct io_loop *ls)
 		ls->sec_cap = 0;
 
 	w->res->log = io_log_new(&job->report.log); /* NULL: no log asked for */
+	if (!w->res->prios)
+		w->res->prios = io_prio_stats_new(job); /* NULL: no cmdprio shares */
 	ls->t_start = ticks_now();
 	io_pace_init(&ls->pace, job, ls->t_start);
 	lat_restart(w, ls, ls->t_start);
@@ -173,6 +176,7 @@ void io_loop_answer_snapshot(struct io_worker *w, struct io_loop *ls, uint64_t n
 	d->sec_iops = d->sec_bw = NULL;
 	d->nsec = 0;
 	d->log = NULL;
+	d->prios = NULL;
 	if (ls->measuring) {
 		fill_times(w, ls, d, now);
 		if ((w->ops->caps & IO_ENGINE_SYNC)) /* run_sync books its depth-1 count at the end */

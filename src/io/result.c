@@ -139,6 +139,8 @@ void io_result_free(struct io_job_result *r)
 	r->nsec = 0;
 	io_log_free(r->log);
 	r->log = NULL;
+	io_prio_stats_free(r->prios);
+	r->prios = NULL;
 }
 
 double io_result_iops(const struct io_job_result *r)

@@ -725,6 +725,7 @@ int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigne
 				out[i].sec_iops = out[i].sec_bw = NULL;
 				out[i].nsec = 0;
 				out[i].log = NULL;
+				out[i].prios = NULL;
 			} else {
 				pending++;
 				continue;

@@ -54,6 +54,57 @@ else
     skip "priorities beside real fio" "fio is missing"
 fi
 
+# --- per-priority figures: fio's "prios" in the JSON and "prio" lines in the normal output ----------
+# fio 3.33 (stat.c) lists each priority with I/Os once two or more have some: prioclass, prio and
+# clat_ns (lat_ns with lat_percentiles), in its order (the thread's own first, then the shares'),
+# and "clat prio C/L" lines in the normal output. A size-driven share draws as fio's (bssplit's
+# sizes come from fio's generator), so the counts per priority are fio's to the I/O; so are a
+# group's, whose jobs run at different priorities.
+# prios_of TOOL DIR ARGS...: each direction's JSON keys, its prios (class, level, N, keys)
+prios_of() {
+    local tool=$1 dir=$2; shift 2
+    mkdir -p "$dir"
+    if [ "$tool" = fio ]; then (cd "$dir" && fio --output-format=json "$@" >o.json 2>/dev/null)
+    else (cd "$dir" && "$NM" fio --no-save --output-format=json "$@" >o.json 2>/dev/null); fi
+    python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))["jobs"][0]
+for d in ("read", "write"):
+    x = j[d]
+    print(d, x["total_ios"], [k for k in x if "bw" not in k and "iops" not in k],
+          [(p["prioclass"], p["prio"], {k: (v["N"], sorted(v)) for k, v in p.items() if k.endswith("_ns")}) for p in x.get("prios", [])])' "$dir/o.json"
+}
+P="--name=p --filename=f --size=4m --rw=randread --ioengine=io_uring --iodepth=4 --bssplit=4k/50:64k/50 --cmdprio_bssplit=4k/100:64k/0 --cmdprio=3"
+nm_p=$(prios_of nm pn $P)
+check "cmdprio_bssplit by size: read's prios, the thread's 0/0 then 1/3, each with clat_ns and its percentiles" \
+    eval '[[ $nm_p == *"[(0, 0, {'"'"'clat_ns'"'"': ("*"(1, 3, {'"'"'clat_ns'"'"': ("*"percentile"* ]]'
+nm_l=$(prios_of nm pnl $P --lat_percentiles=1)
+check "lat_percentiles=1: the prios carry lat_ns instead" eval '[[ $nm_l == *"(1, 3, {'"'"'lat_ns'"'"'"* ]]'
+printf '[global]\nfilename=f\nsize=1m\nrw=randwrite\nioengine=psync\ngroup_reporting\nprioclass=2\n[a]\nprio=1\n[b]\nprio=5\nnumjobs=2\n' >grp.fio
+nm_g=$(prios_of nm gn "$PWD/grp.fio")
+check "a group of jobs at best-effort 1 and 5: prios 2/1 (256 I/Os) and 2/5 (512)" \
+    eval '[[ $nm_g == *"[(2, 1, {'"'"'clat_ns'"'"': (256, "*"(2, 5, {'"'"'clat_ns'"'"': (512, "* ]]'
+nm_1=$(prios_of nm p1n --name=p --filename=f --size=1m --rw=randread --ioengine=io_uring --prioclass=2 --prio=4)
+check "one priority: no prios (fio shows them from two on)" eval '[[ $nm_1 == *"read 256 "*"] []"* ]]'
+if [ $HAVE_FIO = 1 ]; then
+    for c in p l g 1; do
+        case $c in
+        p) a=$nm_p b=$(prios_of fio pf $P) ;;
+        l) a=$nm_l b=$(prios_of fio pfl $P --lat_percentiles=1) ;;
+        g) a=$nm_g b=$(prios_of fio gf "$PWD/grp.fio") ;;
+        1) a=$nm_1 b=$(prios_of fio p1f --name=p --filename=f --size=1m --rw=randread --ioengine=io_uring --prioclass=2 --prio=4) ;;
+        esac
+        if [ "$a" = "$b" ]; then ok "case $c: the same JSON keys, prios and I/Os per priority as real fio's"
+        else not_ok "case $c: prios beside real fio" "fio: $b"$'\n'"    nodemark: $a"; fi
+    done
+    # the normal output's prio lines, units and figures aside
+    plines() { grep -E 'prio [0-9]/[0-9]' | sed -E 's/ \((usec|nsec|msec)\).*//'; }
+    nl=$(cd pn && "$NM" fio --no-save $P | plines) fl=$(cd pf && fio $P | plines)
+    if [ -n "$nl" ] && [ "$nl" = "$fl" ]; then ok "the normal output's prio lines are fio's: $(echo $nl)"
+    else not_ok "prio lines beside real fio" "fio: $(echo $fl) nodemark: $(echo $nl)"; fi
+else
+    skip "per-priority figures beside real fio" "fio is missing"
+fi
+
 run_nm fio --no-save --name=p --filename=f --size=64k --ioengine=psync --cmdprio_percentage=10
 expect_rc 2 "cmdprio_percentage with psync is refused (an io_uring/libaio option, as in fio)"
 one_line_error "... in one line"
