@@ -1,5 +1,5 @@
-/* Where a job's threads run and at what priority, onto io_job.place: NUMA nodes' CPUs, and
- * fio's process and per-I/O priorities. */
+/* Where a job's threads run and at what priority, onto io_job.place: NUMA nodes' CPUs and
+ * memory policy, and fio's process and per-I/O priorities. */
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "io/engine.h"
@@ -11,61 +11,102 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* numa_cpu_nodes: a job's threads on the CPUs of NUMA nodes.  fio asks libnuma; here the nodes'
- * CPU lists come from sysfs (/sys/devices/system/node/nodeN/cpulist) and become the job's CPU
- * set, every thread on all of it (fio's numa_run_on_node_mask, after any cpus_allowed). */
+/* fio's NUMA options.  fio asks libnuma; here the nodes and their CPU lists come from sysfs
+ * (/sys/devices/system/node/nodeN/cpulist) and the memory policy is the engine's own
+ * set_mempolicy call. */
 
-#define MAX_NODE 1023
+#define NODE_BITS (8 * sizeof(unsigned long))
 
-/* Append node's CPU list to out (comma-separated).  0, or -1 when the node does not exist. */
-static int add_node_cpus(unsigned node, char *out, size_t len)
+static int node_exists(unsigned node)
 {
 	char line[4096];
-	if (target_node_cpulist((int)node, line, sizeof line) < 0)
-		return -1;
-	if (line[0]) /* a node without CPUs (memory only) adds none */
-		snprintf(out + strlen(out), len - strlen(out), "%s%s", out[0] ? "," : "", line);
-	return 0;
+	return target_node_cpulist((int)node, line, sizeof line) == 0;
 }
 
+/* A node list as libnuma reads its plain forms: all (the nodes here), or N and LOW-HIGH joined
+ * by commas, each node one that exists here.  Into mask, a bit per node; 0 or -1. */
+static int parse_nodes(const char *v, unsigned long mask[IO_MAX_NODES / NODE_BITS], char *err, size_t errlen)
+{
+	char qb[64];
+	memset(mask, 0, IO_MAX_NODES / 8);
+	if (strcmp(v, "all") == 0) {
+		for (unsigned n = 0; n < IO_MAX_NODES; n++)
+			if (node_exists(n))
+				mask[n / NODE_BITS] |= 1ul << (n % NODE_BITS);
+		return 0;
+	}
+	for (const char *s = v;;) {
+		char *e;
+		unsigned long lo = strtoul(s, &e, 10), hi = lo;
+		if (e == s || !isdigit((unsigned char)*s))
+			return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all", fio_q(v, qb, sizeof qb));
+		if (*e == '-') {
+			const char *h = e + 1;
+			hi = strtoul(h, &e, 10);
+			if (e == h || !isdigit((unsigned char)*h) || hi < lo)
+				return nm_errf(err, errlen, "\"%s\": a node range is LOW-HIGH", fio_q(v, qb, sizeof qb));
+		}
+		if (*e && *e != ',')
+			return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all", fio_q(v, qb, sizeof qb));
+		for (unsigned long n = lo; n <= hi; n++) {
+			if (n >= IO_MAX_NODES || !node_exists((unsigned)n))
+				return nm_errf(err, errlen, "\"%s\": node %lu does not exist here (%s)",
+					       fio_q(v, qb, sizeof qb), n, TARGET_NODE_DIR);
+			mask[n / NODE_BITS] |= 1ul << (n % NODE_BITS);
+		}
+		if (!*e)
+			return 0;
+		s = e + 1;
+	}
+}
+
+/* numa_cpu_nodes: the nodes' CPUs, every thread on all of them (fio's numa_run_on_node_mask,
+ * after any cpus_allowed: fio_job_place). */
 FIO_APPLY(numa_cpu_nodes)
 {
-	char qb[64], cpus[8192] = "";
-	if (fio_need_value(v, err, errlen) < 0)
+	char qb[64], cpus[8192] = "", line[4096];
+	unsigned long mask[IO_MAX_NODES / NODE_BITS];
+	if (fio_need_value(v, err, errlen) < 0 || parse_nodes(v, mask, err, errlen) < 0)
 		return -1;
-	if (strcmp(v, "all") == 0) {
-		for (unsigned n = 0; n <= MAX_NODE; n++)
-			add_node_cpus(n, cpus, sizeof cpus);
-	} else {
-		for (const char *c = v; *c; c++)
-			if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
-				return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all",
-					       fio_q(v, qb, sizeof qb));
-		for (const char *s = v; *s;) {
-			char *e;
-			unsigned long lo = strtoul(s, &e, 10), hi = lo;
-			if (e == s)
-				return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all",
-					       fio_q(v, qb, sizeof qb));
-			if (*e == '-') {
-				const char *h = e + 1;
-				hi = strtoul(h, &e, 10);
-				if (e == h || hi < lo)
-					return nm_errf(err, errlen, "\"%s\": a node range is LOW-HIGH", fio_q(v, qb, sizeof qb));
-			}
-			if (*e && *e != ',')
-				return nm_errf(err, errlen, "\"%s\": expected node numbers like 0-1,3 or all",
-					       fio_q(v, qb, sizeof qb));
-			for (unsigned long n = lo; n <= hi; n++)
-				if (n > MAX_NODE || add_node_cpus((unsigned)n, cpus, sizeof cpus) < 0)
-					return nm_errf(err, errlen, "\"%s\": node %lu does not exist here (%s)",
-						       fio_q(v, qb, sizeof qb), n, TARGET_NODE_DIR);
-			s = *e ? e + 1 : e;
-		}
-	}
+	for (unsigned n = 0; n < IO_MAX_NODES; n++)
+		if ((mask[n / NODE_BITS] >> (n % NODE_BITS) & 1) && target_node_cpulist((int)n, line, sizeof line) == 0 &&
+		    line[0]) /* a node without CPUs (memory only) adds none */
+			snprintf(cpus + strlen(cpus), sizeof cpus - strlen(cpus), "%s%s", cpus[0] ? "," : "", line);
 	if (!cpus[0])
 		return nm_errf(err, errlen, "\"%s\": those nodes have no CPUs", fio_q(v, qb, sizeof qb));
 	j->numa_cpus = fio_job_strdup(j, cpus);
+	return 0;
+}
+
+/* numa_mem_policy=MODE[:NODES], fio's: default (nothing set), prefer:NODE, bind:NODES,
+ * interleave[:NODES] (all nodes without), local.  The modes are in set_mempolicy's order. */
+FIO_APPLY(numa_mem_policy)
+{
+	static const char *const modes[] = { "default", "prefer", "bind", "interleave", "local" };
+	enum { DEFAULT, PREFER, BIND, INTERLEAVE, LOCAL, NMODES };
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	const char *colon = strchr(v, ':'), *list = colon ? colon + 1 : NULL;
+	size_t len = colon ? (size_t)(colon - v) : strlen(v);
+	int m = 0;
+	while (m < NMODES && !(strlen(modes[m]) == len && strncmp(v, modes[m], len) == 0))
+		m++;
+	if (m == NMODES)
+		return nm_errf(err, errlen, "\"%s\": expected default, prefer:NODE, bind:NODES, interleave[:NODES] or local",
+			       fio_q(v, qb, sizeof qb));
+	if ((m == DEFAULT || m == LOCAL) && list)
+		return nm_errf(err, errlen, "\"%s\": %s takes no node list", fio_q(v, qb, sizeof qb), modes[m]);
+	if (m == BIND && !list)
+		return nm_errf(err, errlen, "\"%s\": bind needs a node list (bind:0-1)", fio_q(v, qb, sizeof qb));
+	if (m == PREFER && (!list || !*list || strspn(list, "0123456789") != strlen(list)))
+		return nm_errf(err, errlen, "\"%s\": prefer takes one node (prefer:0)", fio_q(v, qb, sizeof qb));
+	if (m == INTERLEAVE && !list)
+		list = "all";
+	memset(j->io.place.mem_nodes, 0, sizeof j->io.place.mem_nodes);
+	if (list && parse_nodes(list, j->io.place.mem_nodes, err, errlen) < 0)
+		return -1;
+	j->io.place.mem_policy = m;
 	return 0;
 }
 

@@ -83,6 +83,9 @@ const struct fio_option fio_options[] = {
 	SUP("numa_cpu_nodes", NULL, FIO_T_STR, NULL, numa_cpu_nodes,
 	    "io_job.place.cpus: the CPUs of those nodes (sysfs), every thread on all of them; with cpus_allowed too "
 	    "the nodes' win, as in fio"),
+	SUP("numa_mem_policy", NULL, FIO_T_STR, NULL, numa_mem_policy,
+	    "io_job.place.mem_policy: default, prefer:NODE, bind:NODES, interleave[:NODES], local; each thread's "
+	    "set_mempolicy, fio's call, before its buffers; a node must exist here (fio lets prefer name any)"),
 	/* reporting */
 	SUP("percentile_list", NULL, FIO_T_LIST, NULL, percentile_list, "io_job.report.percentiles"),
 	SUP("kb_base", NULL, FIO_T_INT, "1024", kb_base, "how the sizes after it read, and how sizes print"),
@@ -257,7 +260,6 @@ const struct fio_option fio_options[] = {
 	SUP("create_on_open", NULL, FIO_T_BOOL, "0", create_on_open,
 	    "checked: filecreate creates at the I/O; other engines' files are laid out before the run"),
 	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
-	REF("numa_mem_policy", FIO_T_STR, "NUMA placement options are not implemented"),
 	REF("cpumask", FIO_T_INT, "use cpus_allowed"),
 	SUP("file_service_type", NULL, FIO_T_STR, "roundrobin", file_service_type,
 	    "io_job.files.file_service: roundrobin[:N], random[:N] or sequential over the job's files"),

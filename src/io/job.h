@@ -147,6 +147,8 @@ struct io_buf_spec {
 	unsigned pattern_len;
 };
 
+#define IO_MAX_NODES 1024    /* the nodes a memory policy names: libnuma's mask, what fio passes */
+
 /* io_job.place: where the threads run and at what I/O priority (io/worker.c, io/prio.c). */
 struct io_place_spec {
 	const char *cpus;           /* "0-3,8" or NULL */
@@ -158,6 +160,10 @@ struct io_place_spec {
 	                             * thread i > 0 are those of fio's (numjobs - i)th, as fio adds a
 	                             * job's copies with their numbers counting down */
 	int numa_place;             /* place threads on the device's NUMA node when known */
+	int mem_policy;             /* the threads' NUMA memory policy, set before their buffers are
+	                             * allocated (set_mempolicy's mode: 1 preferred, 2 bind, 3
+	                             * interleave, 4 local); 0: none set, the process's own */
+	unsigned long mem_nodes[IO_MAX_NODES / (8 * sizeof(unsigned long))]; /* its nodes, a bit each */
 	uint16_t ioprio;            /* the threads' I/O priority (ioprio_set; class << 13 | level);
 	                             * 0: the process's own */
 	int ioprio_set;             /* 1: set it (fio's prio / prioclass given) */

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 /* The first failure is the job's: its message in w->err and in the result. */
@@ -111,12 +112,29 @@ void io_worker_pin(struct io_worker *w)
 	sched_setaffinity(0, sizeof set, &set); /* best effort: a CPU may be offline */
 }
 
+/* The job's NUMA memory policy on this thread, before it allocates its buffers: the call fio's
+ * libnuma makes (a 1024-node mask; maxnode one past it, as libnuma counts). */
+static int io_worker_mempolicy(struct io_worker *w)
+{
+	const struct io_place_spec *p = &w->job->place;
+	if (!p->mem_policy)
+		return 0;
+	if (syscall(SYS_set_mempolicy, p->mem_policy, p->mem_nodes, (unsigned long)IO_MAX_NODES + 1) < 0) {
+		int e = errno;
+		snprintf(w->err, sizeof w->err, "numa memory policy: set_mempolicy: %s", strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
 /* The thread's buffers, files, offset distribution and engine; a failure is kept in the result. */
 int io_worker_prepare(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
 	io_worker_pin(w);
-	int rc = io_prio_thread(w);
+	int rc = io_worker_mempolicy(w);
+	if (rc == 0)
+		rc = io_prio_thread(w);
 	if (rc == 0)
 		rc = io_worker_setup_buffers(w);
 	if (rc == 0)

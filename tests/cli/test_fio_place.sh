@@ -20,11 +20,11 @@ same_calls() {
     local what=$1 f n
     shift
     rm -rf w && mkdir w
-    strace_fio fio fio.st -y -s 0 -e trace=sched_setaffinity,set_mempolicy,mbind,pread64 -- \
+    strace_fio fio fio.st -y -s 16 -e trace=sched_setaffinity,set_mempolicy,mbind,pread64 -- \
         --thread --directory=w --size=64k --bs=8k --rw=read --output=/dev/null "$@" >/dev/null 2>fio.err
     [ "$rc" = 0 ] || { not_ok "$what: fio ran" "exit $rc: $(head -c 300 fio.err)"; return; }
     rm -rf w && mkdir w
-    strace_fio nm nm.st -y -s 0 -e trace=sched_setaffinity,set_mempolicy,mbind,pread64 -- \
+    strace_fio nm nm.st -y -s 16 -e trace=sched_setaffinity,set_mempolicy,mbind,pread64 -- \
         --thread --directory=w --size=64k --bs=8k --rw=read --output=/dev/null "$@" >/dev/null 2>nm.err
     [ "$rc" = 0 ] || { not_ok "$what: nodemark fio ran" "exit $rc: $(head -c 300 nm.err)"; return; }
     f=$(python3 "$TESTS_DIR/cli/helpers/thread_calls.py" fio.st 8192)
@@ -60,3 +60,26 @@ same_calls "cpus_allowed=$first after numa_cpu_nodes=0: the nodes' CPUs still wi
 
 run_nm fio --no-save --name=j --size=64k --cpus_allowed_policy=half
 expect_refused "cpus_allowed_policy=half is refused in one line" "expected shared or split"
+
+# --- numa_mem_policy: each thread's set_mempolicy (mode, node mask, maxnode) as fio's libnuma
+# makes it, before the thread's buffers; default makes none, and neither tool calls mbind
+for pol in default prefer:0 bind:0 interleave interleave:0 local; do
+    same_calls "numa_mem_policy=$pol: the same set_mempolicy in each thread" --name=j --numjobs=2 --numa_mem_policy=$pol
+done
+same_calls "numa_mem_policy=bind:0 with cpus_allowed, split, and numa_cpu_nodes=all" \
+    --name=j --numjobs=2 --numa_mem_policy=bind:0 --cpus_allowed="$mine" --cpus_allowed_policy=split \
+    --name=k --numa_cpu_nodes=all --numa_mem_policy=interleave:all
+
+# a node that does not exist here, and malformed policies: one line, exit 2
+absent=0
+while [ -e /sys/devices/system/node/node$absent ]; do absent=$((absent + 1)); done
+for pol in bind:$absent prefer:$absent interleave:0-$absent; do
+    run_nm fio --no-save --name=j --size=64k --numa_mem_policy=$pol
+    expect_refused "numa_mem_policy=$pol (node $absent is not here) is refused in one line" "node $absent does not exist here"
+done
+run_nm fio --no-save --name=j --size=64k --numa_cpu_nodes=$absent
+expect_refused "numa_cpu_nodes=$absent is refused in one line" "node $absent does not exist here"
+for pol in fast bind local:0 default:0 prefer:0-1 prefer interleave:x; do
+    run_nm fio --no-save --name=j --size=64k --numa_mem_policy=$pol
+    expect_refused "numa_mem_policy=$pol is refused in one line"
+done

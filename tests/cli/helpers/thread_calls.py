@@ -1,9 +1,9 @@
-# thread_calls.py LOG BS: from an `strace -f -y -s 0` log, what each I/O thread of a fio job set
-# for itself: the threads that read or write BS bytes at a time (the job's; not the main
-# thread's layout, not fio's clock threads), each named by the file it did I/O on (NAME.N,
-# fio's and nodemark's file names), with the CPU mask of its last sched_setaffinity ("-": none)
-# and its set_mempolicy and mbind calls.  One line per thread, sorted, so two tools' lines
-# compare as text.
+# thread_calls.py LOG BS: from an `strace -f -y -s 16` log (16: a node mask's words whole), what
+# each I/O thread of a fio job set for itself: the threads that read or write BS bytes at a time
+# (the job's; not the main thread's layout, not fio's clock threads), each named by the file it
+# did I/O on (NAME.N, fio's and nodemark's file names), with the CPU mask of its last
+# sched_setaffinity ("-": none) and its set_mempolicy and mbind calls.  One line per thread,
+# sorted, so two tools' lines compare as text.
 import collections
 import re
 import sys
