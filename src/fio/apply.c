@@ -212,6 +212,7 @@ APPLY_BOOL(randrepeat, j->io.pattern.randrepeat)
 APPLY_BOOL(norandommap, j->io.pattern.norandommap)
 APPLY_BOOL(refill_buffers, j->io.buf.refill_buffers)
 APPLY_BOOL(end_fsync, j->io.sync.end_fsync)
+APPLY_BOOL(serialize_overlap, j->io.queue.serialize_overlap)
 APPLY_BOOL(create_only, j->io.files.create_only)
 /* fio's unlink: whether a file target nodemark created is removed at the end (io/session.c) */
 FIO_APPLY(unlink)

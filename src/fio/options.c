@@ -104,6 +104,9 @@ const struct fio_option fio_options[] = {
 	    "io_job.queue.iodepth_batch_complete_min (completions each wait waits for)"),
 	SUP("iodepth_batch_complete_max", NULL, FIO_T_INT, "1", iodepth_batch_complete_max,
 	    "io_job.queue.iodepth_batch_complete_max (most completions taken per wait; at least the min)"),
+	SUP("serialize_overlap", NULL, FIO_T_BOOL, "0", serialize_overlap,
+	    "io_job.queue.serialize_overlap: an I/O overlapping one queued or in flight on its file waits for its "
+	    "completion (async engines at iodepth > 1)"),
 	IGN("iodepth_low", FIO_T_INT, "nodemark refills the queue as completions come"),
 	IGN("fallocate", FIO_T_STR, "nodemark lays files out by writing real data"),
 	IGN("allow_file_create", FIO_T_BOOL, "nodemark creates its files in its own directory"),

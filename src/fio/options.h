@@ -126,6 +126,7 @@ FIO_APPLY(ioengine);
 FIO_APPLY(cpus_allowed);
 FIO_APPLY(cpus_allowed_policy);
 FIO_APPLY(numa_mem_policy);
+FIO_APPLY(serialize_overlap);
 FIO_APPLY(numa_cpu_nodes);
 FIO_APPLY(percentile_list);
 FIO_APPLY(kb_base);

@@ -159,6 +159,7 @@ struct io_req {
 	                     * to check, IO_VCHECK_WRITE a write to read back later */
 	uint32_t vtag;      /* that write's place in the verify log */
 	uint8_t no_lat;     /* IO_ENGINE_OP_LAT: queue() did no operation (counted, no latency) */
+	uint8_t busy;       /* queued or in flight (the loop's, for serialize_overlap) */
 };
 
 /* What an engine can and cannot do; the rest of io/ asks these, never for an engine by name. */

@@ -127,6 +127,8 @@ struct io_queue_spec {
 	                             * iodepth deep (more: the queue drains that far first) */
 	unsigned iodepth_batch_complete_max; /* most completions taken per wait; 0 (or less than
 	                             * the min): the min, as fio's */
+	int serialize_overlap;      /* an I/O whose bytes overlap one queued or in flight on its
+	                             * file waits until that one completes (fio's serialize_overlap) */
 };
 
 /* io_job.sync: the writes' syncs (io/loop.c). */

@@ -492,7 +492,50 @@ struct ring_slots {
 	unsigned nfree, nqueued, inflight;
 	unsigned inline_done;       /* I/Os queue() did itself (trims), booked since the last look */
 	uint64_t inline_bytes;
+	struct io_req *held;        /* prepared, waiting for an overlapping I/O (serialize_overlap) */
 };
+
+/* fio's serialize_overlap: whether r's bytes overlap those of an I/O queued or in flight on
+ * its file (it then waits for that one's completion, as fio's FIO_Q_BUSY). */
+static __attribute__((noinline)) int overlaps_busy(const struct io_worker *w, const struct io_req *r)
+{
+	for (unsigned i = 0; i < w->depth; i++) {
+		const struct io_req *o = &w->reqs[i];
+		if (o->busy && o->file == r->file && o->offset < r->offset + r->len && r->offset < o->offset + o->len)
+			return 1;
+	}
+	return 0;
+}
+
+/* The next request to queue: the one held back once nothing it overlaps is busy, else a free
+ * slot filled by next_io (held back when it overlaps).  1 with *rp set; 0 nothing to queue now
+ * (a held one waits, or next_io held back: *stop says whether it is done); -1 none free. */
+static inline int take_next(struct io_worker *w, struct io_loop *ls, struct ring_slots *q, struct io_req **rp,
+			    int *stop)
+{
+	if (__builtin_expect(q->held != NULL, 0)) {
+		if (overlaps_busy(w, q->held))
+			return 0;
+		*rp = q->held;
+		q->held = NULL;
+		return 1;
+	}
+	if (q->nfree <= ls->lat_unused)
+		return -1;
+	struct io_req *r = q->freelist[--q->nfree];
+	int n = next_io(w, ls, r);
+	if (n <= 0) { /* done, or held back by pacing (run_async waits once nothing is in flight) */
+		q->nfree++;
+		*stop = n == 0;
+		return 0;
+	}
+	if (__builtin_expect(w->job->queue.serialize_overlap, 0) && overlaps_busy(w, r)) {
+		q->held = r;
+		return 0;
+	}
+	*rp = r;
+	return 1;
+}
 
 /* Hand what is queued to the kernel and stamp it: slat up to the return of the submitting
  * call, clat from there (as fio's io_uring engine stamps issue_time after io_uring_enter). */
@@ -551,19 +594,15 @@ static int refill(struct io_worker *w, struct io_loop *ls, struct ring_slots *q)
 {
 	unsigned batch = w->job->queue.iodepth_batch_submit ? w->job->queue.iodepth_batch_submit : 1;
 	int stop = 0;
-	while (!ls->need_sync && q->nfree > ls->lat_unused) {
-		struct io_req *r = q->freelist[--q->nfree];
-		int n = next_io(w, ls, r);
-		if (n <= 0) { /* done, or held back by pacing (run_async waits once nothing is in flight) */
-			q->nfree++;
-			stop = n == 0;
+	while (!ls->need_sync) {
+		struct io_req *r;
+		if (take_next(w, ls, q, &r, &stop) <= 0)
 			break;
-		}
 		r->start_ns = ticks_now();
 		int rc = w->ops->queue(w, r);
 		if (rc < 0) {
 			io_worker_failf(w, -rc, "%s: cannot queue I/O: %s", w->files[r->file].path, strerror(-rc));
-			q->nfree++;
+			q->freelist[q->nfree++] = r;
 			stop = 1;
 			break;
 		}
@@ -571,6 +610,7 @@ static int refill(struct io_worker *w, struct io_loop *ls, struct ring_slots *q)
 			stop = complete_inline(w, ls, q, r);
 			break;
 		}
+		r->busy = 1;
 		q->queued[q->nqueued++] = r;
 		if (q->nqueued >= batch && submit_queued(w, ls, q) < 0)
 			return -1;
@@ -651,6 +691,7 @@ static void run_async(struct io_worker *w, struct io_loop *ls)
 		ls->last_done = t;
 		for (int i = 0; i < n; i++) {
 			struct io_req *r = q.done[i];
+			r->busy = 0;
 			q.inflight--;
 			q.freelist[q.nfree++] = r;
 			if (complete(w, ls, r, t, 1) < 0)
