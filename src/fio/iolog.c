@@ -15,8 +15,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* write_iolog's files of numjobs' threads after the first (that one writes the file itself). */
+static void close_thread_records(struct fio_iolog_opts *o)
+{
+	if (!o->record_fds)
+		return;
+	for (unsigned t = 1; o->record_fds[t] != -2; t++)
+		if (o->record_fds[t] >= 0)
+			close(o->record_fds[t]);
+	free(o->record_fds);
+	o->record_fds = NULL;
+}
 
 void fio_iolog_free(struct fio_iolog_opts *o)
 {
@@ -24,6 +37,8 @@ void fio_iolog_free(struct fio_iolog_opts *o)
 	free(o->read);
 	free(o->redirect);
 	free(o->entries);
+	free(o->logs);
+	close_thread_records(o);
 	if (o->out) {
 		afile_abort(o->out);
 		free(o->out);
@@ -49,17 +64,43 @@ FIO_APPLY(write_iolog)
 }
 FIO_APPLY(replay_redirect) { return set_path(&j->iolog.redirect, v, err, errlen); }
 
-/* fio gives each of numjobs' threads the next name of a ':' list; one thread replays here. */
+/* Name idx of a ':' list as fio 3.33 reads read_iolog= (get_next_str): "\\:" is a colon of the
+ * name, empty names are skipped. The count of names, and the name in out when idx is below it. */
+static unsigned log_name(const char *list, unsigned idx, char *out, size_t outlen)
+{
+	unsigned n = 0;
+	size_t k = 0;
+	for (const char *c = list;; c++) {
+		if (*c == ':' && c > list && c[-1] == '\\' && k) {
+			k--; /* the backslash goes, the colon stays */
+		} else if (*c == ':' || !*c) {
+			if (k) {
+				if (n == idx && outlen)
+					out[k < outlen ? k : outlen - 1] = '\0';
+				n++;
+			}
+			k = 0;
+			if (!*c)
+				return n;
+			continue;
+		}
+		if (n == idx && k + 1 < outlen)
+			out[k] = *c;
+		k++;
+	}
+}
+
+/* fio gives thread t of numjobs the name t (modulo their count) of a ':' list. */
 FIO_APPLY(read_iolog)
 {
-	if (v && strcmp(v, "-") == 0) /* fio's standard input: a log is a file, of a known size */
-		return nm_errf(err, errlen, "\"-\": standard input is not read; name a file");
 	if (set_path(&j->iolog.read, v, err, errlen) < 0)
 		return -1;
-	char *colon = strchr(j->iolog.read, ':');
-	if (colon)
-		*colon = '\0';
-	return *j->iolog.read ? 0 : nm_errf(err, errlen, "a file name is needed");
+	char name[8];
+	unsigned n = log_name(j->iolog.read, 0, name, sizeof name);
+	for (unsigned i = 0; i < n; i++) /* fio's standard input: a log is a file, of a known size */
+		if (log_name(j->iolog.read, i, name, sizeof name) && strcmp(name, "-") == 0)
+			return nm_errf(err, errlen, "\"-\": standard input is not read; name a file");
+	return n ? 0 : nm_errf(err, errlen, "a file name is needed");
 }
 
 FIO_APPLY(replay_no_stall) { return fio_parse_bool(v, &j->iolog.no_stall, err, errlen); }
@@ -144,6 +185,7 @@ struct log_state {
 	uint64_t extent[IO_MAX_TARGETS]; /* each file's last byte used */
 	char *files[IO_MAX_TARGETS];
 	unsigned nfiles;
+	unsigned char added[IO_MAX_TARGETS]; /* added in the log being read (each log its own files) */
 };
 
 static int file_index(const struct log_state *s, const char *name)
@@ -152,7 +194,7 @@ static int file_index(const struct log_state *s, const char *name)
 		return s->nfiles ? 0 : -1;
 	for (unsigned i = 0; i < s->nfiles; i++)
 		if (strcmp(s->files[i], name) == 0)
-			return (int)i;
+			return s->added[i] ? (int)i : -1;
 	return -1;
 }
 
@@ -172,8 +214,14 @@ static int add_file(struct log_state *s, const char *name, char *err, size_t err
 {
 	if (file_index(s, name) >= 0)
 		return 0; /* added again: fio ignores it with replay_redirect, and keeps one file */
+	for (unsigned i = 0; i < s->nfiles && !s->j->iolog.redirect; i++)
+		if (strcmp(s->files[i], name) == 0) { /* an earlier log's file */
+			s->added[i] = 1;
+			return 0;
+		}
 	if (s->nfiles == IO_MAX_TARGETS)
 		return nm_errf(err, errlen, "more than %d files", IO_MAX_TARGETS);
+	s->added[s->nfiles] = 1;
 	s->files[s->nfiles++] = xstrdup(s->j->iolog.redirect ? s->j->iolog.redirect : name);
 	return 0;
 }
@@ -203,6 +251,8 @@ static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
 	}
 	if (!nt)
 		return 0; /* an empty line */
+	if (nt == 4 && strcmp(tok[0], "fio") == 0 && strcmp(tok[1], "version") == 0 && strcmp(tok[3], "iolog") == 0)
+		return 0; /* a log after a log: numjobs' threads each append theirs (fio reads on past it) */
 	uint64_t delay = 0, ts;
 	if (s->version == 3) {
 		if (parse_u64(tok[0], &ts) < 0)
@@ -371,49 +421,162 @@ static int files_exist(const struct fio_job *j, char *err, size_t errlen)
 	return 0;
 }
 
-int fio_iolog_parse(struct fio_plan *p, struct fio_job *j, char *text, size_t len, char *err, size_t errlen)
+/* The logs' texts onto job j, one after another into one set of entries: the logs' files are
+ * one list of targets, their directions and sizes taken together; thread t replays log t % n.
+ * On failure, *bad is the log that failed. */
+static int parse_logs(struct fio_plan *p, struct fio_job *j, char **texts, const size_t *lens, unsigned n,
+		      unsigned *bad, char *err, size_t errlen)
 {
-	if (j->io.numjobs > 1)
-		return nm_errf(err, errlen, "numjobs=%u: one thread replays a log (numjobs=1)", j->io.numjobs);
 	if (j->io.verify.kind != IO_VERIFY_NONE)
 		return nm_errf(err, errlen, "verify= is not replayed");
 	struct log_state s = { .j = j };
-	int rc = parse_log(&s, text, len, err, errlen);
+	size_t *start = xcalloc(n + 1, sizeof *start);
+	int rc = 0;
+	for (unsigned k = 0; k < n && rc == 0; k++) {
+		*bad = k;
+		s.version = 0;
+		s.last_us = 0;
+		memset(s.added, 0, sizeof s.added);
+		start[k] = s.n;
+		rc = parse_log(&s, texts[k], lens[k], err, errlen);
+	}
+	start[n] = s.n;
 	if (rc == 0)
 		rc = apply_log(p, j, &s, err, errlen);
+	if (rc == 0 && n > 1) {
+		struct io_replay_log *logs = xcalloc(n, sizeof *logs);
+		for (unsigned k = 0; k < n; k++)
+			logs[k] = (struct io_replay_log){ j->iolog.entries + start[k], start[k + 1] - start[k] };
+		free(j->iolog.logs);
+		j->iolog.logs = logs;
+		j->io.replay.logs = logs;
+		j->io.replay.nlogs = n;
+	}
+	free(start);
 	for (unsigned i = 0; i < s.nfiles; i++)
 		free(s.files[i]);
 	free(s.e);
 	return rc;
 }
 
-static int load_one(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
+int fio_iolog_parse(struct fio_plan *p, struct fio_job *j, char *text, size_t len, char *err, size_t errlen)
 {
-	char *text = NULL;
-	size_t len = 0;
-	if (read_log(j->iolog.read, &text, &len, err, errlen) < 0)
-		return -1;
-	int rc = fio_iolog_parse(p, j, text, len, err, errlen);
-	free(text);
-	return rc == 0 ? files_exist(j, err, errlen) : rc;
+	unsigned bad;
+	return parse_logs(p, j, &text, &len, 1, &bad, err, errlen);
+}
+
+/* Job j's logs: the names of read_iolog= its numjobs threads replay (fio's modulo), read and
+ * parsed. 0, or -1 with one line naming the log. */
+static int load_logs(struct fio_plan *p, struct fio_job *j, char *err, size_t errlen)
+{
+	char name[4096];
+	unsigned n = log_name(j->iolog.read, 0, name, sizeof name);
+	if (n > j->io.numjobs)
+		n = j->io.numjobs; /* the names past the threads are never read */
+	char **texts = xcalloc(n, sizeof *texts);
+	size_t *lens = xcalloc(n, sizeof *lens);
+	int rc = 0;
+	unsigned bad = 0;
+	char msg[512];
+	for (unsigned k = 0; k < n && rc == 0; k++) {
+		bad = k;
+		log_name(j->iolog.read, k, name, sizeof name);
+		rc = read_log(name, &texts[k], &lens[k], msg, sizeof msg);
+	}
+	if (rc == 0)
+		rc = parse_logs(p, j, texts, lens, n, &bad, msg, sizeof msg);
+	if (rc == 0)
+		rc = files_exist(j, msg, sizeof msg);
+	if (rc < 0) {
+		log_name(j->iolog.read, bad, name, sizeof name);
+		nm_errf(err, errlen, "read_iolog %s: %s", name, msg);
+	}
+	for (unsigned k = 0; k < n; k++)
+		free(texts[k]);
+	free(texts);
+	free(lens);
+	return rc;
 }
 
 int fio_iologs_load(struct fio_plan *p, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct fio_job *j = &p->jobs[i];
-		char msg[512], qb[64];
-		if (j->iolog.write && j->io.numjobs > 1)
-			return nm_errf(err, errlen, "job '%s': write_iolog: numjobs=%u: one log per thread is not "
-				       "written (numjobs=1)", fio_q(j->name, qb, sizeof qb), j->io.numjobs);
-		if (j->iolog.read && load_one(p, j, msg, sizeof msg) < 0)
-			return nm_errf(err, errlen, "job '%s': read_iolog %s: %s", fio_q(j->name, qb, sizeof qb),
-				       j->iolog.read, msg);
+		char msg[1024], qb[64];
+		if (j->iolog.read && load_logs(p, j, msg, sizeof msg) < 0)
+			return nm_errf(err, errlen, "job '%s': %s", fio_q(j->name, qb, sizeof qb), msg);
 	}
 	return 0;
 }
 
 /* --- the record's file -------------------------------------------------------------------- */
+
+/* A file for thread lines until the end: unnamed, beside the record (its file system, whose
+ * reserve the worker keeps), or in memory where that directory takes none. */
+static int thread_record_fd(const struct atomic_file *af)
+{
+	if (af->is_direct) /* a FIFO or device: no directory to use */
+		return memfd_create("nodemark-iolog", MFD_CLOEXEC);
+	const char *path = af->path;
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) + 1 : 1, slash ? path : ".");
+	int fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	return fd >= 0 ? fd : memfd_create("nodemark-iolog", MFD_CLOEXEC);
+}
+
+/* numjobs > 1: the threads after the first get files of their own; -2 ends the list. */
+static int open_thread_records(struct fio_job *j, char *err, size_t errlen)
+{
+	unsigned n = j->io.numjobs;
+	int *fds = xcalloc(n + 1, sizeof *fds);
+	fds[0] = j->iolog.out->fd;
+	fds[n] = -2;
+	j->iolog.record_fds = fds;
+	for (unsigned t = 1; t < n; t++)
+		fds[t] = -1;
+	for (unsigned t = 1; t < n; t++)
+		if ((fds[t] = thread_record_fd(j->iolog.out)) < 0)
+			return nm_errf(err, errlen, "write_iolog %s: a file for thread %u: %s", j->iolog.write, t,
+				       strerror(errno));
+	j->io.replay.record_fds = fds;
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t k = write(fd, buf, len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			if (k == 0)
+				errno = EIO;
+			return -1;
+		}
+		buf += k;
+		len -= (size_t)k;
+	}
+	return 0;
+}
+
+/* The threads' lines after the first's, in thread order (fio's threads append theirs as each ends). */
+static int append_thread_records(struct fio_job *j, char *err, size_t errlen)
+{
+	char buf[65536];
+	for (unsigned t = 1; j->iolog.record_fds[t] != -2; t++) {
+		int fd = j->iolog.record_fds[t];
+		if (lseek(fd, 0, SEEK_SET) < 0)
+			return nm_errf(err, errlen, "write_iolog %s: %s", j->iolog.write, strerror(errno));
+		for (ssize_t k; (k = read(fd, buf, sizeof buf)) != 0;) {
+			if (k < 0 && errno == EINTR)
+				continue;
+			if (k < 0 || write_all(j->iolog.out->fd, buf, (size_t)k) < 0)
+				return nm_errf(err, errlen, "write_iolog %s: %s", j->iolog.write, strerror(errno));
+		}
+	}
+	return 0;
+}
 
 int fio_iologs_open(struct fio_plan *p, char *err, size_t errlen)
 {
@@ -433,6 +596,8 @@ int fio_iologs_open(struct fio_plan *p, char *err, size_t errlen)
 		j->io.replay.record = 1;
 		j->io.replay.record_fd = af->fd; /* f is a cookie stream: no fileno */
 		j->io.replay.record_name = j->iolog.write;
+		if (j->io.numjobs > 1 && open_thread_records(j, err, errlen) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -445,13 +610,17 @@ int fio_iologs_close(struct fio_plan *p, int commit, char *err, size_t errlen)
 		if (!j->iolog.out)
 			continue;
 		char msg[512];
+		if (commit && rc == 0 && j->iolog.record_fds && append_thread_records(j, err, errlen) < 0)
+			rc = -1;
 		if (commit && rc == 0 && afile_commit(j->iolog.out, msg, sizeof msg) < 0)
 			rc = nm_errf(err, errlen, "write_iolog: %s", msg);
 		else if (!commit || rc)
 			afile_abort(j->iolog.out);
 		free(j->iolog.out);
 		j->iolog.out = NULL;
+		close_thread_records(&j->iolog);
 		j->io.replay.record = 0;
+		j->io.replay.record_fds = NULL;
 	}
 	return rc;
 }

@@ -186,10 +186,11 @@ const struct fio_option fio_options[] = {
 	    "0 only: 1 (zlib .fz files) is refused, nodemark links no zlib"),
 	/* fio's iologs (fio/iolog.c, io/replay.c): a job's I/O recorded, a log replayed */
 	SUP("write_iolog", NULL, FIO_T_STR, NULL, write_iolog,
-	    "io_job.replay.record: each issued I/O as fio's iolog v3 (written whole at the end, not appended; numjobs=1)"),
+	    "io_job.replay.record: each issued I/O as fio's iolog v3 (written whole at the end, not appended; "
+	    "numjobs=N: N whole logs one after another, as fio's threads append theirs)"),
 	SUP("read_iolog", NULL, FIO_T_STR, NULL, read_iolog,
-	    "io_job.replay.entries: a v2/v3 iolog replayed, its files the targets (they must exist); numjobs=1, "
-	    "up to 128 MiB, no blktrace"),
+	    "io_job.replay.entries: a v2/v3 iolog replayed, its files the targets (they must exist); a:b: "
+	    "thread t of numjobs replays name t mod 2, as fio's; up to 128 MiB, no blktrace"),
 	{ "read_iolog_chunked", NULL, FIO_T_BOOL, "0", FIO_OPT_IGNORED, fio_apply_read_iolog_chunked,
 	  "nodemark reads the whole log (up to 128 MiB) before the job starts", NULL },
 	SUP("replay_no_stall", NULL, FIO_T_BOOL, "0", replay_no_stall, "the log's I/Os at once, without its time stamps' gaps"),

@@ -18,7 +18,10 @@
 #define REC_ROOM (4096 + 96) /* the longest line: a path and five numbers */
 
 struct io_trace {
+	const struct io_replay_entry *entries; /* this thread's log */
+	size_t n;
 	size_t next;            /* the replay's next entry */
+	int record_fd;          /* this thread's record */
 	uint64_t t_start;       /* ticks: the loop began */
 	uint64_t t_last;        /* ticks: the last entry's time (its issue, or when it was due) */
 	char *buf;              /* the record's lines not yet written */
@@ -37,6 +40,13 @@ int io_trace_setup(struct io_worker *w)
 		snprintf(w->err, sizeof w->err, "out of memory");
 		return -ENOMEM;
 	}
+	t->entries = s->entries;
+	t->n = s->n;
+	if (s->nlogs) {
+		t->entries = s->logs[w->index % s->nlogs].entries;
+		t->n = s->logs[w->index % s->nlogs].n;
+	}
+	t->record_fd = s->record_fds ? s->record_fds[w->index] : s->record_fd;
 	w->trace = t;
 	return 0;
 }
@@ -62,7 +72,7 @@ static int flush_record(struct io_worker *w)
 		return -1;
 	if (!t->nbuf)
 		return 0;
-	if (fstatvfs(s->record_fd, &fs) == 0 && fs.f_blocks) {
+	if (fstatvfs(t->record_fd, &fs) == 0 && fs.f_blocks) {
 		uint64_t total = (uint64_t)fs.f_blocks * fs.f_frsize, avail = (uint64_t)fs.f_bavail * fs.f_frsize;
 		if (avail < t->nbuf + space_reserve(total)) {
 			t->failed = 1;
@@ -72,7 +82,7 @@ static int flush_record(struct io_worker *w)
 		}
 	}
 	for (size_t off = 0; off < t->nbuf;) {
-		ssize_t k = write(s->record_fd, t->buf + off, t->nbuf - off);
+		ssize_t k = write(t->record_fd, t->buf + off, t->nbuf - off);
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k <= 0) {
@@ -164,9 +174,8 @@ static void replay_sync(struct io_worker *w, const struct io_replay_entry *e, in
 int io_trace_replay_next(struct io_worker *w, struct io_req *r, int measuring)
 {
 	struct io_trace *t = w->trace;
-	const struct io_replay_spec *s = &w->job->replay;
-	while (t->next < s->n && w->status == IO_OK) {
-		const struct io_replay_entry *e = &s->entries[t->next++];
+	while (t->next < t->n && w->status == IO_OK) {
+		const struct io_replay_entry *e = &t->entries[t->next++];
 		if (e->delay_us) { /* from the last entry's time: a late one does not delay the rest */
 			uint64_t due = t->t_last + ticks_from_ns(e->delay_us * 1000);
 			if (sleep_until(w, due))

@@ -30,12 +30,25 @@ struct io_replay_entry {
 	uint8_t act;        /* enum io_replay_act */
 };
 
+/* One log's entries. */
+struct io_replay_log {
+	const struct io_replay_entry *entries;
+	size_t n;
+};
+
 /* io_job.replay. */
 struct io_replay_spec {
 	const struct io_replay_entry *entries; /* the log to replay, or NULL */
 	size_t n;
+	/* numjobs' threads with logs of their own (fio's read_iolog=a:b): thread t replays
+	 * logs[t % nlogs]; nlogs 0: every thread replays entries (fio's one name) */
+	const struct io_replay_log *logs;
+	unsigned nlogs;
 	int record;         /* write each issued I/O to record_fd, as fio's iolog v3 */
 	int record_fd;
+	/* numjobs > 1: thread t's lines go to record_fds[t] (0: record_fd), which the front end
+	 * puts one after another, as fio's threads each append a whole log to the file */
+	const int *record_fds;
 	const char *record_name; /* the file, for messages */
 };
 

@@ -107,6 +107,65 @@ strace_fio nm st8.txt -y -e trace=pread64,nanosleep,clock_nanosleep -- --name=v3
 sleeps=$(awk '/other>/ { n++ } /nanosleep/ && n >= 1 && n < 3 { s++ } END { print s + 0 }' st8.txt)
 if [ "$sleeps" -eq 0 ] && [ "$(grep -c 'other>' st8.txt)" -eq 3 ]; then ok "replay_no_stall: the three I/Os without a sleep between them"; else not_ok "replay_no_stall: no sleep between the I/Os" "$sleeps sleeps"; fi
 
+# --- numjobs > 1 --------------------------------------------------------------------------------
+# blocks LOG: each thread's whole log (fio 3.33's threads each append one, version line first)
+# as one line of its I/Os, the lines sorted (fio's threads append in the order they end)
+blocks() {
+    awk '/^fio version/ { if (b != "") print b; b = "log"; next } NF == 5 { b = b " " $3 " " $4 " " $5 } END { print b }' "$1" | sort
+}
+rm -f data3
+fio --name=w3 --filename="$d/data3" --size=64k --bs=16k --rw=write --numjobs=3 --ioengine=psync \
+    --write_iolog="$d/fio3.log" --output=/dev/null >/dev/null 2>&1
+blocks fio3.log >want9.txt
+rm -f data3
+run_nm fio --no-save --name=w3 --filename="$d/data3" --allow-write="$d/data3" --size=64k --bs=16k --rw=write \
+    --numjobs=3 --write_iolog="$d/nm3.log" --output=/dev/null
+expect_rc 0 "write_iolog with numjobs=3 runs"
+blocks nm3.log >got9.txt
+if [ "$(wc -l <want9.txt)" -eq 3 ] && cmp -s want9.txt got9.txt; then
+    ok "write_iolog, numjobs=3: three whole logs in the file, each thread's I/Os, as fio's"
+else
+    not_ok "write_iolog, numjobs=3: a whole log per thread, as fio's" "fio: $(tr '\n' '|' <want9.txt) nodemark: $(tr '\n' '|' <got9.txt)"
+fi
+# that file replayed (one thread): the version lines between the logs are read past, as fio does
+strace_fio fio st9.txt "${TRACE[@]}" -- --name=r9 --read_iolog="$d/fio3.log" --replay_no_stall=1 --output=/dev/null
+ios_of_strace st9.txt data3 >want10.txt
+strace_fio nm st10.txt "${TRACE[@]}" -- --name=r9 --read_iolog="$d/fio3.log" --allow-write="$d/data3" \
+    --replay_no_stall=1 --output=/dev/null
+expect_rc 0 "nodemark replays fio's numjobs=3 log"
+ios_of_strace st10.txt data3 >got10.txt
+same_ios "fio's numjobs=3 log replayed: every thread's I/Os one after another, as fio replays it" want10.txt got10.txt
+
+# read_iolog=a:b with numjobs=3: thread t replays name t mod 2 (a, b, a), each its whole log
+printf 'fio version 2 iolog\n%s/other add\n%s/other open\n%s/other read 8192 4096\n%s/other read 0 512\n' \
+    "$d" "$d" "$d" "$d" >ja.log
+printf 'fio version 3 iolog\n0 %s/mine add\n1 %s/mine open\n2 %s/mine read 4096 1024\n3 %s/mine read 0 2048\n' \
+    "$d" "$d" "$d" "$d" >jb.log
+# per_thread PREFIX: each thread's reads of other and mine (strace -ff: a file per thread), a
+# line per thread that read, the lines sorted
+per_thread() {
+    for f in "$1".*; do
+        sed -nE 's/^pread64\([0-9]+<[^>]*\/(other|mine)>, .*, ([0-9]+), ([0-9]+)\) = [0-9]+$/\1:\3:\2/p' "$f" | tr '\n' ' '
+        echo
+    done | grep . | sort
+}
+for tool in fio nm; do
+    rm -f "$d/pt-$tool".*
+    strace_fio $tool "$d/pt-$tool" -ff -y -e trace=pread64 -- --name=r3 \
+        --read_iolog="$d/ja.log:$d/jb.log" --numjobs=3 --replay_no_stall=1 --output=/dev/null
+    per_thread "$d/pt-$tool" >"threads-$tool.txt"
+done
+if [ "$(wc -l <threads-fio.txt)" -eq 3 ] && cmp -s threads-fio.txt threads-nm.txt; then
+    ok "read_iolog=a:b, numjobs=3: threads replay a, b, a, each whole, as fio's"
+else
+    not_ok "read_iolog=a:b, numjobs=3: threads replay a, b, a" "fio: $(tr '\n' '|' <threads-fio.txt) nodemark: $(tr '\n' '|' <threads-nm.txt)"
+fi
+# each log adds its own files: an I/O on a file only the other log added is bad input (fio 3.33's
+# thread crashes on it)
+sed 's/mine read 0 2048/other read 0 2048/' jb.log >jc.log
+run_nm fio --no-save --name=r3 --read_iolog="$d/ja.log:$d/jc.log" --numjobs=2 --output=/dev/null
+expect_refused "read_iolog=a:b: an I/O on a file that only the other log added is refused" "jc.log"
+
 # --- refused ------------------------------------------------------------------------------------
 mkfifo fifo
 mkdir adir
@@ -127,8 +186,6 @@ expect_refused "write_iolog never replaces the job's own file" "keep.log"
 check "... which is left as it was" cmp v2.log keep.log
 run_nm fio --no-save --db="$d/store.db" --name=x --filename="$d/other" --size=4k --write_iolog="$d/store.db" --output=/dev/null
 expect_refused "write_iolog never replaces the results store" "store.db"
-run_nm fio --no-save --name=x --filename="$d/other" --size=4k --numjobs=2 --write_iolog="$d/two.log" --output=/dev/null
-expect_refused "write_iolog with numjobs=2 is refused (one log per job)" "numjobs"
 run_nm fio --no-save --name=x --read_iolog="$d/v2.log" --replay_skip=write --output=/dev/null
 expect_refused "replay_skip (blktrace only in fio 3.33) is refused" "blktrace"
 run_nm fio --no-save --name=x --read_iolog=- --output=/dev/null
