@@ -28,6 +28,16 @@ FIO_APPLY(noop)
 	return 0;
 }
 
+/* A number fio reads and nothing uses (a profile's option outside its profile): fio's INT
+ * syntax checked, a leading '-' allowed as fio's parser allows it. */
+FIO_APPLY(unused_int)
+{
+	uint64_t n;
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	return fio_int(j, v[0] == '-' ? v + 1 : v, 0, UINT64_MAX, &n, err, errlen);
+}
+
 FIO_APPLY(rw)
 {
 	static const struct { const char *name; enum io_rw rw; } modes[] = {

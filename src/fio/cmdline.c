@@ -225,6 +225,7 @@ static int job_option(struct fio_plan *p, struct cli_pos *pos, const char *key, 
 	pos->job = fio_plan_add_job(p, val, &p->globals, err, errlen);
 	if (!pos->job)
 		return -1;
+	pos->job->from_cli = 1;
 	fio_optlist_append(&pos->job->opts, "name", val); /* fio lists it in "job options" */
 	globals_engine(p, pos);
 	return 0;

@@ -83,6 +83,7 @@ FIO_APPLY(rwmixwrite);
 FIO_APPLY(bs);
 FIO_APPLY(iodepth);
 FIO_APPLY(numjobs);
+FIO_APPLY(unused_int);
 FIO_APPLY(loops);
 FIO_APPLY(nrfiles);
 FIO_APPLY(size);

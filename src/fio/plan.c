@@ -236,6 +236,34 @@ static int fio_names_check(const struct fio_job *j, char *err, size_t errlen)
 	return 0;
 }
 
+/* The globals' cmdprio_* (io_uring's and libaio's options, rows of nodemark's table) reach a
+ * job only when it runs the globals' engine, as the globals' engine options do in fio 3.33: a
+ * psync job under io_uring globals runs without them. The job's own are read again alone. */
+static void drop_inherited_cmdprio(struct fio_job *j)
+{
+	int found = 0, inherited = 0;
+	const char *gname = fio_optlist_get(&j->inherited, "ioengine", &found);
+	if (!found || !gname)
+		gname = io_engine_fio_name(io_engine_fio_default());
+	const char *jname = j->ioengine ? j->ioengine : io_engine_fio_name(j->io.engine);
+	for (size_t i = 0; i < j->inherited.n; i++)
+		inherited |= !j->inherited.kv[i].dropped && !strncmp(j->inherited.kv[i].key, "cmdprio", 7);
+	if (!inherited || !strcmp(gname, jname))
+		return;
+	free(j->prios.bssplit);
+	j->prios.bssplit = NULL;
+	for (int d = 0; d < DIR_COUNT; d++) {
+		j->prios.pct[d] = 0;
+		j->prios.cmd_cls[d] = j->prios.cmd_level[d] = -1;
+	}
+	char msg[320];
+	for (size_t i = 0; i < j->opts.n; i++) {
+		const struct fio_option *d = fio_option_find(j->opts.kv[i].key);
+		if (d && d->apply && !strncmp(d->name, "cmdprio", 7)) /* checked once already: it parses */
+			apply_value(d, j, j->opts.kv[i].value, msg, sizeof msg);
+	}
+}
+
 /* The options in two rounds, as fio reads a section: the job's own after the globals', the
  * engine's options after the others, so that ioengine= may come after them; they then go to
  * the engine the job runs, and one it does not have is an error (fio's "Bad option"). */
@@ -244,6 +272,7 @@ static int apply_options(struct fio_job *j, char *err, size_t errlen)
 	if (apply_list(j, &j->inherited, 1, NULL, err, errlen) < 0 || apply_list(j, &j->opts, 0, NULL, err, errlen) < 0)
 		return -1;
 	io_engine_options_fio_defaults(&j->io);
+	drop_inherited_cmdprio(j);
 	const struct io_engine_ops *ge = globals_engine(&j->inherited);
 	return apply_list(j, &j->inherited, 1, ge, err, errlen) < 0 || apply_list(j, &j->opts, 0, ge, err, errlen) < 0 ||
 	       fio_names_check(j, err, errlen) < 0 ? -1 : 0;
@@ -338,11 +367,12 @@ int fio_plan_finish(struct fio_plan *p, char *err, size_t errlen)
 		if (resolve_job(p, &p->jobs[i], err, errlen) < 0)
 			return -1;
 
-	/* --section: keep only the named jobs (before groups are numbered, as fio does). */
+	/* --section: keep only the named jobs (before groups are numbered, as fio does); a --name
+	 * job was chosen at its --name, by the --section words before it (fio's order). */
 	if (p->nsections) {
 		size_t kept = 0;
 		for (size_t i = 0; i < p->njobs; i++) {
-			int keep = 0;
+			int keep = p->jobs[i].from_cli;
 			for (size_t s = 0; s < p->nsections; s++)
 				keep |= strcmp(p->jobs[i].name, p->sections[s]) == 0;
 			if (keep)

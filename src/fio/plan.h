@@ -80,6 +80,7 @@ struct fio_job {
 	struct fio_optlist opts;        /* the job's own options, in order ("job options" in JSON) */
 	int stonewall, new_group, group_reporting;
 	int thread;                     /* fio's thread=: only the words of "Starting N ..." */
+	int from_cli;                   /* a --name job: --section chose it at its --name (fio) */
 	int disk_util;                  /* report the activity of the disks under the files (default 1) */
 	char *wait_for;                 /* the name of an earlier job, or NULL */
 	int exitall;                    /* fio's exitall: any job's end then stops others */

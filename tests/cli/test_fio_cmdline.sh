@@ -24,6 +24,10 @@ cases=(
     "0|--na=j --time_b --runt=1|--na is --name, --time_b is --time_based"
     "2|--name=j --siz=64k|--siz: fio's table has size twice (the job's and its tiobench profile's)"
     "2|--name=j --threa|--threa: thread, and its profiles' threads and threads-per-queue"
+    "0|--name=j --threads=2|--threads=N: the tiobench profile's option, taken and ignored"
+    "0|--name=j --threads=4k|--threads=4k: fio's number syntax"
+    "2|--name=j --threads=abc|--threads=abc: not a number"
+    "2|--name=j --threads|--threads bare: it needs a value"
     "0|--name=j --time_based --runtime=1|a switch-type option bare"
     "2|--name=j --rwmix=30|--rwmix: rwmixread or rwmixwrite"
     "2|--name=j --blocksize_=4k|--blocksize_: two of bs's spellings"
@@ -94,6 +98,18 @@ same "--name=global between jobs" --ioengine=null --size=64k --rw=read --name=a 
 same "--name=global first" --name=global --ioengine=null --size=128k --bs=32k --name=a --name=b --rw=write
 same "--section: the options after a job it leaves out are global" --section=b --ioengine=null --size=64k \
     --name=a --rw=write --name=b --name=c
+same "--section after a --name job: that job stays (fio chose it at its --name)" --ioengine=null --size=64k \
+    --name=a --section=b --name=b --name=c --rw=write
+printf '[global]\nioengine=io_uring\ncmdprio_percentage=10\nsize=64k\nfilename=%s/x.g\n[p]\nioengine=psync\n[u]\n' "$d" >"$d/g.fio"
+same "a global cmdprio_percentage under io_uring globals: a psync job runs without it" "$d/g.fio"
+# --threads is not thread: the header says "process" as fio's
+fio --name=j --ioengine=null --size=64k --threads=1 2>/dev/null | grep -m1 '^Starting' >"$d/fio.start"
+run_nm fio --no-save --name=j --ioengine=null --size=64k --threads=1
+if [ -s "$d/fio.start" ] && [ "$(printf '%s\n' "$out" | grep -m1 '^Starting')" = "$(cat "$d/fio.start")" ]; then
+    ok "--threads=1: fio's header line ($(cat "$d/fio.start"))"
+else
+    not_ok "--threads=1: fio's header line" "fio: $(cat "$d/fio.start"); nodemark: $(printf '%s\n' "$out" | grep -m1 '^Starting')"
+fi
 run_nm fio --no-save --output-format=json --ioengine=null --size=64k --name=a --name=global --bs=16k --name=b
 [ "$(json_get '[x["read"]["total_ios"] for x in j["jobs"]]')" = "[16, 4]" ] &&
     ok "--name=global: the job before keeps bs=4k (16 I/Os), the one after has bs=16k (4 I/Os)" ||
