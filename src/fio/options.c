@@ -29,7 +29,7 @@ const struct fio_option fio_options[] = {
 	SUP("size", NULL, FIO_T_SIZE, NULL, size, "io_job.size (bytes of I/O per job)"),
 	SUP("filesize", NULL, FIO_T_SIZE, NULL, filesize, "io_job.filesize; alone (no size=), the job's size is filesize x its files, as fio's"),
 	SUP("offset", "fileoffset", FIO_T_SIZE, "0", offset, "io_job.offset"),
-	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists)"),
+	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists: size/N bytes each, as fio)"),
 	SUP("directory", NULL, FIO_T_LIST, NULL, directory, "io_job.targets (a:b lists)"),
 	SUP("io_size", "io_limit", FIO_T_SIZE, NULL, io_size, "io_job.size (the I/O), with size= as io_job.filesize (the region: random I/O goes over all of it, as fio's)"),
 	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),

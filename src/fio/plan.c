@@ -296,8 +296,13 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 	/* fio's filename=a:b: every thread works on every file, size= shared among them */
 	if (j->filename && !j->dir_targets && j->io.ntargets > 1) {
 		j->io.files.all_targets = 1;
-		if (!j->io.filesize && j->io.size)
+		if (!j->io.filesize && j->io.size) {
+			/* fio's size / files each: what does not divide is not done (size=10k over 3
+			 * files of 1k blocks: 3413 bytes each, 3 blocks of each file) */
 			j->io.filesize = j->io.size / j->io.ntargets;
+			if (!j->io_size)
+				j->io.size = j->io.filesize * j->io.ntargets;
+		}
 	}
 	/* fio's filesize= alone: the job's size is its files' (filesize x files) */
 	if (!j->io.size && j->io.filesize)

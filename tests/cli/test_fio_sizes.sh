@@ -107,6 +107,12 @@ files_like_fio "nrfiles=5, size=503, bs=1, write" --name=x3 --rw=write --directo
 files_like_fio "nrfiles=7, size=355, bsrange=2-6, read (the mix's smallest)" --name=x4 --rw=read --directory=d --nrfiles=7 --size=355 --bsrange=2-6
 files_like_fio "nrfiles=6, size=3077, bs=4,2 (the smallest of the directions), rw" --name=x5 --rw=rw --directory=d --nrfiles=6 --size=3077 --bs=4,2
 files_like_fio "nrfiles=3, size=20000, bs=4k: the remainder under a block, no file longer" --name=x6 --rw=read --directory=d --nrfiles=3 --size=20000 --bs=4k
+# filename=a:b:c: size/3 each (fio's file_size), and what does not divide is not done: 10k
+# over three files of 1k blocks is 3413 bytes each, three blocks of each
+files_like_fio "filename=a:b:c, size=10k, bs=1k, write" --name=y1 --rw=write --filename=d/f.0:d/f.1:d/f.2 --size=10k --bs=1k
+files_like_fio "filename=a:b:c, size=10k, bs=1k, randwrite" --name=y2 --rw=randwrite --filename=d/f.0:d/f.1:d/f.2 --size=10k --bs=1k
+files_like_fio "filename=a:b:c, size=100k, bs=4k, rw" --name=y3 --rw=rw --filename=d/f.0:d/f.1:d/f.2 --size=100k --bs=4k
+files_like_fio "filename=a:b:c, size=10k, io_size=20k, write" --name=y4 --rw=write --filename=d/f.0:d/f.1:d/f.2 --size=10k --io_size=20k --bs=1k
 
 # random_generator=tausworthe64: fio draws a mix's sizes and its offsets from its 64-bit
 # generator, so the bytes (which follow the draws where sizes are no multiples of the smallest)
