@@ -237,10 +237,12 @@ const struct fio_option fio_options[] = {
 	    "io_job.pace.lat_percentile: the share of a window's I/Os that must be under the target"),
 	SUP("latency_run", NULL, FIO_T_BOOL, "0", latency_run, "io_job.pace.lat_run: keep adjusting the depth all run long"),
 	SUP("bssplit", NULL, FIO_T_LIST, NULL, bssplit,
-	    "io_job.pattern.bssplit: SIZE/PCT:... per direction (READ,WRITE); random I/O of a mix has no random map"),
+	    "io_job.pattern.bssplit: SIZE/PCT:... per direction (READ,WRITE; trims take WRITE's); random I/O of a mix "
+	    "takes fio's offsets and random map (src/io/randmap.c)"),
 	SUP("bsrange", "blocksize_range", FIO_T_LIST, NULL, bsrange,
 	    "io_job.pattern.bs_min-io_job.bs: MIN-MAX per direction, multiples of MIN as fio's"),
-	SUP("ba", "blockalign", FIO_T_LIST, NULL, blockalign, "io_job.pattern.blockalign: random offsets' alignment"),
+	SUP("ba", "blockalign", FIO_T_LIST, NULL, blockalign, "io_job.pattern.blockalign: random offsets' alignment; "
+	    "other than the smallest size: no random map, as fio"),
 	SUP("random_distribution", NULL, FIO_T_STR, "random", random_distribution,
 	    "io_job.pattern.dist: random, zipf:θ, pareto:h, normal:dev (alias gauss), each with :center; "
 	    "zoned:A/S:... per direction; not uniform: no random map, as fio"),
