@@ -9,7 +9,10 @@
  *
  * The per-I/O helpers are static inline in this one translation unit on purpose, so the
  * compiler folds them into the two loops; the rare branches (trimwrite, verify, the latency
- * target, rate_min, an engine's pause) are static noinline here, out of the loop's way. What
+ * target, rate_min, an engine's pause) are static noinline here, out of the loop's way. A run
+ * whose every I/O is the common one (simple_run: one direction of one size, no pacing, no mix,
+ * no number_ios...) takes next_io_simple within a pass, so the tests of fio's rarer features
+ * are made once per run, not per I/O (BENCHMARKS.md: instructions per null I/O). What
  * runs once per run, per pass or per second is elsewhere: io/worker.c (the thread, the loop's
  * start, passes, syncs) and io/loop_measure.c (the measured window: the ramp's end, the
  * per-second series, snapshots, the final times). */
@@ -92,6 +95,19 @@ static __attribute__((noinline)) int file_done(struct io_worker *w, struct io_fi
 	return 1;
 }
 
+/* Whether each write gets new data (fio's refill_buffers: random, or buffer_pattern's). */
+static inline int refills(const struct io_job *job)
+{
+	return job->buf.refill_buffers && job->buf.fill != FILL_ZERO;
+}
+
+/* Where an I/O of one size goes in f (none in no file, or in one smaller than the size). */
+static inline uint64_t one_size_offset(struct io_worker *w, const struct io_loop *ls, struct io_file *f, int dir,
+				       uint64_t bs)
+{
+	return w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
+}
+
 /* Fill r with an I/O of direction dir (which pacing may switch). Returns -1 when its rate or
  * think time holds it back (ls->pace says until when), 0 when every file of a mix's file ends
  * is done (the pass is over), else 1. */
@@ -136,7 +152,7 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 		while (__builtin_expect(ls->seq_ends, 0) && f->seq_pos[dir] + bs > f->region_start + f->region_len)
 			if (!file_done(w, &f, &fi, r, bs)) /* the file is done */
 				return 0;
-		r->offset = w->nfiles && f->region_len >= bs ? io_pick_offset(w, f, dir, bs, ls->random) : 0;
+		r->offset = one_size_offset(w, ls, f, dir, bs);
 	}
 	r->len = (uint32_t)bs;
 	r->prio = job->place.ioprio;
@@ -146,7 +162,7 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	ls->pass_ios++;
 	if (__builtin_expect(ls->pace.on, 0))
 		io_pace_issued(&ls->pace, job, dir, bs);
-	if (dir == DIR_WRITE && job->buf.refill_buffers && job->buf.fill != FILL_ZERO)
+	if (dir == DIR_WRITE && refills(job))
 		io_refill_buffer(w, r->buf, bs);
 	return 1;
 }
@@ -177,7 +193,7 @@ static __attribute__((noinline)) int trimwrite_next(struct io_worker *w, struct 
 	ls->pass_ios++;
 	if (ls->pace.on)
 		io_pace_issued(&ls->pace, w->job, DIR_WRITE, r->len);
-	if (w->job->buf.refill_buffers && w->job->buf.fill != FILL_ZERO)
+	if (refills(w->job))
 		io_refill_buffer(w, r->buf, r->len);
 	return 1;
 }
@@ -328,13 +344,51 @@ static __attribute__((noinline)) int next_io_traced(struct io_worker *w, struct 
 	return n;
 }
 
-static inline int next_io(struct io_worker *w, struct io_loop *ls, struct io_req *r)
+/* Whether every I/O of this run is the common one (ls->simple): one direction of one size,
+ * neither paced nor counted (number_ios), no mix, cmdprio, refilled buffers, verify or iolog.
+ * What fill_io and next_io_plain test per I/O for the rest is then known once. */
+static int simple_run(const struct io_worker *w, const struct io_loop *ls)
 {
-	if (__builtin_expect(w->trace != NULL, 0))
+	const struct io_job *job = w->job;
+	int dir = ls->fixed_dir;
+	if (dir < 0 || w->trace || w->vfy || ls->pace.on || ls->number_ios || ls->mix_slack || ls->seq_ends ||
+	    ls->files_again || w->mixed_bs || w->fio_offsets || job->place.ncmdprio[dir])
+		return 0;
+	return !(dir == DIR_WRITE && refills(job));
+}
+
+/* The common I/O within a pass (or zone): what fill_io does for it, none of its tests. */
+static inline void next_io_simple(struct io_worker *w, struct io_loop *ls, struct io_req *r)
+{
+	int dir = ls->fixed_dir;
+	uint64_t bs = w->job->bs[dir];
+	unsigned fi = w->nfiles > 1 ? io_next_file(w, bs) : 0;
+	r->dir = (uint8_t)dir;
+	r->file = (uint16_t)fi;
+	r->offset = one_size_offset(w, ls, &w->files[fi], dir, bs);
+	r->len = (uint32_t)bs;
+	r->prio = w->job->place.ioprio;
+	ls->issued += bs;
+	ls->pass_ios++;
+}
+
+/* The others, and the common I/O that starts a pass or zone (or finds the run over). */
+static __attribute__((noinline)) int next_io_any(struct io_worker *w, struct io_loop *ls, struct io_req *r)
+{
+	if (w->trace)
 		return next_io_traced(w, ls, r);
-	if (__builtin_expect(w->vfy != NULL, 0))
+	if (w->vfy)
 		return next_io_verified(w, ls, r);
 	return next_io_plain(w, ls, r);
+}
+
+static inline int next_io(struct io_worker *w, struct io_loop *ls, struct io_req *r)
+{
+	if (__builtin_expect(ls->simple, 1) && ls->issued < ls->cut) {
+		next_io_simple(w, ls, r);
+		return 1;
+	}
+	return next_io_any(w, ls, r);
 }
 
 /* A read that failed its check (or a logged write, now marked done). -1 stops the job. */
@@ -714,6 +768,7 @@ out:
 
 void io_loop_run(struct io_worker *w, struct io_loop *ls)
 {
+	ls->simple = simple_run(w, ls);
 	if ((w->ops->caps & IO_ENGINE_SYNC))
 		run_sync(w, ls);
 	else

@@ -48,6 +48,8 @@ struct io_loop {
 	uint64_t mix_ios[2], mix_until;
 	uint64_t pass_ios;          /* I/Os issued in this pass (for number_ios) */
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
+	int simple;                /* every I/O of the run is the common one (io/loop.c's
+	                            * simple_run): within a pass, next_io tests nothing else */
 	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
 	unsigned loops_left;
 	unsigned writes_since_sync;
