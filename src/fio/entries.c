@@ -58,8 +58,8 @@ void fio_build_entries(const struct fio_sched *s, struct io_job_result *const *r
 			e->nopts = j->opts.n;
 			e->globals = j->inherited.kv;
 			e->nglobals = j->inherited.n;
-			if (s->runs[i].ss) /* fio shows the group's last one */
-				e->ss = s->runs[i].ss;
+			if (s->runs[i].nss) /* the thread's own judge; the group's (its last job's) */
+				e->ss = &s->runs[i].ss[j->group_reporting ? 0 : t];
 			io_result_merge(&e->res, res);
 			add_prios(&e->res, res, j);
 			e->nthreads++;

@@ -42,8 +42,9 @@ const struct fio_option fio_options[] = {
 	SUP("ramp_time", NULL, FIO_T_TIME, "0", ramp_time, "io_job.ramp_ns"),
 	SUP("startdelay", NULL, FIO_T_TIME, "0", startdelay, "the scheduler starts the job this long after the run"),
 	SUP("steadystate", "ss", FIO_T_STR, "iops_slope:0.01%", steadystate,
-	    "CRIT:LIMIT (iops, iops_slope, bw, bw_slope; N, a bw size, or N%): the job ends once its last "
-	    "steadystate_duration of samples meets it (threads judged together, not one by one)"),
+	    "CRIT:LIMIT (iops, iops_slope, bw, bw_slope; N, a bw size, or N%): a thread ends once its last "
+	    "steadystate_duration of samples meets it (each thread judged alone; with group_reporting the "
+	    "group's sum, ending the whole group)"),
 	SUP("steadystate_duration", "ss_dur", FIO_T_TIME, "0", steadystate_duration,
 	    "the window judged, whole seconds (0: no steady state)"),
 	SUP("steadystate_ramp_time", "ss_ramp", FIO_T_TIME, "0", steadystate_ramp_time,

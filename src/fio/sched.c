@@ -19,6 +19,33 @@ static void flow_weigh(const struct fio_sched *s, size_t i, int sign)
 		io_flow_weigh(io->pace.flow, sign * (int64_t)io->pace.flow_weight * io->numjobs);
 }
 
+/* Whether job k's threads are summed in group g's steady state (fio: group_reporting). */
+static int judged_with_group(const struct fio_plan *p, size_t k, int g)
+{
+	return p->jobs[k].group_reporting && p->jobs[k].io.report.group == g && fio_ss_wanted(&p->jobs[k].ss);
+}
+
+/* fio's judges: each thread its own; with group_reporting the group's last job judges the sum. */
+static void ss_judges(struct fio_runner *r, const struct fio_plan *p, size_t i)
+{
+	const struct fio_job *j = &p->jobs[i];
+	if (!fio_ss_wanted(&j->ss))
+		return;
+	unsigned n = j->io.numjobs;
+	if (j->group_reporting) {
+		n = 1;
+		for (size_t k = i + 1; k < p->njobs; k++)
+			if (judged_with_group(p, k, j->io.report.group))
+				n = 0; /* a later job of the group judges */
+	}
+	if (!n)
+		return;
+	r->nss = n;
+	r->ss = xcalloc(n, sizeof *r->ss);
+	for (unsigned t = 0; t < n; t++)
+		fio_ss_init(&r->ss[t], &j->ss);
+}
+
 int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 {
 	memset(s, 0, sizeof *s);
@@ -43,10 +70,7 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 			abort();
 		for (unsigned t = 0; t < p->jobs[i].io.numjobs; t++) /* a job that never runs reports zeros */
 			io_result_init(&r->res[t]);
-		if (fio_ss_wanted(&p->jobs[i].ss)) {
-			r->ss = xcalloc(1, sizeof *r->ss);
-			fio_ss_init(r->ss, &p->jobs[i].ss);
-		}
+		ss_judges(r, p, i);
 		r->session = io_session_open(&p->jobs[i].io, &st, err, sizeof err);
 		if (!r->session) {
 			nm_error("job '%s': %s", p->jobs[i].name, err);
@@ -87,20 +111,56 @@ static int io_jobs_done(const struct fio_sched *s)
 	return 1;
 }
 
-/* The engine's progress callback (~10 times a second): nonzero stops the job as if it had
- * reached its end -- it reached steady state (only this thread touches r->ss while it runs),
- * exitall stopped it, or exit_on_io_done and no I/O job is left. */
+/* Without group_reporting each running thread is judged on its own figures, and one that
+ * attains steady state stops alone, as in fio 3.33. */
+static void judge_threads(struct fio_runner *r, const struct io_progress *pr, uint64_t at_ns)
+{
+	for (unsigned t = 0; t < pr->nthreads && t < r->nss; t++) {
+		struct io_thread_progress *th = &pr->threads[t];
+		if (!th->done && fio_ss_update(&r->ss[t], at_ns, th->bytes, th->ios))
+			th->stop = 1;
+	}
+}
+
+/* With group_reporting the group's sum (every job's last progress) is judged, and attaining
+ * it stops every job of the group, as in fio 3.33. Called under the lock. */
+static void judge_group(struct fio_sched *s, struct fio_runner *r, uint64_t at_ns)
+{
+	const struct fio_plan *p = s->plan;
+	int g = p->jobs[r->idx].io.report.group;
+	uint64_t bytes = 0, ios = 0;
+	for (size_t k = 0; k < p->njobs; k++)
+		if (judged_with_group(p, k, g)) {
+			bytes += s->runs[k].progress.bytes;
+			ios += s->runs[k].progress.ios;
+		}
+	if (!fio_ss_update(r->ss, at_ns, bytes, ios))
+		return;
+	for (size_t k = 0; k < p->njobs; k++)
+		if (judged_with_group(p, k, g))
+			s->terminate[k] = 1;
+}
+
+/* The engine's progress callback (~10 times a second): judges steady state (only this thread
+ * touches r->ss while it runs), and a nonzero return stops the job as if it had reached its
+ * end -- its group attained steady state or exitall stopped it, or exit_on_io_done and no I/O
+ * job is left. */
 static int stop_requested(const struct io_progress *pr, void *arg)
 {
 	struct fio_runner *r = arg;
 	struct fio_sched *s = r->sched;
-	uint64_t ramp = s->plan->jobs[r->idx].io.ramp_ns;
-	if (r->ss && !pr->ramping && fio_ss_update(r->ss, pr->elapsed_ns - ramp, pr->bytes, pr->ios))
-		return 1;
+	const struct fio_job *j = &s->plan->jobs[r->idx];
+	uint64_t at_ns = pr->elapsed_ns - j->io.ramp_ns; /* fio's clock restarts after ramp_time */
+	if (r->nss && !pr->ramping && !j->group_reporting)
+		judge_threads(r, pr, at_ns);
 	pthread_mutex_lock(&s->lock);
 	r->progress = *pr;
+	r->progress.threads = NULL; /* valid during this call only */
+	r->progress.nthreads = 0;
 	r->has_progress = 1;
-	int stop = s->terminate[r->idx] || (io_job_ends_with_data_jobs(&s->plan->jobs[r->idx].io) && io_jobs_done(s));
+	if (r->nss && !pr->ramping && j->group_reporting)
+		judge_group(s, r, at_ns);
+	int stop = s->terminate[r->idx] || (io_job_ends_with_data_jobs(&j->io) && io_jobs_done(s));
 	pthread_mutex_unlock(&s->lock);
 	return stop;
 }
@@ -274,8 +334,8 @@ void fio_sched_close(struct fio_sched *s)
 			for (unsigned t = 0; t < p->jobs[i].io.numjobs; t++)
 				io_result_free(&r->res[t]);
 		free(r->res);
-		if (r->ss)
-			fio_ss_free(r->ss);
+		for (unsigned t = 0; t < r->nss; t++)
+			fio_ss_free(&r->ss[t]);
 		free(r->ss);
 	}
 	free(s->runs);

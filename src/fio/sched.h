@@ -20,7 +20,10 @@ struct fio_runner {
 	size_t idx;
 	struct io_session *session;
 	struct io_job_result *res;      /* the job's numjobs results */
-	struct fio_ss *ss;              /* steady state detection (fio/steadystate.h), or NULL */
+	/* steady state judges (fio/steadystate.h), as fio 3.33's: one per thread, or with
+	 * group_reporting one for the group's sum, held by the group's last such job; nss 0: none */
+	struct fio_ss *ss;
+	unsigned nss;
 	int status;                     /* IO_OK, IO_INTERRUPTED, ... */
 	char err[512];
 	pthread_t tid;

@@ -1,9 +1,10 @@
-/* fio's steady state detection (steadystate=, ss_dur=, ss_ramp=, ss_interval=): a job's bw and
+/* fio's steady state detection (steadystate=, ss_dur=, ss_ramp=, ss_interval=): a thread's bw and
  * iops are sampled every interval; once the last duration's samples meet the criterion -- all
- * within the limit of their mean, or a least-squares slope under it -- the job ends early.
+ * within the limit of their mean, or a least-squares slope under it -- the thread ends early.
  *
- * Fed from the scheduler's progress callback (fio/sched.c) with the job's running totals; the
- * report (JSON "steadystate", the normal "steadystate  :" line) reads what it kept. */
+ * Fed from the scheduler's progress callback (fio/sched.c) with a thread's running totals, or
+ * with group_reporting its group's sum, as fio 3.33 judges; the report (JSON "steadystate",
+ * the normal "steadystate  :" line) reads what it kept. */
 #ifndef NM_FIO_STEADYSTATE_H
 #define NM_FIO_STEADYSTATE_H
 
@@ -30,8 +31,9 @@ int fio_ss_wanted(const struct fio_ss_opts *o);
 void fio_ss_init(struct fio_ss *ss, const struct fio_ss_opts *o);
 void fio_ss_free(struct fio_ss *ss);
 
-/* The job's totals so far (all threads) at elapsed_ns into its measured part (after fio's
- * ramp_time, as fio's clock restarts there): the first call's totals are the base; a sample
+/* One thread's totals so far (with group_reporting its group's) at elapsed_ns into its job's
+ * measured part (after fio's ramp_time, as fio's clock restarts there): the first call's
+ * totals are the base; a sample
  * each interval since 0, a full window judged. Returns 1 once steady state is attained. */
 int fio_ss_update(struct fio_ss *ss, uint64_t elapsed_ns, uint64_t bytes, uint64_t ios);
 

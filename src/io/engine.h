@@ -70,11 +70,19 @@ const char *io_engine_expected(void);  /* "expected auto, uring, ... or null" */
 /* Live progress, called from the thread that called io_session_run about 10 times a second.
  * Returning nonzero stops the job early, as if it had reached its end: the results hold what
  * ran and the status is IO_OK (MPI's --stonewall stops every rank when the first is done). */
+struct io_thread_progress {
+	uint64_t ios, bytes;        /* so far, this thread, ramp included */
+	int done;                   /* it has ended */
+	int stop;                   /* the callback may set it: this thread alone stops as if at its end
+	                             * (fio's steady state ends each thread that attains it) */
+};
 struct io_progress {
 	uint64_t ios, bytes;        /* so far, all threads, ramp included */
 	uint64_t elapsed_ns;
 	uint64_t expected_ns;       /* time-based: the runtime; size-based: an estimate; 0 unknown */
 	int ramping;
+	unsigned nthreads;          /* the threads started, thread order */
+	struct io_thread_progress *threads; /* valid during the call only */
 };
 typedef int (*io_progress_fn)(const struct io_progress *p, void *arg);
 

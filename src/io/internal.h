@@ -331,7 +331,8 @@ struct io_run_ctl {
 /* Per-worker progress, read by the coordinating thread (one cache line each, no sharing). */
 struct io_live {
 	_Atomic uint64_t ios, bytes;
-	char pad[48];
+	_Atomic int stop;               /* this thread alone is to stop (io_thread_progress.stop) */
+	char pad[44];
 };
 
 struct io_worker {
@@ -470,6 +471,12 @@ void io_worker_pin(struct io_worker *w);
 /* Whether a worker waiting on something outside (a peer, a program) should give up: the
  * run was stopped, interrupted, or is past its deadline. */
 int io_worker_stopping(const struct io_worker *w);
+/* The whole run, or this thread alone, was asked to stop. */
+static inline int io_worker_stop_asked(const struct io_worker *w)
+{
+	return atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(&w->live->stop, memory_order_relaxed);
+}
 /* The file of the next I/O of bs bytes (io/fileservice.c), for a worker with several files. */
 unsigned io_next_file(struct io_worker *w, uint64_t bs);
 

@@ -30,7 +30,7 @@
  * Returns 1 when the loop should stop issuing. */
 static inline int tick(struct io_worker *w, struct io_loop *ls, uint64_t now)
 {
-	if (atomic_load_explicit(&w->ctl->stop, memory_order_relaxed))
+	if (io_worker_stop_asked(w))
 		return 1;
 	unsigned req = atomic_load_explicit(&w->ctl->snap_req, memory_order_acquire);
 	if (__builtin_expect(req != w->snap_seen, 0))

@@ -560,9 +560,27 @@ static int fit_job(struct io_session *s, const struct io_job *job, char *err, si
 
 /* Wait for the started workers, every 100 ms passing on the progress (and a stop asked by
  * it or by a signal). */
-static void wait_workers(struct io_session *s, const struct io_job *job, struct io_live *live, unsigned started,
-			 struct coord *co, io_progress_fn progress, void *progress_arg)
+/* Each started thread's counts so far, and their totals. */
+static void gather_progress(struct io_worker *w, struct io_live *live, unsigned started, struct io_progress *p)
 {
+	for (unsigned i = 0; i < started; i++) {
+		struct io_thread_progress *t = &p->threads[i];
+		t->ios = atomic_load_explicit(&live[i].ios, memory_order_relaxed);
+		t->bytes = atomic_load_explicit(&live[i].bytes, memory_order_relaxed);
+		t->done = atomic_load_explicit(&w[i].finished, memory_order_acquire);
+		t->stop = 0;
+		p->ios += t->ios;
+		p->bytes += t->bytes;
+	}
+	p->nthreads = started;
+}
+
+static void wait_workers(struct io_session *s, const struct io_job *job, struct io_worker *w, struct io_live *live,
+			 unsigned started, struct coord *co, io_progress_fn progress, void *progress_arg)
+{
+	struct io_thread_progress *threads = progress ? calloc(started ? started : 1, sizeof *threads) : NULL;
+	if (progress && !threads)
+		abort();
 	uint64_t t0 = clock_now_ns();
 	uint64_t expected = job->runtime_ns ? job->ramp_ns + job->runtime_ns * job->loops : 0;
 	unsigned finished = 0;
@@ -581,11 +599,8 @@ static void wait_workers(struct io_session *s, const struct io_job *job, struct 
 		if (cleanup_interrupted())
 			atomic_store(&s->ctl.stop, 1);
 		if (progress) {
-			struct io_progress p = { 0 };
-			for (unsigned i = 0; i < started; i++) {
-				p.ios += atomic_load_explicit(&live[i].ios, memory_order_relaxed);
-				p.bytes += atomic_load_explicit(&live[i].bytes, memory_order_relaxed);
-			}
+			struct io_progress p = { .threads = threads };
+			gather_progress(w, live, started, &p);
 			p.elapsed_ns = clock_now_ns() - t0;
 			p.ramping = job->ramp_ns && p.elapsed_ns < job->ramp_ns;
 			p.expected_ns = expected;
@@ -595,8 +610,12 @@ static void wait_workers(struct io_session *s, const struct io_job *job, struct 
 			}
 			if (progress(&p, progress_arg))
 				atomic_store(&s->ctl.stop, 1); /* stopped on request: what ran is the result */
+			for (unsigned i = 0; i < started; i++)
+				if (threads[i].stop) /* this one alone */
+					atomic_store(&live[i].stop, 1);
 		}
 	}
+	free(threads);
 }
 
 /* The run's status from its workers: the first error, a thread that did not start, a signal. */
@@ -672,7 +691,7 @@ int io_session_run(struct io_session *s, const struct io_job *job, struct io_job
 	s->running = w;
 	s->nrunning = started;
 	pthread_mutex_unlock(&s->run_lock);
-	wait_workers(s, job, live, started, &co, progress, progress_arg);
+	wait_workers(s, job, w, live, started, &co, progress, progress_arg);
 	for (unsigned i = 0; i < started; i++)
 		pthread_join(tid[i], NULL);
 	pthread_mutex_lock(&s->run_lock); /* a snapshot in progress finishes first */

@@ -26,7 +26,7 @@ static void reopen_files(struct io_worker *w)
 
 static int stopped(struct io_worker *w, struct io_loop *ls)
 {
-	return w->status != IO_OK || atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) ||
+	return w->status != IO_OK || io_worker_stop_asked(w) ||
 	       (ls->deadline && ticks_now() >= ls->deadline);
 }
 

@@ -128,7 +128,7 @@ void *io_worker_main(void *arg)
 	int rc = io_worker_prepare(w);
 	/* Everyone waits for everyone, failed or not, so no thread is left at the barrier. */
 	pthread_barrier_wait(w->barrier);
-	if (rc < 0 || atomic_load(&w->ctl->stop))
+	if (rc < 0 || io_worker_stop_asked(w))
 		goto out;
 	init_loop(w, &ls);
 	if (w->trace)

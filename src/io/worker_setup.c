@@ -166,6 +166,6 @@ int io_worker_prepare(struct io_worker *w)
 
 int io_worker_stopping(const struct io_worker *w)
 {
-	return atomic_load_explicit(&w->ctl->stop, memory_order_relaxed) || cleanup_interrupted() ||
+	return io_worker_stop_asked(w) || cleanup_interrupted() ||
 	       (w->deadline && ticks_now() >= w->deadline);
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # fio's steady state beside real fio: a job paced at a steady rate ends early once its last
 # ss_dur of samples are within the limit (attained=1), a limit no rate meets runs to its runtime
-# (attained=0), and the JSON "steadystate" section has fio's keys, criterion and window.
+# (attained=0), and the JSON "steadystate" section has fio's keys, criterion and window; each
+# thread of a numjobs job judged alone, and with group_reporting the group's sum.
 . "$(dirname "$0")/lib.sh"
 scratch_dir
 
@@ -90,3 +91,77 @@ fi
 printf '[a]\nioengine=null\nsize=1m\nss_dur=2\n[b]\nioengine=null\nsize=1m\n' >mixed.fio
 run_nm fio --no-save mixed.fio
 expect_refused "a group mixing steady state options is refused in one line"
+
+# fio 3.33 judges each thread on its own figures, and a thread that attains steady state ends
+# alone; with group_reporting it judges the group's sum and ends the whole group at once.
+# Two jobs of one group (the options must agree): "steady", numjobs=2 at 500 I/Os per second
+# each, and "bursty", a burst of I/Os every 2 s (never steady: a 3 s window holds a burst and
+# an empty second).
+threads_file() { # FILE STEADY_RUNTIME BURSTY_RUNTIME [GLOBAL_LINE]
+    printf '[global]\nioengine=null\nrw=read\nbs=4k\nsize=1g\ntime_based\nss=iops:20%%\nss_dur=3\n%s\n' "${4:-}" >"$1"
+    printf '[steady]\nnumjobs=2\nruntime=%s\nrate_iops=500\n' "$2" >>"$1"
+    printf '[bursty]\nruntime=%s\nthinktime=2s\nthinktime_blocks=20000\n' "$3" >>"$1"
+}
+threads_file threads.fio 30 4
+threads_file group.fio 5 5 group_reporting
+
+check_threads() { # FILE TOOL MODE(threads|group): one summary line, or the reason it failed
+    python3 - "$@" <<'EOF'
+import json, sys
+f, tool, mode = sys.argv[1:]
+jobs = json.load(open(f))["jobs"]
+ent = [(x["jobname"], x["job_runtime"], x.get("steadystate") or {}) for x in jobs]
+bad = []
+if mode == "threads":
+    if [e[0] for e in ent] != ["steady", "steady", "bursty"]:
+        sys.exit(f"{tool}: entries {[e[0] for e in ent]}")
+    for name, jr, ss in ent[:2]:  # each thread's own judge: its own 500/s, not the job's 1000/s
+        if ss.get("attained") != 1 or ss.get("ss") != "iops:20.000000%" or not 250 <= ss["data"]["iops_mean"] <= 750:
+            bad.append(f"steady thread: {ss}")
+        if not ss.get("criterion", "").endswith("%") or float(ss["criterion"][:-1]) >= 20:
+            bad.append(f"criterion {ss.get('criterion')}")
+        if jr >= 20000:  # ended well before its 30 s
+            bad.append(f"a steady thread ran {jr} ms")
+    name, jr, ss = ent[2]
+    if ss.get("attained") != 0 or jr < 3900:  # ran its 4 s
+        bad.append(f"bursty: attained {ss.get('attained')}, {jr} ms")
+    summary = "steady 2 threads attained=1 (own iops), bursty attained=0"
+else:
+    if len(ent) != 1:
+        sys.exit(f"{tool}: {len(ent)} entries, not one")
+    name, jr, ss = ent[0]
+    # the group's sum: never steady, so no thread ends early (3 threads of 5 s)
+    if ss.get("attained") != 0 or jr < 3 * 4900:
+        bad.append(f"group: attained {ss.get('attained')}, job_runtime {jr} ms")
+    # a second between bursts holds both steady threads (2 x 500/s), summed: one thread's
+    # judge would show 500, bursty's 0 (the last sample may come after a thread ended)
+    if not any(600 <= v <= 1600 for v in ss["data"]["iops"]):
+        bad.append(f"group window {ss['data']['iops']}")
+    summary = "one group entry attained=0, every thread ran its runtime"
+if bad:
+    sys.exit(f"{tool}: " + "; ".join(bad))
+print(summary)
+EOF
+}
+
+for mode in threads group; do
+    run_nm fio --no-save --output-format=json $mode.fio
+    printf '%s\n' "$out" >nm-$mode.json
+    what="each thread judged alone, ended alone"
+    [ $mode = group ] && what="group_reporting: the group's sum judged, the group ends together"
+    if nm_sum=$(check_threads nm-$mode.json nodemark $mode 2>&1); then
+        ok "nodemark: $what ($nm_sum)"
+    else
+        not_ok "nodemark: $what" "rc $rc: $nm_sum ${err:0:300}"
+    fi
+    if [ $HAVE_FIO = 1 ]; then
+        fio --output-format=json $mode.fio >fio-$mode.json 2>fio-$mode.err
+        if fio_sum=$(check_threads fio-$mode.json fio $mode 2>&1); then
+            ok "fio: the same job file: $what"
+        else
+            not_ok "fio: $what" "$fio_sum $(head -c 300 fio-$mode.err)"
+        fi
+    else
+        skip "$what beside real fio" "fio is missing"
+    fi
+done
