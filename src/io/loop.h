@@ -41,6 +41,8 @@ struct io_loop {
 	                             * block no longer fits it (io/worker.c) */
 	int files_again;            /* every file done before the pass's bytes: they start over
 	                             * within the pass (fio's io_size over a random mix's map) */
+	uint64_t files_whole;       /* one size where the files end a pass (sequential I/O of one
+	                             * direction, a random map): their whole blocks; else 0 */
 	int zoned;                  /* fio's strided zones (job->pattern.zone_size, one file) */
 	/* rw and randrw: the direction as fio's rwmix takes it (io/loop.c's mix_dir): mix_dir's
 	 * I/Os go on until mix_ios[mix_dir] reaches mix_until, then a direction is drawn */

@@ -60,6 +60,7 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 		}
 		if (ls->pass_size <= files && whole < ls->pass_size)
 			ls->pass_size = whole;
+		ls->files_whole = whole;
 		/* trimwrite over more than the files (io_size): fio trims and writes the files'
 		 * whole blocks in rounds, another while the two directions' bytes together fall
 		 * short of the size by a largest block or more (io_size=192k over 128k: one round) */
