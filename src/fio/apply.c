@@ -235,6 +235,7 @@ FIO_APPLY(unlink)
 	return 0;
 }
 APPLY_BOOL(stonewall, j->stonewall)
+APPLY_BOOL(create_serialize, j->create_serialize)
 APPLY_BOOL(new_group, j->new_group)
 APPLY_BOOL(group_reporting, j->group_reporting)
 APPLY_BOOL(thread, j->thread)

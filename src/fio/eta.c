@@ -106,12 +106,13 @@ static void job_counts(struct fio_sched *s, size_t i, int done, uint64_t bytes[3
 	const struct io_job *io = &s->plan->jobs[i].io;
 	struct io_job_result *res = s->runs[i].res, *snap = NULL;
 	if (!done) {
-		if (!s->runs[i].started)
+		struct io_session *ss = s->runs[i].started ? fio_sched_session(s, i) : NULL;
+		if (!ss) /* not started, or still laying its files out */
 			return;
 		snap = calloc(io->numjobs, sizeof *snap);
 		if (!snap)
 			abort();
-		io_session_snapshot(s->runs[i].session, snap, io->numjobs, 50); /* a stuck worker stays 0 */
+		io_session_snapshot(ss, snap, io->numjobs, 50); /* a stuck worker stays 0 */
 		res = snap;
 	}
 	for (unsigned t = 0; t < io->numjobs; t++)

@@ -36,6 +36,9 @@ const struct fio_option fio_options[] = {
 	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.files.create_only"),
 	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,
 	    "io_job.files.keep_created (0: a file target nodemark created stays, marked user.nodemark, for later jobs and runs; 1: removed at the end, with any marked file the job used)"),
+	SUP("create_serialize", NULL, FIO_T_BOOL, "1", create_serialize,
+	    "1: every job's files are laid out before the jobs start, one job after another; 0: a job's "
+	    "files are laid out by its thread when it starts (a stonewalled job's when its turn comes)"),
 	/* how long */
 	SUP("runtime", "timeout", FIO_T_TIME, NULL, runtime, "io_job.runtime_ns"),
 	SUP("time_based", NULL, FIO_T_BOOL, "0", time_based, "io_job.time_based"),

@@ -101,6 +101,7 @@ FIO_APPLY(refill_buffers);
 FIO_APPLY(end_fsync);
 FIO_APPLY(create_only);
 FIO_APPLY(unlink);
+FIO_APPLY(create_serialize);
 FIO_APPLY(stonewall);
 FIO_APPLY(new_group);
 FIO_APPLY(group_reporting);

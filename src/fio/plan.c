@@ -91,6 +91,7 @@ static void job_defaults(struct fio_job *j)
 	j->unit_base = 8;
 	j->zonemode = FIO_ZONE_UNSET;
 	j->disk_util = 1;
+	j->create_serialize = 1;
 	j->clat_percentiles = 1;
 	for (int k = 0; k < FIO_LOG_NKINDS; k++)
 		free(j->logs.prefix[k]);

@@ -85,6 +85,8 @@ struct fio_job {
 	char *wait_for;                 /* the name of an earlier job, or NULL */
 	int exitall;                    /* fio's exitall: any job's end then stops others */
 	uint64_t startdelay_ns;         /* fio's startdelay: the scheduler holds the job this long */
+	int create_serialize;           /* fio's (default 1): files laid out before any job starts;
+	                                 * 0: by the job's own thread when it starts (sched.c) */
 	int exitall_on_error;           /* this job's failure stops others */
 	enum fio_exit_what { FIO_EXIT_GROUP = 0, FIO_EXIT_STONEWALL, FIO_EXIT_ALL } exit_what;
 	int slat_percentiles, clat_percentiles, lat_percentiles;

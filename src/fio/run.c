@@ -41,7 +41,8 @@ static void job_so_far(struct fio_sched *s, size_t i, struct io_job_result *res)
 	struct fio_runner *r = &s->runs[i];
 	unsigned n = s->plan->jobs[i].io.numjobs;
 	int done = fio_sched_job_done(s, i);
-	if (!done && io_session_snapshot(r->session, res, n, 1000) == 0)
+	struct io_session *ss = done ? NULL : fio_sched_session(s, i); /* NULL: not opened yet */
+	if (!done && (!ss || io_session_snapshot(ss, res, n, 1000) == 0))
 		done = fio_sched_job_done(s, i); /* not started yet, or it ended just now */
 	if (!done)
 		return;

@@ -46,6 +46,23 @@ static void ss_judges(struct fio_runner *r, const struct fio_plan *p, size_t i)
 		fio_ss_init(&r->ss[t], &j->ss);
 }
 
+/* Opens job i's session, laying its files out, and says its notes.  IO_OK, or a status with
+ * the reason in err. */
+static int open_session(struct fio_sched *s, size_t i, char *err, size_t errlen)
+{
+	const struct fio_job *j = &s->plan->jobs[i];
+	int st = IO_OK;
+	struct io_session *ss = io_session_open(&j->io, &st, err, errlen);
+	if (!ss)
+		return st;
+	pthread_mutex_lock(&s->lock); /* the reports look at it from another thread */
+	s->runs[i].session = ss;
+	pthread_mutex_unlock(&s->lock);
+	for (const char *const *n = io_session_notes(ss); n && *n; n++)
+		nm_warn("job '%s': %s", j->name, *n);
+	return IO_OK;
+}
+
 int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 {
 	memset(s, 0, sizeof *s);
@@ -59,10 +76,10 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 		s->exitall |= p->jobs[i].exitall;
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
+	pthread_mutex_init(&s->layout_lock, NULL);
 	for (size_t i = 0; i < p->njobs; i++) {
 		struct fio_runner *r = &s->runs[i];
 		char err[768];
-		int st = IO_OK;
 		r->sched = s;
 		r->idx = i;
 		r->res = calloc(p->jobs[i].io.numjobs, sizeof *r->res);
@@ -71,17 +88,53 @@ int fio_sched_open(struct fio_sched *s, const struct fio_plan *p)
 		for (unsigned t = 0; t < p->jobs[i].io.numjobs; t++) /* a job that never runs reports zeros */
 			io_result_init(&r->res[t]);
 		ss_judges(r, p, i);
-		r->session = io_session_open(&p->jobs[i].io, &st, err, sizeof err);
-		if (!r->session) {
+		if (!p->jobs[i].create_serialize)
+			continue; /* fio's create_serialize=0: its thread lays its files out (run_one) */
+		int st = open_session(s, i, err, sizeof err);
+		if (st != IO_OK) {
 			nm_error("job '%s': %s", p->jobs[i].name, err);
 			return st == IO_BAD_JOB ? NM_EXIT_USAGE : st == IO_INTERRUPTED ? NM_EXIT_INTERRUPTED : NM_EXIT_FAILED;
 		}
-		for (const char *const *n = io_session_notes(r->session); n && *n; n++)
-			nm_warn("job '%s': %s", p->jobs[i].name, *n);
 	}
 	for (size_t i = 0; i < p->njobs; i++)
 		flow_weigh(s, i, 1);
 	return NM_EXIT_OK;
+}
+
+struct io_session *fio_sched_session(struct fio_sched *s, size_t i)
+{
+	pthread_mutex_lock(&s->lock);
+	struct io_session *ss = s->runs[i].session;
+	pthread_mutex_unlock(&s->lock);
+	return ss;
+}
+
+/* Whether job i names a file or directory another job names too: two threads laying it out
+ * at once would both find it missing. */
+static int shares_target(const struct fio_plan *p, size_t i)
+{
+	const struct io_job *a = &p->jobs[i].io;
+	for (size_t k = 0; k < p->njobs; k++) {
+		const struct io_job *b = &p->jobs[k].io;
+		for (unsigned x = 0; k != i && x < a->ntargets; x++)
+			for (unsigned y = 0; y < b->ntargets; y++)
+				if (strcmp(a->targets[x], b->targets[y]) == 0)
+					return 1;
+	}
+	return 0;
+}
+
+/* fio's create_serialize=0: the job's files laid out by its own thread as it starts, beside
+ * those of the jobs starting with it (one at a time where they share a file). */
+static int lay_out_at_start(struct fio_sched *s, size_t i, char *err, size_t errlen)
+{
+	int shared = shares_target(s->plan, i);
+	if (shared)
+		pthread_mutex_lock(&s->layout_lock);
+	int st = open_session(s, i, err, errlen);
+	if (shared)
+		pthread_mutex_unlock(&s->layout_lock);
+	return st;
 }
 
 /* exitall: the end of job i stops the jobs its exit_what names (fio's cascade follows: each
@@ -169,8 +222,11 @@ static void *run_one(void *arg)
 {
 	struct fio_runner *r = arg;
 	struct fio_sched *s = r->sched;
-	r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res, stop_requested, r, r->err,
-				   sizeof r->err);
+	if (!s->plan->jobs[r->idx].create_serialize)
+		r->status = lay_out_at_start(s, r->idx, r->err, sizeof r->err);
+	if (r->status == IO_OK)
+		r->status = io_session_run(r->session, &s->plan->jobs[r->idx].io, r->res, stop_requested, r, r->err,
+					   sizeof r->err);
 	flow_weigh(s, r->idx, -1);
 	pthread_mutex_lock(&s->lock);
 	s->done[r->idx] = 1;
@@ -344,6 +400,7 @@ void fio_sched_close(struct fio_sched *s)
 	if (p) {
 		pthread_mutex_destroy(&s->lock);
 		pthread_cond_destroy(&s->cond);
+		pthread_mutex_destroy(&s->layout_lock);
 	}
 	memset(s, 0, sizeof *s);
 }
@@ -352,5 +409,6 @@ const char *fio_engine_name(const struct fio_runner *r, const struct fio_job *j)
 {
 	if (j->ioengine)
 		return j->ioengine;
-	return io_engine_fio_name(io_session_engine(r->session, 0));
+	struct io_session *ss = fio_sched_session(r->sched, r->idx); /* NULL: not laid out yet */
+	return io_engine_fio_name(ss ? io_session_engine(ss, 0) : j->io.engine);
 }

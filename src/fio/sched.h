@@ -1,5 +1,5 @@
 /* Running a plan's jobs in fio's order: every job's files are laid out first (so no layout
- * lands in another job's time), then one starter thread starts the jobs as fio's does, each
+ * lands in another job's time; a create_serialize=0 job's by its own thread when it starts), then one starter thread starts the jobs as fio's does, each
  * on its own thread: in the order given, a job with startdelay not before that long after the
  * run began, a stonewall job (and every job after it) only once nothing runs, a wait_for job
  * once that job is done.  With exitall, a job's end stops others (exit_what: its group, what
@@ -18,7 +18,7 @@ struct fio_sched;
 struct fio_runner {
 	struct fio_sched *sched;
 	size_t idx;
-	struct io_session *session;
+	struct io_session *session;     /* set under the lock (a create_serialize=0 job's once it starts) */
 	struct io_job_result *res;      /* the job's numjobs results */
 	/* steady state judges (fio/steadystate.h), as fio 3.33's: one per thread, or with
 	 * group_reporting one for the group's sum, held by the group's last such job; nss 0: none */
@@ -43,15 +43,19 @@ struct fio_sched {
 	int starter_started;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
+	pthread_mutex_t layout_lock;    /* create_serialize=0 jobs that share a file lay out one at a time */
 };
 
-/* Opens every job's session (laying its files out). Returns an NM_EXIT_* code; on failure the
+/* Opens every job's session (laying its files out), but a create_serialize=0 job's, which its
+ * thread opens when it starts. Returns an NM_EXIT_* code; on failure the
  * job and the reason are said on stderr.  fio_sched_close must be called either way. */
 int fio_sched_open(struct fio_sched *s, const struct fio_plan *p);
 void fio_sched_start(struct fio_sched *s);
 /* Waits until every job is done (returns 1) or the deadline passes (0). */
 int fio_sched_wait(struct fio_sched *s, const struct timespec *deadline);
 int fio_sched_job_done(struct fio_sched *s, size_t i);
+/* Job i's session, or NULL while a create_serialize=0 job has not opened it. */
+struct io_session *fio_sched_session(struct fio_sched *s, size_t i);
 void fio_sched_join(struct fio_sched *s);
 /* The jobs' outcome as an NM_EXIT_* code; failures are said on stderr. */
 int fio_sched_status(const struct fio_sched *s);
