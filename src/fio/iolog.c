@@ -4,6 +4,7 @@
  * with a time stamp in microseconds first: "FILE add|open|close" and
  * "FILE read|write|trim|sync|datasync|wait OFFSET LENGTH". */
 #include "fio/iolog.h"
+#include "fio/iolog_state.h"
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "util/atomicfile.h"
@@ -127,6 +128,27 @@ FIO_APPLY(replay_align)
 	return 0;
 }
 
+/* fio's replay_skip=read,write,trim,sync: the kinds a blktrace replay leaves out (fio 3.33
+ * applies it to blktraces only; a text log replays whole). */
+FIO_APPLY(replay_skip)
+{
+	static const char *const kinds[] = { "read", "write", "trim", "sync" };
+	static const unsigned bits[] = { 1u << IO_REPLAY_READ, 1u << IO_REPLAY_WRITE, 1u << IO_REPLAY_TRIM,
+					 1u << IO_REPLAY_SYNC };
+	char buf[256], qk[64];
+	snprintf(buf, sizeof buf, "%s", v ? v : "");
+	for (char *save = NULL, *k = strtok_r(buf, ",", &save); k; k = strtok_r(NULL, ",", &save)) {
+		unsigned i = 0;
+		while (i < 4 && strcmp(k, kinds[i]) != 0)
+			i++;
+		if (i == 4)
+			return nm_errf(err, errlen, "%s: not a kind to skip (read, write, trim, sync)",
+				       fio_q(k, qk, sizeof qk));
+		j->iolog.skip |= bits[i];
+	}
+	return 0;
+}
+
 FIO_APPLY(read_iolog_chunked)
 {
 	int b;
@@ -174,21 +196,8 @@ static int read_log(const char *path, char **text, size_t *len, char *err, size_
 	return 0;
 }
 
-struct log_state {
-	struct fio_job *j;
-	int version;
-	uint64_t last_us;           /* v3: the last line's time stamp */
-	struct io_replay_entry *e;
-	size_t n, cap;
-	uint64_t ios[DIR_COUNT], bytes[DIR_COUNT], syncs, waits;
-	uint64_t maxlen[DIR_COUNT];
-	uint64_t extent[IO_MAX_TARGETS]; /* each file's last byte used */
-	char *files[IO_MAX_TARGETS];
-	unsigned nfiles;
-	unsigned char added[IO_MAX_TARGETS]; /* added in the log being read (each log its own files) */
-};
-
-static int file_index(const struct log_state *s, const char *name)
+/* the reading of logs, shared with the blktrace reader (fio/iolog_state.h) */
+int fio_log_file_index(const struct fio_log_state *s, const char *name)
 {
 	if (s->j->iolog.redirect)
 		return s->nfiles ? 0 : -1;
@@ -198,7 +207,7 @@ static int file_index(const struct log_state *s, const char *name)
 	return -1;
 }
 
-static struct io_replay_entry *push(struct log_state *s)
+struct io_replay_entry *fio_log_push(struct fio_log_state *s)
 {
 	if (s->n == s->cap) {
 		s->cap = s->cap ? 2 * s->cap : 1024;
@@ -210,9 +219,9 @@ static struct io_replay_entry *push(struct log_state *s)
 }
 
 /* "add": a file of the log (with replay_redirect, the first add is the redirect's file). */
-static int add_file(struct log_state *s, const char *name, char *err, size_t errlen)
+int fio_log_add_file(struct fio_log_state *s, const char *name, char *err, size_t errlen)
 {
-	if (file_index(s, name) >= 0)
+	if (fio_log_file_index(s, name) >= 0)
 		return 0; /* added again: fio ignores it with replay_redirect, and keeps one file */
 	for (unsigned i = 0; i < s->nfiles && !s->j->iolog.redirect; i++)
 		if (strcmp(s->files[i], name) == 0) { /* an earlier log's file */
@@ -224,6 +233,17 @@ static int add_file(struct log_state *s, const char *name, char *err, size_t err
 	s->added[s->nfiles] = 1;
 	s->files[s->nfiles++] = xstrdup(s->j->iolog.redirect ? s->j->iolog.redirect : name);
 	return 0;
+}
+
+/* An I/O of direction a (read, write, trim) counted: its size and its file's extent. */
+void fio_log_count_io(struct fio_log_state *s, int a, uint64_t off, uint64_t len, unsigned fi)
+{
+	s->ios[a]++;
+	s->bytes[a] += len;
+	if (len > s->maxlen[a])
+		s->maxlen[a] = len;
+	if (off + len > s->extent[fi])
+		s->extent[fi] = off + len;
 }
 
 static int parse_u64(const char *t, uint64_t *out)
@@ -240,7 +260,7 @@ static int parse_u64(const char *t, uint64_t *out)
 }
 
 /* One line after the first: 0, or -1 with a message (the caller adds file and line). */
-static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
+static int parse_line(struct fio_log_state *s, char *line, char *err, size_t errlen)
 {
 	char *tok[7];
 	int nt = 0;
@@ -269,13 +289,13 @@ static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
 	char qa[64], qn[160]; /* the log's words in messages: quoted, control characters escaped */
 	if (nt == 2) {
 		if (strcmp(act, "add") == 0)
-			return add_file(s, name, err, errlen);
+			return fio_log_add_file(s, name, err, errlen);
 		if (strcmp(act, "open") != 0 && strcmp(act, "close") != 0)
 			return nm_errf(err, errlen, "%s: not a file action (add, open, close)", fio_q(act, qa, sizeof qa));
-		int fi = file_index(s, name);
+		int fi = fio_log_file_index(s, name);
 		if (fi < 0)
 			return nm_errf(err, errlen, "%s: %s before it was added", fio_q(name, qn, sizeof qn), act);
-		struct io_replay_entry *e = push(s);
+		struct io_replay_entry *e = fio_log_push(s);
 		e->act = IO_REPLAY_FILE;
 		e->file = (uint16_t)fi;
 		e->delay_us = delay;
@@ -296,12 +316,12 @@ static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
 		if (s->version == 3 || s->j->iolog.no_stall) /* fio: not in v3; replay_no_stall drops it */
 			return 0;
 		s->waits++;
-		struct io_replay_entry *e = push(s);
+		struct io_replay_entry *e = fio_log_push(s);
 		e->act = IO_REPLAY_WAIT;
 		e->offset = off;
 		return 0;
 	}
-	int fi = file_index(s, name);
+	int fi = fio_log_file_index(s, name);
 	if (fi < 0)
 		return nm_errf(err, errlen, "%s: an I/O before the file was added", fio_q(name, qn, sizeof qn));
 	if (a <= IO_REPLAY_TRIM && len == 0)
@@ -312,31 +332,24 @@ static int parse_line(struct log_state *s, char *line, char *err, size_t errlen)
 		off /= s->j->iolog.scale;
 	if (s->j->iolog.align)
 		off &= ~(s->j->iolog.align - 1);
-	struct io_replay_entry *e = push(s);
+	struct io_replay_entry *e = fio_log_push(s);
 	e->act = (uint8_t)a;
 	e->file = (uint16_t)fi;
 	e->offset = off;
 	e->len = (uint32_t)len;
 	e->delay_us = delay;
 	if (a <= IO_REPLAY_TRIM) {
-		s->ios[a]++;
-		s->bytes[a] += len;
-		if (len > s->maxlen[a])
-			s->maxlen[a] = len;
-		if (off + len > s->extent[fi])
-			s->extent[fi] = off + len;
+		fio_log_count_io(s, a, off, len, (unsigned)fi);
 	} else {
 		s->syncs++;
 	}
 	return 0;
 }
 
-static int parse_log(struct log_state *s, char *text, size_t len, char *err, size_t errlen)
+static int parse_log(struct fio_log_state *s, char *text, size_t len, char *err, size_t errlen)
 {
-	/* fio finds a blktrace by its magic; this reads only fio's text logs */
-	const unsigned char *m = (const unsigned char *)text;
-	if (len >= 4 && ((m[1] == 0x74 && m[2] == 0x61 && m[3] == 0x65) || (m[0] == 0x65 && m[1] == 0x61 && m[2] == 0x74)))
-		return nm_errf(err, errlen, "a blktrace: replaying blktrace files is not supported");
+	if (fio_blktrace_is((const unsigned char *)text, len)) /* fio knows one by its magic */
+		return fio_blktrace_read(s, (const unsigned char *)text, len, err, errlen);
 	char *nl = strchr(text, '\n');
 	size_t first = nl ? (size_t)(nl - text) : len;
 	if (first >= 19 && strncmp(text, "fio version 2 iolog", 19) == 0)
@@ -365,7 +378,7 @@ static int parse_log(struct log_state *s, char *text, size_t len, char *err, siz
 }
 
 /* The log's I/O onto the job: targets, directions, sizes, the region. */
-static int apply_log(struct fio_plan *p, struct fio_job *j, struct log_state *s, char *err, size_t errlen)
+static int apply_log(struct fio_plan *p, struct fio_job *j, struct fio_log_state *s, char *err, size_t errlen)
 {
 	struct io_job *io = &j->io;
 	int reads = s->ios[DIR_READ] > 0, writes = s->ios[DIR_WRITE] > 0, trims = s->ios[DIR_TRIM] > 0;
@@ -429,7 +442,7 @@ static int parse_logs(struct fio_plan *p, struct fio_job *j, char **texts, const
 {
 	if (j->io.verify.kind != IO_VERIFY_NONE)
 		return nm_errf(err, errlen, "verify= is not replayed");
-	struct log_state s = { .j = j };
+	struct fio_log_state s = { .j = j };
 	size_t *start = xcalloc(n + 1, sizeof *start);
 	int rc = 0;
 	for (unsigned k = 0; k < n && rc == 0; k++) {

@@ -196,7 +196,7 @@ const struct fio_option fio_options[] = {
 	    "numjobs=N: N whole logs one after another, as fio's threads append theirs)"),
 	SUP("read_iolog", NULL, FIO_T_STR, NULL, read_iolog,
 	    "io_job.replay.entries: a v2/v3 iolog replayed, its files the targets (they must exist); a:b: "
-	    "thread t of numjobs replays name t mod 2, as fio's; up to 128 MiB, no blktrace"),
+	    "thread t of numjobs replays name t mod 2, as fio's; or a blktrace (replay_redirect: onto one file); up to 128 MiB"),
 	{ "read_iolog_chunked", NULL, FIO_T_BOOL, "0", FIO_OPT_IGNORED, fio_apply_read_iolog_chunked,
 	  "nodemark reads the whole log (up to 128 MiB) before the job starts", NULL },
 	SUP("replay_no_stall", NULL, FIO_T_BOOL, "0", replay_no_stall, "the log's I/Os at once, without its time stamps' gaps"),
@@ -205,10 +205,12 @@ const struct fio_option fio_options[] = {
 	    "the log's gaps at 100/N of their length (percent of its pace)"),
 	SUP("replay_scale", NULL, FIO_T_INT, "1", replay_scale, "offsets divided by N"),
 	SUP("replay_align", NULL, FIO_T_INT, NULL, replay_align, "offsets rounded down to a power of 2"),
-	REF("replay_skip", FIO_T_STR, "it applies to blktrace replay, which is not supported"),
-	REF("merge_blktrace_file", FIO_T_STR, "blktrace replay is not supported"),
-	REF("merge_blktrace_scalars", FIO_T_LIST, "blktrace replay is not supported"),
-	REF("merge_blktrace_iters", FIO_T_LIST, "blktrace replay is not supported"),
+	SUP("replay_skip", NULL, FIO_T_STR, NULL, replay_skip,
+	    "a blktrace's reads, writes, trims or syncs left out (read,write,trim,sync)"),
+	REF("merge_blktrace_file", FIO_T_STR, "fio 3.33's merge reads no trace ('iolog short read'): it "
+	    "leaves the file empty and replays the traces unmerged"),
+	IGN("merge_blktrace_scalars", FIO_T_LIST, "read only by merge_blktrace_file (refused)"),
+	IGN("merge_blktrace_iters", FIO_T_LIST, "read only by merge_blktrace_file (refused)"),
 	/* I/O priorities (fio/apply_place.c, io/prio.c) */
 	SUP("prio", NULL, FIO_T_INT, NULL, prio, "io_job.place.ioprio's level 0-7: ioprio_set on each thread (class best effort unless prioclass)"),
 	SUP("prioclass", NULL, FIO_T_INT, NULL, prioclass, "io_job.place.ioprio's class 0-3 (ionice's: 1 real-time, 2 best effort, 3 idle)"),

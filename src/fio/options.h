@@ -77,6 +77,7 @@ FIO_APPLY(replay_redirect);
 FIO_APPLY(replay_time_scale);
 FIO_APPLY(replay_scale);
 FIO_APPLY(replay_align);
+FIO_APPLY(replay_skip);
 FIO_APPLY(rw);
 FIO_APPLY(rwmixread);
 FIO_APPLY(rwmixwrite);

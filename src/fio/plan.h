@@ -67,6 +67,7 @@ struct fio_iolog_opts {
 	int no_stall;                   /* replay_no_stall */
 	unsigned time_scale;            /* replay_time_scale: percent of the log's pace (100) */
 	uint64_t scale, align;          /* replay_scale, replay_align; 0: none */
+	unsigned skip;                  /* replay_skip: 1 << enum io_replay_act of each kind left out */
 	struct io_replay_entry *entries; /* the logs read (fio_iologs_load), one after another, owned */
 	struct io_replay_log *logs;     /* numjobs' threads' logs (read_iolog=a:b), into entries, owned */
 	struct atomic_file *out;        /* write_iolog's file during the run, owned */

@@ -186,7 +186,7 @@ expect_refused "write_iolog never replaces the job's own file" "keep.log"
 check "... which is left as it was" cmp v2.log keep.log
 run_nm fio --no-save --db="$d/store.db" --name=x --filename="$d/other" --size=4k --write_iolog="$d/store.db" --output=/dev/null
 expect_refused "write_iolog never replaces the results store" "store.db"
-run_nm fio --no-save --name=x --read_iolog="$d/v2.log" --replay_skip=write --output=/dev/null
-expect_refused "replay_skip (blktrace only in fio 3.33) is refused" "blktrace"
+run_nm fio --no-save --name=x --read_iolog="$d/v2.log" --replay_skip=writes --output=/dev/null
+expect_refused "replay_skip=writes (not a kind) is refused" "writes"
 run_nm fio --no-save --name=x --read_iolog=- --output=/dev/null
 expect_refused "read_iolog=- (standard input) is refused" "standard input"
