@@ -147,7 +147,10 @@ static uint64_t gap_ns(struct fio_log_state *s, uint64_t time)
 	s->last_us = time;
 	if (!last || o->no_stall || time < last)
 		return 0;
-	return o->time_scale == 100 ? time - last : (uint64_t)((double)(time - last) * 100.0 / o->time_scale);
+	if (o->time_scale == 100)
+		return time - last;
+	double scaled = (double)(time - last) * 100.0 / o->time_scale;
+	return scaled < 1.8e19 ? (uint64_t)scaled : UINT64_MAX; /* a slowed-down gap past 584 years */
 }
 
 int fio_blktrace_read(struct fio_log_state *s, const unsigned char *data, size_t len, char *err, size_t errlen)
