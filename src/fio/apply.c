@@ -175,7 +175,7 @@ FIO_APPLY(loops)
 FIO_APPLY(nrfiles)
 {
 	uint64_t n;
-	if (fio_int(j, v, 1, 65536, &n, err, errlen) < 0)
+	if (fio_int(j, v, 1, IO_MAX_NRFILES, &n, err, errlen) < 0)
 		return -1;
 	j->io.nrfiles = (unsigned)n;
 	return 0;

@@ -74,12 +74,16 @@ int fio_option_apply(const struct fio_option *d, struct fio_job *j, const char *
 }
 
 /* openfiles: how many files a thread keeps open at once. filecreate keeps a file open from
- * its first I/O to its last (one at a time when a file is one block, as in fio's example), and
- * the others keep all of a thread's files open (fio's default). */
+ * its first I/O to its last (one at a time when a file is one block, as in fio's example); a
+ * sync engine's files, fewer than nrfiles, open at their first I/O and close once done
+ * (io/fileservice.c); an engine that queues keeps all of a thread's files open. */
 FIO_APPLY(openfiles)
 {
 	uint64_t n;
-	return fio_int(j, v, 1, UINT32_MAX, &n, err, errlen);
+	if (fio_int(j, v, 1, UINT32_MAX, &n, err, errlen) < 0)
+		return -1;
+	j->io.files.openfiles = (unsigned)n;
+	return 0;
 }
 
 /* create_on_open: fio creates a file when it opens it for I/O rather than at layout; for

@@ -156,13 +156,13 @@ struct io_req {
 	uint64_t offset;
 	char *buf;
 	uint32_t len;
-	uint8_t dir;        /* enum io_dir */
-	uint16_t file;      /* index into the worker's files */
+	uint32_t file;      /* index into the worker's files (nrfiles is up to IO_MAX_NRFILES) */
 	uint64_t start_ns;  /* when it was queued (slat starts) */
 	uint64_t issue_ns;  /* when it was handed to the kernel (clat starts) */
 	int64_t res;        /* bytes done, or -errno */
 	uint32_t index;     /* its slot in the worker's array */
 	uint16_t prio;      /* ioprio value (io_job.place.cmdprio, else io_job.place.ioprio); 0: none */
+	uint8_t dir;        /* enum io_dir */
 	uint8_t vcheck;     /* data verification (io/verify.c): 0 nothing, IO_VCHECK_READ a read
 	                     * to check, IO_VCHECK_WRITE a write to read back later */
 	uint32_t vtag;      /* that write's place in the verify log */

@@ -351,6 +351,11 @@ struct io_worker {
 	uint64_t file_left;         /* I/Os left on files[next_file] before io_next_file moves on */
 	int file_chosen;            /* next_file holds a choice (0 before the first I/O) */
 	unsigned files_done;        /* files done in this pass (io_next_file passes them by) */
+	/* openfiles below nfiles (a sync engine): a file is opened at its first I/O and closed
+	 * once done, as fio's; at the cap the next open file takes the I/O (io/fileservice.c) */
+	unsigned open_cap, nopen;
+	unsigned *open_idx;         /* the open files' indexes, ascending (nopen of open_cap) */
+	int open_flags;
 	int direct;
 	unsigned depth;
 	int mixed_bs;               /* io_job_mixed_bs(): sizes and offsets from io/bssplit.c */
@@ -479,6 +484,8 @@ static inline int io_worker_stop_asked(const struct io_worker *w)
 }
 /* The file of the next I/O of bs bytes (io/fileservice.c), for a worker with several files. */
 unsigned io_next_file(struct io_worker *w, uint64_t bs);
+/* Close file fi, done in this pass, where files are opened lazily (open_cap). */
+void io_file_done_close(struct io_worker *w, unsigned fi);
 
 /* Run one worker to completion (the thread body). */
 void *io_worker_main(void *arg);

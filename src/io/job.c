@@ -107,8 +107,8 @@ int io_job_check(const struct io_job *job, char *err, size_t errlen)
 		return nm_errf(err, errlen, "iodepth %u: expected 1 to 65536", job->iodepth), IO_BAD_JOB;
 	if (job->numjobs < 1 || job->numjobs > 4096)
 		return nm_errf(err, errlen, "numjobs %u: expected 1 to 4096", job->numjobs), IO_BAD_JOB;
-	if (job->nrfiles < 1 || job->nrfiles > 1024)
-		return nm_errf(err, errlen, "nrfiles %u: expected 1 to 1024", job->nrfiles), IO_BAD_JOB;
+	if (job->nrfiles < 1 || job->nrfiles > IO_MAX_NRFILES)
+		return nm_errf(err, errlen, "nrfiles %u: expected 1 to %u", job->nrfiles, IO_MAX_NRFILES), IO_BAD_JOB;
 	if (job->loops < 1)
 		return nm_errf(err, errlen, "loops 0: expected at least 1"), IO_BAD_JOB;
 	unsigned caps = io_engine_caps(job->engine);

@@ -17,6 +17,9 @@
 #include "io/verify.h"
 
 #define IO_MAX_TARGETS 256
+/* Files per thread in a directory (fio's nrfiles is any unsigned): about 0.5 KiB of state
+ * each (struct io_file, its path, its layout entry), so the most is 512 MiB a thread. */
+#define IO_MAX_NRFILES (1u << 20)
 
 enum io_rw {
 	IO_READ,
@@ -106,6 +109,7 @@ struct io_files_spec {
 	                             * i % ntargets */
 	enum io_file_service file_service;
 	unsigned file_service_nr;   /* I/Os on a file before the next (round robin, random); 0: 1 */
+	unsigned openfiles;         /* most files a thread keeps open (fio's openfiles); 0: all */
 	int keep_cache;             /* 1: do not drop a file's page cache when a pass opens it (fio's
 	                             * invalidate=0); 0: drop it at every pass, loop and time-based
 	                             * wrap, as fio's invalidate=1 */

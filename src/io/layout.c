@@ -36,27 +36,61 @@ void io_layout_path(const struct io_job *job, const struct io_target *t, unsigne
 		 job->files.shared_file ? 0 : thread, k);
 }
 
+static uint64_t path_hash(const char *p)
+{
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+	for (; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+	return h;
+}
+
+/* The slot of path: where it is, or the empty one it would go in. */
+static unsigned *find_slot(const struct io_layout *l, const char *path)
+{
+	unsigned mask = 2 * l->cap - 1;
+	for (unsigned i = (unsigned)path_hash(path) & mask;; i = (i + 1) & mask)
+		if (!l->slots[i] || strcmp(l->files[l->slots[i] - 1].path, path) == 0)
+			return &l->slots[i];
+}
+
 struct io_laid_file *io_layout_find(struct io_layout *l, const char *path)
 {
+	if (!l->n)
+		return NULL;
+	unsigned *s = find_slot(l, path);
+	return *s ? &l->files[*s - 1] : NULL;
+}
+
+/* Room for one more file: the array and its hash doubled when full. */
+static int grow(struct io_layout *l)
+{
+	unsigned cap = l->cap ? l->cap * 2 : 16;
+	struct io_laid_file *f = realloc(l->files, cap * sizeof *f);
+	if (!f)
+		return -1;
+	l->files = f;
+	unsigned *slots = calloc(2 * (size_t)cap, sizeof *slots);
+	if (!slots)
+		return -1;
+	free(l->slots);
+	l->slots = slots;
+	l->cap = cap;
 	for (unsigned i = 0; i < l->n; i++)
-		if (strcmp(l->files[i].path, path) == 0)
-			return &l->files[i];
-	return NULL;
+		*find_slot(l, l->files[i].path) = i + 1;
+	return 0;
 }
 
 static int remember(struct io_layout *l, const char *path, uint64_t size)
 {
-	if (l->n == l->cap) {
-		unsigned cap = l->cap ? l->cap * 2 : 16;
-		struct io_laid_file *f = realloc(l->files, cap * sizeof *f);
-		if (!f)
-			return -1;
-		l->files = f;
-		l->cap = cap;
-	}
-	l->files[l->n].path = strdup(path);
+	if (l->n == l->cap && grow(l) < 0)
+		return -1;
+	char *p = strdup(path);
+	if (!p)
+		return -1;
+	l->files[l->n].path = p;
 	l->files[l->n].size = size;
-	return l->files[l->n++].path ? 0 : -1;
+	*find_slot(l, p) = ++l->n;
+	return 0;
 }
 
 /* Write size bytes of random data (a sparse file would read zeros for free). */
@@ -134,6 +168,8 @@ void io_layout_remove_all(struct io_layout *l)
 		free(l->files[i].path);
 	}
 	free(l->files);
+	free(l->slots);
 	l->files = NULL;
+	l->slots = NULL;
 	l->n = l->cap = 0;
 }

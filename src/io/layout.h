@@ -18,6 +18,8 @@ struct io_laid_file {
 struct io_layout {
 	struct io_laid_file *files;
 	unsigned n, cap;
+	unsigned *slots;            /* a hash of the paths: files index + 1, 0 empty; 2 x cap of
+	                             * them, so nrfiles files are found without a scan each */
 };
 
 /* The size of each of a job's files: filesize, else size spread over nrfiles. */

@@ -87,11 +87,13 @@ static __attribute__((noinline)) int file_done(struct io_worker *w, struct io_fi
 					       struct io_req *r, uint64_t bs)
 {
 	(*f)->done = 1;
+	if (__builtin_expect(w->open_cap != 0, 0))
+		io_file_done_close(w, *fi);
 	if (++w->files_done == w->nfiles)
 		return 0;
 	*fi = io_next_file(w, bs);
 	*f = &w->files[*fi];
-	r->file = (uint16_t)*fi;
+	r->file = (uint32_t)*fi;
 	return 1;
 }
 
@@ -120,7 +122,7 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 	unsigned fi = w->nfiles > 1 ? io_next_file(w, bs) : 0;
 	struct io_file *f = &w->files[fi];
 	r->dir = (uint8_t)dir;
-	r->file = (uint16_t)fi;
+	r->file = (uint32_t)fi;
 	if (__builtin_expect(w->fio_offsets != 0, 0)) { /* a random mix's offsets as fio's */
 		int64_t off;
 		while ((off = io_bs_fio_offset(w, f, dir)) < 0) /* the file is done */
@@ -364,7 +366,7 @@ static inline void next_io_simple(struct io_worker *w, struct io_loop *ls, struc
 	uint64_t bs = w->job->bs[dir];
 	unsigned fi = w->nfiles > 1 ? io_next_file(w, bs) : 0;
 	r->dir = (uint8_t)dir;
-	r->file = (uint16_t)fi;
+	r->file = (uint32_t)fi;
 	r->offset = one_size_offset(w, ls, &w->files[fi], dir, bs);
 	r->len = (uint32_t)bs;
 	r->prio = w->job->place.ioprio;

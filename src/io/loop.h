@@ -16,7 +16,7 @@ struct io_loop {
 	                            * I/O was a trim, at tw_offset, tw_len bytes, of tw_file */
 	uint64_t tw_offset;
 	uint32_t tw_len;
-	uint16_t tw_file;
+	uint32_t tw_file;
 	int measuring;
 	uint64_t t_start;          /* ticks: the loop began */
 	uint64_t t_measure;        /* ticks: measuring began (after the ramp) */

@@ -55,6 +55,8 @@ void io_loop_sync_files(struct io_worker *w, struct io_loop *ls)
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
 		int rc = 0;
+		if (f->fd < 0 && w->open_cap) /* closed (openfiles): nothing of it to sync */
+			continue;
 		if (f->map)
 			rc = msync(f->map, f->size, MS_SYNC);
 		if (rc == 0)

@@ -55,8 +55,8 @@ static const struct kind_info *kind_info(enum io_verify_kind k)
 
 struct vlog_entry {
 	uint64_t offset;
-	uint32_t len, seq;
-	uint16_t file, numberio;
+	uint32_t len, seq, file;
+	uint16_t numberio;
 	uint8_t done, drop;
 };
 

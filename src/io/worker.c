@@ -104,7 +104,9 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	/* rw, sequential I/O of both directions over files the pass fits in: a file is done where
 	 * a direction's next I/O no longer fits it, as fio's (each direction has its place in the
 	 * file), the pass where all are or at fio's byte count, whichever comes first */
-	if (!ls->random && ls->fixed_dir < 0 && !ls->trimwrite && !ls->zoned && w->nfiles && !job->pattern.rw_seq_skip) {
+	/* (and one direction where openfiles opens files lazily: a done file is closed for the next) */
+	if (!ls->random && (ls->fixed_dir < 0 || w->open_cap) && !ls->trimwrite && !ls->zoned && w->nfiles &&
+	    !job->pattern.rw_seq_skip) {
 		uint64_t files = 0;
 		for (unsigned i = 0; i < w->nfiles; i++)
 			files += w->files[i].region_len;

@@ -30,6 +30,18 @@ void io_worker_failf(struct io_worker *w, int err, const char *fmt, ...)
 	snprintf(w->res->errmsg, sizeof w->res->errmsg, "%s", w->err);
 }
 
+/* fio's openfiles below the files: each opened at its first I/O, closed once done
+ * (io/fileservice.c). A sync engine's only, where no I/O is in flight when a file closes, and
+ * not with verify (its read-back passes reopen every file) or mmap (it maps every file). */
+static int opens_lazily(const struct io_worker *w)
+{
+	const struct io_job *job = w->job;
+	unsigned caps = w->ops->caps;
+	return job->files.openfiles && job->files.openfiles < w->nfiles && (caps & IO_ENGINE_SYNC) &&
+	       !(caps & (IO_ENGINE_NO_OPEN | IO_ENGINE_NO_LAYOUT | IO_ENGINE_NO_DIRECT)) &&
+	       job->verify.kind == IO_VERIFY_NONE;
+}
+
 int io_worker_open_files(struct io_worker *w)
 {
 	int flags = (io_job_writes(w->job) ? O_RDWR : O_RDONLY) | O_CLOEXEC;
@@ -37,6 +49,19 @@ int io_worker_open_files(struct io_worker *w)
 		flags |= O_DIRECT;
 	if ((w->ops->caps & IO_ENGINE_DISKLESS))
 		return 0;
+	if (opens_lazily(w)) {
+		w->open_idx = malloc(w->job->files.openfiles * sizeof *w->open_idx);
+		if (!w->open_idx) {
+			snprintf(w->err, sizeof w->err, "out of memory");
+			return -ENOMEM;
+		}
+		w->open_cap = w->job->files.openfiles;
+		w->open_flags = flags;
+		for (unsigned i = 0; i < w->nfiles; i++)
+			for (int d = 0; d < DIR_COUNT; d++)
+				w->files[i].seq_pos[d] = w->files[i].region_start;
+		return 0;
+	}
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
 		for (int d = 0; d < DIR_COUNT; d++)
@@ -62,6 +87,9 @@ void io_worker_close_files(struct io_worker *w)
 			close(w->files[i].fd);
 			w->files[i].fd = -1;
 		}
+	w->nopen = w->open_cap = 0;
+	free(w->open_idx);
+	w->open_idx = NULL;
 }
 
 int io_worker_setup_buffers(struct io_worker *w)
