@@ -147,10 +147,7 @@ static uint64_t gap_ns(struct fio_log_state *s, uint64_t time)
 	s->last_us = time;
 	if (!last || o->no_stall || time < last)
 		return 0;
-	if (o->time_scale == 100)
-		return time - last;
-	double scaled = (double)(time - last) * 100.0 / o->time_scale;
-	return scaled < 1.8e19 ? (uint64_t)scaled : UINT64_MAX; /* a slowed-down gap past 584 years */
+	return fio_log_scaled_gap(s, time - last);
 }
 
 int fio_blktrace_read(struct fio_log_state *s, const unsigned char *data, size_t len, char *err, size_t errlen)

@@ -236,6 +236,15 @@ int fio_log_add_file(struct fio_log_state *s, const char *name, char *err, size_
 }
 
 /* An I/O of direction a (read, write, trim) counted: its size and its file's extent. */
+uint64_t fio_log_scaled_gap(const struct fio_log_state *s, uint64_t gap)
+{
+	unsigned scale = s->j->iolog.time_scale;
+	if (scale == 100)
+		return gap;
+	double scaled = (double)gap * 100.0 / scale;
+	return scaled < 1.8e19 ? (uint64_t)scaled : UINT64_MAX;
+}
+
 void fio_log_count_io(struct fio_log_state *s, int a, uint64_t off, uint64_t len, unsigned fi)
 {
 	s->ios[a]++;
@@ -279,7 +288,7 @@ static int parse_line(struct fio_log_state *s, char *line, char *err, size_t err
 			return nm_errf(err, errlen, "expected a time stamp (microseconds) first");
 		/* fio's pace: the gap to the line before, scaled; none after a 0 or a step back */
 		if (s->last_us && !s->j->iolog.no_stall && ts >= s->last_us)
-			delay = (uint64_t)((double)(ts - s->last_us) * 100.0 / s->j->iolog.time_scale);
+			delay = fio_log_scaled_gap(s, ts - s->last_us);
 		s->last_us = ts;
 		memmove(tok, tok + 1, (size_t)--nt * sizeof *tok);
 	}

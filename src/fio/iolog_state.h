@@ -29,6 +29,9 @@ struct io_replay_entry *fio_log_push(struct fio_log_state *s);
 int fio_log_add_file(struct fio_log_state *s, const char *name, char *err, size_t errlen);
 /* A read, write or trim of the log counted: directions, block sizes, the file's extent. */
 void fio_log_count_io(struct fio_log_state *s, int a, uint64_t off, uint64_t len, unsigned fi);
+/* A gap between two of the log's times at replay_time_scale percent of its pace, saturating
+ * where a slowed-down gap no longer fits 64 bits (a double past 2^64 converts undefined). */
+uint64_t fio_log_scaled_gap(const struct fio_log_state *s, uint64_t gap);
 
 /* Whether a log's first bytes are a blktrace record's magic (either byte order). */
 int fio_blktrace_is(const unsigned char *data, size_t len);

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 
+#include "fio/iolog_state.h"
 #include "fio/longopts.h"
 #include "fio/plan.h"
 #include "io/engine.h"
@@ -598,4 +599,24 @@ TEST(fio_engine_tables_are_within_fios)
 	}
 	for (unsigned i = 0; (e = io_engine_at(i)); i++)
 		CHECK(fio_engine_known(io_engine_fio_name(e)));
+}
+
+/* A read_iolog gap slowed down by replay_time_scale saturates where it no longer fits 64 bits
+ * (a double past 2^64 converted to an integer is undefined: UBSan found it in the blktrace
+ * reader, and the text v3 reader had the same line). */
+TEST(iolog_scaled_gap_saturates)
+{
+	struct fio_plan p;
+	char err[256];
+	const char *args[] = { "--name=x", "--size=1m", NULL };
+	CHECK_EQ_INT(parse_argv(&p, args, err, sizeof err), 0);
+	struct fio_log_state s = { .j = &p.jobs[0] };
+	s.j->iolog.time_scale = 1; /* replay_time_scale=1: a gap 100 times as long */
+	CHECK_EQ_U64(fio_log_scaled_gap(&s, 1000), 100000);
+	CHECK_EQ_U64(fio_log_scaled_gap(&s, UINT64_MAX / 2), UINT64_MAX);
+	s.j->iolog.time_scale = 200;
+	CHECK_EQ_U64(fio_log_scaled_gap(&s, 1000), 500);
+	s.j->iolog.time_scale = 100;
+	CHECK_EQ_U64(fio_log_scaled_gap(&s, UINT64_MAX), UINT64_MAX);
+	fio_plan_free(&p);
 }
