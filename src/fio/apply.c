@@ -345,11 +345,8 @@ FIO_APPLY(ioengine)
 FIO_APPLY(cpus_allowed)
 {
 	char qb[64];
-	if (fio_need_value(v, err, errlen) < 0)
+	if (fio_cpu_list_chars(v, err, errlen) < 0)
 		return -1;
-	for (const char *c = v; *c; c++)
-		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
-			return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
 	/* a set, as fio's mask: each CPU once, in order (split hands them out so) */
 	int cpus[CPU_SETSIZE];
 	unsigned char mask[CPU_SETSIZE / 8] = { 0 };

@@ -67,16 +67,7 @@ FIO_APPLY(log_compression)
 	return fio_int(j, v, 1024, 512ull << 20, &n, err, errlen) < 0 ? -1 : 0;
 }
 
-FIO_APPLY(log_compression_cpus)
-{
-	char qb[64];
-	if (fio_need_value(v, err, errlen) < 0)
-		return -1;
-	for (const char *c = v; *c; c++)
-		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
-			return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
-	return 0;
-}
+FIO_APPLY(log_compression_cpus) { return fio_cpu_list_chars(v, err, errlen); }
 
 /* 1 writes zlib streams (.fz): zlib is not among nodemark's libraries (DESIGN's list), and one
  * option is no reason to link it; the text logs are what fio's tools read anyway. */

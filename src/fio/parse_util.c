@@ -137,6 +137,17 @@ int fio_need_value(const char *v, char *err, size_t errlen)
 	return 0;
 }
 
+int fio_cpu_list_chars(const char *v, char *err, size_t errlen)
+{
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (const char *c = v; *c; c++)
+		if (!isdigit((unsigned char)*c) && *c != ',' && *c != '-')
+			return nm_errf(err, errlen, "\"%s\": expected CPU numbers like 0-3,8", fio_q(v, qb, sizeof qb));
+	return 0;
+}
+
 static enum size_units units_of(const struct fio_job *j)
 {
 	return j->kb_base == 1000 ? SIZE_UNITS_FIO_1000 : SIZE_UNITS_FIO_1024;

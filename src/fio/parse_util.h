@@ -26,6 +26,9 @@ const char *fio_optlist_get(const struct fio_optlist *l, const char *key, int *f
 /* fio's value syntax; each returns 0, or -1 with a message in err. */
 int fio_parse_bool(const char *v, int *out, char *err, size_t errlen);   /* NULL (bare flag) = 1 */
 int fio_need_value(const char *v, char *err, size_t errlen);
+/* A CPU list's characters (digits, ',' and '-': "0-3,8"), as cpus_allowed and
+ * log_compression_cpus take it; the numbers themselves are the caller's to check. */
+int fio_cpu_list_chars(const char *v, char *err, size_t errlen);
 /* Whether v's word before its first ':' (all of v without one) is name: "zipf:1.2" is "zipf". */
 int fio_word_is(const char *v, const char *name);
 int fio_size(const struct fio_job *j, const char *v, uint64_t *out, char *err, size_t errlen);

@@ -96,6 +96,24 @@ require_fio() {
     not_ok "fio is installed (scripts/deps.sh installs it)"
     exit 0
 }
+# fio_same_verify_counts WHAT ARGS...: fio and nodemark each write and verify a new file in $d
+# with ARGS; PASS when both exit 0 with the same bytes and I/Os written and read back (and error)
+fio_same_verify_counts() {
+    local what=$1 frc fr nr
+    local fig='j["jobs"][0]["write"]["io_bytes"], j["jobs"][0]["write"]["total_ios"], j["jobs"][0]["read"]["io_bytes"], j["jobs"][0]["read"]["total_ios"], j["jobs"][0]["error"]'
+    shift
+    rm -f "$d/f" "$d/g"
+    fio --output-format=json --name=v --filename="$d/f" "$@" >fio.json 2>fio.err
+    frc=$? fr=$(json_file fio.json "$fig")
+    run_nm fio --no-save --output-format=json --name=v --filename="$d/g" "$@"
+    printf '%s\n' "$out" >nm.json
+    nr=$(json_file nm.json "$fig")
+    if [ "$frc" = 0 ] && [ "$rc" = 0 ] && [ "$fr" = "$nr" ]; then
+        ok "$what: written and verified as fio's $nr"
+    else
+        not_ok "$what" "fio rc $frc: $fr; nodemark rc $rc: $nr ${err:0:300}"
+    fi
+}
 # skip_without TOOL "what": a script that needs TOOL for all it checks SKIPs without it, and stops
 skip_without() {
     command -v "$1" >/dev/null && return 0

@@ -11,46 +11,27 @@
 . "$(dirname "$0")/lib.sh"
 scratch_dir
 require_fio
-FIG='j["jobs"][0]["write"]["io_bytes"], j["jobs"][0]["write"]["total_ios"], j["jobs"][0]["read"]["io_bytes"], j["jobs"][0]["read"]["total_ios"], j["jobs"][0]["error"]'
-
-# same_counts WHAT ARGS...: both tools write+verify a new file with ARGS; PASS when both exit 0
-# with the same bytes and I/Os written and read back
-same_counts() {
-    local what=$1 frc fr nr
-    shift
-    rm -f f g
-    fio --output-format=json --name=v --filename="$d/f" "$@" >fio.json 2>fio.err
-    frc=$? fr=$(json_file fio.json "$FIG")
-    run_nm fio --no-save --output-format=json --name=v --filename="$d/g" "$@"
-    printf '%s\n' "$out" >nm.json
-    nr=$(json_file nm.json "$FIG")
-    if [ "$frc" = 0 ] && [ "$rc" = 0 ] && [ "$fr" = "$nr" ]; then
-        ok "$what: written and verified as fio's $nr"
-    else
-        not_ok "$what" "fio rc $frc: $fr; nodemark rc $rc: $nr ${err:0:300}"
-    fi
-}
 
 M="--rw=randwrite --ioengine=psync --norandommap"
-same_counts "bssplit 4k/16k, norandommap, verify_backlog=8" --size=1m --bssplit=4k/50:16k/50 $M \
+fio_same_verify_counts "bssplit 4k/16k, norandommap, verify_backlog=8" --size=1m --bssplit=4k/50:16k/50 $M \
     --verify=crc32c --verify_backlog=8
-same_counts "bssplit 4k/16k, norandommap, verify_backlog=5, batch 3" --size=1m --bssplit=4k/50:16k/50 $M \
+fio_same_verify_counts "bssplit 4k/16k, norandommap, verify_backlog=5, batch 3" --size=1m --bssplit=4k/50:16k/50 $M \
     --verify=crc32c --verify_backlog=5 --verify_backlog_batch=3
-same_counts "bssplit 4k/8k/64k, norandommap, verify_backlog=16, md5" --size=2m --bssplit=4k/30:8k/30:64k/40 $M \
+fio_same_verify_counts "bssplit 4k/8k/64k, norandommap, verify_backlog=16, md5" --size=2m --bssplit=4k/30:8k/30:64k/40 $M \
     --verify=md5 --verify_backlog=16
-same_counts "bssplit 4k/16k, norandommap, no backlog" --size=1m --bssplit=4k/50:16k/50 $M --verify=crc32c
-same_counts "random bssplit with the random map: every write read back" --size=1m --bssplit=4k/50:16k/50 \
+fio_same_verify_counts "bssplit 4k/16k, norandommap, no backlog" --size=1m --bssplit=4k/50:16k/50 $M --verify=crc32c
+fio_same_verify_counts "random bssplit with the random map: every write read back" --size=1m --bssplit=4k/50:16k/50 \
     --rw=randwrite --ioengine=psync --verify=crc32c
-same_counts "random bssplit with the random map and verify_backlog=8" --size=4m --bssplit=4k/30:64k/70 \
+fio_same_verify_counts "random bssplit with the random map and verify_backlog=8" --size=4m --bssplit=4k/30:64k/70 \
     --rw=randwrite --ioengine=psync --verify=md5 --verify_backlog=8
-same_counts "random bsrange 4k-64k, number_ios=50" --size=1m --bsrange=4k-64k --rw=randwrite --ioengine=psync \
+fio_same_verify_counts "random bsrange 4k-64k, number_ios=50" --size=1m --bsrange=4k-64k --rw=randwrite --ioengine=psync \
     --verify=crc32c --number_ios=50
 
 E="--size=1m --rw=randwrite --ioengine=psync --verify=crc32c --experimental_verify=1"
-same_counts "experimental_verify, 4k with the random map" $E --bs=4k
-same_counts "experimental_verify, random bssplit" $E --bssplit=4k/50:16k/50
-same_counts "experimental_verify, bssplit, norandommap: every write, rewritten ones too" $E --bssplit=4k/50:16k/50 --norandommap
-same_counts "experimental_verify with verify_backlog=8: no backlog, as fio" $E --bssplit=4k/50:16k/50 --norandommap --verify_backlog=8
+fio_same_verify_counts "experimental_verify, 4k with the random map" $E --bs=4k
+fio_same_verify_counts "experimental_verify, random bssplit" $E --bssplit=4k/50:16k/50
+fio_same_verify_counts "experimental_verify, bssplit, norandommap: every write, rewritten ones too" $E --bssplit=4k/50:16k/50 --norandommap
+fio_same_verify_counts "experimental_verify with verify_backlog=8: no backlog, as fio" $E --bssplit=4k/50:16k/50 --norandommap --verify_backlog=8
 rm -f f g
 fio --output-format=json --name=v --filename="$d/f" $E --bs=4k --norandommap >fio.json 2>fio.err
 frc=$? fr=$(json_file fio.json 'j["jobs"][0]["read"]["total_ios"], j["jobs"][0]["error"]')

@@ -9,35 +9,16 @@
 . "$(dirname "$0")/lib.sh"
 scratch_dir
 require_fio
-FIG='j["jobs"][0]["write"]["io_bytes"], j["jobs"][0]["write"]["total_ios"], j["jobs"][0]["read"]["io_bytes"], j["jobs"][0]["read"]["total_ios"], j["jobs"][0]["error"]'
-
-# same_counts WHAT ARGS...: both tools write+verify a new file with ARGS; PASS when both exit 0
-# with the same bytes and I/Os written and read back
-same_counts() {
-    local what=$1 frc fr nr
-    shift
-    rm -f f g
-    fio --output-format=json --name=v --filename="$d/f" "$@" >fio.json 2>fio.err
-    frc=$? fr=$(json_file fio.json "$FIG")
-    run_nm fio --no-save --output-format=json --name=v --filename="$d/g" "$@"
-    printf '%s\n' "$out" >nm.json
-    nr=$(json_file nm.json "$FIG")
-    if [ "$frc" = 0 ] && [ "$rc" = 0 ] && [ "$fr" = "$nr" ]; then
-        ok "$what: written and verified as fio's $nr"
-    else
-        not_ok "$what" "fio rc $frc: $fr; nodemark rc $rc: $nr ${err:0:300}"
-    fi
-}
 
 B="--size=1m --bssplit=4k/50:16k/50 --rw=randwrite --verify=crc32c"
-same_counts "loops=2 norandommap psync: both loops written, one read-back" $B --ioengine=psync --norandommap --loops=2
-same_counts "loops=2 norandommap libaio: a read-back after each loop" $B --ioengine=libaio --norandommap --loops=2
-same_counts "loops=2 norandommap psync verify_backlog=8" $B --ioengine=psync --norandommap --loops=2 --verify_backlog=8
-same_counts "loops=2 with the random map: a read-back after each loop" $B --ioengine=psync --loops=2
-same_counts "io_size=2m over a 1 MiB random map: one pass, its read-back" $B --ioengine=psync --io_size=2m
-same_counts "io_size=3m over a 1 MiB random map: two passes" $B --ioengine=psync --io_size=3m
-same_counts "io_size=3m, bs=4k random map: two passes" --size=1m --io_size=3m --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync
-same_counts "io_size=2m loops=2, bs=4k random map" --size=1m --io_size=2m --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync --loops=2
-same_counts "io_size=2m sequential: one pass" --size=1m --io_size=2m --bs=4k --rw=write --verify=crc32c --ioengine=psync
-same_counts "number_ios=10 loops=2" --size=1m --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync --loops=2 --number_ios=10
+fio_same_verify_counts "loops=2 norandommap psync: both loops written, one read-back" $B --ioengine=psync --norandommap --loops=2
+fio_same_verify_counts "loops=2 norandommap libaio: a read-back after each loop" $B --ioengine=libaio --norandommap --loops=2
+fio_same_verify_counts "loops=2 norandommap psync verify_backlog=8" $B --ioengine=psync --norandommap --loops=2 --verify_backlog=8
+fio_same_verify_counts "loops=2 with the random map: a read-back after each loop" $B --ioengine=psync --loops=2
+fio_same_verify_counts "io_size=2m over a 1 MiB random map: one pass, its read-back" $B --ioengine=psync --io_size=2m
+fio_same_verify_counts "io_size=3m over a 1 MiB random map: two passes" $B --ioengine=psync --io_size=3m
+fio_same_verify_counts "io_size=3m, bs=4k random map: two passes" --size=1m --io_size=3m --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync
+fio_same_verify_counts "io_size=2m loops=2, bs=4k random map" --size=1m --io_size=2m --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync --loops=2
+fio_same_verify_counts "io_size=2m sequential: one pass" --size=1m --io_size=2m --bs=4k --rw=write --verify=crc32c --ioengine=psync
+fio_same_verify_counts "number_ios=10 loops=2" --size=1m --bs=4k --rw=randwrite --verify=crc32c --ioengine=psync --loops=2 --number_ios=10
 rm -f f g
