@@ -133,9 +133,12 @@ else:
     # the group's sum: never steady, so no thread ends early (3 threads of 5 s)
     if ss.get("attained") != 0 or jr < 3 * 4900:
         bad.append(f"group: attained {ss.get('attained')}, job_runtime {jr} ms")
-    # a second between bursts holds both steady threads (2 x 500/s), summed: one thread's
-    # judge would show 500, bursty's 0 (the last sample may come after a thread ended)
-    if not any(600 <= v <= 1600 for v in ss["data"]["iops"]):
+    # the seconds hold both steady threads (2 x 500/s) summed, and bursty's I/Os when a burst
+    # falls in them: the window's median is at least 600. One steady thread's judge would show
+    # about 500 and bursty's mostly 0 (its 2 s think times). A sample may come after the
+    # threads ended (fio: [999, 21023, 0]), and how much of a burst falls in a second depends
+    # on the machine (under ASan a burst spans seconds: [3119, 18953, 9671]): no upper bound.
+    if sorted(ss["data"]["iops"])[len(ss["data"]["iops"]) // 2] < 600:
         bad.append(f"group window {ss['data']['iops']}")
     summary = "one group entry attained=0, every thread ran its runtime"
 if bad:
