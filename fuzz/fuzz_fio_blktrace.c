@@ -32,20 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, pick & 4 ? be : le, 4);
 	memcpy(text + 4, data + 1, size - 1);
 	text[len] = '\0';
-	err[0] = '\0';
-	struct fio_job *j = &p.jobs[0];
-	if (fio_iolog_parse(&p, j, text, len, err, sizeof err) < 0) {
-		fuzz_check_message(err);
-	} else {
-		fuzz_check_plan(&p);
-		FUZZ_ASSERT(j->io.replay.entries != NULL && j->io.replay.n > 0);
-		for (size_t i = 0; i < j->io.replay.n; i++) {
-			const struct io_replay_entry *e = &j->io.replay.entries[i];
-			FUZZ_ASSERT(e->file < j->io.ntargets);
-			if (e->act <= IO_REPLAY_TRIM)
-				FUZZ_ASSERT(e->len > 0 && e->len <= j->io.bs[e->act]);
-		}
-	}
+	fuzz_check_iolog(&p, text, len);
 	free(text);
 	fio_plan_free(&p);
 	return 0;

@@ -18,20 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    fio_plan_finish(&p, err, sizeof err) < 0)
 		abort();
 	char *text = fuzz_cstring(data, size);
-	err[0] = '\0';
-	struct fio_job *j = &p.jobs[0];
-	if (fio_iolog_parse(&p, j, text, size, err, sizeof err) < 0) {
-		fuzz_check_message(err);
-	} else {
-		fuzz_check_plan(&p);
-		FUZZ_ASSERT(j->io.replay.entries != NULL && j->io.replay.n > 0);
-		for (size_t i = 0; i < j->io.replay.n; i++) {
-			const struct io_replay_entry *e = &j->io.replay.entries[i];
-			FUZZ_ASSERT(e->file < j->io.ntargets);
-			if (e->act <= IO_REPLAY_TRIM)
-				FUZZ_ASSERT(e->len > 0 && e->len <= j->io.bs[e->act]);
-		}
-	}
+	fuzz_check_iolog(&p, text, size);
 	free(text);
 	fio_plan_free(&p);
 	return 0;
