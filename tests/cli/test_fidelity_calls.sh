@@ -11,20 +11,24 @@ skip_without strace "system calls per I/O at iodepth=1"
 scratch_dir
 head -c $((8 << 20)) /dev/urandom >"$d/file"
 
-# traced TOOL MiB: a QD1 O_DIRECT 4k random read of MiB under strace; prints
-# "ios bytes submits waits enters others direct": the I/Os and bytes of its JSON; of the thread
+# traced TOOL MiB [RW DEPTH]: an O_DIRECT 4k random read (RW, default randread) of MiB at
+# iodepth DEPTH (default 1) under strace; prints "ios bytes submits waits enters others direct
+# registered single": the I/Os and bytes of its JSON; of the thread
 # that does the I/O, the io_uring_enter calls that submit (to_submit > 0), that only wait
 # (to_submit 0, min_complete > 0), all of them, and its other system calls; whether the file was
-# opened O_DIRECT (by any thread)
+# opened O_DIRECT (by any thread); whether the ring's fd is registered; the submitting calls
+# that carry one I/O and ask for events without waiting (to_submit 1, min_complete 0, GETEVENTS)
 traced() {
-    local tool=$1 mib=$2 log=$d/strace.$1.$2
-    local a=(--name=c --ioengine=io_uring --filename="$d/file" --size="${mib}m" --direct=1 --rw=randread
-        --bs=4k --iodepth=1 --output-format=json)
+    local tool=$1 mib=$2 rw=${3:-randread} depth=${4:-1} log=$d/strace.$1.$2${3:+.$3}
+    local a=(--name=c --ioengine=io_uring --filename="$d/file" --size="${mib}m" --direct=1 --rw="$rw"
+        --bs=4k --iodepth="$depth" --output-format=json)
+    [ "$tool" = nm ] && [ "$rw" != randread ] && a+=(--allow-write="$d/file")
     strace_fio "$tool" "$log" -e signal=none -- "${a[@]}" >"$d/out.json" 2>"$d/err"
     # a call another thread interrupted is split in two lines: count its first ("unfinished")
     grep -v 'resumed>' "$log" | python3 -c '
 import collections, json, re, sys
-j = json.load(open(sys.argv[1]))["jobs"][0]["read"]
+j = json.load(open(sys.argv[1]))["jobs"][0]
+j = j["read"] if j["read"]["total_ios"] else j["write"]
 calls = []
 for line in sys.stdin:
     m = re.match(r"(\d+) +([a-z_0-9]+)\((.*)", line)
@@ -33,7 +37,7 @@ for line in sys.stdin:
 # the I/O thread: the one that makes the io_uring_enter calls
 io = collections.Counter(p for p, n, _ in calls if n == "io_uring_enter").most_common(1)
 io = io[0][0] if io else None
-sub = wait = enters = others = direct = registered = 0
+sub = wait = enters = others = direct = registered = single = 0
 reg_ok = any(n == "io_uring_register" and "IORING_REGISTER_RING_FDS" in a and a.rstrip().endswith("= 1")
              for _, n, a in calls)
 for pid, name, args in calls:
@@ -47,15 +51,16 @@ for pid, name, args in calls:
         f = [x.strip() for x in args.split(",")]
         if int(f[1]) > 0: sub += 1
         elif int(f[2]) > 0: wait += 1
+        if int(f[1]) == 1 and int(f[2]) == 0 and "IORING_ENTER_GETEVENTS" in f[3]: single += 1
     else:
         others += 1
 # the ring fd registered: every call passes IORING_ENTER_REGISTERED_RING (-1: not registered)
 print(j["total_ios"], j["io_bytes"], sub, wait, enters, others, direct,
-      (1 if registered == enters else 0) if reg_ok else -1)' "$d/out.json" "$d/file"
+      (1 if registered == enters else 0) if reg_ok else -1, single)' "$d/out.json" "$d/file"
 }
 
 read -r ios4 bytes4 sub4 wait4 ent4 oth4 dir4 _ < <(traced nm 4)
-read -r ios8 bytes8 sub8 wait8 ent8 oth8 dir8 reg8 < <(traced nm 8)
+read -r ios8 bytes8 sub8 wait8 ent8 oth8 dir8 reg8 _ < <(traced nm 8)
 if [ -z "${ios8:-}" ] || [ "$ios8" -ne 2048 ] || [ "$bytes8" -ne $((8 << 20)) ] || [ "${ios4:-0}" -ne 1024 ]; then
     not_ok "nodemark fio: the QD1 O_DIRECT runs do 1024 and 2048 I/Os of 4 KiB" "got ${ios4:-?} and ${ios8:-?} I/Os, ${bytes8:-?} bytes: $(head -3 "$d/err")"
     exit 0
@@ -97,4 +102,21 @@ if [ "$nm_other" -le $((fio_other + 8)) ]; then
     ok "nodemark fio makes no more other calls per I/O than fio (per 1024 more I/Os: $nm_other vs $fio_other; io_uring_enter $nm_enter vs $fio_enter)"
 else
     not_ok "nodemark fio makes no more other calls per I/O than fio" "per 1024 more I/Os: $nm_other vs fio's $fio_other"
+fi
+
+# The low tail of completion latency (clat p1) at a deep queue: an I/O that completes before the
+# call that submitted it returns has almost no clat in either tool, since both stamp its issue
+# time when that call returns (fio's io_uring commit). How often that happens depends on how the
+# I/Os are submitted and reaped, so both tools must make the same calls for the same job: at
+# iodepth 32, each I/O in its own io_uring_enter that asks for events with a minimum of 0 (no
+# wait inside the submitting call: the completion is taken by a later reap). bench/fidelity.sh
+# prints the p1 ratio beside fio's.
+read -r qios _ qsub _ _ _ _ _ qsingle < <(traced nm 4 randwrite 32)
+read -r fqios _ fqsub _ _ _ _ _ fqsingle < <(traced fio 4 randwrite 32)
+if [ "${qios:-0}" -eq 1024 ] && [ "${fqios:-0}" -eq 1024 ] && [ "$qsub" -eq "$qios" ] && [ "$fqsub" -eq "$fqios" ] &&
+    [ "$qsingle" -eq "$qsub" ] && [ "$fqsingle" -eq "$fqsub" ]; then
+    ok "iodepth 32 randwrite: both tools submit each I/O alone, asking for events without waiting ($qsingle and $fqsingle such calls for 1024 I/Os)"
+else
+    not_ok "iodepth 32 randwrite: both tools submit each I/O alone, asking for events without waiting" \
+        "nodemark ${qios:-?} I/Os, ${qsub:-?} submits, ${qsingle:-?} of them single; fio ${fqios:-?}, ${fqsub:-?}, ${fqsingle:-?}"
 fi
