@@ -129,7 +129,9 @@ static void cell_text(const struct ct_table *t, const struct ct_cell *c, int *si
 }
 
 /* One family's table: its lines are (table, row) pairs of the tables in it.  Columns: the name,
- * a value per column of the model, then a ratio per column after the first. */
+ * the first column's value, then each later column's value followed by its ratio to the first
+ * (as benchstat puts "vs base" beside the column it belongs to: with three columns or more, two
+ * "vs A" ratios at the end would not say which column each is). */
 static void write_family(FILE *f, const struct cmp_model *m, const char *fam, const struct line *ln, size_t n,
 			 int *single)
 {
@@ -162,9 +164,19 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 		for (size_t k = 0; k < nk; k++)
 			if (text_width(txt[i * nk + k]) > w[k])
 				w[k] = text_width(txt[i * nk + k]);
+	/* the print order of the text columns: the value of column c is at 1 + c, its ratio at nc + c */
+	size_t *order = calloc(nk, sizeof *order), no = 0;
+	if (!order)
+		abort();
+	order[no++] = 1;
+	for (size_t c = 1; c < nc; c++) {
+		order[no++] = 1 + c;
+		order[no++] = nc + c;
+	}
 	for (size_t i = 0; i <= n; i++) {
 		fprintf(f, "%s%*s", txt[i * nk], (int)(w[0] - text_width(txt[i * nk])), "");
-		for (size_t k = 1; k < nk; k++) {
+		for (size_t o = 0; o < no; o++) {
+			size_t k = order[o];
 			const char *s = txt[i * nk + k];
 			/* a ratio whose verdict is a called regression or improvement, coloured after
 			 * the widths are measured (escapes take no column) */
@@ -181,6 +193,7 @@ static void write_family(FILE *f, const struct cmp_model *m, const char *fam, co
 		}
 		fputc('\n', f);
 	}
+	free(order);
 	free(txt);
 	free(w);
 }

@@ -219,6 +219,10 @@ c=$(compare_units bandwidth turns-compare.txt)
 # the same medians of the same passes: the same units
 check "compare of the saved run heads its bandwidth with the same words and units (${r#ok }: $c)" \
     test "${r#ok }" = "$c"
+# three columns: each ratio beside the column it belongs to (two "vs ta" at the end would not
+# say which is whose)
+expect_out_matches '^bandwidth \([^)]*\) +ta +tb +vs ta +tc +vs ta$' \
+    "compare --col target of three: 'bandwidth (UNITS)  ta  tb  vs ta  tc  vs ta'"
 
 run_nm disk ta --rw read --size 64k --loops 2 --engine psync --interval 0 -L bs 4k,8k --label th-sweep
 expect_rc 0 "disk -L bs 4k,8k: exit 0"
