@@ -86,7 +86,10 @@ static void print_table(const struct run_summary *v, size_t n)
 					v[i].label ? v[i].label : "-", *v[i].tags ? v[i].tags : "-" };
 		static const size_t widths[] = { 16, 19, 12, 7, 12, 20 };
 		for (size_t k = 0; k < sizeof cells / sizeof *cells; k++) {
-			text_put(out, cells[k], widths[k], 0);
+			/* cleaned first: an escape or a tab in a label is padded as the '?' it shows */
+			char *cell = term_clean_dup(cells[k]);
+			text_put(out, cell, widths[k], 0);
+			free(cell);
 			fputs("  ", out);
 		}
 		fprintf(out, "%zu\n", v[i].nbenches);

@@ -87,6 +87,13 @@ for c in "show last" "runs"; do
         not_ok "$c shows a stored label's escape sequences as '?'" "$(cat -v <<<"$out" | head -3)"
     fi
 done
+# runs pads each cell as it is shown: a tab or a colour escape in a label is a '?' of one column
+# (padded as the raw bytes, the tab widened the row and the escape's '[1m' pushed the next column)
+"$NM" hash --db esc2.db --size 64k --algo sha256 --threads 1 --runs 1 --label $'a\tb\e[1mc' --tag k=v >/dev/null 2>&1
+run_nm runs --db esc2.db
+col=$(python3 -c 'import sys; h, r = sys.argv[1].split("\n")[:2]; print(h.index("TAGS"), r.index("k=v"))' "$out" 2>&1)
+check "runs: a label with a tab and an escape keeps the next column in line (TAGS at, k=v at: $col)" \
+    test "${col% *}" = "${col#* }"
 # show's settings are aligned key/value lines, not a JSON blob.
 run_nm show last --db esc.db
 expect_out_matches '^    algo +sha256$' "show prints a bench's settings as aligned key/value lines"
