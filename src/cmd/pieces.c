@@ -372,18 +372,6 @@ static int run_once(struct pieces_opts *o, struct run_opts *ro, struct record *r
 #define NCELLS 4
 #define NROWS 3 /* Write, Read, ReadWrite */
 
-static const char *rate_si(double bps, char *buf, size_t len)
-{
-	static const char *const unit[] = { "B/s", "kB/s", "MB/s", "GB/s", "TB/s" };
-	int u = 0;
-	while (bps >= 1000 && u < 4) {
-		bps /= 1000;
-		u++;
-	}
-	snprintf(buf, len, "%.*f%s", bps >= 100 ? 0 : bps >= 10 ? 1 : 2, bps, unit[u]);
-	return buf;
-}
-
 static const enum hash_algo matrix_hashes[2] = { HASH_SHA256, HASH_BLAKE3 };
 static const enum pieces_sync matrix_syncs[2] = { PIECES_NOSYNC, PIECES_FSYNC };
 
@@ -447,12 +435,12 @@ static int matrix_report(const struct pieces_opts *o, unsigned runs, double *sam
 			summary_median(samples[c][k], runs, 0.95, &s);
 			summary_range_pct(&s, pct, sizeof pct);
 			if (summary_unstable(&s)) {
-				rate_si(s.lo, lo, sizeof lo);
-				rate_si(s.hi, hi, sizeof hi);
+				units_rate_si(s.lo, lo, sizeof lo);
+				units_rate_si(s.hi, hi, sizeof hi);
 			}
 			if (!o->json)
 				printf("%-28s %s  n=%u\n", name, stats_spread_text(text, sizeof text, s.center, s.lo, s.hi, pct,
-										rate_si(s.center, rate, sizeof rate), lo, hi),
+										units_rate_si(s.center, rate, sizeof rate), lo, hi),
 				       runs);
 			json_t *sj = json_array();
 			for (unsigned i = 0; i < runs; i++)

@@ -56,7 +56,7 @@ rm -rf d0/.nodemark-* d1/.nodemark-*
 run_nm pieces d0 --matrix --runs 2 --count 2 --size 8k --read --no-save
 expect_rc 0 "--matrix exits 0"
 for row in Write/nosync-SHA256 Write/nosync-BLAKE3 Write/sync-BLAKE3 Read/sync-SHA256 ReadWrite/nosync-BLAKE3; do
-    expect_out_matches "^$row +[0-9.]+[kMGT]?B/s ± ([0-9]+%|∞)  n=2\$" "--matrix has the row $row"
+    expect_out_matches "^$row +[0-9.]+ [kMGT]?B/s ± ([0-9]+%|∞)  n=2\$" "--matrix has the row $row"
 done
 run_nm pieces d0 --matrix --runs 1 --count 1 --size 4k --json --no-save
 expect_rc 0 "--matrix --json exits 0"
