@@ -416,8 +416,6 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 			  r->res < 0 ? strerror(e) : "unexpected end of file", hint ? hint : "");
 		return -1;
 	}
-	if (__builtin_expect(r->vcheck != 0, 0) && verify_completed(w, r) < 0)
-		return -1;
 	if (r->dir == DIR_WRITE && (w->job->sync.fsync_every || w->job->sync.fdatasync_every)) {
 		unsigned every = w->job->sync.fsync_every ? w->job->sync.fsync_every : w->job->sync.fdatasync_every;
 		if (++ls->writes_since_sync >= every)
@@ -425,6 +423,9 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 	}
 	if (ls->measuring)
 		book(w, r, done, async);
+	/* checked once counted: fio counts the read that fails its check */
+	if (__builtin_expect(r->vcheck != 0, 0) && verify_completed(w, r) < 0)
+		return -1;
 	if (__builtin_expect(ls->lat.on, 0))
 		return lat_completed(w, ls, r, done);
 	return 0;

@@ -27,8 +27,12 @@ int io_bs_fio_setup(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
 	w->fio_offsets = 0;
-	if (!io_job_mixed_bs(job) || !io_job_random(job) || job->pattern.lfsr || job->pattern.zone_size ||
+	if (!io_job_random(job) || job->pattern.lfsr || job->pattern.zone_size ||
 	    job->rw == IO_RANDTRIM || job->rw == IO_RANDTRIMWRITE)
+		return 0;
+	/* one size: fio's offsets where no map keeps each block once a pass (norandommap, uniform),
+	 * so the blocks a pass writes, rewrites and leaves are fio's (a verify's read-back too) */
+	if (!io_job_mixed_bs(job) && !(job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM))
 		return 0;
 	uint64_t unit = UINT64_MAX;
 	int aligned = 1; /* every direction's offsets on its smallest size: fio keeps its map */
