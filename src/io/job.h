@@ -213,6 +213,8 @@ struct io_job {
 	uint64_t runtime_ns;        /* limit (time_based: exact duration) */
 	uint64_t ramp_ns;           /* run but do not measure */
 	unsigned loops;             /* default 1 */
+	int io_limit;               /* size is fio's io_size (io_limit), over files of their own size:
+	                             * passes go on over them while the job is short of it */
 	uint64_t number_ios;        /* a pass ends after this many I/Os per thread (fio's number_ios);
 	                             * 0: no limit */
 	/* How */

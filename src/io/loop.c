@@ -227,7 +227,12 @@ again:
 		if (ls->issued + ls->mix_slack < ls->pass_size && !(ls->number_ios && ls->pass_ios >= ls->number_ios)) {
 			ls->cut = io_zone_next(w, ls->issued, ls->pass_size); /* a zone's end, mid-pass */
 		} else {
-			if (!job->time_based && !ls->opening) {
+			if (ls->fio_passes && !ls->opening) {
+				ls->done_bytes += ls->issued;
+				ls->done_ios += ls->pass_ios;
+				if (!io_loop_fio_pass(w, ls))
+					return 0;
+			} else if (!job->time_based && !ls->opening) {
 				if (ls->loops_left <= 1)
 					return 0;
 				ls->loops_left--;
@@ -250,6 +255,8 @@ again:
 			uint64_t issued = ls->issued, ios = ls->pass_ios;
 			io_loop_new_pass(w, ls, 1);
 			ls->issued = issued, ls->pass_ios = ios;
+		} else if (ls->fio_passes) { /* the pass is over at what it issued */
+			ls->pass_size = ls->cut = ls->issued;
 		} else {
 			ls->issued = ls->cut = ls->pass_size;
 		}

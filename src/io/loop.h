@@ -54,6 +54,11 @@ struct io_loop {
 	                            * simple_run): within a pass, next_io tests nothing else */
 	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
 	unsigned loops_left;
+	/* fio's thread loop over a job's loops and io_size (io/pass.c's io_loop_fio_pass): the
+	 * bytes and I/Os issued in the passes before this one, the bytes that end the job (loops
+	 * x io_size, or size), a pass's bounds from its files and from an engine that queues */
+	int fio_passes;
+	uint64_t done_bytes, done_ios, limit, files_cap, queue_cap;
 	unsigned writes_since_sync;
 	int need_sync;
 	uint64_t mono_start;
@@ -78,6 +83,9 @@ void io_loop_run(struct io_worker *w, struct io_loop *ls);
  * dropped when reopen, or always for a buffered job); sync the files (fsync, or fdatasync for
  * a job with fdatasync= only). */
 void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen);
+/* io/pass.c: with ls->fio_passes, whether fio's thread loop runs another pass and, if so, its
+ * size (ls->pass_size, and ls->number_ios the I/Os left); 0: the job is over. */
+int io_loop_fio_pass(struct io_worker *w, struct io_loop *ls);
 void io_loop_sync_files(struct io_worker *w, struct io_loop *ls);
 /* io/worker_setup.c: fail the job with a message (the first failure is kept). */
 void io_worker_failf(struct io_worker *w, int err, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -46,6 +46,41 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 	ls->opening = 0;
 }
 
+/* fio 3.33's thread loop (backend.c's keep_running and do_io) over a job's loops and io_size:
+ * a pass for each loop, then more while the job's bytes fall short of io_size by a largest
+ * block or more (not without io_size: the files are done). A pass ends where its files do
+ * (files_cap), at the job's loops x io_size (or size) issued over all its passes, and with an
+ * engine that queues at its own bytes (queue_cap), whichever comes first, the I/O that
+ * reaches it done; a pass that would move nothing ends the job. So with psync a norandommap
+ * job of loops=3 moves 3 x size in one pass, and io_size=2m over a 1m file with loops=2
+ * moves 2m, not twice that. number_ios is the job's too (x loops), as fio's. */
+int io_loop_fio_pass(struct io_worker *w, struct io_loop *ls)
+{
+	const struct io_job *job = w->job;
+	uint64_t total = ls->limit * job->loops, ios = job->number_ios * job->loops;
+	if (ls->limit && total / ls->limit != job->loops)
+		total = UINT64_MAX;
+	if (ls->loops_left) {
+		ls->loops_left--;
+	} else {
+		uint64_t big = 0;
+		for (int d = 0; d < DIR_COUNT; d++)
+			big = job->bs[d] > big ? job->bs[d] : big;
+		if (!job->io_limit || ls->done_bytes >= ls->limit || ls->limit - ls->done_bytes < big)
+			return 0;
+	}
+	if (job->number_ios && ls->done_ios >= ios)
+		return 0;
+	uint64_t n = total > ls->done_bytes ? total - ls->done_bytes : 0;
+	n = n < ls->files_cap ? n : ls->files_cap;
+	n = n < ls->queue_cap ? n : ls->queue_cap;
+	if (!n)
+		return 0;
+	ls->pass_size = n;
+	ls->number_ios = job->number_ios ? ios - ls->done_ios : 0;
+	return 1;
+}
+
 /* fsync (fdatasync for fdatasync=) every file, msync a mapped one first; timed as a sync. */
 void io_loop_sync_files(struct io_worker *w, struct io_loop *ls)
 {

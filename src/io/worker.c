@@ -15,6 +15,36 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+/* Whether fio's thread loop decides the passes (io/pass.c's io_loop_fio_pass): a job of
+ * loops or io_size, not time-based, whose passes are the plain loop's (no read-back of
+ * verify, replay, trimwrite, strided zones or lfsr, which keep their own). */
+static int fio_passes(const struct io_worker *w, const struct io_loop *ls)
+{
+	const struct io_job *job = w->job;
+	return (job->loops > 1 || job->io_limit) && !job->time_based && !ls->trimwrite && !ls->zoned &&
+	       !job->replay.entries && !job->pattern.lfsr && w->nfiles && !(w->vfy && io_verify_reads_back(w->vfy));
+}
+
+/* fio's bounds of the passes (io/pass.c): where the files end a pass, their bytes; an engine
+ * that queues (fio's null at a depth above 1 too) counts a pass's bytes and stops it at
+ * size (io_size where a random job writes without a map, as fio's do_io), a synchronous
+ * one only at the job's loops x io_size. Then the first pass's size. */
+static void init_fio_passes(struct io_worker *w, struct io_loop *ls, int ends, uint64_t files)
+{
+	const struct io_job *job = w->job;
+	ls->files_cap = ends ? ls->pass_size : ls->seq_ends ? files : UINT64_MAX;
+	ls->limit = job->size ? job->size : files;
+	uint64_t size = job->io_limit ? files : ls->limit;
+	if (ls->random && io_job_writes(job) && job->pattern.norandommap && ls->limit > size)
+		size = ls->limit;
+	int queues = !(w->ops->caps & IO_ENGINE_SYNC) || (strcmp(w->ops->name, "null") == 0 && job->iodepth > 1);
+	ls->queue_cap = queues ? size : UINT64_MAX;
+	ls->loops_left = job->loops;
+	ls->fio_passes = io_loop_fio_pass(w, ls);
+	if (!ls->fio_passes) /* a first pass of nothing: the loop's own passes, as before */
+		ls->loops_left = job->loops;
+}
+
 /* The loop's state before the first I/O: direction, pass size, sampling intervals, clocks. */
 static void init_loop(struct io_worker *w, struct io_loop *ls)
 {
@@ -36,6 +66,16 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	 * pass until the deadline. */
 	ls->zoned = job->pattern.zone_size && w->nfiles == 1;
 	ls->pass_size = job->size;
+	/* fio's passes end where the files do (sequential I/O of one direction, a random map),
+	 * whatever the job's bytes: a pass is then the files' (the bytes bound it in io/pass.c) */
+	uint64_t files = 0;
+	for (unsigned i = 0; i < w->nfiles; i++)
+		files += w->files[i].region_len;
+	int ends = ls->random ? (w->fio_offsets ? w->fio_offsets == 2 : !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM)
+			      : ls->fixed_dir >= 0;
+	int fio_loop = fio_passes(w, ls);
+	if (fio_loop && ends && files)
+		ls->pass_size = files;
 	if (!ls->pass_size && ls->zoned) /* the whole file, zone after zone */
 		ls->pass_size = w->files[0].size > job->offset ? w->files[0].size - job->offset : 0;
 	if (!ls->pass_size)
@@ -53,11 +93,9 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	if (ls->zoned && !w->mixed_bs && ls->pass_size > bs)
 		ls->pass_size -= ls->pass_size % bs;
 	else if (file_end && !w->mixed_bs && bs) {
-		uint64_t files = 0, whole = 0;
-		for (unsigned i = 0; i < w->nfiles; i++) {
-			files += w->files[i].region_len;
+		uint64_t whole = 0;
+		for (unsigned i = 0; i < w->nfiles; i++)
 			whole += w->files[i].region_len / bs * bs;
-		}
 		if (ls->pass_size <= files && whole < ls->pass_size)
 			ls->pass_size = whole;
 		ls->files_whole = whole;
@@ -90,9 +128,6 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 		/* files the pass fits in: each ends where the smallest size no longer fits it (the
 		 * rest of its region, or what its random map has left), as fio's files of
 		 * size/nrfiles each; a pass over more than the files goes round them */
-		uint64_t files = 0;
-		for (unsigned i = 0; i < w->nfiles; i++)
-			files += w->files[i].region_len;
 		ls->file_ends = w->nfiles && !ls->trimwrite && !ls->zoned && ls->pass_size <= files &&
 				(!ls->random || job->pattern.dist == DIST_UNIFORM);
 		if (w->fio_offsets) { /* fio's random map ends each file (io/bssplit.c), its bytes the
@@ -107,14 +142,13 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	/* (and one direction where openfiles opens files lazily: a done file is closed for the next) */
 	if (!ls->random && (ls->fixed_dir < 0 || w->open_cap) && !ls->trimwrite && !ls->zoned && w->nfiles &&
 	    !job->pattern.rw_seq_skip) {
-		uint64_t files = 0;
-		for (unsigned i = 0; i < w->nfiles; i++)
-			files += w->files[i].region_len;
 		if (ls->pass_size <= files) {
 			ls->seq_ends = !w->mixed_bs;
 			ls->file_ends = w->mixed_bs;
 		}
 	}
+	if (fio_loop)
+		init_fio_passes(w, ls, ends && files, files);
 	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (io_loop_new_pass) */
 	ls->opening = 1;
 	io_loop_start_clocks(w, ls);

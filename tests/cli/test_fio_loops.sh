@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# loops and io_size beside real fio 3.33, no verify: fio's thread loop runs a pass per loop,
+# then more while the job is short of io_size by a largest block; a pass ends at the files' end
+# (sequential I/O, a random map), at loops x io_size issued over the whole job, or with an
+# engine that queues (libaio, null at depth > 1) at size. So io_size=2m loops=2 over a 1 MiB
+# file moves 2 MiB (not io_size x loops), and a norandommap job of loops=3 over psync moves
+# 3 x size in one pass (size=10000 at 4k: 8 I/Os, not 3 a loop). Both tools' write_iologs must
+# hold the same I/Os (direction, offset, length, in order; where nodemark's own order is used,
+# one size over a random map, their count), and the JSON the same bytes and I/Os.
+. "$(dirname "$0")/lib.sh"
+scratch_dir
+require_fio
+
+# same_moves WHAT offsets|counts|json ARGS... (json: the JSON alone; fio's null engine logs
+# the I/Os it gives back unfinished at the end too)
+same_moves() {
+    local what=$1 how=$2 fig='j["jobs"][0]["read"]["io_bytes"], j["jobs"][0]["read"]["total_ios"], j["jobs"][0]["write"]["io_bytes"], j["jobs"][0]["write"]["total_ios"]'
+    shift 2
+    rm -f f g f.log g.log
+    fio --output-format=json --name=j --filename="$d/f" --write_iolog=f.log "$@" >fio.json 2>fio.err
+    local frc=$? fr nr fo= no=
+    fr=$(json_file fio.json "$fig")
+    run_nm fio --no-save --output-format=json --name=j --filename="$d/g" --write_iolog=g.log "$@"
+    printf '%s\n' "$out" >nm.json
+    nr=$(json_file nm.json "$fig")
+    if [ "$how" = offsets ]; then
+        fo=$(awk '$3 == "read" || $3 == "write" {print $3, $4, $5}' f.log | md5sum)
+        no=$(awk '$3 == "read" || $3 == "write" {print $3, $4, $5}' g.log | md5sum)
+    elif [ "$how" = counts ]; then
+        fo=$(grep -cE ' (read|write) ' f.log) no=$(grep -cE ' (read|write) ' g.log)
+    fi
+    if [ "$frc" = 0 ] && [ "$rc" = 0 ] && [ "$fr" = "$nr" ] && [ "$fo" = "$no" ]; then
+        ok "$what: fio's (read bytes, I/Os, write bytes, I/Os) $nr, the same I/Os ($how)"
+    else
+        not_ok "$what" "fio rc $frc: $fr; nodemark rc $rc: $nr; iologs ($how): $fo / $no ${err:0:200}"
+    fi
+}
+
+M="--size=1m --bs=4k"
+# 1. io_size with loops
+same_moves "write io_size=2m loops=2 psync: 2 MiB, not 4" offsets $M --rw=write --io_size=2m --loops=2 --ioengine=psync
+same_moves "read io_size=3m loops=2 psync: a third pass for io_size" offsets $M --rw=read --io_size=3m --loops=2 --ioengine=psync
+same_moves "write io_size=512k loops=2 psync: one pass over the whole file" offsets $M --rw=write --io_size=512k --loops=2 --ioengine=psync
+same_moves "randread io_size=2m loops=2 libaio, random map" counts $M --rw=randread --io_size=2m --loops=2 --ioengine=libaio
+same_moves "randread norandommap io_size=2m loops=2 libaio: size a pass" offsets $M --rw=randread --norandommap --io_size=2m --loops=2 --ioengine=libaio
+same_moves "randwrite norandommap io_size=2m loops=2 libaio: io_size a pass" offsets $M --rw=randwrite --norandommap --io_size=2m --loops=2 --ioengine=libaio
+same_moves "write number_ios=10 loops=2: the job's 20 I/Os in one pass" offsets $M --rw=write --number_ios=10 --loops=2 --ioengine=psync
+# 2. loops without a random map
+S="--size=10000 --bs=4k --norandommap"
+same_moves "randread norandommap loops=3 psync: one pass to 3 x size" offsets $S --rw=randread --loops=3 --ioengine=psync
+same_moves "randwrite norandommap loops=3 libaio: the last loop shorter" offsets $S --rw=randwrite --loops=3 --ioengine=libaio
+same_moves "randread norandommap loops=3 null iodepth=4: queued, as libaio" json $S --rw=randread --loops=3 --ioengine=null --iodepth=4
+same_moves "bsrange=1k-16k randread norandommap loops=3 psync" offsets --size=100k --bsrange=1k-16k --norandommap --rw=randread --loops=3 --ioengine=psync
+same_moves "bssplit randwrite norandommap loops=2 psync" offsets --size=100k --bssplit=4k/50:16k/50 --norandommap --rw=randwrite --loops=2 --ioengine=psync
+same_moves "randrw 4k norandommap loops=3 psync" offsets --size=100k --bs=4k --norandommap --rw=randrw --loops=3 --ioengine=psync
+rm -f f g f.log g.log
