@@ -151,6 +151,7 @@ FIO_APPLY(iodepth)
 	if (fio_int(j, v, 1, 65536, &n, err, errlen) < 0)
 		return -1;
 	j->io.iodepth = (unsigned)n;
+	j->iodepth_given = 1;
 	return 0;
 }
 

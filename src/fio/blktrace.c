@@ -25,6 +25,10 @@
 #define BT_VERSION 7u
 #define BT_RECORD 48u
 #define BT_TA_QUEUE 1u            /* the action's low 16 bits */
+#define BT_TA_BACKMERGE 2u
+#define BT_TA_FRONTMERGE 3u
+#define BT_TA_COMPLETE 8u
+#define BT_READ BT_TC(0)
 #define BT_TC(bit) (1u << (16 + (bit))) /* a category, in the action's high 16 bits */
 #define BT_WRITE BT_TC(1)
 #define BT_FLUSH BT_TC(2)
@@ -150,8 +154,50 @@ static uint64_t gap_ns(struct fio_log_state *s, uint64_t time)
 	return fio_log_scaled_gap(s, time - last);
 }
 
+/* A record's direction for the depth probe, by its category bits as fio's (read first): 0
+ * read, 1 write, 2 trim, -1 none. */
+static int depth_dir(uint32_t action)
+{
+	return action & BT_READ ? DIR_READ : action & BT_WRITE ? DIR_WRITE : action & BT_DISCARD ? DIR_TRIM : -1;
+}
+
+/* fio 3.33's probe of a trace's depth: per direction, a queue record adds one I/O in flight,
+ * a merge takes one off, and a completion takes the count so far as a depth seen and starts
+ * it again from 0 (not one off: fio's count). The deepest direction is the job's iodepth unless
+ * iodepth= was given; over 1024 is 1024 (stacked devices' traces miss completions) and a
+ * direction with I/O but no completion counts 1. */
+static void depth_probe(const struct bt_record *t, int *now, int *most)
+{
+	int d = depth_dir(t->action);
+	if (d < 0 || t->action & BT_NOTIFY)
+		return;
+	unsigned what = t->action & 0xffffu;
+	if (what == BT_TA_QUEUE) {
+		now[d]++;
+	} else if (what == BT_TA_BACKMERGE || what == BT_TA_FRONTMERGE) {
+		now[d]--;
+	} else if (what == BT_TA_COMPLETE) {
+		most[d] = now[d] > most[d] ? now[d] : most[d];
+		now[d] = 0;
+	}
+}
+
+static void depth_settle(struct fio_log_state *s, const int *most, const uint64_t *ios0)
+{
+	for (int d = 0; d < DIR_COUNT; d++) {
+		int depth = most[d] > 1024 ? 1024 : most[d];
+		if (depth <= 0 && s->ios[d] > ios0[d])
+			depth = 1;
+		if (depth > 0 && (unsigned)depth > s->bt_depth) /* several logs: the deepest */
+			s->bt_depth = (unsigned)depth;
+	}
+}
+
 int fio_blktrace_read(struct fio_log_state *s, const unsigned char *data, size_t len, char *err, size_t errlen)
 {
+	int now[DIR_COUNT] = { 0 }, most[DIR_COUNT] = { 0 };
+	uint64_t ios0[DIR_COUNT];
+	memcpy(ios0, s->ios, sizeof ios0);
 	int big = ((uint32_t)get_uint(data, 4, 0) & ~0xffu) != BT_MAGIC;
 	s->last_us = 0;
 	size_t rec = 0;
@@ -172,11 +218,13 @@ int fio_blktrace_read(struct fio_log_state *s, const unsigned char *data, size_t
 			return nm_errf(err, errlen, "a blktrace cut short: record %zu's %u payload bytes pass its end",
 				       rec, t.pdu_len);
 		at += t.pdu_len;
+		depth_probe(&t, now, most);
 		if ((t.action & 0xffffu) != BT_TA_QUEUE || t.action & BT_NOTIFY)
 			continue; /* what the block layer did after the queueing, or a message */
 		char msg[320];
 		if (queue_entry(s, &t, gap_ns(s, t.time), msg, sizeof msg) < 0)
 			return nm_errf(err, errlen, "record %zu: %s", rec, msg);
 	}
+	depth_settle(s, most, ios0);
 	return 0;
 }

@@ -401,6 +401,8 @@ static int apply_log(struct fio_plan *p, struct fio_job *j, struct fio_log_state
 		return nm_errf(err, errlen, "no file added in the log");
 	io->rw = trims ? (writes ? IO_TRIMWRITE : IO_TRIM) : reads && writes ? IO_RW : writes ? IO_WRITE : IO_READ;
 	io->rwmix_read = 50;
+	if (s->bt_depth && !j->iodepth_given) /* fio: a blktrace's probed depth, unless iodepth= was set */
+		io->iodepth = s->bt_depth;
 	for (int d = 0; d < DIR_COUNT; d++)
 		if (s->maxlen[d])
 			io->bs[d] = s->maxlen[d];

@@ -14,6 +14,7 @@ struct fio_log_state {
 	struct io_replay_entry *e;
 	size_t n, cap;
 	uint64_t ios[DIR_COUNT], bytes[DIR_COUNT], syncs, waits;
+	unsigned bt_depth;          /* the largest depth a blktrace's records show (fio's probe); 0: none */
 	uint64_t maxlen[DIR_COUNT];
 	uint64_t extent[IO_MAX_TARGETS]; /* each file's last byte used */
 	char *files[IO_MAX_TARGETS];

@@ -99,6 +99,7 @@ struct fio_job {
 	enum fio_zonemode { FIO_ZONE_UNSET = 0, FIO_ZONE_NONE, FIO_ZONE_STRIDED } zonemode;
 	int dir_targets;                /* io.targets are directories (directory= without filename=) */
 	int verify_given;               /* verify= was set: verify_pattern then keeps its kind */
+	int iodepth_given;              /* iodepth= was set: a blktrace's own depth does not replace it */
 	int default_target;             /* neither: fio's NAME.THREAD.0 files in the current directory */
 	struct fio_log_opts logs;
 	struct fio_prio_opts prios;

@@ -96,3 +96,49 @@ run_nm fio --no-save --name=m --read_iolog="$d/le.bin:$d/odd.bin" --merge_blktra
     --replay_redirect="$d/f.dat" --output=/dev/null
 expect_refused "merge_blktrace_file is refused" "merge_blktrace_file"
 check "... and makes no file" test ! -e merged.bin
+
+# the trace's own depth (fio 3.33's load_blktrace probe, where iodepth= is not given): libaio
+# replays with the depth the records show, seen in both tools' iodepth_level (the queue's
+# fill at each submission: fio fills the queue before it waits, whatever the device's pace)
+depth_levels() { # TOOL TRACE [OPTION...]: TOOL's iodepth_level for a libaio replay of TRACE
+    local tool=$1 trace=$2 cmd=(fio)
+    shift 2
+    [ "$tool" = nm ] && cmd=("$NM" fio --no-save --allow-write="$d/f.dat")
+    rm -f f.dat && truncate -s 4m f.dat
+    "${cmd[@]}" --name=bt --ioengine=libaio --read_iolog="$d/$trace" --replay_redirect="$d/f.dat" \
+        --replay_no_stall=1 "$@" --output-format=json >"depth-$tool.json" 2>"depth-$tool.err"
+    json_file "depth-$tool.json" 'sorted((k, v) for k, v in j["jobs"][0]["iodepth_level"].items() if v)'
+}
+same_depth() { # WHAT WANT TRACE [OPTION...]: fio's and nodemark's levels agree, and are WANT
+    local what=$1 want=$2 trace=$3 f n
+    shift 3
+    f=$(depth_levels fio "$trace" "$@")
+    n=$(depth_levels nm "$trace" "$@")
+    [ "$f" = "$want" ] && [ "$n" = "$f" ] && ok "$what" || not_ok "$what" "want $want, fio: $f, nodemark: $n"
+}
+# 4 rounds of 8 reads queued, then their 8 completions: depth 8
+recs=()
+for k in 0 1 2 3; do
+    for i in 0 1 2 3 4 5 6 7; do recs+=(Q/R/$(((k * 8 + i) * 8))/4096); done
+    for i in 0 1 2 3 4 5 6 7; do recs+=(C/R/$(((k * 8 + i) * 8))/4096); done
+done
+mk d8.bin "${recs[@]}"
+same_depth "a trace 8 deep: fio and nodemark replay it at depth 8 (32 reads)" \
+    "[('1', 3.125), ('2', 6.25), ('4', 12.5), ('8', 78.125)]" d8.bin
+# writes: 9 queued less 2 merges (7), a completion that starts the count again from 0 (fio's,
+# not one off), 5 more: depth 7 (a count that ignored merges, 9, or took one off per
+# completion, 11, would fill to 8); reads 2 deep
+recs=()
+for i in 0 1 2 3 4 5 6 7 8; do recs+=(Q/W/$((i * 8))/4096); done
+recs+=(M/W/72/4096 M/W/80/4096 C/W/0/4096)
+for i in 0 1 2 3 4; do recs+=(Q/W/$((200 + i * 8))/4096); done
+recs+=(C/W/200/4096 Q/R/400/4096 Q/R/408/4096 C/R/400/4096)
+mk d7.bin "${recs[@]}"
+same_depth "merges and completions as fio counts them: writes 7 deep, the replay at depth 7" \
+    "[('1', 6.25), ('2', 12.5), ('4', 81.25)]" d7.bin
+# iodepth= given wins over the trace's; a trace without completions is depth 1
+same_depth "iodepth=2 given: the replay at depth 2, as fio's" "[('1', 3.125), ('2', 96.875)]" d8.bin --iodepth=2
+recs=()
+for i in 0 1 2 3 4 5 6 7; do recs+=(Q/R/$((i * 8))/4096); done
+mk nocomp.bin "${recs[@]}"
+same_depth "a trace without completions: depth 1, as fio's" "[('1', 100.0)]" nocomp.bin
