@@ -270,7 +270,8 @@ const struct fio_option fio_options[] = {
 	/* the file options fio's file-operation engines' examples use (apply_engine.c); the
 	 * engines' own options are in each engine's table (io/engine.h), found after these */
 	SUP("openfiles", "open_files", FIO_T_INT, NULL, openfiles,
-	    "io_job.files.openfiles: below nrfiles a sync engine's files open at their first I/O, close once done"),
+	    "io_job.files.openfiles: below nrfiles a sync engine's files open at their first I/O, close once "
+	    "done (a sequential file's end, a full random map)"),
 	SUP("create_on_open", NULL, FIO_T_BOOL, "0", create_on_open,
 	    "checked: filecreate creates at the I/O; other engines' files are laid out before the run"),
 	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),

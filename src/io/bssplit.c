@@ -84,6 +84,7 @@ void io_bs_reseed(struct io_worker *w)
 	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : io_taus_fio_seed(w->bs_seed, tn, 6),
 		     wide);
 	io_taus_seed(&w->zone_taus, io_taus_fio_seed(w->bs_seed, tn, 16), 0); /* fio's zone_state: 16 */
+	io_taus_seed(&w->file_taus, io_taus_fio_seed(w->bs_seed, tn, 5), wide); /* next_file_state: 5 */
 }
 
 /* The largest size of the mix that is at most room (the smallest when none is). */

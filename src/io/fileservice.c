@@ -12,21 +12,29 @@
 static unsigned pick(struct io_worker *w, uint64_t bs);
 static unsigned lazy_open(struct io_worker *w, unsigned fi);
 
-/* Files done in this pass (a mix's file ends, io/loop.c) are passed by, as fio's. */
+/* Files done in this pass (a file's end, io/loop.c) are passed by, as fio's: round robin and
+ * sequential service step on, random service draws again. Where files open lazily (open_cap)
+ * a closed file opens below the cap; at the cap random service draws again and the others take
+ * the next open file, as fio's pick that finds the cap reached (-EBUSY) tries again. */
 unsigned io_next_file(struct io_worker *w, uint64_t bs)
 {
 	unsigned fi = pick(w, bs);
-	if (__builtin_expect(w->files_done != 0, 0))
-		for (unsigned n = 0; w->files[fi].done && n < 4 * w->nfiles; n++) {
+	for (;;) {
+		if (__builtin_expect(w->files_done != 0, 0) && w->files[fi].done) {
 			w->file_left = 0;
 			fi = pick(w, bs);
+			continue;
 		}
-	for (unsigned k = 0; w->files[fi].done && k < w->nfiles; k++) /* random picks that missed */
-		if (!w->files[k].done)
-			fi = w->next_file = k;
-	if (__builtin_expect(w->open_cap != 0, 0) && w->files[fi].fd < 0)
-		fi = lazy_open(w, fi);
-	return fi;
+		if (__builtin_expect(w->open_cap != 0, 0) && w->files[fi].fd < 0) {
+			if (w->nopen >= w->open_cap && w->nopen && w->job->files.file_service == FILES_RANDOM) {
+				w->file_left = 0;
+				fi = pick(w, bs);
+				continue;
+			}
+			fi = lazy_open(w, fi);
+		}
+		return fi;
+	}
 }
 
 /* The first open index above fi (the lowest when none): a binary search of open_idx. */
@@ -90,14 +98,14 @@ static unsigned pick(struct io_worker *w, uint64_t bs)
 		w->file_left--;
 		return w->next_file;
 	}
-	if (job->files.file_service == FILES_RANDOM)
-		w->next_file = (unsigned)prng_below(&w->rng, w->nfiles);
+	if (job->files.file_service == FILES_RANDOM) /* fio's draw: nfiles x r / 2^32 */
+		w->next_file = (unsigned)((double)w->nfiles * io_taus_unit(&w->file_taus, io_taus_next(&w->file_taus)));
 	else if (w->file_chosen && ++w->next_file == w->nfiles)
 		w->next_file = 0;
 	w->file_chosen = 1;
 	if (job->files.file_service == FILES_SEQUENTIAL) {
 		uint64_t blocks = bs ? w->files[w->next_file].region_len / bs : 1;
-		w->file_left = blocks ? blocks - 1 : 0;
+		w->file_left = w->files_stay ? UINT64_MAX : blocks ? blocks - 1 : 0;
 	} else {
 		w->file_left = job->files.file_service_nr > 1 ? job->files.file_service_nr - 1 : 0;
 	}

@@ -350,6 +350,9 @@ struct io_worker {
 	unsigned nfiles, next_file;
 	uint64_t file_left;         /* I/Os left on files[next_file] before io_next_file moves on */
 	int file_chosen;            /* next_file holds a choice (0 before the first I/O) */
+	int files_stay;             /* sequential service over files that never end (random I/O
+	                             * without a map): the first file keeps every I/O, as fio's */
+	struct io_taus file_taus;   /* file_service_type=random's draws, as fio's next_file_state */
 	unsigned files_done;        /* files done in this pass (io_next_file passes them by) */
 	/* openfiles below nfiles (a sync engine): a file is opened at its first I/O and closed
 	 * once done, as fio's; at the cap the next open file takes the I/O (io/fileservice.c) */

@@ -154,6 +154,12 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 		while (__builtin_expect(ls->seq_ends, 0) && f->seq_pos[dir] + bs > f->region_start + f->region_len)
 			if (!file_done(w, &f, &fi, r, bs)) /* the file is done */
 				return 0;
+		if (__builtin_expect(ls->rand_ends, 0)) {
+			while (f->moved / bs >= f->region_len / bs) /* its map is full: done */
+				if (!file_done(w, &f, &fi, r, bs))
+					return 0;
+			f->moved += bs;
+		}
 		r->offset = one_size_offset(w, ls, f, dir, bs);
 	}
 	r->len = (uint32_t)bs;
@@ -361,7 +367,7 @@ static int simple_run(const struct io_worker *w, const struct io_loop *ls)
 	const struct io_job *job = w->job;
 	int dir = ls->fixed_dir;
 	if (dir < 0 || w->trace || w->vfy || ls->pace.on || ls->number_ios || ls->mix_slack || ls->seq_ends ||
-	    ls->files_again || w->mixed_bs || w->fio_offsets || job->place.ncmdprio[dir])
+	    ls->rand_ends || ls->files_again || w->mixed_bs || w->fio_offsets || job->place.ncmdprio[dir])
 		return 0;
 	return !(dir == DIR_WRITE && refills(job));
 }

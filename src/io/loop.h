@@ -39,6 +39,9 @@ struct io_loop {
 	                             * of what a random map holds), as fio's files of size/nrfiles */
 	int seq_ends;               /* rw of one size: a file is done where a direction's next
 	                             * block no longer fits it (io/worker.c) */
+	int rand_ends;              /* random I/O of one size over a random map: a file is done
+	                             * once each of its whole blocks had an I/O, as fio's map full
+	                             * (where that changes which file gets an I/O: io/worker.c) */
 	int files_again;            /* every file done before the pass's bytes: they start over
 	                             * within the pass (fio's io_size over a random mix's map) */
 	uint64_t files_whole;       /* one size where the files end a pass (sequential I/O of one

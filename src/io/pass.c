@@ -26,6 +26,12 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 		io_bs_reseed(w);
 	if (!ls->opening && reopen)
 		ls->mix_until = 0; /* fio's rw draws a direction at a loop's first I/O */
+	/* a loop over files that end: fio has closed each at its end (the last ones where it finds
+	 * them done), so lazy ones open again at their first I/O; files that never end (no map)
+	 * stay open, as fio's loops then run on as one */
+	if (!ls->opening && reopen && w->open_cap && (ls->rand_ends || ls->seq_ends || ls->file_ends))
+		for (unsigned i = 0; i < w->nfiles; i++)
+			io_file_done_close(w, i);
 	ls->cut = ls->zoned && w->job->pattern.zone_size < ls->pass_size ? w->job->pattern.zone_size : ls->pass_size;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];

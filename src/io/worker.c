@@ -147,6 +147,21 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 			ls->file_ends = w->mixed_bs;
 		}
 	}
+	/* random I/O of one size over a random map: fio's file is done once its map is full (and
+	 * closed where openfiles opens lazily), so a file that has had all its blocks is passed
+	 * by. Kept off where that changes nothing (files of equal blocks in turn, all open), for
+	 * the loop's fast path. A time-based run starts a full map over (fio resets the file). */
+	if (ls->random && file_end && !w->mixed_bs && !w->fio_offsets && !ls->trimwrite && !ls->zoned &&
+	    !job->time_based && !w->vfy && w->nfiles > 1 && bs && ls->pass_size <= ls->files_whole) {
+		int unequal = 0;
+		for (unsigned i = 1; i < w->nfiles; i++)
+			unequal |= w->files[i].region_len / bs != w->files[0].region_len / bs;
+		ls->rand_ends = w->open_cap || unequal || job->files.file_service != FILES_ROUNDROBIN ||
+				job->files.file_service_nr > 1;
+	}
+	/* sequential service of random I/O: a file keeps the I/O until it is done, as fio's; where
+	 * no file ends (no map, a distribution, a time-based run) the first keeps every I/O */
+	w->files_stay = ls->random && (ls->rand_ends || (!file_end && !job->pattern.lfsr) || job->time_based);
 	if (fio_loop)
 		init_fio_passes(w, ls, ends && files, files);
 	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (io_loop_new_pass) */

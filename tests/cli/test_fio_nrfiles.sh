@@ -24,7 +24,10 @@ skip_without strace "the files' opens, reads and closes"
 # The job's files x.0.N opened without O_CREAT (not the layout's): files opened, opens, closes,
 # the most open at once in the order of the calls, reads, bytes read, files read other than
 # once at offset 0 for 4096 bytes (8m over 2000 files: 4194 bytes each, one whole block).  Calls split by strace (unfinished/resumed) count where they
-# return; descriptors are the process's (fio runs its job as a thread here).
+# return; descriptors are the process's (fio runs its job as a thread here), and a job file's
+# close and reads count from the thread that opened it: strace may print another thread's
+# close of the same number after the open that reused it (the close returned first, its line
+# came later), which once lost a file's read here (1999 of 2000).
 calls='
 import re, sys
 fds, pending, opens, closes, reads = {}, {}, {}, 0, {}
@@ -39,18 +42,18 @@ for line in open(sys.argv[1]):
         call = pending.pop(tid, "") + m.group(1)
     m = re.match(r"openat\(AT_FDCWD, \"[^\"]*/(x\.0\.\d+)\", ([^)]*)\)\s*= (\d+)", call)
     if m and "O_CREAT" not in m.group(2):
-        fds[int(m.group(3))] = m.group(1)
+        fds[int(m.group(3))] = (tid, m.group(1))
         opens[m.group(1)] = opens.get(m.group(1), 0) + 1
         most = max(most, len(fds))
         continue
     m = re.match(r"close\((\d+)\)\s*= 0", call)
-    if m and int(m.group(1)) in fds:
+    if m and fds.get(int(m.group(1)), ("",))[0] == tid:
         del fds[int(m.group(1))]
         closes += 1
         continue
     m = re.match(r"pread64\((\d+),.*, (\d+), (\d+)\)\s*= (\d+)", call)
-    if m and int(m.group(1)) in fds:
-        reads.setdefault(fds[int(m.group(1))], []).append((int(m.group(3)), int(m.group(4))))
+    if m and fds.get(int(m.group(1)), ("",))[0] == tid:
+        reads.setdefault(fds[int(m.group(1))][1], []).append((int(m.group(3)), int(m.group(4))))
         nbytes += int(m.group(4))
 odd = sum(1 for r in reads.values() if r != [(0, 4096)])
 print(len(opens), sum(opens.values()), closes, most, sum(len(r) for r in reads.values()), nbytes, odd)
@@ -102,3 +105,81 @@ run_cmd bash -c 'ulimit -n 1024 && exec "$@"' - "$NM" fio --no-save "${args[@]}"
     [[ $err == *"/x.0."*": cannot open: Too many open files"* ]] &&
     ok "RLIMIT_NOFILE 1024 below nrfiles=2000: fio and nodemark exit 1 naming the file they cannot open" ||
     not_ok "RLIMIT_NOFILE below nrfiles" "fio: exit $frc $(grep -m1 error= fio.out), nodemark: exit $rc ${err:0:300}"
+
+# openfiles=2 below nrfiles=8 with random I/O (64k files, 4k blocks): fio opens a file at its
+# first I/O and closes it once done, its random map full (without the map, or where a pick
+# keeps a file, a file is never done and the first open ones take every I/O); a pick of a
+# closed file at the cap moves round robin on to the next open one, and file_service_type=random
+# draws again (fio's generator). The order of the calls, per file: oN open, cN close, iN:K
+# K I/Os in a row (reads and writes), then each file's opens, closes, I/Os and bytes.
+order='
+import re, sys
+fds, pending, ev, per = {}, {}, [], {}
+for line in open(sys.argv[1]):
+    tid, call = line.split(None, 1)
+    if "<unfinished ...>" in call:
+        pending[tid] = call.split("<unfinished", 1)[0].rstrip()
+        continue
+    m = re.match(r"<\.\.\. \w+ resumed>(.*)", call)
+    if m:
+        call = pending.pop(tid, "") + m.group(1)
+    m = re.match(r"openat\(AT_FDCWD, \"[^\"]*/x\.0\.(\d+)\", ([^)]*)\)\s*= (\d+)", call)
+    if m and "O_WRONLY" not in m.group(2): # the layout writes with O_WRONLY
+        fds[int(m.group(3))] = (tid, m.group(1))
+        ev.append("o" + m.group(1))
+        per.setdefault(m.group(1), [0, 0, 0, 0])[0] += 1
+        continue
+    m = re.match(r"close\((\d+)\)\s*= 0", call)
+    if m and fds.get(int(m.group(1)), ("",))[0] == tid:
+        f = fds.pop(int(m.group(1)))[1]
+        ev.append("c" + f)
+        per[f][1] += 1
+        continue
+    m = re.match(r"p(?:read|write)64\((\d+),.*, \d+, \d+\)\s*= (\d+)", call)
+    if m and fds.get(int(m.group(1)), ("",))[0] == tid:
+        f = fds[int(m.group(1))][1]
+        per[f][2] += 1
+        per[f][3] += int(m.group(2))
+        if ev and ev[-1].startswith("i" + f + ":"):
+            ev[-1] = "i%s:%d" % (f, int(ev[-1].split(":")[1]) + 1)
+        else:
+            ev.append("i%s:1" % f)
+print(" ".join(ev), "|", " ".join("%s:%s" % (f, ",".join(map(str, v))) for f, v in sorted(per.items())))
+'
+# lazy TOOL ARGS...: the calls of TOOL's psync job of 8 files under strace, in $got
+lazy() {
+    local tool=$1
+    shift
+    rm -rf dir && mkdir dir
+    strace_fio "$tool" "$tool.st" -e trace=openat,close,pread64,pwrite64 -- --name=x --thread --ioengine=psync \
+        --directory="$d/dir" --nrfiles=8 --size=512k --bs=4k --openfiles=2 "$@" --output=/dev/null >"$tool.err" 2>&1
+    got=$(py "$order" "$tool.st" 2>&1)
+    [ "$rc" = 0 ] || got="exit $rc: $(head -c 200 "$tool.err")"
+}
+# same_files WHAT WANT_PER_FILE ARGS...: fio and nodemark make the same calls in the same order,
+# and each file's opens,closes,I/Os,bytes are WANT_PER_FILE (the calls' order alone is fio's)
+same_files() {
+    local what=$1 want=$2 f
+    shift 2
+    lazy fio "$@"
+    f=$got
+    lazy nm "$@"
+    [ "${f#*| }" = "$want" ] && [ "$got" = "$f" ] && ok "$what" ||
+        not_ok "$what" "want $want; fio: ${f:0:600}; nodemark: ${got:0:600}"
+}
+all8="0:1,1,16,65536 1:1,1,16,65536 2:1,1,16,65536 3:1,1,16,65536 4:1,1,16,65536 5:1,1,16,65536 6:1,1,16,65536 7:1,1,16,65536"
+same_files "randread openfiles=2 (random map): files 0-1 in turn until full, closed, then 2-3..., 16 reads each, as fio" \
+    "$all8" --rw=randread
+same_files "randread openfiles=2 loops=2: each file opened twice, its map full in each loop, as fio" \
+    "${all8//1,1,16,65536/2,2,32,131072}" --rw=randread --loops=2
+same_files "randread norandommap openfiles=2: files 0 and 1 take all 128 reads, as fio" \
+    "0:1,1,64,262144 1:1,1,64,262144" --rw=randread --norandommap
+same_files "randrw file_service_type=random openfiles=2: fio's draws, a full file closed, 16 I/Os each" \
+    "$all8" --rw=randrw --file_service_type=random
+lazy fio --rw=randwrite --file_service_type=random --norandommap
+same_files "randwrite norandommap file_service_type=random openfiles=2: the first two files drawn take every write, as fio's draws" \
+    "${got#*| }" --rw=randwrite --file_service_type=random --norandommap
+same_files "randread file_service_type=sequential openfiles=2: one file at a time, 16 reads each, as fio" \
+    "$all8" --rw=randread --file_service_type=sequential
+same_files "randread norandommap file_service_type=sequential: file 0 takes all 128 reads, as fio" \
+    "0:1,1,128,524288" --rw=randread --file_service_type=sequential --norandommap
