@@ -32,7 +32,11 @@ const struct fio_option fio_options[] = {
 	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists: size/N bytes each, as fio)"),
 	SUP("directory", NULL, FIO_T_LIST, NULL, directory, "io_job.targets (a:b lists)"),
 	SUP("io_size", "io_limit", FIO_T_SIZE, NULL, io_size, "io_job.size (the I/O), with size= as io_job.filesize (the region: random I/O goes over all of it, as fio's)"),
-	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles, "io_job.nrfiles"),
+	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles,
+	    "io_job.nrfiles: 1 to 1048576 (fio takes any unsigned; nodemark keeps about 0.5 KiB per "
+	    "file and thread); a thread opens them all unless `openfiles` says fewer, so the "
+	    "process's RLIMIT_NOFILE below them stops the job on the file it cannot open, exit 1, as "
+	    "fio (tests/cli/test_fio_nrfiles.sh)"),
 	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.files.create_only"),
 	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,
 	    "io_job.files.keep_created (0: a file target nodemark created stays, marked user.nodemark, for later jobs and runs; 1: removed at the end, with any marked file the job used)"),
@@ -270,8 +274,15 @@ const struct fio_option fio_options[] = {
 	/* the file options fio's file-operation engines' examples use (apply_engine.c); the
 	 * engines' own options are in each engine's table (io/engine.h), found after these */
 	SUP("openfiles", "open_files", FIO_T_INT, NULL, openfiles,
-	    "io_job.files.openfiles: below nrfiles a sync engine's files open at their first I/O, close once "
-	    "done (a sequential file's end, a full random map)"),
+	    "io_job.files.openfiles: below nrfiles, a sync engine's file (psync, sync, pvsync...) "
+	    "opens at its first I/O and closes once done, at most openfiles at once, as fio 3.33: "
+	    "sequential I/O at the file's end; random I/O of one size once its random map is full "
+	    "(each whole block had an I/O); a pick of a closed file at the cap goes round robin to "
+	    "the next open file, `file_service_type=random` draws again; without a map (norandommap, "
+	    "a distribution) no file is done, so the first files opened take every I/O, as fio's; a "
+	    "loop reopens files that ended (strace per file beside fio: "
+	    "tests/cli/test_fio_nrfiles.sh); filecreate keeps a file open until its I/Os are done; an "
+	    "engine that queues, mmap and verify jobs keep all of a thread's files open"),
 	SUP("create_on_open", NULL, FIO_T_BOOL, "0", create_on_open,
 	    "checked: filecreate creates at the I/O; other engines' files are laid out before the run"),
 	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
