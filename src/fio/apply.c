@@ -222,6 +222,7 @@ APPLY_BOOL(time_based, j->io.time_based)
 APPLY_BOOL(randrepeat, j->io.pattern.randrepeat)
 APPLY_BOOL(norandommap, j->io.pattern.norandommap)
 APPLY_BOOL(refill_buffers, j->io.buf.refill_buffers)
+APPLY_BOOL(scramble_buffers, j->io.buf.scramble) /* which writes get it: fio_job_content */
 APPLY_BOOL(end_fsync, j->io.sync.end_fsync)
 APPLY_BOOL(serialize_overlap, j->io.queue.serialize_overlap)
 APPLY_BOOL(create_only, j->io.files.create_only)

@@ -117,7 +117,8 @@ FIO_APPLY(dedupe_percentage)
 }
 /* buffer_pattern: write buffers hold the pattern (fio/pattern_parse.c's syntax). fio's callback
  * sets refill_buffers as it reads the option: on when the job reads so far (rw's default is a
- * read) or compresses, else off; a later refill_buffers= wins. */
+ * read) or compresses, else off; a later refill_buffers= wins. It turns scramble_buffers and
+ * zero_buffers off where it stands too. */
 FIO_APPLY(buffer_pattern)
 {
 	struct io_buf_spec *b = &j->io.buf;
@@ -125,18 +126,10 @@ FIO_APPLY(buffer_pattern)
 		return -1;
 	enum io_rw rw = j->io.rw;
 	b->refill_buffers = b->content.compress_pct || rw == IO_READ || rw == IO_RANDREAD || rw == IO_RW || rw == IO_RANDRW;
+	b->scramble = 0;
+	if (b->fill == FILL_ZERO)
+		b->fill = FILL_RANDOM;
 	return 0;
-}
-
-/* nodemark writes no scramble (fio's offsets and times in each 512 bytes of a reused buffer). */
-FIO_APPLY(scramble_buffers)
-{
-	int on;
-	(void)j;
-	if (fio_parse_bool(v, &on, err, errlen) < 0)
-		return -1;
-	return on ? nm_errf(err, errlen, "scramble_buffers=1 (offsets and times written into each 512 bytes) is not "
-			    "implemented; 0 is accepted") : 0;
 }
 
 FIO_APPLY(dedupe_working_set_percentage) { return percent(j, v, &j->io.buf.content.ws_pct, err, errlen); }
@@ -175,7 +168,18 @@ FIO_APPLY(dedupe_global)
 int fio_job_content(struct fio_job *j, char *err, size_t errlen)
 {
 	struct io_content_spec *c = &j->io.buf.content;
-	int given;
+	int given, zero_given, compress_given, dedupe_given;
+	/* fio 3.33's scramble: on unless off (buffer_pattern turns it off) or zero_buffers=1 was
+	 * given and scramble_buffers was not; and never on a write whose buffer is refilled,
+	 * compressed or deduped (the options given at all, whatever their values) or verify's */
+	fio_job_opt(j, "scramble_buffers", &given);
+	fio_job_opt(j, "zero_buffers", &zero_given);
+	fio_job_opt(j, "buffer_compress_percentage", &compress_given);
+	fio_job_opt(j, "dedupe_percentage", &dedupe_given);
+	if (!given && zero_given && j->io.buf.fill == FILL_ZERO)
+		j->io.buf.scramble = 0;
+	if (compress_given || dedupe_given || j->io.verify.kind != IO_VERIFY_NONE)
+		j->io.buf.scramble = 0;
 	if (j->io.buf.pattern_len) /* fio fills with the pattern before it looks at zero_buffers */
 		j->io.buf.fill = FILL_PATTERN;
 	if (c->compress_pct == 100) { /* fio: all zeros (the pattern, with one) */
@@ -187,6 +191,8 @@ int fio_job_content(struct fio_job *j, char *err, size_t errlen)
 		if (!given)
 			j->io.buf.refill_buffers = 1;
 	}
+	if (j->io.buf.refill_buffers)
+		j->io.buf.scramble = 0;
 	if (!c->dedupe_pct || !c->working_set)
 		return 0;
 	fio_job_opt(j, "size", &given);

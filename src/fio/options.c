@@ -261,7 +261,7 @@ const struct fio_option fio_options[] = {
 	SUP("buffer_compress_chunk", NULL, FIO_T_SIZE, "512", buffer_compress_chunk, "io_job.buf.content.chunk"),
 	SUP("buffer_pattern", NULL, FIO_T_STR, NULL, buffer_pattern,
 	    "io_job.buf.pattern: \"text\", 'file', 0xHEX, decimal parts, repeated from each buffer's start (refill_buffers on when the job reads so far or compresses, as fio)"),
-	SUP("scramble_buffers", NULL, FIO_T_BOOL, "1", scramble_buffers, "0 only: nodemark writes no scramble (1 is refused)"),
+	SUP("scramble_buffers", NULL, FIO_T_BOOL, "1", scramble_buffers, "io_job.buf.scramble: each write's 512-byte sectors get its offset and time, as fio (not with refill_buffers, compression, dedupe, verify, buffer_pattern, or zero_buffers=1 unless given)"),
 	SUP("dedupe_percentage", NULL, FIO_T_INT, "0", dedupe_percentage,
 	    "io_job.buf.content: the share of written buffers that repeat an earlier one (turns refill_buffers on, as fio)"),
 	SUP("dedupe_mode", NULL, FIO_T_STR, "repeat", dedupe_mode,

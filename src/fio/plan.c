@@ -81,6 +81,7 @@ static void job_defaults(struct fio_job *j)
 	io->direct = DIRECT_OFF;
 	io->buf.content.chunk = 512;    /* fio's buffer_compress_chunk and dedupe_working_set_percentage */
 	io->buf.content.ws_pct = 5;
+	io->buf.scramble = 1;           /* fio's scramble_buffers (fio_job_content says which writes) */
 	io->report.per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	io->files.keep_created = 1;     /* fio's unlink=0: a job's files stay for the next job */
 	io->place.cpus_shared = 1;      /* fio's cpus_allowed_policy=shared */

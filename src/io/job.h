@@ -147,6 +147,10 @@ struct io_buf_spec {
 	                             * boundary (fio's iomem_align); 0: page aligned */
 	enum io_buffer_fill fill;
 	int refill_buffers;
+	int scramble;               /* fio's scramble_buffers: each write's 512-byte sectors get
+	                             * its file offset and start time in place (io/loop.c), so a
+	                             * reused buffer is not written twice the same; 0: off (disk's
+	                             * jobs), the fio front end's default is 1 */
 	struct io_content_spec content;
 	uint8_t pattern[IO_BUF_PATTERN_MAX]; /* FILL_PATTERN's bytes; with compression, what
 	                             * fills each chunk's compressible part in place of zeros */

@@ -1,5 +1,6 @@
-/* Laying out a job's files with real data, and remembering them, so a later job of the same
- * session reuses them and the session removes them at its end (io/layout.h). */
+/* Laying out a job's files with real data (the job's buffer contents, as fio's), and
+ * remembering them, so a later job of the same session reuses them and the session removes
+ * them at its end (io/layout.h). */
 #include "io/layout.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -93,20 +94,47 @@ static int remember(struct io_layout *l, const char *path, uint64_t size)
 	return 0;
 }
 
-/* Write size bytes of random data (a sparse file would read zeros for free). */
-int io_layout_write(const char *path, uint64_t from, uint64_t size, int create, char *err, size_t errlen)
+/* What a block of a laid-out file holds, as fio's extend_file fills its writes (fill_io_buffer):
+ * fio's compress and dedupe patterns, else buffer_pattern from the block's start, else zeros
+ * (zero_buffers, compression 100), else random bytes. */
+enum layout_kind { LAYOUT_RANDOM, LAYOUT_CONTENT, LAYOUT_PATTERN, LAYOUT_ZERO };
+
+static enum layout_kind layout_kind(const struct io_job *job)
 {
-	const size_t chunk = 1 << 20;
+	if (!job)
+		return LAYOUT_RANDOM;
+	if (job->buf.fill != FILL_ZERO && (job->buf.content.compress_pct || job->buf.content.dedupe_pct))
+		return LAYOUT_CONTENT;
+	if (job->buf.fill == FILL_PATTERN)
+		return LAYOUT_PATTERN;
+	return job->buf.fill == FILL_ZERO ? LAYOUT_ZERO : LAYOUT_RANDOM;
+}
+
+int io_layout_write(const struct io_job *job, unsigned thread, const char *path, uint64_t from, uint64_t size,
+		    int create, char *err, size_t errlen)
+{
+	enum layout_kind kind = layout_kind(job);
+	/* fio writes the job's largest write size at a time, each from the pattern's start:
+	 * whole blocks of it in each chunk, blocks counted from where the layout starts */
+	uint64_t bs = kind == LAYOUT_RANDOM || !job->bs[DIR_WRITE] ? 1 : job->bs[DIR_WRITE];
+	size_t chunk = bs >= (1 << 20) ? (size_t)bs : (1 << 20) / bs * bs;
 	int fd = open(path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
 	if (fd < 0)
 		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
 	if (create)
 		(void)file_mark(fd); /* nodemark's own: a later run may rewrite it (util/workdir.h) */
-	uint64_t *buf = malloc(chunk);
-	if (!buf) {
+	char *buf = malloc((chunk + 7) / 8 * 8);
+	struct io_content *content = kind == LAYOUT_CONTENT ? io_content_new(job, thread) : NULL;
+	if (!buf || (kind == LAYOUT_CONTENT && !content)) {
+		free(buf);
 		close(fd);
 		return nm_errf(err, errlen, "out of memory"), IO_FAILED;
 	}
+	if (kind == LAYOUT_ZERO)
+		memset(buf, 0, chunk);
+	else if (kind == LAYOUT_PATTERN) /* each block's bytes are the same: filled once */
+		for (size_t b = 0; b < chunk; b += bs)
+			io_pattern_fill(buf + b, bs, job->buf.pattern, job->buf.pattern_len, 0);
 	uint64_t seed = random_u64();
 	int st = IO_OK;
 	for (uint64_t off = from; off < size;) {
@@ -115,9 +143,15 @@ int io_layout_write(const char *path, uint64_t from, uint64_t size, int create, 
 			nm_errf(err, errlen, "interrupted while laying out %s", path);
 			break;
 		}
-		for (size_t i = 0; i < chunk / 8; i++)
-			buf[i] = prng_next(&seed);
 		size_t n = size - off < chunk ? (size_t)(size - off) : chunk;
+		if (kind == LAYOUT_RANDOM)
+			for (size_t i = 0; i < n; i += 8) {
+				uint64_t v = prng_next(&seed);
+				memcpy(buf + i, &v, sizeof v); /* the buffer has room for the last 8 */
+			}
+		else if (kind == LAYOUT_CONTENT)
+			for (size_t b = 0; b < n; b += bs)
+				io_content_fill(content, job, buf + b, n - b < bs ? n - b : bs);
 		ssize_t w = pwrite(fd, buf, n, (off_t)off);
 		if (w <= 0) {
 			st = IO_FAILED;
@@ -128,6 +162,7 @@ int io_layout_write(const char *path, uint64_t from, uint64_t size, int create, 
 		off += (uint64_t)w;
 	}
 	free(buf);
+	io_content_free(content);
 	if (st == IO_OK && fsync(fd) < 0) {
 		st = IO_FAILED;
 		nm_errf(err, errlen, "%s: fsync after laying out: %s", path, strerror(errno));
@@ -150,7 +185,7 @@ int io_layout_ensure(struct io_layout *l, const struct io_job *job, struct io_ta
 			continue;
 		/* an engine that makes its files (filecreate) gets their names only */
 		int st = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
-			 : io_layout_write(path, lf ? lf->size : 0, len, !lf, err, errlen);
+			 : io_layout_write(job, thread, path, lf ? lf->size : 0, len, !lf, err, errlen);
 		if (st != IO_OK)
 			return st;
 		if (lf)

@@ -1,5 +1,6 @@
-/* The files a session lays out on its directory targets: written once with random data (a
- * sparse file would read zeros for free), fsynced, remembered so a later job of the session
+/* The files a session lays out on its directory targets: written once with the job's buffer
+ * contents as fio lays files out (random bytes by default: a sparse file would read zeros for
+ * free), fsynced, remembered so a later job of the session
  * reuses them (growing them when it needs more), and removed when the session closes. */
 #ifndef NM_IO_LAYOUT_H
 #define NM_IO_LAYOUT_H
@@ -31,9 +32,12 @@ uint64_t io_layout_files_len(const struct io_job *job);
 /* The path of file k of thread `thread` on directory target t (fio's NAME.THREAD.K). */
 void io_layout_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k, char *out,
 		    size_t len);
-/* Write [from, size) of path with random data and fsync it (create: a new file, O_EXCL).
- * IO_OK, or IO_FAILED / IO_INTERRUPTED with a message naming the file. */
-int io_layout_write(const char *path, uint64_t from, uint64_t size, int create, char *err, size_t errlen);
+/* Write [from, size) of path and fsync it (create: a new file, O_EXCL): what fio's layout
+ * writes for job (its buffer_pattern, zero_buffers, compress and dedupe settings; random bytes
+ * otherwise, and for a NULL job), thread its thread (the dedupe patterns' seeds). IO_OK, or
+ * IO_FAILED / IO_INTERRUPTED with a message naming the file. */
+int io_layout_write(const struct io_job *job, unsigned thread, const char *path, uint64_t from, uint64_t size,
+		    int create, char *err, size_t errlen);
 /* The file laid out at path, or NULL. */
 struct io_laid_file *io_layout_find(struct io_layout *l, const char *path);
 /* Every file thread `thread` of job needs on target t, laid out (an engine that makes its own

@@ -103,6 +103,20 @@ static inline int refills(const struct io_job *job)
 	return job->buf.refill_buffers && job->buf.fill != FILL_ZERO;
 }
 
+/* fio's scramble_buffers on a write about to go: in each whole 512-byte sector of its buffer,
+ * the sector's file offset at the start of one of its 8 cache lines (the same one for the
+ * I/O, picked by the time) and the start time (seconds, nanoseconds) in its bytes 48..63, as
+ * fio 3.33's small_content_scramble; a reused buffer then never writes the same bytes twice. */
+static inline void scramble(struct io_req *r, uint64_t start)
+{
+	uint64_t ns = ticks_to_ns(start), t[2] = { ns / 1000000000u, ns % 1000000000u }, off = r->offset;
+	size_t line = (size_t)((t[1] ^ off) & 7) << 6;
+	for (char *p = r->buf, *end = p + (r->len & ~511u); p < end; p += 512, off += 512) {
+		memcpy(p + line, &off, sizeof off);
+		memcpy(p + 48, t, sizeof t);
+	}
+}
+
 /* Where an I/O of one size goes in f (none in no file, or in one smaller than the size). */
 static inline uint64_t one_size_offset(struct io_worker *w, const struct io_loop *ls, struct io_file *f, int dir,
 				       uint64_t bs)
@@ -505,6 +519,10 @@ static void run_sync(struct io_worker *w, struct io_loop *ls)
 			break;
 		uint64_t t0 = ticks_now();
 		r->start_ns = r->issue_ns = t0;
+		if (ls->scramble && r->dir == DIR_WRITE) { /* fio's clat starts after it */
+			scramble(r, t0);
+			r->issue_ns = ticks_now();
+		}
 		int last = ops->queue(w, r) == IO_QUEUE_LAST;
 		uint64_t t1 = ticks_now();
 		if (last && r->res <= 0) /* the peer closed before this one: nothing to book */
@@ -669,6 +687,8 @@ static int refill(struct io_worker *w, struct io_loop *ls, struct ring_slots *q)
 		if (take_next(w, ls, q, &r, &stop) <= 0)
 			break;
 		r->start_ns = ticks_now();
+		if (ls->scramble && r->dir == DIR_WRITE) /* in the submission latency, as fio's */
+			scramble(r, r->start_ns);
 		int rc = w->ops->queue(w, r);
 		if (rc < 0) {
 			io_worker_failf(w, -rc, "%s: cannot queue I/O: %s", w->files[r->file].path, strerror(-rc));
@@ -785,6 +805,7 @@ out:
 void io_loop_run(struct io_worker *w, struct io_loop *ls)
 {
 	ls->simple = simple_run(w, ls);
+	ls->scramble = w->job->buf.scramble && !w->job->buf.refill_buffers && !w->vfy;
 	if ((w->ops->caps & IO_ENGINE_SYNC))
 		run_sync(w, ls);
 	else

@@ -55,6 +55,8 @@ struct io_loop {
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
 	int simple;                /* every I/O of the run is the common one (io/loop.c's
 	                            * simple_run): within a pass, next_io tests nothing else */
+	int scramble;              /* writes get fio's scramble (job->buf.scramble where the
+	                            * buffer is neither refilled nor verify's) */
 	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
 	unsigned loops_left;
 	/* fio's thread loop over a job's loops and io_size (io/pass.c's io_loop_fio_pass): the

@@ -86,5 +86,3 @@ for p in zz 0x '"abc' "'nofile'" 4294967296; do
         not_ok "buffer_pattern=$p: fio fails" "fio exit 0"
     fi
 done
-run_nm fio --no-save --name=a --filename="$d/g" $W --scramble_buffers=1
-expect_refused "scramble_buffers=1 is refused (nodemark writes no scramble)" scramble_buffers
