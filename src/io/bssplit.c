@@ -69,7 +69,8 @@ static uint64_t draw(struct io_worker *w, int dir, uint64_t room)
 void io_bs_reseed(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
-	unsigned tn = (job->pattern.fio_thread ? job->pattern.fio_thread : 1) + w->index, idx[DIR_COUNT] = { 0, 1, 2 };
+	unsigned tn = job->pattern.fio_thread ? job->pattern.fio_thread + io_fio_nth(job, w->index) : 1 + w->index;
+	unsigned idx[DIR_COUNT] = { 0, 1, 2 };
 	if (job->verify.kind != IO_VERIFY_NONE)
 		idx[DIR_WRITE] = idx[DIR_READ];
 	if (job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE)

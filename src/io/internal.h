@@ -404,6 +404,15 @@ struct io_worker {
 void io_file_drop_cache(struct io_worker *w, struct io_file *f);
 void io_file_hint(struct io_worker *w, struct io_file *f, int random);
 
+/* Which of fio's threads of a job is nodemark's thread i (the one with the files NAME.i.*):
+ * fio numbers the job's first thread, then its copies counting up, and names the files of the
+ * copy it numbers k with subjob numjobs - k, so thread i > 0 is fio's (numjobs - i)th after the
+ * first. The thread's CPU and its random seeds are those of that fio thread. */
+static inline unsigned io_fio_nth(const struct io_job *job, unsigned i)
+{
+	return i ? job->numjobs - i : 0;
+}
+
 /* Whether a job's offsets are random (randread, randwrite, randrw, randtrim, randtrimwrite). */
 static inline int io_job_random(const struct io_job *job)
 {

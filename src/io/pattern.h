@@ -49,7 +49,8 @@ struct io_pattern {
 	int seed_set;               /* seed was given (fio's randseed=, 0x89 when not) */
 	unsigned fio_thread;        /* fio's thread number of the job's first thread (1 up, over
 	                             * the threads of all the run's jobs): a mix's size draws are
-	                             * seeded from it as fio's (io/taus.h); 0: as 1 */
+	                             * seeded from it as fio's (io/taus.h), each thread from its fio
+	                             * thread's (io_fio_nth); 0: nodemark's, 1 + the thread's index */
 	int norandommap;            /* 0: every block once per pass (a random map), as fio */
 	int lfsr;                   /* fio's random_generator=lfsr: uniform random offsets in a
 	                             * shift register's order (io/lfsr.c), each block once per

@@ -464,7 +464,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 		w->cpuset = s->cpus;
 		w->ncpuset = (unsigned)s->ncpus;
 	} else if (s->ncpus > 0) {
-		unsigned nth = job->place.cpu_fio_order && i ? job->numjobs - i : i;
+		unsigned nth = job->place.cpu_fio_order ? io_fio_nth(job, i) : i;
 		w->cpu = s->cpus[(job->place.cpu_thread0 + nth) % (unsigned)s->ncpus];
 	}
 	w->rng = (job->pattern.randrepeat ? (job->pattern.seed ? job->pattern.seed : 0x6e6f64656d61726bull) : random_u64()) +
