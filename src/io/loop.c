@@ -805,7 +805,7 @@ out:
 void io_loop_run(struct io_worker *w, struct io_loop *ls)
 {
 	ls->simple = simple_run(w, ls);
-	ls->scramble = w->job->buf.scramble && !w->job->buf.refill_buffers && !w->vfy;
+	ls->scramble = w->job->buf.scramble && !w->job->buf.refill_buffers && !w->vfy && ls->fixed_dir != DIR_READ;
 	if ((w->ops->caps & IO_ENGINE_SYNC))
 		run_sync(w, ls);
 	else
