@@ -8,6 +8,7 @@
 #include "fio/options.h"
 #include "fio/run.h"
 #include "fio/targets.h"
+#include "fio/vstate.h"
 #include "io/engine.h"
 #include "util/cleanup.h"
 #include "util/error.h"
@@ -173,6 +174,14 @@ int cmd_fio(int argc, char **argv)
 		run_opts_free(&c.ro);
 		nm_usage_fail("%s", err);
 	}
+	/* fio reads the verify states before any job starts */
+	if (!c.plan.parse_only &&
+	    (fio_vstate_names(&c.plan, err, sizeof err) < 0 || fio_vstate_load(&c.plan, err, sizeof err) < 0)) {
+		fio_plan_free(&c.plan);
+		free(c.fio_argv);
+		run_opts_free(&c.ro);
+		nm_usage_fail("%s", err);
+	}
 	struct file_roles roles = { 0 };
 	roles_output(&roles, "--output", c.plan.output);
 	for (size_t i = 0; i < c.plan.njobfiles; i++)
@@ -183,6 +192,12 @@ int cmd_fio(int argc, char **argv)
 		roles_input(&roles, "read_iolog", j->iolog.read);
 		for (unsigned t = 0; t < j->io.ntargets && !j->dir_targets; t++)
 			roles_input(&roles, "filename", j->io.targets[t]);
+		for (unsigned t = 0; t < j->io.numjobs; t++) { /* a saved state never replaces an input */
+			if (j->vstate.paths)
+				roles_output(&roles, "verify_state_save", j->vstate.paths[t]);
+			if (j->vstate.load_paths)
+				roles_input(&roles, "verify_state_load", j->vstate.load_paths[t]);
+		}
 	}
 	roles_check(&roles, c.ro.db); /* exits on a clash, before anything is written */
 	for (size_t i = 0; i < c.plan.nwarnings; i++)

@@ -87,13 +87,23 @@ FIO_APPLY(verify_bool)
 	return fio_parse_bool(v, &b, err, errlen);
 }
 
+/* fio's verify state files (fio/vstate.c): read before the run, written after it. */
 FIO_APPLY(verify_state_load)
 {
 	int b;
-	(void)j;
 	if (fio_parse_bool(v, &b, err, errlen) < 0)
 		return -1;
-	return b ? nm_errf(err, errlen, "loading a verify state file is not implemented (0 is accepted)") : 0;
+	j->vstate.load = b;
+	return 0;
+}
+
+FIO_APPLY(verify_state_save)
+{
+	int b;
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.verify.save_state = b;
+	return 0;
 }
 
 FIO_APPLY(experimental_verify)

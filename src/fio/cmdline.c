@@ -128,6 +128,13 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 		p->readonly = 1;
 		return 1;
 	}
+	if (!strcmp(key, "aux-path")) { /* fio's verify state files go there (fio/vstate.c) */
+		if (fio_need_value(val, err, errlen) < 0)
+			return nm_errf(err, errlen, "--aux-path: needs a directory");
+		free(p->aux_path);
+		p->aux_path = xstrdup(val);
+		return 1;
+	}
 	if (!strcmp(key, "section")) {
 		if (fio_need_value(val, err, errlen) < 0)
 			return nm_errf(err, errlen, "--section: needs a job name");

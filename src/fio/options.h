@@ -154,6 +154,7 @@ FIO_APPLY(verify_backlog);
 FIO_APPLY(verify_backlog_batch);
 FIO_APPLY(verify_bool);
 FIO_APPLY(verify_state_load);
+FIO_APPLY(verify_state_save);
 FIO_APPLY(experimental_verify);
 FIO_APPLY(verify_pattern);
 FIO_APPLY(bsrange);

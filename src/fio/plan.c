@@ -8,6 +8,7 @@
 #include "fio/options.h"
 #include "fio/parse_util.h"
 #include "fio/targets.h"
+#include "fio/vstate.h"
 #include "io/engine.h"
 #include "util/error.h"
 
@@ -34,6 +35,7 @@ void fio_job_free(struct fio_job *j)
 		free(j->logs.prefix[k]);
 	free(j->prios.bssplit);
 	fio_iolog_free(&j->iolog);
+	fio_vstate_free(j);
 	fio_strv_free(j->strs, j->nstrs);
 }
 
@@ -44,6 +46,7 @@ void fio_plan_free(struct fio_plan *p)
 		fio_job_free(&p->jobs[i]);
 	free(p->jobs);
 	free(p->output);
+	free(p->aux_path);
 	free(p->cmdhelp);
 	fio_strv_free(p->sections, p->nsections);
 	fio_strv_free(p->warnings, p->nwarnings);
@@ -93,6 +96,7 @@ static void job_defaults(struct fio_job *j)
 	j->zonemode = FIO_ZONE_UNSET;
 	j->disk_util = 1;
 	j->create_serialize = 1;
+	io->verify.save_state = 1;      /* fio's verify_state_save */
 	j->clat_percentiles = 1;
 	for (int k = 0; k < FIO_LOG_NKINDS; k++)
 		free(j->logs.prefix[k]);

@@ -74,6 +74,16 @@ struct fio_iolog_opts {
 	int *record_fds;                /* numjobs > 1: each thread's lines until the end, owned */
 };
 
+/* fio's verify state files (fio/vstate.c) */
+struct fio_vstate_opts {
+	int load;                       /* verify_state_load=1 */
+	char **paths;                   /* numjobs: each thread's file, saved or loaded (NULL:
+	                                 * neither), owned (fio_vstate_names) */
+	char **load_paths;              /* numjobs: the files loaded (fio names them from the whole
+	                                 * job name, the saved ones from its first 63 bytes), owned */
+	struct io_vstate *loaded;       /* numjobs states read (fio_vstate_load), io.verify.loaded, owned */
+};
+
 struct fio_job {
 	struct io_job io;               /* what the engine runs; io.report.group is fio's groupid */
 	char *name;
@@ -105,6 +115,7 @@ struct fio_job {
 	struct fio_prio_opts prios;
 	struct fio_ss_opts ss;
 	struct fio_iolog_opts iolog;
+	struct fio_vstate_opts vstate;
 	int flow_id;                    /* fio's flow_id: the jobs of one id share io.pace.flow */
 	const char *numa_cpus;          /* numa_cpu_nodes' CPUs (in strs), or NULL: they replace
 	                                 * cpus_allowed's, shared, whatever the order (as fio) */
@@ -141,6 +152,7 @@ struct fio_plan {
 	size_t nwarnings;
 	char **notes;                   /* ioengine mappings: "ioengine=libaio runs on ..." */
 	size_t nnotes;
+	char *aux_path;                 /* --aux-path: the directory of verify state files (NULL: .) */
 	int no_include;                 /* refuse "include" (a fuzz harness sets it) */
 	int no_jobfiles;                /* refuse job file names on the command line (fuzzing) */
 	char **jobfiles;                /* the job files named on the command line */

@@ -4,6 +4,7 @@
 #include "fio/layout_lines.h"
 #include "fio/logs.h"
 #include "fio/run.h"
+#include "fio/vstate.h"
 #include "util/atomicfile.h"
 #include "util/cleanup.h"
 #include "util/clock.h"
@@ -192,6 +193,11 @@ static int run_and_report(struct fio_sched *s, FILE *out, struct fio_report *rep
 	fio_build_entries(s, final, rep);
 	char err[768];
 	if (fio_write_logs(p, final, err, sizeof err) < 0) {
+		nm_error("%s", err);
+		if (rc == NM_EXIT_OK)
+			rc = NM_EXIT_FAILED;
+	}
+	if (fio_vstate_write(p, final, err, sizeof err) < 0) {
 		nm_error("%s", err);
 		if (rc == NM_EXIT_OK)
 			rc = NM_EXIT_FAILED;

@@ -137,6 +137,17 @@ void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 /* Frees what a result owns (the per-second series); the struct itself is the caller's. */
 void io_result_free(struct io_job_result *r);
 
+/* fio's verify state (io/verify_state.c): whether a thread of this job saves one (fio's
+ * verify_state_save, verify= of any kind, a job whose rw writes: verify_only too), and
+ * freeing one (its comps and itself; NULL is fine). */
+int io_vstate_saved_by(const struct io_job *job);
+void io_vstate_free(struct io_vstate *s);
+/* fio's state file (io/verify.h): its bytes for a thread's state (malloc'd into *out; returns
+ * the size), and a file's bytes read (0 with out filled, out->comps malloc'd; or -1 with what
+ * is wrong: truncated, another version, a bad crc32c, a record that does not hold). */
+size_t io_vstate_encode(const struct io_vstate *s, const char *name, uint64_t index, unsigned char **out);
+int io_vstate_parse(const void *buf, size_t len, struct io_vstate *out, char *err, size_t errlen);
+
 /* Whole-result figures (all directions): I/Os per second and bytes per second over runtime. */
 /* Per-priority figures (io/prio.c): a new set for a job with cmdprio shares (NULL without),
  * one priority's histogram added in (a new priority appended, in fio's order), and freeing. */

@@ -187,8 +187,28 @@ int io_verify_begin_readback(struct io_worker *w);
 /* A completed I/O with r->vcheck set: a logged write is marked done; a read is checked.
  * Returns 0, or -1 with fio's message ("crc32c: verify failed at file F offset N, ...") in msg. */
 int io_verify_completed(struct io_worker *w, struct io_req *r, char *msg, size_t msglen);
+/* A loaded verify state ended the job (io_vstate_stops): no more I/O, no next pass. */
+void io_verify_state_stop(struct io_verify *v);
+int io_verify_state_stopped(const struct io_verify *v);
 /* The job's verify options make sense with its block sizes and engine (io_job_check). */
 int io_verify_check_job(const struct io_job *job, char *err, size_t errlen);
+
+/* --- fio's verify state (io/verify_state.c): verify_state_save and verify_state_load ---- */
+
+struct io_vring;
+
+/* w->vring where the job saves a state (io_vstate_saved_by): 0, or -ENOMEM. */
+int io_vstate_setup(struct io_worker *w);
+void io_vstate_cleanup(struct io_worker *w);
+/* A write finished (ok: it moved its bytes): counted, and its offset kept in its file's ring. */
+void io_vstate_write_done(struct io_vring *vr, const struct io_req *r, int ok);
+/* The ramp is over: the counts start again, as fio's do (its rings do not). */
+void io_vstate_measuring(struct io_vring *vr);
+/* The thread's loop is over: its state into w->res->vstate. */
+void io_vstate_finish(struct io_worker *w);
+/* A loaded state ends the job before this checked read (fio's verify_state_should_stop):
+ * within the last depth writes the state saw, only a completed one is read. */
+int io_vstate_stops(const struct io_worker *w, const struct io_req *r);
 
 /* --- fio's iologs (io/replay.c, io/replay.h): write_iolog and read_iolog ---------------- */
 
@@ -374,6 +394,7 @@ struct io_worker {
 	struct io_taus mix_taus;    /* rw and randrw: each I/O's direction, as fio's rwmix_state */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */
 	struct io_verify *vfy;      /* data verification (io/verify.c); NULL: the job has none */
+	struct io_vring *vring;     /* fio's verify state being kept (io/verify_state.c); NULL: none */
 	struct io_trace *trace;     /* fio's iologs, recorded or replayed (io/replay.c); NULL: none */
 	struct io_req *reqs;
 	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first

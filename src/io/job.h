@@ -291,6 +291,8 @@ struct io_job_result {
 	                             * (and in interim copies: a snapshot owns nothing) */
 	struct io_prio_stats *prios; /* owned; NULL without cmdprio shares, in snapshots, and
 	                             * after io_result_merge (fio/entries.c sums them as fio's) */
+	struct io_vstate *vstate;   /* owned: the verify state the thread saves (io/verify_state.c);
+	                             * NULL when it saves none (and in snapshots) */
 	int error;                  /* errno of the first failure, 0 when fine */
 	char errmsg[512];           /* "file: pread at offset N: Input/output error" */
 };

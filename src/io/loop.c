@@ -344,13 +344,19 @@ static __attribute__((noinline)) int lat_completed(struct io_worker *w, struct i
 static __attribute__((noinline)) int next_io_verified(struct io_worker *w, struct io_loop *ls, struct io_req *r)
 {
 	r->vcheck = 0;
+	if (io_verify_state_stopped(w->vfy))
+		return 0;
+	int n;
 	if (ls->verifying)
-		return io_verify_next_readback(w, r);
-	if (io_verify_next_backlog(w, r))
-		return 1;
-	int n = next_io_plain(w, ls, r);
-	if (n == 1)
+		n = io_verify_next_readback(w, r);
+	else if (io_verify_next_backlog(w, r))
+		n = 1;
+	else if ((n = next_io_plain(w, ls, r)) == 1)
 		io_verify_prepare(w, r);
+	if (n == 1 && r->vcheck == IO_VCHECK_READ && w->job->verify.loaded && io_vstate_stops(w, r)) {
+		io_verify_state_stop(w->vfy); /* past what the saved writes completed: the job ends */
+		return 0;
+	}
 	return n;
 }
 
@@ -435,6 +441,8 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 {
 	if (r->res < 0 || (r->res == 0 && r->len)) {
 		int e = r->res < 0 ? (int)-r->res : EIO;
+		if (w->vring && r->dir == DIR_WRITE) /* issued, in fio's count, not completed */
+			io_vstate_write_done(w->vring, r, 0);
 		const char *hint = w->ops->fail_hint ? w->ops->fail_hint(w, e) : NULL;
 		static const char *const what[DIR_COUNT] = { "read", "write", "trim" };
 		io_worker_failf(w, e, "%s: %s of %u bytes at offset %llu: %s%s",
@@ -443,6 +451,8 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 			  r->res < 0 ? strerror(e) : "unexpected end of file", hint ? hint : "");
 		return -1;
 	}
+	if (__builtin_expect(w->vring != NULL, 0) && r->dir == DIR_WRITE)
+		io_vstate_write_done(w->vring, r, 1);
 	if (r->dir == DIR_WRITE && (w->job->sync.fsync_every || w->job->sync.fdatasync_every)) {
 		unsigned every = w->job->sync.fsync_every ? w->job->sync.fsync_every : w->job->sync.fdatasync_every;
 		if (++ls->writes_since_sync >= every)

@@ -43,6 +43,8 @@ void io_loop_start_measuring(struct io_worker *w, struct io_loop *ls, uint64_t n
 	r->depth_max = 0;
 	r->depth_samples = 0;
 	ls->depth_sum = 0;
+	if (w->vring)
+		io_vstate_measuring(w->vring);
 	io_sampler_restart(&ls->bw, now);
 	io_sampler_restart(&ls->iops, now);
 	r->sync_ios = 0;
@@ -177,6 +179,7 @@ void io_loop_answer_snapshot(struct io_worker *w, struct io_loop *ls, uint64_t n
 	d->nsec = 0;
 	d->log = NULL;
 	d->prios = NULL;
+	d->vstate = NULL;
 	if (ls->measuring) {
 		fill_times(w, ls, d, now);
 		if ((w->ops->caps & IO_ENGINE_SYNC)) /* run_sync books its depth-1 count at the end */

@@ -141,6 +141,8 @@ void io_result_free(struct io_job_result *r)
 	r->log = NULL;
 	io_prio_stats_free(r->prios);
 	r->prios = NULL;
+	io_vstate_free(r->vstate);
+	r->vstate = NULL;
 }
 
 double io_result_iops(const struct io_job_result *r)

@@ -745,6 +745,7 @@ int io_session_snapshot(struct io_session *s, struct io_job_result *out, unsigne
 				out[i].nsec = 0;
 				out[i].log = NULL;
 				out[i].prios = NULL;
+				out[i].vstate = NULL;
 			} else {
 				pending++;
 				continue;

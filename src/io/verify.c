@@ -78,6 +78,7 @@ struct io_verify {
 	uint16_t numberio;
 	uint64_t batch_left;  /* backlog reads left in the batch under way */
 	int last_read;        /* the last I/O chosen was a read (fio starts no batch after one) */
+	int state_stopped;    /* a loaded verify state ended the job */
 	uint64_t max_len;     /* the largest write, for the overlap scan */
 };
 
@@ -169,6 +170,16 @@ void io_verify_cleanup(struct io_worker *w)
 	free(w->vfy->log);
 	free(w->vfy);
 	w->vfy = NULL;
+}
+
+void io_verify_state_stop(struct io_verify *v)
+{
+	v->state_stopped = 1;
+}
+
+int io_verify_state_stopped(const struct io_verify *v)
+{
+	return v && v->state_stopped;
 }
 
 int io_verify_reads_back(const struct io_verify *v)
@@ -283,6 +294,8 @@ void io_verify_prepare(struct io_worker *w, struct io_req *r)
 {
 	struct io_verify *v = w->vfy;
 	if (r->dir == DIR_READ || v->o->only) {
+		if (r->dir == DIR_WRITE && w->vring) /* fio's dry run counts the write as done */
+			io_vstate_write_done(w->vring, r, 1);
 		r->dir = DIR_READ; /* verify_only: the block the write would write is read instead */
 		r->vcheck = v->check_reads ? IO_VCHECK_READ : 0;
 		r->vtag = 0;

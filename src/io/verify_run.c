@@ -32,7 +32,7 @@ static void reopen_files(struct io_worker *w)
 
 static int stopped(struct io_worker *w, struct io_loop *ls)
 {
-	return w->status != IO_OK || io_worker_stop_asked(w) ||
+	return w->status != IO_OK || io_worker_stop_asked(w) || io_verify_state_stopped(w->vfy) ||
 	       (ls->deadline && ticks_now() >= ls->deadline);
 }
 

@@ -197,6 +197,7 @@ void *io_worker_main(void *arg)
 	if (w->trace)
 		io_trace_end(w);
 	io_loop_finish(w, &ls);
+	io_vstate_finish(w); /* the thread ran: its state is saved, as fio's thread end saves it */
 	if (job->pace.flow) /* its I/Os leave the flow's count (the front end takes its weight off) */
 		io_flow_leave(job->pace.flow, ls.pace.flow_ios);
 out:
@@ -204,6 +205,7 @@ out:
 	io_dist_cleanup(w);
 	io_bs_fio_cleanup(w);
 	io_verify_cleanup(w);
+	io_vstate_cleanup(w);
 	io_trace_cleanup(w);
 	io_content_free(w->content);
 	w->content = NULL;

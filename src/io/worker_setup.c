@@ -174,6 +174,8 @@ int io_worker_prepare(struct io_worker *w)
 	if (rc == 0)
 		rc = io_verify_setup(w);
 	if (rc == 0)
+		rc = io_vstate_setup(w);
+	if (rc == 0)
 		rc = io_trace_setup(w);
 	if (rc == 0 && io_job_content(job) && !(w->content = io_content_new(job, w->index))) {
 		snprintf(w->err, sizeof w->err, "out of memory");

@@ -6,6 +6,7 @@
 #include "fio/iolog_state.h"
 #include "fio/longopts.h"
 #include "fio/plan.h"
+#include "fio/vstate.h"
 #include "io/engine.h"
 
 static int parse_argv(struct fio_plan *p, const char *const *args, char *err, size_t errlen)
@@ -619,4 +620,38 @@ TEST(iolog_scaled_gap_saturates)
 	s.j->iolog.time_scale = 100;
 	CHECK_EQ_U64(fio_log_scaled_gap(&s, UINT64_MAX), UINT64_MAX);
 	fio_plan_free(&p);
+}
+
+/* fio's verify state file: a job's name gives the file's ('/' a '.', the thread's index over
+ * the run; the saved one from the name's first 63 bytes), and the bytes written read back. */
+TEST(fio_vstate_names_and_bytes)
+{
+	struct fio_plan p;
+	char err[256];
+	const char *args[] = { "--name=r", "--rw=read", "--verify=md5", "--numjobs=2", "--name=a/b", "--rw=write",
+			       "--verify=crc32c", "--verify_state_load=1", NULL };
+	CHECK_EQ_INT(parse_argv(&p, args, err, sizeof err), 0);
+	CHECK_EQ_INT(fio_vstate_names(&p, err, sizeof err), 0);
+	CHECK(p.jobs[0].vstate.paths == NULL); /* a read job saves nothing, loads nothing */
+	CHECK_EQ_STR(p.jobs[1].vstate.load_paths[0], "local-a.b-2-verify.state");
+	CHECK(p.jobs[1].vstate.paths[0] == NULL); /* the file it loads is kept */
+	fio_plan_free(&p);
+
+	struct io_vstate_comp comps[3] = { { 0, 8192 }, { 0, 4096 }, { 1, 0 } };
+	struct io_vstate s = { .numberio = 11, .depth = 2, .nfiles = 2, .ncomps = 3, .comps = comps }, back;
+	unsigned char *buf;
+	size_t n = io_vstate_encode(&s, "w", 5, &buf);
+	CHECK_EQ_U64(n, IO_VSTATE_HDR + IO_VSTATE_REC + 4 * 16);
+	CHECK_EQ_INT(io_vstate_parse(buf, n, &back, err, sizeof err), 0);
+	CHECK_EQ_U64(back.numberio, 11);
+	CHECK_EQ_U64(back.ncomps, 3);
+	CHECK_EQ_U64(back.comps[2].file, 1);
+	CHECK_EQ_U64(back.comps[0].offset, 8192);
+	free(back.comps);
+	buf[IO_VSTATE_HDR + 40] ^= 1; /* the random state: covered by the crc */
+	CHECK_EQ_INT(io_vstate_parse(buf, n, &back, err, sizeof err), -1);
+	CHECK_CONTAINS(err, "corrupt");
+	CHECK_EQ_INT(io_vstate_parse(buf, n - 1, &back, err, sizeof err), -1);
+	CHECK_CONTAINS(err, "truncated");
+	free(buf);
 }
