@@ -333,7 +333,7 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 		if (!j->io.filesize && j->io.size)
 			j->io.filesize = j->io.size / j->io.nrfiles;
 		j->io.size = j->io_size;
-		j->io.io_limit = 1;
+		j->io.files.io_limit = 1;
 	}
 	/* fio gives each of nrfiles files size/nrfiles bytes, and the size is then theirs. The
 	 * size is not rounded to the block: where the files' ends end a pass the engine ends it

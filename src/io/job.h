@@ -118,6 +118,8 @@ struct io_files_spec {
 	                             * longer_by bytes longer (fio gives the whole smallest blocks
 	                             * of what size / nrfiles leaves to the first files, one each) */
 	uint64_t longer_by;
+	int io_limit;               /* io_job.size is fio's io_size (io_limit), over files of their
+	                             * own size: passes go on over them while the job is short of it */
 };
 
 /* io_job.queue: how the loop batches submissions and completions (io/loop.c); all 0: fio's
@@ -217,8 +219,6 @@ struct io_job {
 	uint64_t runtime_ns;        /* limit (time_based: exact duration) */
 	uint64_t ramp_ns;           /* run but do not measure */
 	unsigned loops;             /* default 1 */
-	int io_limit;               /* size is fio's io_size (io_limit), over files of their own size:
-	                             * passes go on over them while the job is short of it */
 	uint64_t number_ios;        /* a pass ends after this many I/Os per thread (fio's number_ios);
 	                             * 0: no limit */
 	/* How */

@@ -72,7 +72,7 @@ int io_loop_fio_pass(struct io_worker *w, struct io_loop *ls)
 		uint64_t big = 0;
 		for (int d = 0; d < DIR_COUNT; d++)
 			big = job->bs[d] > big ? job->bs[d] : big;
-		if (!job->io_limit || ls->done_bytes >= ls->limit || ls->limit - ls->done_bytes < big)
+		if (!job->files.io_limit || ls->done_bytes >= ls->limit || ls->limit - ls->done_bytes < big)
 			return 0;
 	}
 	if (job->number_ios && ls->done_ios >= ios)

@@ -21,7 +21,7 @@
 static int fio_passes(const struct io_worker *w, const struct io_loop *ls)
 {
 	const struct io_job *job = w->job;
-	return (job->loops > 1 || job->io_limit) && !job->time_based && !ls->trimwrite && !ls->zoned &&
+	return (job->loops > 1 || job->files.io_limit) && !job->time_based && !ls->trimwrite && !ls->zoned &&
 	       !job->replay.entries && !job->pattern.lfsr && w->nfiles && !(w->vfy && io_verify_reads_back(w->vfy));
 }
 
@@ -34,7 +34,7 @@ static void init_fio_passes(struct io_worker *w, struct io_loop *ls, int ends, u
 	const struct io_job *job = w->job;
 	ls->files_cap = ends ? ls->pass_size : ls->seq_ends ? files : UINT64_MAX;
 	ls->limit = job->size ? job->size : files;
-	uint64_t size = job->io_limit ? files : ls->limit;
+	uint64_t size = job->files.io_limit ? files : ls->limit;
 	if (ls->random && io_job_writes(job) && job->pattern.norandommap && ls->limit > size)
 		size = ls->limit;
 	int queues = !(w->ops->caps & IO_ENGINE_SYNC) || (strcmp(w->ops->name, "null") == 0 && job->iodepth > 1);
