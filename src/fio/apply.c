@@ -185,6 +185,33 @@ FIO_APPLY(nrfiles)
 FIO_APPLY(size) { return fio_size(j, v, &j->io.size, err, errlen); }
 FIO_APPLY(filesize) { return fio_size(j, v, &j->io.filesize, err, errlen); }
 FIO_APPLY(offset) { return fio_size(j, v, &j->io.offset, err, errlen); }
+FIO_APPLY(offset_increment) { return fio_size(j, v, &j->io.files.offset_increment, err, errlen); }
+/* fio aligns only a percentage offset (offset=N%, offset_increment=N%), which fio_size
+ * refuses: the value is checked, and moves nothing, as in fio without one */
+FIO_APPLY(offset_align)
+{
+	uint64_t n;
+	return fio_int(j, v, 0, UINT32_MAX, &n, err, errlen);
+}
+/* fio's client/server mode puts the client's address before file names; nodemark has none */
+FIO_APPLY(unique_filename)
+{
+	int b;
+	(void)j;
+	return fio_parse_bool(v, &b, err, errlen);
+}
+FIO_APPLY(filename_format)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	/* fio makes the directories a '/' names; nodemark keeps a job's files in its own */
+	if (strchr(v, '/'))
+		return nm_errf(err, errlen, "\"%s\": a '/' in the name is not supported (use directory=)", v);
+	char *f = xstrdup(v);
+	fio_strv_push(&j->strs, &j->nstrs, f);
+	j->io.files.name_format = f;
+	return 0;
+}
 /* Kept as typed; fio_job_targets() turns them into the job's targets once all options are in
  * (filename= is relative to directory= when both are given, whatever their order). */
 FIO_APPLY(filename)
@@ -226,6 +253,7 @@ APPLY_BOOL(scramble_buffers, j->io.buf.scramble) /* which writes get it: fio_job
 APPLY_BOOL(end_fsync, j->io.sync.end_fsync)
 APPLY_BOOL(serialize_overlap, j->io.queue.serialize_overlap)
 APPLY_BOOL(create_only, j->io.files.create_only)
+APPLY_BOOL(file_append, j->io.files.append)
 /* fio's unlink: whether a file target nodemark created is removed at the end (io/session.c) */
 FIO_APPLY(unlink)
 {

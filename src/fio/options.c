@@ -29,8 +29,24 @@ const struct fio_option fio_options[] = {
 	SUP("size", NULL, FIO_T_SIZE, NULL, size, "io_job.size (bytes of I/O per job)"),
 	SUP("filesize", NULL, FIO_T_SIZE, NULL, filesize, "io_job.filesize; alone (no size=), the job's size is filesize x its files, as fio's"),
 	SUP("offset", "fileoffset", FIO_T_SIZE, "0", offset, "io_job.offset"),
+	SUP("offset_increment", NULL, FIO_T_SIZE, "0", offset_increment,
+	    "io_job.files.offset_increment: thread N (of numjobs, the one with the files NAME.N.*) starts at "
+	    "offset + N x this, as fio (tests/cli/test_fio_fileopts.sh)"),
+	SUP("offset_align", NULL, FIO_T_INT, "0", offset_align,
+	    "checked, moves nothing: fio aligns only percentage offsets, which nodemark refuses"),
+	SUP("file_append", NULL, FIO_T_BOOL, "0", file_append,
+	    "io_job.files.append: I/O starts at a file's end (its size before the job; a new file's 0), "
+	    "as fio; a block device's at offset; reading past the end of a file nodemark did not create is "
+	    "refused (fio lays the whole file out again)"),
 	SUP("filename", NULL, FIO_T_LIST, NULL, filename, "io_job.targets (a:b lists: size/N bytes each, as fio)"),
 	SUP("directory", NULL, FIO_T_LIST, NULL, directory, "io_job.targets (a:b lists)"),
+	SUP("filename_format", NULL, FIO_T_STR, "$jobname.$jobnum.$filenum", filename_format,
+	    "io_job.files.name_format: the names of files nodemark makes ($jobname, $jobnum, $filenum; "
+	    "$clientuid empty), as fio; a '/', or no $jobnum with numjobs above 1 (fio 3.33 runs the "
+	    "first thread alone), is refused"),
+	SUP("unique_filename", NULL, FIO_T_BOOL, "1", unique_filename,
+	    "checked, changes nothing: fio puts a client's address before file names only in its "
+	    "client/server mode"),
 	SUP("io_size", "io_limit", FIO_T_SIZE, NULL, io_size, "io_job.size (the I/O), with size= as io_job.filesize (the region: random I/O goes over all of it, as fio's)"),
 	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles,
 	    "io_job.nrfiles: 1 to 1048576 (fio takes any unsigned; nodemark keeps about 0.5 KiB per "

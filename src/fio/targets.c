@@ -53,9 +53,9 @@ static int default_targets(struct fio_job *j, char *err, size_t errlen)
 	if (j->io.numjobs > IO_MAX_TARGETS)
 		return nm_errf(err, errlen, "numjobs above %d needs filename= or directory=", IO_MAX_TARGETS);
 	for (unsigned t = 0; t < j->io.numjobs; t++) {
-		char name[96];
-		int n = snprintf(name, sizeof name, "%s.%u.0", j->io.name, t);
-		if (add_target(j, NULL, name, (size_t)n, err, errlen) < 0)
+		char name[256];
+		io_file_name(&j->io, t, 0, name, sizeof name);
+		if (add_target(j, NULL, name, strlen(name), err, errlen) < 0)
 			return -1;
 	}
 	return 0;
@@ -75,6 +75,11 @@ int fio_job_targets(struct fio_job *j, char *err, size_t errlen)
 		free(dir);
 		return rc;
 	}
+	/* fio 3.33 gives threads whose names are the same (no $jobnum) no I/O after the first */
+	const char *fmt = j->io.files.name_format;
+	if (fmt && j->io.numjobs > 1 && !strcasestr(fmt, "$jobnum"))
+		return nm_errf(err, errlen, "filename_format=%s without $jobnum and numjobs=%u: threads that share "
+			       "a name (fio 3.33 runs the first alone) are not supported", fmt, j->io.numjobs);
 	if (j->directory) {
 		j->dir_targets = 1;
 		return add_list(j, NULL, j->directory, err, errlen);

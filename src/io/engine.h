@@ -40,6 +40,11 @@ void io_job_init(struct io_job *job);
  * message in err ("--bs: 0: ...": callers prefix nothing more than the command). */
 int io_job_check(const struct io_job *job, char *err, size_t errlen);
 
+/* The name of file k of thread `thread` (fio's subjob): job->files.name_format with fio's
+ * $jobname, $jobnum, $filenum and $clientuid (empty outside fio's client mode) put in, as fio's
+ * make_filename (keywords in any case), or NAME.THREAD.K without a format. */
+void io_file_name(const struct io_job *job, unsigned thread, unsigned k, char *out, size_t len);
+
 /* Whether the job writes at all (rw and the mix; trims count as writes). */
 int io_job_writes(const struct io_job *job);
 /* Whether it trims (trim, randtrim, trimwrite, randtrimwrite). */

@@ -87,6 +87,8 @@ struct io_target {
 	const struct io_engine_ops *engine; /* resolved (never auto) */
 	int engine_auto;            /* picked by auto: may follow each run's queue depth */
 	uint64_t dev_size;          /* block device or existing file size */
+	uint64_t append_at;         /* file_append: the file's size before the job grew it, where
+	                             * its I/O starts */
 	unsigned align;             /* O_DIRECT alignment (logical block size) */
 	int created;                /* a file target we created (create_targets) */
 	int ours;                   /* an existing file carrying nodemark's mark (util/workdir.h):
@@ -432,6 +434,13 @@ void io_file_hint(struct io_worker *w, struct io_file *f, int random);
 static inline unsigned io_fio_nth(const struct io_job *job, unsigned i)
 {
 	return i ? job->numjobs - i : 0;
+}
+
+/* Where thread i's region starts in each of its files: fio gives the thread whose files are
+ * NAME.i.* (its subjob i) offset + i x offset_increment. */
+static inline uint64_t io_job_offset(const struct io_job *job, unsigned i)
+{
+	return job->offset + (uint64_t)i * job->files.offset_increment;
 }
 
 /* Whether a job's offsets are random (randread, randwrite, randrw, randtrim, randtrimwrite). */

@@ -120,6 +120,11 @@ struct io_files_spec {
 	uint64_t longer_by;
 	int io_limit;               /* io_job.size is fio's io_size (io_limit), over files of their
 	                             * own size: passes go on over them while the job is short of it */
+	const char *name_format;    /* a directory target's file names: $jobname, $jobnum, $filenum
+	                             * (fio's filename_format); NULL: NAME.THREAD.FILE */
+	int append;                 /* I/O starts at a file target's end (fio's file_append) */
+	uint64_t offset_increment;  /* thread i's region starts i x this past io_job.offset (fio's
+	                             * offset_increment: the thread whose files are NAME.i.*) */
 };
 
 /* io_job.queue: how the loop batches submissions and completions (io/loop.c); all 0: fio's

@@ -30,11 +30,53 @@ uint64_t io_layout_files_len(const struct io_job *job)
 	return io_layout_file_len(job) * job->nrfiles + (uint64_t)job->files.files_longer * job->files.longer_by;
 }
 
+/* Appends n bytes of s at *at in out (len bytes), cutting what does not fit. */
+static void put(char *out, size_t len, size_t *at, const char *s, size_t n)
+{
+	if (*at + n >= len)
+		n = *at + 1 < len ? len - 1 - *at : 0;
+	memcpy(out + *at, s, n);
+	*at += n;
+	out[*at] = '\0';
+}
+
+void io_file_name(const struct io_job *job, unsigned thread, unsigned k, char *out, size_t len)
+{
+	const char *name = job->name[0] ? job->name : "nodemark";
+	const char *fmt = job->files.name_format;
+	if (!fmt || !*fmt) {
+		snprintf(out, len, "%s.%u.%u", name, thread, k);
+		return;
+	}
+	/* fio puts each keyword in, in this order, until none is left */
+	static const char *const keys[] = { "$jobname", "$jobnum", "$filenum", "$clientuid" };
+	char buf[256], tmp[256], num[16];
+	size_t n = 0;
+	buf[0] = '\0';
+	put(buf, sizeof buf, &n, fmt, strlen(fmt));
+	for (unsigned key = 0; key < 4; key++) {
+		char *at;
+		for (int i = 0; i < 256 && (at = strcasestr(buf, keys[key])); i++) { /* a name holding $jobname */
+			const char *with = key == 0 ? name : key == 3 ? "" : num;
+			snprintf(num, sizeof num, "%u", key == 1 ? thread : k);
+			size_t m = 0;
+			tmp[0] = '\0';
+			put(tmp, sizeof tmp, &m, buf, (size_t)(at - buf));
+			put(tmp, sizeof tmp, &m, with, strlen(with));
+			const char *rest = at + strlen(keys[key]);
+			put(tmp, sizeof tmp, &m, rest, strlen(rest));
+			memcpy(buf, tmp, m + 1);
+		}
+	}
+	snprintf(out, len, "%s", buf);
+}
+
 void io_layout_path(const struct io_job *job, const struct io_target *t, unsigned thread, unsigned k, char *out,
 		    size_t len)
 {
-	snprintf(out, len, "%s/%s.%u.%u", t->workdir, job->name[0] ? job->name : "nodemark",
-		 job->files.shared_file ? 0 : thread, k);
+	char name[256];
+	io_file_name(job, job->files.shared_file ? 0 : thread, k, name, sizeof name);
+	snprintf(out, len, "%s/%s", t->workdir, name);
 }
 
 static uint64_t path_hash(const char *p)
@@ -177,7 +219,8 @@ int io_layout_ensure(struct io_layout *l, const struct io_job *job, struct io_ta
 	if (t->kind != TARGET_DIR)
 		return IO_OK;
 	for (unsigned k = 0; k < job->nrfiles; k++) {
-		uint64_t len = io_layout_nth_len(job, k);
+		/* the thread's region starts at its offset, as fio's file is offset + its size */
+		uint64_t len = io_job_offset(job, job->files.shared_file ? job->numjobs - 1 : thread) + io_layout_nth_len(job, k);
 		char path[4352];
 		io_layout_path(job, t, thread, k, path, sizeof path);
 		struct io_laid_file *lf = io_layout_find(l, path);

@@ -186,8 +186,13 @@ static void place_on_numa(struct io_session *s, const struct io_job *job, struct
 static int prepare_space(struct io_session *s, const struct io_job *job, struct io_target *t, char *err,
 			 size_t errlen)
 {
+	/* the highest region start of the threads on this target (offset_increment) */
+	uint64_t off = job->offset;
+	for (unsigned th = (unsigned)(t - s->targets); th < job->numjobs; th += s->ntargets)
+		off = io_job_offset(job, job->files.all_targets || job->files.shared_file ? job->numjobs - 1 : th);
 	if (t->kind == TARGET_DIR) {
-		uint64_t need = io_layout_files_len(job) * (job->files.shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
+		uint64_t need = (io_layout_files_len(job) + (uint64_t)job->nrfiles * off) *
+				(job->files.shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
 		if (!io_layout_file_len(job))
 			return nm_errf(err, errlen, "%s: a directory target needs a size", t->path), IO_BAD_JOB;
 		if (space_check(t->path, need, err, errlen) < 0)
@@ -197,9 +202,12 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 	} else if (t->kind == TARGET_FILE) {
 		/* an existing file: its own size unless a region was asked for */
 		uint64_t region = job->filesize ? job->filesize : job->size;
-		uint64_t need = job->size ? job->offset + (job->files.all_targets ? io_layout_file_len(job) : region) : 0;
+		/* file_append: the I/O goes past the file's end (fio's start offset is its size) */
+		if (job->files.append)
+			off = t->append_at = t->created ? 0 : t->dev_size;
+		uint64_t need = job->size ? off + (job->files.all_targets ? io_layout_file_len(job) : region) : 0;
 		if (t->created) {
-			need = job->offset + (job->size && !job->files.all_targets ? region : io_layout_file_len(job));
+			need = off + (job->size && !job->files.all_targets ? region : io_layout_file_len(job));
 			if (!need)
 				return nm_errf(err, errlen, "%s: a new file needs a size", t->path), IO_BAD_JOB;
 			/* removed on a signal while the run is under way; at the end unless kept (fio's
@@ -221,9 +229,9 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 				return st2;
 			t->dev_size = need;
 		}
-		if (t->dev_size <= job->offset)
+		if (t->dev_size <= off)
 			return nm_errf(err, errlen, "%s: empty (or offset past its end)", t->path), IO_BAD_JOB;
-	} else if (t->kind == TARGET_BLOCK && job->offset >= t->dev_size) {
+	} else if (t->kind == TARGET_BLOCK && off >= t->dev_size) {
 		return nm_errf(err, errlen, "%s: offset past the end of the device", t->path), IO_BAD_JOB;
 	}
 	return IO_OK;
@@ -291,6 +299,7 @@ static int choose_mode(struct io_session *s, const struct io_job *job, struct io
 			add_note(s, "%s: O_DIRECT is not supported here%s, using buffered I/O", t->path,
 				 t->fs_in_memory ? " (tmpfs)" : "");
 		} else if (job->bs[DIR_READ] % align || job->bs[DIR_WRITE] % align || job->offset % align ||
+			   job->files.offset_increment % align ||
 			   (io_job_trims(job) && job->bs[DIR_TRIM] % align)) {
 			if (job->direct == DIRECT_ON)
 				return nm_errf(err, errlen, "%s: O_DIRECT needs block sizes and offsets in multiples of %u",
@@ -501,16 +510,20 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 			f->path = spread ? s->targets[k].path : t->path;
 			f->size = spread ? s->targets[k].dev_size : t->dev_size;
 		}
-		uint64_t region = f->size > job->offset ? f->size - job->offset : 0;
+		/* thread i's start: offset + i x offset_increment, or with file_append a file's end
+		 * before the job (a new file's: 0) */
+		const struct io_target *ft = spread ? &s->targets[k] : t;
+		uint64_t start = !job->files.append || ft->kind == TARGET_BLOCK ? io_job_offset(job, i)
+				 : ft->kind == TARGET_FILE ? ft->append_at : 0;
+		uint64_t region = f->size > start ? f->size - start : 0;
 		/* filesize= is each file's region (fio's io_size= leaves size= as the region: the I/O
 		 * amount, job->size, is then smaller and must not shrink where random I/O goes) */
 		uint64_t per_file = job->filesize ? job->filesize : job->size ? job->size / nf : 0;
 		if (t->kind != TARGET_DIR && per_file && per_file < region)
 			region = per_file;
-		const struct io_target *ft = spread ? &s->targets[k] : t;
 		if (ft->direct) /* whole aligned blocks only */
 			region -= region % ft->align;
-		f->region_start = job->offset;
+		f->region_start = start;
 		f->region_len = region;
 		uint64_t bsmax = job->bs[0] > job->bs[1] ? job->bs[0] : job->bs[1];
 		if (io_job_mixed_bs(job)) /* a mix's sizes fit the region (io/bssplit.c), as fio's */
@@ -524,7 +537,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 		if (job->pattern.lfsr) /* randrepeat: the same start each run */
 			io_lfsr_setup(job, f, w->rng + k);
 		if (job->pattern.zone_size && nf == 1) /* fio's strided zones: the first one */
-			io_zone_enter(w, f, job->offset);
+			io_zone_enter(w, f, start);
 	}
 	return IO_OK;
 }

@@ -77,7 +77,7 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	if (fio_loop && ends && files)
 		ls->pass_size = files;
 	if (!ls->pass_size && ls->zoned) /* the whole file, zone after zone */
-		ls->pass_size = w->files[0].size > job->offset ? w->files[0].size - job->offset : 0;
+		ls->pass_size = w->files[0].size > w->files[0].region_start ? w->files[0].size - w->files[0].region_start : 0;
 	if (!ls->pass_size)
 		for (unsigned i = 0; i < w->nfiles; i++)
 			ls->pass_size += w->files[i].region_len;

@@ -25,7 +25,7 @@ uint64_t io_zone_next(struct io_worker *w, uint64_t issued, uint64_t pass_size)
 	struct io_file *f = &w->files[0];
 	uint64_t start = f->region_start + job->pattern.zone_range + job->pattern.zone_skip;
 	if (start >= f->size)
-		start = job->offset;
+		start = io_job_offset(job, w->index);
 	io_zone_enter(w, f, start);
 	return pass_size - issued > job->pattern.zone_size ? issued + job->pattern.zone_size : pass_size;
 }
