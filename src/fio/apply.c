@@ -264,6 +264,26 @@ FIO_APPLY(unlink)
 	j->io.files.remove_marked = b;
 	return 0;
 }
+APPLY_BOOL(overwrite, j->io.files.overwrite)
+
+FIO_APPLY(fallocate)
+{
+	static const struct { const char *name; enum io_fallocate mode; } modes[] = {
+		{ "native", IO_FALLOC_NATIVE }, { "none", IO_FALLOC_NONE },   { "posix", IO_FALLOC_POSIX },
+		{ "keep", IO_FALLOC_KEEP },     { "truncate", IO_FALLOC_TRUNCATE },
+		{ "0", IO_FALLOC_NONE },        { "1", IO_FALLOC_POSIX }, /* fio's old boolean values */
+	};
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+		if (strcmp(v, modes[i].name) == 0) {
+			j->io.files.fallocate = modes[i].mode;
+			return 0;
+		}
+	return nm_errf(err, errlen, "\"%s\": expected native, none, posix, keep, truncate, 0 or 1",
+		       fio_q(v, qb, sizeof qb));
+}
 APPLY_BOOL(stonewall, j->stonewall)
 APPLY_BOOL(create_serialize, j->create_serialize)
 APPLY_BOOL(new_group, j->new_group)

@@ -87,10 +87,13 @@ FIO_APPLY(openfiles)
 }
 
 /* create_on_open: fio creates a file when it opens it for I/O rather than at layout; for
- * filecreate that is what it does anyway, and other jobs' files are laid out first as fio
- * lays out files it would otherwise create empty. */
+ * filecreate that is what it does anyway; a write job's new file is made empty; a reading
+ * job's is laid out (fio's reads of the empty file it makes fail). */
 FIO_APPLY(create_on_open)
 {
 	int b;
-	return fio_parse_bool(v, &b, err, errlen);
+	if (fio_parse_bool(v, &b, err, errlen) < 0)
+		return -1;
+	j->io.files.create_on_open = b;
+	return 0;
 }

@@ -56,6 +56,15 @@ const struct fio_option fio_options[] = {
 	SUP("create_only", NULL, FIO_T_BOOL, "0", create_only, "io_job.files.create_only"),
 	SUP("unlink", NULL, FIO_T_BOOL, "0", unlink,
 	    "io_job.files.keep_created (0: a file target nodemark created stays, marked user.nodemark, for later jobs and runs; 1: removed at the end, with any marked file the job used)"),
+	SUP("fallocate", NULL, FIO_T_STR, "native", fallocate,
+	    "io_job.files.fallocate: how a file nodemark makes is allocated first, as fio's layout: "
+	    "native (fallocate mode 0; a failure is let go), none, posix (posix_fallocate), keep "
+	    "(fallocate KEEP_SIZE), truncate (ftruncate), 0 (none), 1 (posix); a job that only writes "
+	    "gets no data before its own writes, as fio's (a user's file named in --allow-write is "
+	    "grown with data instead, never removed: tests/cli/test_fio_fallocate.sh)"),
+	SUP("overwrite", NULL, FIO_T_BOOL, "0", overwrite,
+	    "io_job.files.overwrite (1: a write job's new files get their data before its writes, as "
+	    "a reading job's; 0: only allocated, as fio's)"),
 	SUP("create_serialize", NULL, FIO_T_BOOL, "1", create_serialize,
 	    "1: every job's files are laid out before the jobs start, one job after another; 0: a job's "
 	    "files are laid out by its thread when it starts (a stonewalled job's when its turn comes)"),
@@ -134,9 +143,7 @@ const struct fio_option fio_options[] = {
 	    "io_job.queue.serialize_overlap: an I/O overlapping one queued or in flight on its file waits for its "
 	    "completion (async engines at iodepth > 1)"),
 	IGN("iodepth_low", FIO_T_INT, "nodemark refills the queue as completions come"),
-	IGN("fallocate", FIO_T_STR, "nodemark lays files out by writing real data"),
 	IGN("allow_file_create", FIO_T_BOOL, "nodemark creates its files in its own directory"),
-	IGN("overwrite", FIO_T_BOOL, "nodemark lays files out by writing real data"),
 	IGN("gtod_reduce", FIO_T_BOOL, "nodemark's timestamps are cheap; it keeps them"),
 	IGN("disable_lat", FIO_T_BOOL, "nodemark always measures latency"),
 	IGN("disable_clat", FIO_T_BOOL, "nodemark always measures latency"),
@@ -301,7 +308,10 @@ const struct fio_option fio_options[] = {
 	    "tests/cli/test_fio_nrfiles.sh); filecreate keeps a file open until its I/Os are done; an "
 	    "engine that queues, mmap and verify jobs keep all of a thread's files open"),
 	SUP("create_on_open", NULL, FIO_T_BOOL, "0", create_on_open,
-	    "checked: filecreate creates at the I/O; other engines' files are laid out before the run"),
+	    "io_job.files.create_on_open: filecreate creates at the I/O; a job that writes finds its "
+	    "new file empty, nothing allocated, as fio's job creates it at its open (its reads past "
+	    "the end fail the job, as fio's); a job that only reads gets its file laid out, where "
+	    "fio's reads of the empty file fail (error 5)"),
 	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
 	REF("cpumask", FIO_T_INT, "use cpus_allowed"),
 	SUP("file_service_type", NULL, FIO_T_STR, "roundrobin", file_service_type,

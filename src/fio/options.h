@@ -107,6 +107,8 @@ FIO_APPLY(refill_buffers);
 FIO_APPLY(end_fsync);
 FIO_APPLY(create_only);
 FIO_APPLY(unlink);
+FIO_APPLY(fallocate);
+FIO_APPLY(overwrite);
 FIO_APPLY(create_serialize);
 FIO_APPLY(stonewall);
 FIO_APPLY(new_group);

@@ -87,6 +87,7 @@ static void job_defaults(struct fio_job *j)
 	io->buf.scramble = 1;           /* fio's scramble_buffers (fio_job_content says which writes) */
 	io->report.per_second_series = 1; /* fio's bw and iops lines come from per-second samples */
 	io->files.keep_created = 1;     /* fio's unlink=0: a job's files stay for the next job */
+	io->files.fio_setup = 1;        /* a new file made as fio's layout makes it (fallocate=native) */
 	io->place.cpus_shared = 1;      /* fio's cpus_allowed_policy=shared */
 	io->place.cpu_fio_order = 1;
 	j->numa_cpus = NULL;

@@ -206,6 +206,8 @@ enum io_engine_caps {
 	IO_ENGINE_OP_LAT = 1 << 11,   /* latency only for the I/Os that did the operation (the
 	                               * file-operation engines: once per file, as fio times its
 	                               * open); the others are counted with none (io_req.no_lat) */
+	IO_ENGINE_NO_EXTEND = 1 << 12,/* writes cannot grow a file (mmap): fio's layout writes a
+	                               * write job's new files' data too (its FIO_NOEXTEND) */
 };
 
 enum { IO_VCHECK_READ = 1, IO_VCHECK_WRITE = 2 };

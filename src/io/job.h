@@ -87,6 +87,10 @@ struct io_content_spec {
 	                             * threads of the run (global); 0, 0: this job alone */
 };
 
+/* How fio's layout allocates a file it makes (its fallocate=): fallocate(2) mode 0 (native,
+ * its default), nothing, posix_fallocate(3), fallocate(KEEP_SIZE), ftruncate(2). */
+enum io_fallocate { IO_FALLOC_NATIVE, IO_FALLOC_NONE, IO_FALLOC_POSIX, IO_FALLOC_KEEP, IO_FALLOC_TRUNCATE };
+
 /* io_job.files: how a job's files are made, shared, chosen and cached (io/layout.c,
  * io/session.c, io/fileservice.c, io/pagecache.c). */
 struct io_files_spec {
@@ -125,6 +129,17 @@ struct io_files_spec {
 	int append;                 /* I/O starts at a file target's end (fio's file_append) */
 	uint64_t offset_increment;  /* thread i's region starts i x this past io_job.offset (fio's
 	                             * offset_increment: the thread whose files are NAME.i.*) */
+	int fio_setup;              /* 1: a file nodemark may remake (new, or its own: marked or in
+	                             * its work directory) that is shorter than the job needs is made
+	                             * as fio's extend_file makes it: unlinked, created, allocated by
+	                             * `fallocate`; a job that reads (or writes with `overwrite`, or
+	                             * on mmap) then writes its data, one that only writes none.
+	                             * 0: laid out with data from where it ends (disk's); a user's
+	                             * file is always grown that way, never remade */
+	enum io_fallocate fallocate; /* with fio_setup: how the file is allocated */
+	int overwrite;              /* with fio_setup: a write job's file gets its data too */
+	int create_on_open;         /* with fio_setup: a write job's new file is only created, empty
+	                             * (fio's create_on_open: its open at the job's start makes it) */
 };
 
 /* io_job.queue: how the loop batches submissions and completions (io/loop.c); all 0: fio's

@@ -152,24 +152,20 @@ static enum layout_kind layout_kind(const struct io_job *job)
 	return job->buf.fill == FILL_ZERO ? LAYOUT_ZERO : LAYOUT_RANDOM;
 }
 
-int io_layout_write(const struct io_job *job, unsigned thread, const char *path, uint64_t from, uint64_t size,
-		    int create, char *err, size_t errlen)
+/* Write [from, size) of the open fd (path names it in errors) with what fio's layout writes,
+ * and fsync it. */
+static int fill(const struct io_job *job, unsigned thread, int fd, const char *path, uint64_t from, uint64_t size,
+		char *err, size_t errlen)
 {
 	enum layout_kind kind = layout_kind(job);
 	/* fio writes the job's largest write size at a time, each from the pattern's start:
 	 * whole blocks of it in each chunk, blocks counted from where the layout starts */
 	uint64_t bs = kind == LAYOUT_RANDOM || !job->bs[DIR_WRITE] ? 1 : job->bs[DIR_WRITE];
 	size_t chunk = bs >= (1 << 20) ? (size_t)bs : (1 << 20) / bs * bs;
-	int fd = open(path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
-	if (fd < 0)
-		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
-	if (create)
-		(void)file_mark(fd); /* nodemark's own: a later run may rewrite it (util/workdir.h) */
 	char *buf = malloc((chunk + 7) / 8 * 8);
 	struct io_content *content = kind == LAYOUT_CONTENT ? io_content_new(job, thread) : NULL;
 	if (!buf || (kind == LAYOUT_CONTENT && !content)) {
 		free(buf);
-		close(fd);
 		return nm_errf(err, errlen, "out of memory"), IO_FAILED;
 	}
 	if (kind == LAYOUT_ZERO)
@@ -209,6 +205,92 @@ int io_layout_write(const struct io_job *job, unsigned thread, const char *path,
 		st = IO_FAILED;
 		nm_errf(err, errlen, "%s: fsync after laying out: %s", path, strerror(errno));
 	}
+	return st;
+}
+
+int io_layout_write(const struct io_job *job, unsigned thread, const char *path, uint64_t from, uint64_t size,
+		    int create, char *err, size_t errlen)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC | (create ? O_CREAT | O_EXCL : 0), 0600);
+	if (fd < 0)
+		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
+	if (create)
+		(void)file_mark(fd); /* nodemark's own: a later run may rewrite it (util/workdir.h) */
+	int st = fill(job, thread, fd, path, from, size, err, errlen);
+	close(fd);
+	return st;
+}
+
+/* fio's directions by rw (its td_read, td_write): a mix has both whatever rwmixread says. */
+static int rw_reads(enum io_rw rw)
+{
+	return rw == IO_READ || rw == IO_RANDREAD || rw == IO_RW || rw == IO_RANDRW;
+}
+
+static int rw_writes(enum io_rw rw)
+{
+	return rw == IO_WRITE || rw == IO_RANDWRITE || rw == IO_RW || rw == IO_RANDRW || rw == IO_TRIMWRITE ||
+	       rw == IO_RANDTRIMWRITE;
+}
+
+/* The allocation fio's layout makes before any data (its fallocate_file): a failed native or
+ * posix allocation is let go, as fio's (the file grows as written); keep and truncate fail the
+ * job, as they fail fio's. */
+static int allocate(const struct io_job *job, int fd, const char *path, uint64_t size, char *err, size_t errlen)
+{
+	switch (job->files.fallocate) {
+	case IO_FALLOC_NATIVE:
+		(void)fallocate(fd, 0, 0, (off_t)size);
+		break;
+	case IO_FALLOC_POSIX:
+		(void)posix_fallocate(fd, 0, (off_t)size);
+		break;
+	case IO_FALLOC_KEEP:
+		if (fallocate(fd, FALLOC_FL_KEEP_SIZE, 0, (off_t)size) < 0)
+			return nm_errf(err, errlen, "%s: fallocate (keep): %s", path, strerror(errno)), IO_FAILED;
+		break;
+	case IO_FALLOC_TRUNCATE:
+		if (ftruncate(fd, (off_t)size) < 0)
+			return nm_errf(err, errlen, "%s: ftruncate: %s", path, strerror(errno)), IO_FAILED;
+		break;
+	case IO_FALLOC_NONE:
+		break;
+	}
+	return IO_OK;
+}
+
+int io_layout_make(const struct io_job *job, unsigned thread, const char *path, uint64_t size, char *err,
+		   size_t errlen)
+{
+	int reads = rw_reads(job->rw), writes = rw_writes(job->rw);
+	if (writes && job->files.create_on_open) { /* fio's job opens it with O_CREAT: no layout */
+		int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
+		(void)file_mark(fd);
+		close(fd);
+		return IO_OK;
+	}
+	/* file_append keeps what a write job appends to (fio neither removes nor rewrites it) */
+	int keep = job->files.append;
+	int data = reads || (writes && job->files.overwrite && !keep) ||
+		   (writes && (io_engine_caps(job->engine) & IO_ENGINE_NO_EXTEND));
+	int remove = data || (writes && !job->files.overwrite && !keep);
+	if (remove && unlink(path) < 0 && errno != ENOENT)
+		return nm_errf(err, errlen, "%s: cannot remove: %s", path, strerror(errno)), IO_FAILED;
+	/* O_EXCL beside fio's flags: what is opened is the file just made, never one put there
+	 * since (a file kept, a pure trim job's or an appending one's, is opened as it is) */
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (data ? O_TRUNC : 0) | (remove ? O_EXCL : 0), 0600);
+	if (fd < 0)
+		return nm_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno)), IO_FAILED;
+	(void)file_mark(fd); /* nodemark's own: a later run may rewrite it (util/workdir.h) */
+	int st = allocate(job, fd, path, size, err, errlen);
+	if (st == IO_OK && data) {
+		if (ftruncate(fd, (off_t)size) < 0)
+			st = (nm_errf(err, errlen, "%s: ftruncate: %s", path, strerror(errno)), IO_FAILED);
+		else
+			st = fill(job, thread, fd, path, 0, size, err, errlen);
+	}
 	close(fd);
 	return st;
 }
@@ -226,8 +308,10 @@ int io_layout_ensure(struct io_layout *l, const struct io_job *job, struct io_ta
 		struct io_laid_file *lf = io_layout_find(l, path);
 		if (lf && lf->size >= len)
 			continue;
-		/* an engine that makes its files (filecreate) gets their names only */
+		/* an engine that makes its files (filecreate) gets their names only; the work
+		 * directory is nodemark's: fio's way remakes a short file */
 		int st = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
+			 : job->files.fio_setup ? io_layout_make(job, thread, path, len, err, errlen)
 			 : io_layout_write(job, thread, path, lf ? lf->size : 0, len, !lf, err, errlen);
 		if (st != IO_OK)
 			return st;

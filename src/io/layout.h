@@ -38,6 +38,14 @@ void io_layout_path(const struct io_job *job, const struct io_target *t, unsigne
  * IO_FAILED / IO_INTERRUPTED with a message naming the file. */
 int io_layout_write(const struct io_job *job, unsigned thread, const char *path, uint64_t from, uint64_t size,
 		    int create, char *err, size_t errlen);
+/* Make path size bytes long as fio's layout makes a file it extends (io_files_spec.fio_setup):
+ * unlinked (a job that reads or writes, but a write job with file_append), created with
+ * nodemark's mark, allocated as
+ * job->files.fallocate says; a job that reads, or writes with overwrite (or on an engine that
+ * cannot grow files), then truncated to size and written as io_layout_write writes. Only for
+ * a path nodemark may remove. IO_OK, or IO_FAILED / IO_INTERRUPTED with err. */
+int io_layout_make(const struct io_job *job, unsigned thread, const char *path, uint64_t size, char *err,
+		   size_t errlen);
 /* The file laid out at path, or NULL. */
 struct io_laid_file *io_layout_find(struct io_layout *l, const char *path);
 /* Every file thread `thread` of job needs on target t, laid out (an engine that makes its own

@@ -214,6 +214,7 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			 * unlink=0), then with nodemark's mark so a later run may rewrite it */
 			cleanup_add(t->path);
 			int st2 = (io_engine_caps(job->engine) & IO_ENGINE_NO_LAYOUT) ? IO_OK
+				  : job->files.fio_setup ? io_layout_make(job, 0, t->path, need, err, errlen)
 				  : io_layout_write(job, 0, t->path, 0, need, 1, err, errlen);
 			if (st2 != IO_OK)
 				return st2 == IO_FAILED ? IO_BAD_JOB : st2;
@@ -224,7 +225,10 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 				return nm_errf(err, errlen, "%s: the file is %s, smaller than the %s region", t->path,
 					       units_bytes_iec(t->dev_size, a, sizeof a), units_bytes_iec(need, b, sizeof b)),
 				       IO_BAD_JOB;
-			int st2 = io_layout_write(job, 0, t->path, t->dev_size, need, 0, err, errlen);
+			/* nodemark's own file is remade as fio remakes it; a user's is only grown,
+			 * never removed or cut */
+			int st2 = job->files.fio_setup && t->ours ? io_layout_make(job, 0, t->path, need, err, errlen)
+				  : io_layout_write(job, 0, t->path, t->dev_size, need, 0, err, errlen);
 			if (st2 != IO_OK)
 				return st2;
 			t->dev_size = need;
