@@ -76,6 +76,18 @@ run fio --rw=write --create_on_open=1; f=${got#*| }
 run nm --rw=write --create_on_open=1; n=${got#*| }
 [ "$f" = "$n" ] && ok "rw=write create_on_open=1: the file left as fio's: $n" ||
     not_ok "rw=write create_on_open=1: size and blocks after the job" "fio: $f; nodemark: $n"
+# file_append=1 on a kept file (nodemark's, marked): a write job neither removes nor rewrites it,
+# it allocates what the appended region needs
+for tool in fio nm; do
+    rm -f f
+    if [ $tool = nm ]; then "$NM" fio --no-save --name=j --filename="$d/f" --size=64k --rw=write --output=/dev/null 2>/dev/null
+    else fio --name=j --filename="$d/f" --size=64k --rw=write --output=/dev/null >/dev/null 2>&1; fi
+    strace_fio $tool $tool.st -e trace=unlink,openat,close,fallocate,ftruncate,write,pwrite64 -- \
+        --name=j --filename="$d/f" --size=256k --io_size=64k --rw=write --file_append=1 --output=/dev/null >/dev/null 2>$tool.err
+    eval "$tool=\"exit \$rc: \$(py \"\$setup\" $tool.st 2>&1) | \$(stat -c '%s %b' f)\""
+done
+[ "$fio" = "$nm" ] && ok "rw=write file_append=1 on a kept file: made and left as fio's: $nm" ||
+    not_ok "rw=write file_append=1 on a kept file" "fio: $fio; nodemark: $nm"
 
 # nodemark's own file (kept by an earlier run, marked) shorter than the job: remade as fio remakes
 # it, and marked again; a user's file named in --allow-write is only grown, never removed
