@@ -247,6 +247,8 @@ FIO_APPLY(startdelay) { return fio_duration(v, &j->startdelay_ns, err, errlen); 
 
 APPLY_BOOL(time_based, j->io.time_based)
 APPLY_BOOL(randrepeat, j->io.pattern.randrepeat)
+APPLY_BOOL(allrandrepeat, j->io.pattern.allrandrepeat)
+APPLY_BOOL(bs_unaligned, j->io.pattern.bs_unaligned)
 APPLY_BOOL(norandommap, j->io.pattern.norandommap)
 APPLY_BOOL(refill_buffers, j->io.buf.refill_buffers)
 APPLY_BOOL(scramble_buffers, j->io.buf.scramble) /* which writes get it: fio_job_content */

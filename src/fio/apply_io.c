@@ -25,6 +25,43 @@ FIO_APPLY(iomem_align)
 	return 0;
 }
 
+/* mem=KIND[:PATH] (alias iomem): where the buffers' memory comes from (io/iomem.c); fio's
+ * cudamalloc needs a CUDA build of fio and a GPU, and is refused. */
+FIO_APPLY(mem)
+{
+	static const struct { const char *name; enum io_mem_kind kind; } kinds[] = {
+		{ "malloc", IO_MEM_MALLOC }, { "shm", IO_MEM_SHM }, { "shmhuge", IO_MEM_SHMHUGE },
+		{ "mmap", IO_MEM_MMAP }, { "mmaphuge", IO_MEM_MMAPHUGE }, { "mmapshared", IO_MEM_MMAPSHARED },
+	};
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	const char *colon = strchr(v, ':');
+	size_t n = colon ? (size_t)(colon - v) : strlen(v);
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+		if (strlen(kinds[i].name) != n || strncmp(v, kinds[i].name, n) != 0)
+			continue;
+		j->io.buf.mem = kinds[i].kind;
+		j->io.buf.mem_file = NULL;
+		if (!colon)
+			return 0;
+		if (kinds[i].kind < IO_MEM_MMAP)
+			return nm_errf(err, errlen, "%s: a file (:PATH) goes with mmap, mmaphuge or mmapshared only",
+				       fio_q(v, qb, sizeof qb));
+		if (!colon[1])
+			return nm_errf(err, errlen, "%s: the file's path is empty", fio_q(v, qb, sizeof qb));
+		j->io.buf.mem_file = fio_job_strdup(j, colon + 1);
+		return 0;
+	}
+	if (n == strlen("cudamalloc") && strncmp(v, "cudamalloc", n) == 0)
+		return nm_errf(err, errlen, "cudamalloc: GPU memory (a CUDA build of fio) is not supported");
+	return nm_errf(err, errlen, "%s: not malloc, shm, shmhuge, mmap, mmaphuge or mmapshared",
+		       fio_q(v, qb, sizeof qb));
+}
+
+/* lockmem=SIZE: each thread maps and mlocks that much for its run, as fio's (io/iomem.c). */
+FIO_APPLY(lockmem) { return fio_size(j, v, &j->io.buf.lockmem, err, errlen); }
+
 FIO_APPLY(fadvise_hint)
 {
 	static const struct { const char *name; enum io_fadvise hint; } hints[] = {

@@ -21,6 +21,7 @@ const struct fio_option fio_options[] = {
 	    "io_job.rw (trim, randtrim, trimwrite, randtrimwrite too); :N after a sequential mode: io_job.pattern.rw_seq_skip"),
 	SUP("rwmixread", NULL, FIO_T_INT, "50", rwmixread, "io_job.rwmix_read"),
 	SUP("rwmixwrite", NULL, FIO_T_INT, "50", rwmixwrite, "io_job.rwmix_read = 100 - N"),
+	REF("rwmixcycle", FIO_T_INT, "deprecated: fio 3.33 refuses it too (\"Option rwmixcycle is deprecated\", exit 1)"),
 	SUP("bs", "blocksize", FIO_T_SIZE, "4k", bs, "io_job.bs[read], io_job.bs[write] (READ,WRITE[,TRIM])"),
 	SUP("iodepth", NULL, FIO_T_INT, "1", iodepth, "io_job.iodepth"),
 	SUP("numjobs", NULL, FIO_T_INT, "1", numjobs, "io_job.numjobs (threads)"),
@@ -90,6 +91,11 @@ const struct fio_option fio_options[] = {
 	SUP("ioengine", NULL, FIO_T_STR, NULL, ioengine, "io_job.engine"),
 	SUP("randrepeat", NULL, FIO_T_BOOL, "1", randrepeat, "io_job.pattern.randrepeat"),
 	SUP("randseed", NULL, FIO_T_INT, NULL, randseed, "io_job.pattern.seed"),
+	SUP("allrandrepeat", NULL, FIO_T_BOOL, "0", allrandrepeat,
+	    "io_job.pattern.allrandrepeat: every generator's seed is fio's fixed one (0xb1899bed x thread + "
+	    "its number, randseed= or not), so randrepeat=0 repeats too: a mix's sizes and offsets as fio's"),
+	REF("percentage_sequential", FIO_T_INT,
+	    "deprecated: fio 3.33 refuses it too (\"Option percentage_sequential is deprecated\", exit 1); use percentage_random"),
 	SUP("norandommap", NULL, FIO_T_BOOL, "0", norandommap, "io_job.pattern.norandommap"),
 	SUP("random_generator", NULL, FIO_T_STR, "tausworthe", random_generator,
 	    "lfsr: io_job.pattern.lfsr (each block once per pass in a shift register's order, with or without "
@@ -109,6 +115,10 @@ const struct fio_option fio_options[] = {
 	SUP("invalidate", NULL, FIO_T_BOOL, "1", invalidate, "drop the page cache each pass (1); 0 keeps it"),
 	SUP("fadvise_hint", NULL, FIO_T_STR, "1", fadvise_hint,
 	    "io_job.files.fadvise: 1 hints the job's pattern, 0 none, random or sequential that one"),
+	SUP("mem", "iomem", FIO_T_STR, "malloc", mem,
+	    "io_job.buf.mem: malloc, shm, shmhuge, mmap, mmaphuge, mmapshared, with fio's calls (shmget, mmap, "
+	    "their huge-page flags; huge sizes rounded up to 2 MiB); mmap*:PATH maps the file PATH (mmap sets its "
+	    "length, the shared kinds need it long enough; removed at the end when made); cudamalloc is refused"),
 	SUP("iomem_align", "mem_align", FIO_T_SIZE, "0", iomem_align,
 	    "io_job.buf.buf_offset: buffers start N bytes past a page (fio's offset, not an alignment)"),
 	SUP("cpus_allowed", NULL, FIO_T_STR, NULL, cpus_allowed, "io_job.place.cpus"),
@@ -275,6 +285,9 @@ const struct fio_option fio_options[] = {
 	    "takes fio's offsets and random map (src/io/randmap.c)"),
 	SUP("bsrange", "blocksize_range", FIO_T_LIST, NULL, bsrange,
 	    "io_job.pattern.bs_min-io_job.bs: MIN-MAX per direction, multiples of MIN as fio's"),
+	SUP("bs_unaligned", "blocksize_unaligned", FIO_T_BOOL, "0", bs_unaligned,
+	    "io_job.pattern.bs_unaligned: bsrange's and bssplit's sizes are not rounded down to a multiple of the "
+	    "smallest, as fio's (any byte count for bsrange)"),
 	SUP("ba", "blockalign", FIO_T_LIST, NULL, blockalign, "io_job.pattern.blockalign: random offsets' alignment; "
 	    "other than the smallest size: no random map, as fio"),
 	SUP("random_distribution", NULL, FIO_T_STR, "random", random_distribution,
@@ -317,7 +330,9 @@ const struct fio_option fio_options[] = {
 	SUP("file_service_type", NULL, FIO_T_STR, "roundrobin", file_service_type,
 	    "io_job.files.file_service: roundrobin[:N], random[:N] or sequential over the job's files"),
 	REF("ioscheduler", FIO_T_STR, "nodemark does not change the I/O scheduler"),
-	REF("lockmem", FIO_T_SIZE, "memory locking is not implemented"),
+	SUP("lockmem", NULL, FIO_T_SIZE, "0", lockmem,
+	    "io_job.buf.lockmem: each thread maps and mlocks N bytes for its run (at most the memory less 128 MiB), "
+	    "as fio; an mlock that fails fails the job"),
 	REF("exec_prerun", FIO_T_STR, "running commands is not implemented"),
 	REF("exec_postrun", FIO_T_STR, "running commands is not implemented"),
 	REF("trim_percentage", FIO_T_INT, "the trims of verified blocks (verify's trim phase) are not implemented"),

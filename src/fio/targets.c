@@ -160,6 +160,25 @@ static int check_one(const struct fio_job *j, const char *path, const char *cons
 	return 2;
 }
 
+/* mem=mmap*:PATH: the buffers rewrite the file (mmap's ftruncate, a shared mapping's writes),
+ * so one that is there is the user's to allow, as a target's; a missing one is made and removed. */
+static int check_mem_file(const struct fio_job *j, const char *const *allow, unsigned nallow, char *err,
+			  size_t errlen)
+{
+	char qn[64];
+	const char *path = j->io.buf.mem_file;
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT ? 0 : nm_errf(err, errlen, "job '%s': mem=%s: %s", fio_q(j->name, qn, sizeof qn),
+						     path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return nm_errf(err, errlen, "job '%s': mem=%s: not a regular file", fio_q(j->name, qn, sizeof qn), path);
+	if (named(allow, nallow, path) || file_marked(path))
+		return 0;
+	return nm_errf(err, errlen, "job '%s': mem=...:%s: the I/O buffers rewrite this file nodemark did not create; "
+		       "name it again in --allow-write=%s", fio_q(j->name, qn, sizeof qn), path, path);
+}
+
 static uint64_t new_file_size(const struct io_job *io)
 {
 	return io->offset + (io->size && !io->files.all_targets ? io->size : io->filesize);
@@ -186,6 +205,8 @@ int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nal
 		}
 		j->io.files.allow_write_blockdev = all_named;
 		j->io.files.create_targets = 1; /* fio creates a missing filename= */
+		if (rc == 0 && j->io.buf.mem_file)
+			rc = check_mem_file(j, allow, nallow, err, errlen);
 	}
 	/* the new files of one directory must fit in it together */
 	for (size_t i = 0; i < nnf && rc == 0; i++) {

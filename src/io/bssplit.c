@@ -39,7 +39,7 @@ uint64_t io_bs_smallest(const struct io_job *job, int dir)
  * its 32-bit number: a bssplit's size is the first (by rising share) whose running share
  * covers r and that fits room, else the last with a share; a bsrange's is min + r/2^32 x max.
  * Either is rounded down to a multiple of the smallest (power of two or not: a 4k entry of
- * 1536/50:4k/50 is 3072, as fio's) and capped at the largest. */
+ * 1536/50:4k/50 is 3072, as fio's; not with bs_unaligned) and capped at the largest. */
 static uint64_t draw(struct io_worker *w, int dir, uint64_t room)
 {
 	const struct io_job *job = w->job;
@@ -60,8 +60,17 @@ static uint64_t draw(struct io_worker *w, int dir, uint64_t room)
 	} else {
 		len = min + (uint64_t)((double)max * io_taus_unit(t, r));
 	}
-	len -= (min & (min - 1)) == 0 ? len & (min - 1) : len % min;
+	if (!job->pattern.bs_unaligned)
+		len -= (min & (min - 1)) == 0 ? len & (min - 1) : len % min;
 	return len < max ? len : max;
+}
+
+/* fio's seed number idx of fio thread tn: allrandrepeat's fixed one, else from randseed. */
+static uint64_t fio_seed(const struct io_worker *w, unsigned tn, unsigned idx)
+{
+	if (w->job->pattern.allrandrepeat)
+		return 0xb1899bedull * tn + idx;
+	return io_taus_fio_seed(w->bs_seed, tn, idx);
 }
 
 /* The size generators as fio seeds them (io/taus.h): at the start, and at each loop where
@@ -79,13 +88,13 @@ void io_bs_reseed(struct io_worker *w)
 	 * rwmix's stays 32-bit, as fio's */
 	int wide = job->pattern.taus64;
 	for (int d = 0; d < DIR_COUNT; d++)
-		io_taus_seed(&w->bs_taus[d], io_taus_fio_seed(w->bs_seed, tn, idx[d]), wide);
-	io_taus_seed(&w->mix_taus, io_taus_fio_seed(w->bs_seed, tn, 4), 0); /* fio's rwmix: seed 4 */
+		io_taus_seed(&w->bs_taus[d], fio_seed(w, tn, idx[d]), wide);
+	io_taus_seed(&w->mix_taus, fio_seed(w, tn, 4), 0); /* fio's rwmix: seed 4 */
 	/* fio's offsets: with randrepeat its own seed, 0xb1899bed x thread, else seed number 6 */
-	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : io_taus_fio_seed(w->bs_seed, tn, 6),
+	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : fio_seed(w, tn, 6),
 		     wide);
-	io_taus_seed(&w->zone_taus, io_taus_fio_seed(w->bs_seed, tn, 16), 0); /* fio's zone_state: 16 */
-	io_taus_seed(&w->file_taus, io_taus_fio_seed(w->bs_seed, tn, 5), wide); /* next_file_state: 5 */
+	io_taus_seed(&w->zone_taus, fio_seed(w, tn, 16), 0); /* fio's zone_state: 16 */
+	io_taus_seed(&w->file_taus, fio_seed(w, tn, 5), wide); /* next_file_state: 5 */
 }
 
 /* The largest size of the mix that is at most room (the smallest when none is). */

@@ -401,6 +401,13 @@ struct io_worker {
 	struct io_req *reqs;
 	char *bufs;                 /* depth buffers of buf_size each, page aligned, the first
 	                             * at bufs + job->buf.buf_offset */
+	struct io_mem_state {       /* where bufs came from (io/iomem.c) */
+		size_t len;         /* bytes allocated or mapped */
+		int shm_id, fd;     /* shm: the segment; mmap of a file: its descriptor; -1 none */
+		int created;        /* the file was made here: removed at the end, as fio's */
+		void *pinned;       /* lockmem's locked mapping, or NULL */
+		size_t pinned_len;
+	} mem;
 	size_t buf_size;
 	uint64_t rng;
 	struct io_job_result *res;
@@ -508,6 +515,13 @@ int io_trim_check(const struct io_job *job, const struct io_target *t, char *err
  * for a synchronous engine), its files opened (O_DIRECT when asked; none for a diskless
  * engine), closed again, and the thread pinned to its CPUs (best effort).  -errno with w->err. */
 int io_worker_setup_buffers(struct io_worker *w);
+/* The buffers' memory as job->buf.mem says, w->bufs set (io/iomem.c): 0, or -errno with w->err
+ * naming the call; io_mem_free gives it back (and removes a file it made). */
+int io_mem_alloc(struct io_worker *w, size_t total);
+void io_mem_free(struct io_worker *w);
+/* lockmem: job->buf.lockmem bytes mapped and mlocked, as fio's; 0, or -errno with w->err. */
+int io_mem_pin(struct io_worker *w);
+void io_mem_unpin(struct io_worker *w);
 /* All of a thread's setup before the start barrier: CPUs, priority, buffers, files, offset
  * distribution, the engine, the access hints. A failure is kept in w->res; 0 or -errno. */
 int io_worker_prepare(struct io_worker *w);

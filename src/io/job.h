@@ -163,8 +163,21 @@ struct io_sync_spec {
 	int end_fsync;
 };
 
+/* Where the I/O buffers' memory comes from (fio's mem=, io/iomem.c). */
+enum io_mem_kind {
+	IO_MEM_MALLOC = 0,  /* the heap (page aligned) */
+	IO_MEM_SHM,         /* a System V shared memory segment */
+	IO_MEM_SHMHUGE,     /* ... of huge pages */
+	IO_MEM_MMAP,        /* a private mapping: anonymous, or of mem_file */
+	IO_MEM_MMAPHUGE,    /* ... of huge pages (a shared one of mem_file) */
+	IO_MEM_MMAPSHARED,  /* a shared mapping of mem_file (without one: as IO_MEM_MMAP, fio's) */
+};
+
 /* io_job.buf: the I/O buffers and what writes put in them (io/worker_setup.c, io/content.c). */
 struct io_buf_spec {
+	enum io_mem_kind mem;       /* fio's mem= (iomem=) */
+	const char *mem_file;       /* mmap*:PATH: the mapping's file, or NULL (anonymous) */
+	uint64_t lockmem;           /* fio's lockmem: bytes each thread maps and mlocks; 0 none */
 	unsigned buf_offset;        /* the first I/O buffer starts this many bytes past a page
 	                             * boundary (fio's iomem_align); 0: page aligned */
 	enum io_buffer_fill fill;

@@ -45,6 +45,9 @@ struct io_pattern {
 	 * end (io/loop.c, io/zones.c); 0: none. For jobs with one file per thread, as fio's. */
 	uint64_t zone_size, zone_range, zone_skip;
 	int randrepeat;             /* default 1: the same offsets each run */
+	int allrandrepeat;          /* fio's allrandrepeat: every generator from fio's fixed seeds
+	                             * (0xb1899bed x thread + its number), randseed or not */
+	int bs_unaligned;           /* fio's bs_unaligned: a mix's sizes are not rounded to the smallest */
 	uint64_t seed;
 	int seed_set;               /* seed was given (fio's randseed=, 0x89 when not) */
 	unsigned fio_thread;        /* fio's thread number of the job's first thread (1 up, over

@@ -480,7 +480,7 @@ static int setup_worker(struct io_session *s, const struct io_job *job, struct i
 		unsigned nth = job->place.cpu_fio_order ? io_fio_nth(job, i) : i;
 		w->cpu = s->cpus[(job->place.cpu_thread0 + nth) % (unsigned)s->ncpus];
 	}
-	w->rng = (job->pattern.randrepeat ? (job->pattern.seed ? job->pattern.seed : 0x6e6f64656d61726bull) : random_u64()) +
+	w->rng = (job->pattern.randrepeat || job->pattern.allrandrepeat ? (job->pattern.seed ? job->pattern.seed : 0x6e6f64656d61726bull) : random_u64()) +
 		 0x9e3779b97f4a7c15ull * (i + 1);
 	/* a mix's sizes are drawn with fio's generator and fio's seeds (io/taus.h) */
 	w->bs_seed = job->pattern.seed_set ? job->pattern.seed : job->pattern.randrepeat ? 0x89 : random_u64();

@@ -211,7 +211,8 @@ out:
 	w->content = NULL;
 	io_worker_close_files(w);
 	free(w->reqs);
-	free(w->bufs);
+	io_mem_unpin(w);
+	io_mem_free(w);
 	w->reqs = NULL;
 	w->bufs = NULL;
 	return NULL;

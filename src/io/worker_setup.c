@@ -103,12 +103,14 @@ int io_worker_setup_buffers(struct io_worker *w)
 	 * sit where malloc puts them, 16 bytes past a page, which makes the kernel's copies into
 	 * them several times dearer on some CPUs); buf_offset moves them as fio's iomem_align. */
 	size_t total = w->buf_size * w->depth + job->buf.buf_offset;
-	void *p = NULL;
-	if (!w->reqs || posix_memalign(&p, 4096, total)) {
+	if (!w->reqs) {
 		snprintf(w->err, sizeof w->err, "cannot allocate %u buffers of %zu bytes", w->depth, w->buf_size);
 		return -ENOMEM;
 	}
-	w->bufs = p;
+	int rc = io_mem_alloc(w, total); /* fio's mem= (io/iomem.c) */
+	if (rc < 0)
+		return rc;
+	void *p = w->bufs;
 	if (job->buf.fill == FILL_ZERO || (w->ops->caps & IO_ENGINE_DISKLESS)) {
 		memset(w->bufs, 0, total);
 	} else {
@@ -165,6 +167,8 @@ int io_worker_prepare(struct io_worker *w)
 		rc = io_prio_thread(w);
 	if (rc == 0)
 		rc = io_worker_setup_buffers(w);
+	if (rc == 0)
+		rc = io_mem_pin(w);
 	if (rc == 0)
 		rc = io_worker_open_files(w);
 	if (rc == 0)

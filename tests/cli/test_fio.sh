@@ -225,7 +225,7 @@ if [ "$(md5sum < users.dat)" != "$before" ] && [ -f users.dat ]; then ok "fio: -
 run_nm fio --cmdhelp
 expect_rc 0 "--cmdhelp exits 0"
 expect_out_matches '^bs +size +supported default 4k \(alias blocksize\)' "--cmdhelp shows type, default and alias"
-expect_out_matches '^lockmem +size +refused' "--cmdhelp shows what is refused"
+expect_out_matches '^exec_prerun +str +refused' "--cmdhelp shows what is refused"
 printf '%s\n' "$out" > cmdhelp.txt
 if why=$(python3 "$TESTS_DIR/cli/helpers/fio_doc_check.py" cmdhelp.txt "$TESTS_DIR/../docs/fio-compat.md"); then
     ok "docs/fio-compat.md lists every option of the table under its status"

@@ -355,7 +355,7 @@ TEST(fio_opt_support_classifies)
 {
 	CHECK_EQ_INT(fio_opt_support("iodepth"), FIO_OPT_SUPPORTED);
 	CHECK_EQ_INT(fio_opt_support("gtod_reduce"), FIO_OPT_IGNORED);
-	CHECK_EQ_INT(fio_opt_support("lockmem"), FIO_OPT_REFUSED);
+	CHECK_EQ_INT(fio_opt_support("rwmixcycle"), FIO_OPT_REFUSED);
 	CHECK_EQ_INT(fio_opt_support("threads"), FIO_OPT_IGNORED); /* tiobench's, not an alias of thread */
 	CHECK_EQ_INT(fio_opt_support("no_such_option"), FIO_OPT_UNKNOWN);
 }
