@@ -133,7 +133,9 @@ def load_json(text):
 
 
 def io_kib(job):
-    return sum(job[d]["io_kbytes"] for d in ("read", "write") if d in job)
+    # unified_rw_reporting=mixed: one "mixed" object in place of the directions
+    dirs = ("read", "write") if "read" in job else ("mixed",)
+    return sum(job[d]["io_kbytes"] for d in dirs if d in job)
 
 
 def compare(fj, nj):

@@ -247,6 +247,20 @@ FIO_APPLY(startdelay) { return fio_duration(v, &j->startdelay_ns, err, errlen); 
 
 APPLY_BOOL(time_based, j->io.time_based)
 APPLY_BOOL(randrepeat, j->io.pattern.randrepeat)
+/* unified_rw_reporting: none, mixed, both, or fio's former 0, 1, 2 */
+FIO_APPLY(unified_rw_reporting)
+{
+	static const char *const names[][2] = { { "none", "0" }, { "mixed", "1" }, { "both", "2" } };
+	char qb[64];
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (strcmp(v, names[i][0]) == 0 || strcmp(v, names[i][1]) == 0) {
+			j->unified = i;
+			return 0;
+		}
+	return nm_errf(err, errlen, "%s: not none, mixed or both (0, 1, 2)", fio_q(v, qb, sizeof qb));
+}
 APPLY_BOOL(allrandrepeat, j->io.pattern.allrandrepeat)
 APPLY_BOOL(bs_unaligned, j->io.pattern.bs_unaligned)
 APPLY_BOOL(norandommap, j->io.pattern.norandommap)

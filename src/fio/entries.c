@@ -17,6 +17,7 @@ static void entry_init(struct fio_report_entry *e, const struct fio_runner *r, c
 	e->slat_percentiles = j->slat_percentiles;
 	e->clat_percentiles = j->clat_percentiles;
 	e->lat_percentiles = j->lat_percentiles;
+	e->unified = (enum fio_unified)j->unified;
 	e->description = fio_job_opt(j, "description", NULL);
 	io_result_init(&e->res);
 }

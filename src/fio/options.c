@@ -325,7 +325,9 @@ const struct fio_option fio_options[] = {
 	    "new file empty, nothing allocated, as fio's job creates it at its open (its reads past "
 	    "the end fail the job, as fio's); a job that only reads gets its file laid out, where "
 	    "fio's reads of the empty file fail (error 5)"),
-	REF("unified_rw_reporting", FIO_T_STR, "unified reporting is not implemented"),
+	SUP("unified_rw_reporting", NULL, FIO_T_STR, "none", unified_rw_reporting,
+	    "none (0); mixed (1): the directions added up, as one \"mixed\" (JSON), \"mixed:\" and \"MIXED:\" "
+	    "(normal), the read fields (terse); both (2): those after the directions' own"),
 	REF("cpumask", FIO_T_INT, "use cpus_allowed"),
 	SUP("file_service_type", NULL, FIO_T_STR, "roundrobin", file_service_type,
 	    "io_job.files.file_service: roundrobin[:N], random[:N] or sequential over the job's files"),

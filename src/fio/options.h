@@ -103,6 +103,7 @@ FIO_APPLY(startdelay);
 FIO_APPLY(time_based);
 FIO_APPLY(randrepeat);
 FIO_APPLY(allrandrepeat);
+FIO_APPLY(unified_rw_reporting);
 FIO_APPLY(bs_unaligned);
 FIO_APPLY(norandommap);
 FIO_APPLY(refill_buffers);

@@ -91,6 +91,7 @@ struct fio_job {
 	struct fio_optlist opts;        /* the job's own options, in order ("job options" in JSON) */
 	int stonewall, new_group, group_reporting;
 	int thread;                     /* fio's thread=: only the words of "Starting N ..." */
+	int unified;                    /* fio's unified_rw_reporting (enum fio_unified) */
 	int from_cli;                   /* a --name job: --section chose it at its --name (fio) */
 	int disk_util;                  /* report the activity of the disks under the files (default 1) */
 	char *wait_for;                 /* the name of an earlier job, or NULL */

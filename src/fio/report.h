@@ -40,6 +40,9 @@ struct fio_report_entry {
 	int slat_percentiles, clat_percentiles, lat_percentiles;
 	const struct fio_ss *ss;        /* steady state (fio/steadystate.h), or NULL: none shown */
 	int thread;                     /* fio's thread=1: "Starting N threads", else "processes" */
+	enum fio_unified { FIO_UNIFIED_NONE = 0, FIO_UNIFIED_MIXED, FIO_UNIFIED_BOTH } unified;
+	                                /* fio's unified_rw_reporting: mixed shows the directions
+	                                 * added up in their place, both after them */
 };
 
 struct fio_report {

@@ -25,6 +25,10 @@ void fio_depth_levels(const struct io_job_result *r, double out[7]);
 /* fio's "submit" and "complete" rows: the calls that handed I/Os to the kernel / reaped them,
  * by how many each took (0, 1-4, 5-8, 9-16, 17-32, 33-64, more), in percent of the calls. */
 void fio_call_levels(const struct io_job_result *r, double submit[7], double complete[7]);
+/* fio's unified_rw_reporting: out is r with the entries of mixed reporting (all: of both too)
+ * holding every direction's figures in READ's ("mixed" in fio's outputs), the others zero.
+ * The entries are shallow copies in an array of their own: free(out->entries) alone. */
+void fio_report_unify(const struct fio_report *r, struct fio_report *out, int all);
 void fio_group_figures(const struct fio_report *rep, int groupid, struct fio_group_figures *g);
 
 /* fio's "aggr" figures of a stacked device (dm, md): its direct slaves' counters averaged over

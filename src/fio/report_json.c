@@ -252,7 +252,10 @@ static void steadystate_obj(struct jw *w, const struct fio_ss *ss)
 	close_any(w, '}');
 }
 
-static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio_report_entry *e, int plus)
+/* rep and e: mixed reporting's entries folded (fio_report_unify); both: the same with both's
+ * folded too, for its "mixed" object after "sync". */
+static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio_report_entry *e,
+		    const struct fio_report *both, const struct fio_report_entry *eb, int plus)
 {
 	static const char *const depth_names[] = { "1", "2", "4", "8", "16", "32", ">=64" };
 	static const char *const sub_names[] = { "0", "4", "8", "16", "32", "64", ">=64" };
@@ -274,14 +277,23 @@ static void job_obj(struct jw *w, const struct fio_report *rep, const struct fio
 	kv_u64(w, "elapsed", (wall + 999999999) / 1000000000);
 	if (e->nopts) /* fio leaves the key out for a job with no options of its own */
 		options(w, "job options", e->opts, e->nopts);
-	dir_obj(w, "read", e, DIR_READ, &g, plus);
-	dir_obj(w, "write", e, DIR_WRITE, &g, plus);
-	dir_obj(w, "trim", e, DIR_TRIM, &g, plus);
+	if (e->unified == FIO_UNIFIED_MIXED) { /* fio's one object, and no "sync" */
+		dir_obj(w, "mixed", e, DIR_READ, &g, plus);
+	} else {
+		dir_obj(w, "read", e, DIR_READ, &g, plus);
+		dir_obj(w, "write", e, DIR_WRITE, &g, plus);
+		dir_obj(w, "trim", e, DIR_TRIM, &g, plus);
 
-	open_obj(w, "sync");
-	kv_u64(w, "total_ios", r->sync_ios);
-	lat_obj(w, "lat_ns", &r->sync_lat, 1, e, 0);
-	close_any(w, '}');
+		open_obj(w, "sync");
+		kv_u64(w, "total_ios", r->sync_ios);
+		lat_obj(w, "lat_ns", &r->sync_lat, 1, e, 0);
+		close_any(w, '}');
+	}
+	if (e->unified == FIO_UNIFIED_BOTH) {
+		struct fio_group_figures gb;
+		fio_group_figures(both, eb->groupid, &gb);
+		dir_obj(w, "mixed", eb, DIR_READ, &gb, plus);
+	}
 
 	uint64_t job_ms = (e->job_runtime_ns + 500000) / 1000000;
 	kv_u64(w, "job_runtime", job_ms);
@@ -366,10 +378,15 @@ void fio_write_json(FILE *f, const struct fio_report *r, int plus)
 	kv_str(&w, "time", when);
 	if (r->nglobals)
 		options(&w, "global options", r->globals, r->nglobals);
+	struct fio_report m, b;
+	fio_report_unify(r, &m, 0);
+	fio_report_unify(r, &b, 1);
 	open_arr(&w, "jobs");
 	for (size_t i = 0; i < r->nentries; i++)
-		job_obj(&w, r, &r->entries[i], plus);
+		job_obj(&w, &m, &m.entries[i], &b, &b.entries[i], plus);
 	close_any(&w, ']');
+	free(m.entries);
+	free(b.entries);
 	if (r->disks && r->disks->n)
 		disk_util(&w, r->disks);
 	close_any(&w, '}');

@@ -6,6 +6,7 @@
 #include "io/engine.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -184,7 +185,8 @@ static void prio_lines(FILE *f, const struct fio_report_entry *e, int d, int per
 	}
 }
 
-static void dir_block(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g)
+static void dir_block(FILE *f, const struct fio_report_entry *e, int d, const struct fio_group_figures *g,
+		      const char *name)
 {
 	const struct io_dir_result *dr = &e->res.dir[d];
 	struct fio_dir_figures fig;
@@ -197,7 +199,7 @@ static void dir_block(FILE *f, const struct fio_report_entry *e, int d, const st
 	size_str(fig.bw_bytes, pow2_first, e->unit_base, bw1);
 	size_str(fig.bw_bytes, !pow2_first, e->unit_base, bw2);
 	fio_num2str(dr->bytes, 4, pow2_first, "B", io, sizeof io);
-	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%" PRIu64 "msec)%s\n", dir_name[d], iops, bw1, bw2, io,
+	fprintf(f, "  %s: IOPS=%s, BW=%s/s (%s/s)(%s/%" PRIu64 "msec)%s\n", name, iops, bw1, bw2, io,
 		fig.runtime_ms, d == DIR_WRITE ? "; 0 zone resets" : "");
 	lat_line(f, "    slat", &dr->slat);
 	lat_line(f, "    clat", &dr->clat);
@@ -255,7 +257,9 @@ static void steadystate_line(FILE *f, const struct fio_report_entry *e)
 		ss->o.pct ? "%" : "");
 }
 
-static void entry_block(FILE *f, const struct fio_report *r, const struct fio_report_entry *e)
+/* r and e as job_obj's (report_json.c): mixed reporting's folded; both and eb, both's too. */
+static void entry_block(FILE *f, const struct fio_report *r, const struct fio_report_entry *e,
+			const struct fio_report *both, const struct fio_report_entry *eb)
 {
 	static const char *const lat_names[] = { "2", "4", "10", "20", "50", "100", "250", "500", "750", "1000",
 						 "2000", ">=2000" };
@@ -274,7 +278,12 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 	struct fio_group_figures g;
 	fio_group_figures(r, e->groupid, &g);
 	for (int d = 0; d < DIR_COUNT; d++)
-		dir_block(f, e, d, &g);
+		dir_block(f, e, d, &g, e->unified == FIO_UNIFIED_MIXED ? "mixed" : dir_name[d]);
+	if (e->unified == FIO_UNIFIED_BOTH) {
+		struct fio_group_figures gb;
+		fio_group_figures(both, eb->groupid, &gb);
+		dir_block(f, eb, DIR_READ, &gb, "mixed");
+	}
 
 	double ns[10], us[10], ms[12];
 	fio_latency_levels(res, ns, us, ms);
@@ -312,29 +321,46 @@ static void entry_block(FILE *f, const struct fio_report *r, const struct fio_re
 		steadystate_line(f, e);
 }
 
-static void group_lines(FILE *f, const struct fio_report *r, int groupid)
+/* One "READ:" ... line of a group's; label NULL: the direction's. */
+static void group_line(FILE *f, const struct fio_group_figures *g, int d, const char *label)
 {
-	static const char *const label[DIR_COUNT] = { "   READ", "  WRITE", "   TRIM" };
+	static const char *const labels[DIR_COUNT] = { "   READ", "  WRITE", "   TRIM" };
+	int p2 = g->kb_base != 1000;
+	char agg1[N2S_LEN], agg2[N2S_LEN], lo1[N2S_LEN], hi1[N2S_LEN], lo2[N2S_LEN], hi2[N2S_LEN];
+	char io1[N2S_LEN], io2[N2S_LEN];
+	size_str(g->agg_bw[d], p2, g->unit_base, agg1);
+	size_str(g->agg_bw[d], !p2, g->unit_base, agg2);
+	size_str(g->min_bw[d], p2, g->unit_base, lo1);
+	size_str(g->max_bw[d], p2, g->unit_base, hi1);
+	size_str(g->min_bw[d], !p2, g->unit_base, lo2);
+	size_str(g->max_bw[d], !p2, g->unit_base, hi2);
+	fio_num2str(g->bytes[d], 4, p2, "B", io1, sizeof io1);
+	fio_num2str(g->bytes[d], 4, !p2, "B", io2, sizeof io2);
+	fprintf(f, "%s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
+		label ? label : labels[d], agg1, agg2, lo1, hi1, lo2, hi2, io1, io2,
+		(g->min_run_ns[d] + 500000) / 1000000, (g->max_run_ns[d] + 500000) / 1000000);
+}
+
+/* fio's group lines: with mixed reporting in the group, one "MIXED:" line in READ's place;
+ * with both, one after the others (r mixed's folded, both both's too). */
+static void group_lines(FILE *f, const struct fio_report *r, const struct fio_report *both, int groupid)
+{
 	struct fio_group_figures g;
 	fio_group_figures(r, groupid, &g);
+	int mixed = 0, with_both = 0;
+	for (size_t i = 0; i < r->nentries; i++)
+		if (r->entries[i].groupid == groupid) {
+			mixed |= r->entries[i].unified == FIO_UNIFIED_MIXED;
+			with_both |= r->entries[i].unified == FIO_UNIFIED_BOTH;
+		}
 	fprintf(f, "\nRun status group %d (all jobs):\n", groupid);
-	int p2 = g.kb_base != 1000;
-	for (int d = 0; d < DIR_COUNT; d++) {
-		if (!g.bytes[d])
-			continue;
-		char agg1[N2S_LEN], agg2[N2S_LEN], lo1[N2S_LEN], hi1[N2S_LEN], lo2[N2S_LEN], hi2[N2S_LEN];
-		char io1[N2S_LEN], io2[N2S_LEN];
-		size_str(g.agg_bw[d], p2, g.unit_base, agg1);
-		size_str(g.agg_bw[d], !p2, g.unit_base, agg2);
-		size_str(g.min_bw[d], p2, g.unit_base, lo1);
-		size_str(g.max_bw[d], p2, g.unit_base, hi1);
-		size_str(g.min_bw[d], !p2, g.unit_base, lo2);
-		size_str(g.max_bw[d], !p2, g.unit_base, hi2);
-		fio_num2str(g.bytes[d], 4, p2, "B", io1, sizeof io1);
-		fio_num2str(g.bytes[d], 4, !p2, "B", io2, sizeof io2);
-		fprintf(f, "%s: bw=%s/s (%s/s), %s/s-%s/s (%s/s-%s/s), io=%s (%s), run=%" PRIu64 "-%" PRIu64 "msec\n",
-			label[d], agg1, agg2, lo1, hi1, lo2, hi2, io1, io2, (g.min_run_ns[d] + 500000) / 1000000,
-			(g.max_run_ns[d] + 500000) / 1000000);
+	for (int d = 0; d < DIR_COUNT; d++)
+		if (g.bytes[d])
+			group_line(f, &g, d, mixed && d == DIR_READ ? "  MIXED" : NULL);
+	if (with_both) {
+		fio_group_figures(both, groupid, &g);
+		if (g.bytes[DIR_READ])
+			group_line(f, &g, DIR_READ, "  MIXED");
 	}
 }
 
@@ -360,12 +386,16 @@ static void disk_lines(FILE *f, const struct disk_activity *a)
 	}
 }
 
-void fio_write_normal(FILE *f, const struct fio_report *r)
+void fio_write_normal(FILE *f, const struct fio_report *given)
 {
+	struct fio_report m, b;
+	const struct fio_report *r = &m;
+	fio_report_unify(given, &m, 0);
+	fio_report_unify(given, &b, 1);
 	int last_group = -1;
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nentries; i++) {
-		entry_block(f, r, &r->entries[i]);
+		entry_block(f, r, &r->entries[i], &b, &b.entries[i]);
 		if (r->entries[i].groupid > last_group)
 			last_group = r->entries[i].groupid;
 	}
@@ -374,10 +404,12 @@ void fio_write_normal(FILE *f, const struct fio_report *r)
 		for (size_t i = 0; i < r->nentries; i++)
 			any |= r->entries[i].groupid == g;
 		if (any)
-			group_lines(f, r, g);
+			group_lines(f, r, &b, g);
 	}
 	if (r->disks && r->disks->n)
 		disk_lines(f, r->disks);
+	free(m.entries);
+	free(b.entries);
 }
 
 /* --- terse versions 2 to 5 ---------------------------------------------------------------------- */
@@ -451,8 +483,12 @@ static void terse_dir(FILE *f, const struct fio_report_entry *e, int d, const st
 	}
 }
 
-void fio_write_terse(FILE *f, const struct fio_report *r)
+void fio_write_terse(FILE *f, const struct fio_report *given)
 {
+	struct fio_report m, b;
+	const struct fio_report *r = &m;
+	fio_report_unify(given, &m, 0);
+	fio_report_unify(given, &b, 1);
 	for (size_t i = 0; i < r->nentries; i++) {
 		const struct fio_report_entry *e = &r->entries[i];
 		const struct io_job_result *res = &e->res;
@@ -463,10 +499,17 @@ void fio_write_terse(FILE *f, const struct fio_report *r)
 			fprintf(f, "2;%s;%d;%d", e->name, e->groupid, res->error);
 		else
 			fprintf(f, "%d;%s;%s;%d;%d", ver, r->version, e->name, e->groupid, res->error);
-		terse_dir(f, e, DIR_READ, &g, ver);
-		terse_dir(f, e, DIR_WRITE, &g, ver);
-		if (ver != 3) /* 2, 4 and 5 have fio's trim figures too */
-			terse_dir(f, e, DIR_TRIM, &g, ver);
+		terse_dir(f, e, DIR_READ, &g, ver); /* mixed reporting: the sum, and no other */
+		if (e->unified != FIO_UNIFIED_MIXED) {
+			terse_dir(f, e, DIR_WRITE, &g, ver);
+			if (ver != 3) /* 2, 4 and 5 have fio's trim figures too */
+				terse_dir(f, e, DIR_TRIM, &g, ver);
+		}
+		if (e->unified == FIO_UNIFIED_BOTH) {
+			struct fio_group_figures gb;
+			fio_group_figures(&b, e->groupid, &gb);
+			terse_dir(f, &b.entries[i], DIR_READ, &gb, ver);
+		}
 		double usr = e->job_runtime_ns ? (double)res->usr_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
 		double sys = e->job_runtime_ns ? (double)res->sys_cpu_ns * 100.0 / (double)e->job_runtime_ns : 0;
 		fprintf(f, ";%f%%;%f%%;%" PRIu64 ";%" PRIu64 ";%" PRIu64, usr, sys,
@@ -489,4 +532,6 @@ void fio_write_terse(FILE *f, const struct fio_report *r)
 			fprintf(f, "%s;%s", ver == 2 ? "\n" : "", e->description);
 		fputc('\n', f);
 	}
+	free(m.entries);
+	free(b.entries);
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Compare nodemark fio's JSON with real fio's for the same job: the key tree of every job
-entry, the jobnames and groupids, and (size-based jobs) io_bytes and total_ios.
+entry, the jobnames and groupids, and (size-based jobs) io_bytes and total_ios (of "read" and
+"write" added up, and of unified_rw_reporting's "mixed").
 
   fio_compare.py FIO.json NODEMARK.json [--sizes | --bytes | --loose]   exit 0 when they agree, else says why
 
@@ -58,15 +59,20 @@ def main():
             bad.append("entry %d: job options fio %s, nodemark %s" % (i, x.get("job options"), y.get("job options")))
         if sizes or only_bytes:
             for f in ("io_bytes",) if only_bytes else ("io_bytes", "total_ios"):
-                # a mixed job's split between reads and writes is random: compare the sum
-                sa = x["read"][f] + x["write"][f]
-                sb = y["read"][f] + y["write"][f]
+                # a mixed job's split between reads and writes is random: compare the sum;
+                # unified_rw_reporting's "mixed" (in place of them, or after them) alone
+                sa = sum(x[d][f] for d in ("read", "write") if d in x)
+                sb = sum(y[d][f] for d in ("read", "write") if d in y)
                 if sa != sb:
                     bad.append("entry %d (%s): %s fio %d, nodemark %d" % (i, x["jobname"], f, sa, sb))
-                if x["rw" if False else "read"][f] and not y["read"][f] or x["write"][f] and not y["write"][f]:
+                if "mixed" in x and "mixed" in y and x["mixed"][f] != y["mixed"][f]:
+                    bad.append("entry %d (%s): mixed %s fio %d, nodemark %d" % (i, x["jobname"], f, x["mixed"][f], y["mixed"][f]))
+                if "read" in x and "read" in y and (x["read"][f] and not y["read"][f] or x["write"][f] and not y["write"][f]):
                     bad.append("entry %d (%s): %s directions differ" % (i, x["jobname"], f))
         if loose:
-            for d in ("read", "write"):
+            for d in ("read", "write", "mixed"):
+                if d not in x or d not in y:
+                    continue
                 fa, fb = x[d]["io_bytes"], y[d]["io_bytes"]
                 if (fa == 0) != (fb == 0) or (fa and not 1 / 20 <= fb / fa <= 20):
                     bad.append("entry %d (%s): %s io_bytes fio %d, nodemark %d" % (i, x["jobname"], d, fa, fb))

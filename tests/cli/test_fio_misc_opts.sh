@@ -111,3 +111,38 @@ else
 fi
 run_nm fio --no-save --name=j --filename="$d/f" --size=64k --ioengine=null --mem=malloc
 expect_rc 0 "mem=malloc (fio's default, stated) runs"
+
+# unified_rw_reporting: fio's JSON keys ("mixed" in place of read/write/trim/sync, or after
+# sync), its io_bytes and total_ios; the normal output's direction lines and issued counts, and
+# terse's fields
+rw=(--ioengine=psync --rw=randrw --bs=4k --size=256k --filename=u/f)
+json_like_fio "unified_rw_reporting=mixed: one \"mixed\" object, fio's bytes and I/Os" --sizes u --name=u1 "${rw[@]}" --unified_rw_reporting=mixed
+json_like_fio "unified_rw_reporting=both: \"mixed\" after \"sync\"" --sizes u --name=u2 "${rw[@]}" --unified_rw_reporting=both
+json_like_fio "unified_rw_reporting=1 (fio's former bool), group_reporting, numjobs=2" --sizes u --name=u3 "${rw[@]}" --unified_rw_reporting=1 --numjobs=2 --group_reporting
+# the normal output's shape: direction and group lines (their names, the io bytes), issued I/Os
+shape() { sed -nE 's/^ *(read|write|trim|mixed): .*\((.*)\/[0-9]+msec\).*/\1 \2/p; s/^ *(READ|WRITE|TRIM|MIXED): .*io=([^ ]*) .*/\1 \2/p; s/^ *issued rwts: (total=[0-9,]*).*/\1/p'; }
+for u in mixed both; do
+    rm -rf u && mkdir u
+    fio --name=u "${rw[@]}" --unified_rw_reporting=$u 2>/dev/null | shape >fio.shape
+    rm -rf u && mkdir u
+    run_nm fio --no-save --name=u "${rw[@]}" --unified_rw_reporting=$u
+    shape <<<"$out" >nm.shape
+    if [ "$rc" = 0 ] && [ -s fio.shape ] && cmp -s fio.shape nm.shape; then
+        ok "unified_rw_reporting=$u, normal output: fio's lines ($(paste -sd' ' nm.shape))"
+    elif [ $u = both ] && [ "$rc" = 0 ] && diff <(grep -v '^mixed' fio.shape) <(grep -v '^mixed' nm.shape) >/dev/null &&
+        grep -q '^mixed 0B$' fio.shape && grep -q '^mixed 256KiB$' nm.shape; then
+        ok "unified_rw_reporting=both, normal output: fio's lines; its \"mixed:\" line says 0B where nodemark says 256KiB"
+    else
+        not_ok "unified_rw_reporting=$u, normal output" "rc $rc; fio $(paste -sd' ' fio.shape); nodemark $(paste -sd' ' nm.shape)"
+    fi
+    rm -rf u && mkdir u
+    fio --name=u "${rw[@]}" --unified_rw_reporting=$u --output-format=terse 2>/dev/null | awk -F';' '{ print NF, $6 }' >fio.terse
+    rm -rf u && mkdir u
+    run_nm fio --no-save --name=u "${rw[@]}" --unified_rw_reporting=$u --output-format=terse
+    awk -F';' '{ print NF, $6 }' <<<"$out" >nm.terse
+    if [ "$rc" = 0 ] && [ -s fio.terse ] && cmp -s fio.terse nm.terse; then
+        ok "unified_rw_reporting=$u, terse: fio's fields and first KiB ($(cat nm.terse))"
+    else
+        not_ok "unified_rw_reporting=$u, terse" "fio $(cat fio.terse); nodemark rc $rc $(cat nm.terse)"
+    fi
+done
