@@ -168,6 +168,24 @@ static int per_direction(struct fio_job *j, const char *v, char *err, size_t err
 	return 0;
 }
 
+/* percentage_random=N[,N[,N]] (0..100, per direction as bs): kept as its complement, the share
+ * of I/Os that follow on from the last one (io_job.pattern.seq_pct, 0 by default) */
+static int perc_rand_dir(struct fio_job *j, int d, const char *v, char *err, size_t errlen)
+{
+	uint64_t n;
+	if (fio_count(v, 0, 100, &n, err, errlen) < 0)
+		return -1;
+	j->io.pattern.seq_pct[d] = (unsigned char)(100 - n);
+	return 0;
+}
+
+FIO_APPLY(percentage_random)
+{
+	if (fio_need_value(v, err, errlen) < 0)
+		return -1;
+	return per_direction(j, v, err, errlen, perc_rand_dir);
+}
+
 static int positive_size(struct fio_job *j, const char *s, uint64_t *out, char *err, size_t errlen)
 {
 	char qb[64];
@@ -311,6 +329,14 @@ FIO_APPLY(zoneskip) { return fio_size(j, v, &j->io.pattern.zone_skip, err, errle
 int fio_job_zones(struct fio_job *j, char *err, size_t errlen)
 {
 	struct io_job *io = &j->io;
+	/* percentage_random follows fio's random map and offsets (io/randmap.c), which these lack */
+	if ((io->pattern.seq_pct[DIR_READ] || io->pattern.seq_pct[DIR_WRITE]) &&
+	    (io->rw == IO_RANDREAD || io->rw == IO_RANDWRITE || io->rw == IO_RANDRW || io->rw == IO_RANDTRIM ||
+	     io->rw == IO_RANDTRIMWRITE) &&
+	    (io->pattern.lfsr || j->zonemode == FIO_ZONE_STRIDED || io->rw == IO_RANDTRIM || io->rw == IO_RANDTRIMWRITE))
+		return nm_errf(err, errlen, "percentage_random below 100 with %s is not supported",
+			       io->pattern.lfsr ? "random_generator=lfsr" : j->zonemode == FIO_ZONE_STRIDED ? "zonemode=strided"
+											  : "trims");
 	if (j->zonemode != FIO_ZONE_STRIDED && io->pattern.zone_size) /* fio 3.33: none is the default */
 		return nm_errf(err, errlen, "zonemode=none (the default) and zonesize= do not go together: "
 			       "zonemode=strided (as in fio)");

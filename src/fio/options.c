@@ -293,6 +293,10 @@ const struct fio_option fio_options[] = {
 	SUP("random_distribution", NULL, FIO_T_STR, "random", random_distribution,
 	    "io_job.pattern.dist: random, zipf:θ, pareto:h, normal:dev (alias gauss), each with :center; "
 	    "zoned:A/S:... per direction; not uniform: no random map, as fio"),
+	SUP("percentage_random", NULL, FIO_T_LIST, "100,100,100", percentage_random,
+	    "io_job.pattern.seq_pct = 100 - N per direction (READ,WRITE): a random job's I/O follows on from the "
+	    "direction's last one unless fio's draw (1..100) is at most N, with fio's offsets, generators and random "
+	    "map (a following I/O leaves the map alone, as fio's); not with lfsr, strided zones or trims"),
 	SUP("buffer_compress_percentage", NULL, FIO_T_INT, "0", buffer_compress_percentage,
 	    "io_job.buf.content: the share of each chunk that is zeros (turns refill_buffers on unless given; 100: zeros)"),
 	SUP("buffer_compress_chunk", NULL, FIO_T_SIZE, "512", buffer_compress_chunk, "io_job.buf.content.chunk"),

@@ -173,6 +173,7 @@ FIO_APPLY(bsrange);
 FIO_APPLY(bssplit);
 FIO_APPLY(blockalign);
 FIO_APPLY(random_distribution);
+FIO_APPLY(percentage_random);
 FIO_APPLY(io_submit_mode);
 FIO_APPLY(io_size);
 FIO_APPLY(sync);

@@ -94,6 +94,8 @@ void io_bs_reseed(struct io_worker *w)
 	io_taus_seed(&w->off_taus, job->pattern.randrepeat ? 0xb1899bedull * tn : fio_seed(w, tn, 6),
 		     wide);
 	io_taus_seed(&w->zone_taus, fio_seed(w, tn, 16), 0); /* fio's zone_state: 16 */
+	for (int d = 0; d < DIR_COUNT; d++) /* seq_rand_state: all seed 10, 32-bit */
+		io_taus_seed(&w->seq_taus[d], fio_seed(w, tn, 10), 0);
 	io_taus_seed(&w->file_taus, fio_seed(w, tn, 5), wide); /* next_file_state: 5 */
 }
 

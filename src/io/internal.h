@@ -336,6 +336,8 @@ struct io_file {
 	uint64_t *fmap, fmap_bits;  /* a random mix's map of fio's (io/bssplit.c): a bit per
 	                             * smallest block, set once an I/O covered it; NULL: none */
 	int done;                   /* a mix's file ended in this pass (io/loop.c's file_ends) */
+	uint64_t fio_last_pos[DIR_COUNT]; /* fio's last_pos: where the direction's last I/O of a
+	                             * random mix ended, in the region (percentage_random) */
 };
 
 /* A file's register for job's random offsets over its region (again at each strided zone),
@@ -392,6 +394,8 @@ struct io_worker {
 	uint64_t fio_ba[DIR_COUNT]; /* a direction's offsets are multiples of this (blockalign,
 	                             * else its smallest size), as fio's ba[] */
 	struct io_taus off_taus;    /* their generator, as fio's random_state */
+	struct io_taus seq_taus[DIR_COUNT]; /* percentage_random's draws, as fio's seq_rand_state */
+	int fio_seq;                /* the I/O being made follows on (fio's BUSY_OK): no map bits */
 	struct io_taus zone_taus;   /* random_distribution=zoned: each I/O's zone, as fio's zone_state */
 	struct io_taus mix_taus;    /* rw and randrw: each I/O's direction, as fio's rwmix_state */
 	struct io_content *content; /* refilled buffers' patterns; NULL: random (io/content.c) */

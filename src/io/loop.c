@@ -143,8 +143,7 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 			if (!file_done(w, &f, &fi, r, bs))
 				return 0;
 		bs = io_bs_pick(w, dir, f->region_len - (uint64_t)off);
-		if (f->fmap)
-			bs = io_bs_fio_mark(w, f, dir, (uint64_t)off, bs);
+		bs = io_bs_fio_mark(w, f, dir, (uint64_t)off, bs); /* the map, last_pos */
 		r->offset = f->region_start + (uint64_t)off;
 	} else if (__builtin_expect(w->mixed_bs, 0)) {
 		uint64_t room = mixed_room(w, ls, f, dir);

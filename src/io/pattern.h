@@ -48,6 +48,9 @@ struct io_pattern {
 	int allrandrepeat;          /* fio's allrandrepeat: every generator from fio's fixed seeds
 	                             * (0xb1899bed x thread + its number), randseed or not */
 	int bs_unaligned;           /* fio's bs_unaligned: a mix's sizes are not rounded to the smallest */
+	unsigned char seq_pct[DIR_COUNT]; /* 100 - fio's percentage_random: the share of a random
+	                             * job's I/Os that follow on from the direction's last one (fio's
+	                             * offsets and map, io/randmap.c); 0: all random */
 	uint64_t seed;
 	int seed_set;               /* seed was given (fio's randseed=, 0x89 when not) */
 	unsigned fio_thread;        /* fio's thread number of the job's first thread (1 up, over

@@ -32,7 +32,8 @@ int io_bs_fio_setup(struct io_worker *w)
 		return 0;
 	/* one size: fio's offsets where no map keeps each block once a pass (norandommap, uniform),
 	 * so the blocks a pass writes, rewrites and leaves are fio's (a verify's read-back too) */
-	if (!io_job_mixed_bs(job) && !(job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM))
+	int part = job->pattern.seq_pct[DIR_READ] || job->pattern.seq_pct[DIR_WRITE]; /* percentage_random */
+	if (!io_job_mixed_bs(job) && !(job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM) && !part)
 		return 0;
 	uint64_t unit = UINT64_MAX;
 	int aligned = 1; /* every direction's offsets on its smallest size: fio keeps its map */
@@ -133,9 +134,30 @@ static int64_t uniform_block(struct io_worker *w, struct io_file *f, int dir)
 	return (int64_t)(b + first);
 }
 
+/* percentage_random below 100: fio's draw of 1..100 (seq_rand_state) says whether this I/O
+ * follows on from the direction's last one; it does where that ended inside the file, and
+ * the random map is then left alone (fio's BUSY_OK), also when it falls back to a random
+ * pick. Returns the offset, or -1 for a random one. */
+static int64_t follow_on(struct io_worker *w, struct io_file *f, int dir)
+{
+	struct io_taus *t = &w->seq_taus[dir];
+	uint64_t r = io_taus_next(t);
+	unsigned v = 1 + (unsigned)(100.0 * io_taus_unit(t, r));
+	if (v <= 100u - w->job->pattern.seq_pct[dir])
+		return -1;
+	w->fio_seq = 1;
+	return f->fio_last_pos[dir] < f->region_len ? (int64_t)f->fio_last_pos[dir] : -1;
+}
+
 int64_t io_bs_fio_offset(struct io_worker *w, struct io_file *f, int dir)
 {
 	uint64_t b;
+	w->fio_seq = 0;
+	if (__builtin_expect(w->job->pattern.seq_pct[dir] != 0, 0)) {
+		int64_t s = follow_on(w, f, dir);
+		if (s >= 0)
+			return s;
+	}
 	if (f->dist && w->job->pattern.dist != DIST_ZONED) {
 		b = io_dist_block(f->dist, &w->rng, dir);
 	} else {
@@ -152,10 +174,14 @@ int64_t io_bs_fio_offset(struct io_worker *w, struct io_file *f, int dir)
 
 uint64_t io_bs_fio_mark(struct io_worker *w, struct io_file *f, int dir, uint64_t off, uint64_t bs)
 {
-	uint64_t small = io_bs_smallest(w->job, dir), b = off / small, want = (bs + small - 1) / small, n = 0;
-	while (n < want && b + n < f->fmap_bits && !covered(f, b + n)) {
-		f->fmap[(b + n) / 64] |= 1ull << ((b + n) % 64);
-		n++;
+	if (f->fmap && !w->fio_seq) {
+		uint64_t small = io_bs_smallest(w->job, dir), b = off / small, want = (bs + small - 1) / small, n = 0;
+		while (n < want && b + n < f->fmap_bits && !covered(f, b + n)) {
+			f->fmap[(b + n) / 64] |= 1ull << ((b + n) % 64);
+			n++;
+		}
+		bs = n * small < bs ? n * small : bs;
 	}
-	return n * small < bs ? n * small : bs;
+	f->fio_last_pos[dir] = off + bs;
+	return bs;
 }

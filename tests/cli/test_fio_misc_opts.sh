@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# fio options of users' job files, beside real fio 3.33: allrandrepeat and bs_unaligned (each
-# I/O's offset and size, from write_iolog), mem=/iomem= and lockmem= (the calls that make the
+# fio options of users' job files, beside real fio 3.33: allrandrepeat, bs_unaligned and
+# percentage_random (each I/O's offset and size, from write_iolog), mem=/iomem= and lockmem= (the calls that make the
 # buffers' memory, from strace, and the exit status where huge pages are missing), and the
-# options fio 3.33 itself refuses as deprecated (rwmixcycle, percentage_sequential).
+# options fio 3.33 itself refuses as deprecated (rwmixcycle, percentage_sequential), and
+# unified_rw_reporting (its JSON keys and mixed figures, normal and terse lines).
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/helpers/fio_side.sh"
 scratch_dir
@@ -34,6 +35,14 @@ same_iolog "bs_unaligned: bssplit=1536/50:4k/50 keeps 4k (not 3k)" \
     --rw=write --bssplit=1536/50:4k/50 --bs_unaligned --size=64k
 same_iolog "blocksize_unaligned=1: bsrange=1k-8k sizes of any byte count" \
     --rw=write --bsrange=1k-8k --blocksize_unaligned=1 --size=64k
+# percentage_random: fio's draw says which I/Os follow on from the last one, the others take
+# fio's offsets and random map (which the following ones leave alone)
+same_iolog "percentage_random=50 (randread, one size)" --rw=randread --percentage_random=50 --size=256k
+same_iolog "percentage_random=0 (randwrite: every I/O follows on)" --rw=randwrite --percentage_random=0 --size=64k
+same_iolog "percentage_random=30,80 (randrw, per direction)" --rw=randrw --percentage_random=30,80 --bs=8k --size=256k
+same_iolog "percentage_random=50, norandommap" --rw=randread --percentage_random=50 --norandommap --size=256k
+same_iolog "percentage_random=20 with a bssplit" --rw=randread --percentage_random=20 --bssplit=4k/50:16k/50 --size=256k
+same_iolog "percentage_random=90 over 1 MiB, randseed=7" --rw=randwrite --percentage_random=90 --randseed=7 --size=1m
 
 # deprecated in fio 3.33: fio refuses the job (exit 1), nodemark refuses it too, in one line
 for o in rwmixcycle=5 percentage_sequential=20; do
@@ -62,9 +71,8 @@ calls() {
 import re, sys
 for line in open(sys.argv[1]):
     line = re.sub(r"^\d+\s+", "", line.strip())
-    if not re.match(r"(shmget\(IPC_PRIVATE, (45056|2097152),|mlock|mmap\(NULL, (45056|2097152|1048576),|openat\(.*/mf|ftruncate\(\d+, 45056\)|unlink\(.*/mf)", line):
-        continue
-    if line.startswith("mmap(NULL, 1048576") and "mlock" not in sys.argv[2]:
+    # (the 2 MiB mappings of a huge page only: ASan maps many plain ones)
+    if not re.match(r"(shmget\(IPC_PRIVATE, (45056|2097152),|mlock|mmap\(NULL, (45056,|2097152, .*HUGETLB)|openat\(.*/mf|ftruncate\(\d+, 45056\)|unlink\(.*/mf)", line):
         continue
     line = re.sub(r"0x[0-9a-f]+", "ADDR", line)
     line = re.sub(r"\|O_CLOEXEC", "", line)
@@ -72,7 +80,7 @@ for line in open(sys.argv[1]):
     line = re.sub(r"^ftruncate\(\d+,", "ftruncate(FD,", line)
     line = re.sub(r"\s+= (\d+|ADDR)$", " = ok", line)
     line = re.sub(r"\s+= -1", " = -1", line)
-    print(line)' "$log" "$*" >"$log.calls"
+    print(line)' "$log" >"$log.calls"
 }
 # same_calls WHAT ARGS...: PASS when both tools make the same such calls and exit alike
 same_calls() {
@@ -146,3 +154,5 @@ for u in mixed both; do
         not_ok "unified_rw_reporting=$u, terse" "fio $(cat fio.terse); nodemark rc $rc $(cat nm.terse)"
     fi
 done
+run_nm fio --no-save --name=j --filename="$d/f" --size=64k --rw=randread --percentage_random=50 --random_generator=lfsr
+expect_refused "percentage_random with random_generator=lfsr: refused in one line" "percentage_random"
