@@ -179,9 +179,14 @@ static void add_dir(struct io_dir_result *d, const struct io_dir_result *s)
 	}
 }
 
-void fio_report_unify(const struct fio_report *r, struct fio_report *out, int all)
+int fio_report_unify(const struct fio_report *r, struct fio_report *out, int all)
 {
 	*out = *r;
+	int any = 0;
+	for (size_t i = 0; i < r->nentries; i++)
+		any |= r->entries[i].unified == FIO_UNIFIED_MIXED || (all && r->entries[i].unified == FIO_UNIFIED_BOTH);
+	if (!any) /* the entries as they are: no copy */
+		return 0;
 	out->entries = xcalloc(r->nentries ? r->nentries : 1, sizeof *out->entries);
 	for (size_t i = 0; i < r->nentries; i++) {
 		struct fio_report_entry *e = &out->entries[i];
@@ -197,6 +202,7 @@ void fio_report_unify(const struct fio_report *r, struct fio_report *out, int al
 		}
 		e->res.prios = NULL; /* per-priority lines are not folded */
 	}
+	return 1;
 }
 
 const char *fio_num2str(uint64_t num, int maxlen, int pow2, const char *units, char *buf, size_t len)

@@ -27,8 +27,9 @@ void fio_depth_levels(const struct io_job_result *r, double out[7]);
 void fio_call_levels(const struct io_job_result *r, double submit[7], double complete[7]);
 /* fio's unified_rw_reporting: out is r with the entries of mixed reporting (all: of both too)
  * holding every direction's figures in READ's ("mixed" in fio's outputs), the others zero.
- * The entries are shallow copies in an array of their own: free(out->entries) alone. */
-void fio_report_unify(const struct fio_report *r, struct fio_report *out, int all);
+ * The entries are shallow copies in an array of their own, to free(out->entries) alone when
+ * it returns 1; 0: none to fold, out->entries are r's. */
+int fio_report_unify(const struct fio_report *r, struct fio_report *out, int all);
 void fio_group_figures(const struct fio_report *rep, int groupid, struct fio_group_figures *g);
 
 /* fio's "aggr" figures of a stacked device (dm, md): its direct slaves' counters averaged over

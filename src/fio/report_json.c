@@ -379,14 +379,15 @@ void fio_write_json(FILE *f, const struct fio_report *r, int plus)
 	if (r->nglobals)
 		options(&w, "global options", r->globals, r->nglobals);
 	struct fio_report m, b;
-	fio_report_unify(r, &m, 0);
-	fio_report_unify(r, &b, 1);
+	int own_m = fio_report_unify(r, &m, 0), own_b = fio_report_unify(r, &b, 1);
 	open_arr(&w, "jobs");
 	for (size_t i = 0; i < r->nentries; i++)
 		job_obj(&w, &m, &m.entries[i], &b, &b.entries[i], plus);
 	close_any(&w, ']');
-	free(m.entries);
-	free(b.entries);
+	if (own_m)
+		free(m.entries);
+	if (own_b)
+		free(b.entries);
 	if (r->disks && r->disks->n)
 		disk_util(&w, r->disks);
 	close_any(&w, '}');

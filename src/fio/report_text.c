@@ -390,8 +390,7 @@ void fio_write_normal(FILE *f, const struct fio_report *given)
 {
 	struct fio_report m, b;
 	const struct fio_report *r = &m;
-	fio_report_unify(given, &m, 0);
-	fio_report_unify(given, &b, 1);
+	int own_m = fio_report_unify(given, &m, 0), own_b = fio_report_unify(given, &b, 1);
 	int last_group = -1;
 	fputc('\n', f);
 	for (size_t i = 0; i < r->nentries; i++) {
@@ -408,8 +407,10 @@ void fio_write_normal(FILE *f, const struct fio_report *given)
 	}
 	if (r->disks && r->disks->n)
 		disk_lines(f, r->disks);
-	free(m.entries);
-	free(b.entries);
+	if (own_m)
+		free(m.entries);
+	if (own_b)
+		free(b.entries);
 }
 
 /* --- terse versions 2 to 5 ---------------------------------------------------------------------- */
@@ -487,8 +488,7 @@ void fio_write_terse(FILE *f, const struct fio_report *given)
 {
 	struct fio_report m, b;
 	const struct fio_report *r = &m;
-	fio_report_unify(given, &m, 0);
-	fio_report_unify(given, &b, 1);
+	int own_m = fio_report_unify(given, &m, 0), own_b = fio_report_unify(given, &b, 1);
 	for (size_t i = 0; i < r->nentries; i++) {
 		const struct fio_report_entry *e = &r->entries[i];
 		const struct io_job_result *res = &e->res;
@@ -532,6 +532,8 @@ void fio_write_terse(FILE *f, const struct fio_report *given)
 			fprintf(f, "%s;%s", ver == 2 ? "\n" : "", e->description);
 		fputc('\n', f);
 	}
-	free(m.entries);
-	free(b.entries);
+	if (own_m)
+		free(m.entries);
+	if (own_b)
+		free(b.entries);
 }
