@@ -122,6 +122,16 @@ static const char *tfmt(double seconds, struct tunit u, char *buf)
 	return buf;
 }
 
+/* tfmt right-aligned in 8 columns (µs is one column, two bytes), as hyperfine's report. */
+static const char *tfmt8(double seconds, struct tunit u, char *buf)
+{
+	char t[32];
+	tfmt(seconds, u, t);
+	int fill = text_fill(t, 8);
+	snprintf(buf, 32, "%.*s%.23s", fill, "        ", t);
+	return buf;
+}
+
 static const char *bytes_fmt(double v, char *buf)
 {
 	if (v < 1000)
@@ -158,11 +168,12 @@ void time_print_bench(FILE *fp, const struct record *r, const struct bench *b)
 	metric_stats(b, "invol_ctx_switches", &ics);
 	struct tunit u = unit_for(wall.mean), uu = u; /* user and system in the mean's unit, as hyperfine */
 
+	/* the figures right-aligned, as hyperfine prints them ("    1.234 s ±  0.001 s") */
 	label(fp, "Time (mean ± σ):");
-	fprintf(fp, "%s ± %s    [User: %s, System: %s]\n", tfmt(wall.mean, u, b1), tfmt(wall.stddev, u, b2),
+	fprintf(fp, "%s ± %s    [User: %s, System: %s]\n", tfmt8(wall.mean, u, b1), tfmt8(wall.stddev, u, b2),
 		tfmt(user.mean, uu, b3), tfmt(sys.mean, uu, b4));
 	label(fp, "Range (min … max):");
-	fprintf(fp, "%s … %s    %zu run%s\n", tfmt(wall.min, u, b1), tfmt(wall.max, u, b2), wall.n,
+	fprintf(fp, "%s … %s    %zu run%s\n", tfmt8(wall.min, u, b1), tfmt8(wall.max, u, b2), wall.n,
 		wall.n == 1 ? "" : "s");
 	label(fp, "Median:");
 	fprintf(fp, "%s\n", tfmt(wall.median, u, b1));

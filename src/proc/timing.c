@@ -76,7 +76,8 @@ void time_plan_free(struct time_plan *p)
 
 uint64_t time_auto_runs(const struct time_plan *p, double first_s)
 {
-	double want = first_s > 0 ? ceil(p->auto_seconds / first_s) : (double)p->max_runs;
+	/* rounded down, as hyperfine counts: 3 s / 0.55 s is 5 runs, not 6 */
+	double want = first_s > 0 ? floor(p->auto_seconds / first_s) : (double)p->max_runs;
 	uint64_t n = want > 1e9 ? 1000000000ull : (uint64_t)want;
 	if (n < p->min_runs)
 		n = p->min_runs;
@@ -111,8 +112,9 @@ static char **shell_argv(const struct time_plan *p, const char *cmd, char **buf,
 	return buf;
 }
 
-/* A hook (--setup, --prepare, ...): run with the shell, must succeed. */
-static int run_hook(struct runner *x, const char *cmd, const char *what)
+/* A hook (--setup, --prepare, ...): run with the shell, must succeed. Adds its wall time,
+ * shell included, to *wall_s when given. */
+static int run_hook(struct runner *x, const char *cmd, const char *what, double *wall_s)
 {
 	char *argv[32];
 	struct spawn_spec spec = { .argv = shell_argv(x->p, cmd, argv, 32), .in = SPAWN_IO_NULL, .out_fd = -1,
@@ -128,6 +130,8 @@ static int run_hook(struct runner *x, const char *cmd, const char *what)
 		nm_errf(x->err, x->errlen, "the %s command '%s' failed with exit code %d", what, cmd, s.exit_code);
 		return 1;
 	}
+	if (wall_s)
+		*wall_s += (double)s.wall_ns / 1e9;
 	return 0;
 }
 
@@ -198,9 +202,10 @@ static int one_run(struct runner *x, struct time_command *c, int measured)
 				 .out = p->show_output ? SPAWN_IO_INHERIT : SPAWN_IO_NULL,
 				 .timeout_ns = p->timeout_ns };
 	struct spawn_sample s;
+	double hooks_s = 0; /* this run's --prepare and --conclude, shells included */
 	int rc;
 
-	if ((rc = run_hook(x, c->prepare, "--prepare")) != 0)
+	if ((rc = run_hook(x, c->prepare, "--prepare", &hooks_s)) != 0)
 		return rc;
 	if (p->has_in_fd)
 		lseek(p->in_fd, 0, SEEK_SET);
@@ -232,10 +237,13 @@ static int one_run(struct runner *x, struct time_command *c, int measured)
 				c->text, s.exit_code);
 		return 1;
 	}
-	if ((rc = run_hook(x, c->conclude, "--conclude")) != 0)
+	if ((rc = run_hook(x, c->conclude, "--conclude", &hooks_s)) != 0)
 		return rc;
 	if (!measured)
 		return 0;
+	/* The count aims at auto_seconds of the whole cycle, as hyperfine's: the run with its
+	 * shell's start-up (before it is subtracted) and its hooks. */
+	double cycle_s = (double)s.wall_ns / 1e9 + hooks_s;
 	if (c->shell && p->shell_measured) {
 		/* As hyperfine does: the shell's own start-up is not the command's time. */
 		s.wall_ns = minus(s.wall_ns, p->shell_wall_s);
@@ -244,7 +252,7 @@ static int one_run(struct runner *x, struct time_command *c, int measured)
 	}
 	push_sample(c, &s);
 	if (c->target == 0)
-		c->target = p->runs ? p->runs : time_auto_runs(p, (double)s.wall_ns / 1e9);
+		c->target = p->runs ? p->runs : time_auto_runs(p, cycle_s);
 	if (progress_enabled()) {
 		char t[32], el[32], eta[32];
 		uint64_t sum = 0;
@@ -291,7 +299,7 @@ static int measure_shell(struct runner *x)
 
 static int set_up(struct runner *x, struct time_command *c)
 {
-	int rc = run_hook(x, c->setup, "--setup");
+	int rc = run_hook(x, c->setup, "--setup", NULL);
 	for (uint64_t i = 0; rc == 0 && i < x->p->warmup; i++)
 		rc = one_run(x, c, 0);
 	return rc;
@@ -353,7 +361,7 @@ static void finish(struct runner *x, struct time_command *c)
 static int done_with(struct runner *x, size_t i, time_done_fn done, void *arg)
 {
 	struct time_command *c = &x->p->cmds[i];
-	int rc = run_hook(x, c->cleanup, "--cleanup");
+	int rc = run_hook(x, c->cleanup, "--cleanup", NULL);
 	if (rc)
 		return rc;
 	progress_clear();

@@ -76,7 +76,8 @@ int time_plan_add(struct time_plan *p, const char *name, const char *text, char 
 		  json_t *parameters, char *err, size_t errlen);
 void time_plan_free(struct time_plan *p);
 
-/* The automatic run count after a first run of first_s seconds. */
+/* The automatic run count (auto_seconds / first_s, rounded down, within min_runs..max_runs)
+ * after a first run whose whole cycle took first_s seconds: the run, its shell and its hooks. */
 uint64_t time_auto_runs(const struct time_plan *p, double first_s);
 
 #endif

@@ -5,7 +5,7 @@ run_nm time --no-save -r 3 -- true
 expect_rc 0 "time -- true exits 0"
 expect_out_has "Benchmark 1: true" "the report names the command"
 expect_out_has "3 runs" "--runs 3 gives 3 runs"
-expect_out_matches 'Time \(mean ± σ\): +[0-9.]+ (µs|ms|s) ± [0-9.]+' "mean ± sigma is printed"
+expect_out_matches 'Time \(mean ± σ\): +[0-9.]+ (µs|ms|s) ± +[0-9.]+' "mean ± sigma is printed"
 expect_out_has "Peak memory (RSS):" "peak memory is printed"
 expect_out_has "Energy:" "energy is printed or said to be unreadable"
 

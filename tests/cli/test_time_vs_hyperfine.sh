@@ -72,3 +72,24 @@ done <<'CASES'
 -r 1 --cleanup false true
 -r 2 -L a 0,3 'exit {a}'
 CASES
+
+# The automatic run count, as hyperfine's: 3 s over the first run's whole cycle (the command,
+# its shell and its --prepare), rounded down, within -m/-M. A 1.6 s prepare: 1.875, so one run
+# (counting only the command would run -M 3 times; rounding up, twice).
+runs() { python3 -c 'import json,sys; print(" ".join(str(len(r["times"])) for r in json.load(open(sys.argv[1]))["results"]))' "$1"; }
+hyperfine -N -m 1 -M 3 --prepare 'sleep 1.6' --export-json hfn.json true >/dev/null 2>&1
+run_nm time --no-save -N -m 1 -M 3 --prepare 'sleep 1.6' --export-json nmn.json true
+hf=$(runs hfn.json) nm=$(runs nmn.json)
+[ "$hf" = 1 ] && [ "$hf" = "$nm" ] && ok "the run count counts --prepare's time and rounds down, as hyperfine's ($nm run)" \
+    || not_ok "run count with --prepare" "hyperfine: $hf runs; nodemark: $nm"
+
+# The report's figures right-aligned in 8 columns, as hyperfine's (its tests read these lines):
+# the Time and Range lines, digits aside, up to the standard deviation and the maximum.
+aligned() { grep -E '^  (Time \(mean|Range \(min)' <<<"$1" | sed -E 's/[0-9]/N/g; s/^(.*: +[N.]+ [^ ]+ (±|…)).*/\1/'; }
+for unit in "" "-u second"; do
+    hf=$(aligned "$(hyperfine -N -r 2 $unit 'sleep 0.01' 2>/dev/null)")
+    run_nm time --no-save -N -r 2 $unit 'sleep 0.01'
+    nm=$(aligned "$out")
+    [ "$(grep -c . <<<"$hf")" = 2 ] && [ "$hf" = "$nm" ] && ok "the report's Time and Range columns as hyperfine's (${unit:-ms})" \
+        || not_ok "report alignment ${unit:-ms}" "hyperfine: $(tr '\n' '/' <<<"$hf"); nodemark: $(tr '\n' '/' <<<"$nm")"
+done

@@ -159,6 +159,9 @@ TEST(time_auto_runs_aims_at_three_seconds)
 	CHECK_EQ_U64(time_auto_runs(&p, 0.001), 3000);
 	CHECK_EQ_U64(time_auto_runs(&p, 1.0), 10);
 	CHECK_EQ_U64(time_auto_runs(&p, 0.2), 15);
+	p.min_runs = 2;
+	CHECK_EQ_U64(time_auto_runs(&p, 0.55), 5); /* 5.45 rounded down, as hyperfine */
+	p.min_runs = 10;
 	p.max_runs = 100;
 	CHECK_EQ_U64(time_auto_runs(&p, 0.001), 100);
 }
