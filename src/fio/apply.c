@@ -270,6 +270,7 @@ APPLY_BOOL(end_fsync, j->io.sync.end_fsync)
 APPLY_BOOL(serialize_overlap, j->io.queue.serialize_overlap)
 APPLY_BOOL(create_only, j->io.files.create_only)
 APPLY_BOOL(file_append, j->io.files.append)
+APPLY_BOOL(fill_device, j->io.files.fill)
 /* fio's unlink: whether a file target nodemark created is removed at the end (io/session.c) */
 FIO_APPLY(unlink)
 {

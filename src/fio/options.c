@@ -48,6 +48,13 @@ const struct fio_option fio_options[] = {
 	SUP("unique_filename", NULL, FIO_T_BOOL, "1", unique_filename,
 	    "checked, changes nothing: fio puts a client's address before file names only in its "
 	    "client/server mode"),
+	SUP("fill_device", "fill_fs", FIO_T_BOOL, "0", fill_device,
+	    "io_job.files.fill: writes until the filesystem is full: a write's ENOSPC or EDQUOT ends the "
+	    "thread, counted as an I/O without bytes, error 0, exit 0, as fio; no free-space check and no "
+	    "allocation first; without size= a file's region is the filesystem's size and a block, so "
+	    "only ENOSPC ends it. Jobs that only write, sequentially (random ones with size=); "
+	    "reading jobs, overwrite=1 and mmap are refused (fio lays their files out until full). "
+	    "nodemark's files in a directory= target are removed at the end (tests/cli/test_fio_fill.sh)"),
 	SUP("io_size", "io_limit", FIO_T_SIZE, NULL, io_size, "io_job.size (the I/O), with size= as io_job.filesize (the region: random I/O goes over all of it, as fio's)"),
 	SUP("nrfiles", "nr_files", FIO_T_INT, "1", nrfiles,
 	    "io_job.nrfiles: 1 to 1048576 (fio takes any unsigned; nodemark keeps about 0.5 KiB per "

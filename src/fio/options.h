@@ -109,6 +109,7 @@ FIO_APPLY(norandommap);
 FIO_APPLY(refill_buffers);
 FIO_APPLY(end_fsync);
 FIO_APPLY(create_only);
+FIO_APPLY(fill_device);
 FIO_APPLY(unlink);
 FIO_APPLY(fallocate);
 FIO_APPLY(overwrite);

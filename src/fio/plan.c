@@ -311,6 +311,8 @@ static int resolve_job(struct fio_plan *p, struct fio_job *j, char *err, size_t 
 				j->io.size = j->io.filesize * j->io.ntargets;
 		}
 	}
+	if (fio_job_fill(j, err, errlen) < 0)
+		return -1;
 	/* fio's filesize= alone: the job's size is its files' (filesize x files) */
 	if (!j->io.size && j->io.filesize)
 		j->io.size = j->io.filesize * (j->io.files.all_targets ? j->io.ntargets : j->io.nrfiles);

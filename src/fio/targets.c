@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 static int add_target(struct fio_job *j, const char *dir, const char *name, size_t n, char *err, size_t errlen)
 {
@@ -85,6 +86,73 @@ int fio_job_targets(struct fio_job *j, char *err, size_t errlen)
 		return add_list(j, NULL, j->directory, err, errlen);
 	}
 	return default_targets(j, err, errlen);
+}
+
+/* The size in bytes of the filesystem that holds path (or, missing, its nearest existing
+ * parent, as fio makes the directories); 0 when none can be asked. */
+static uint64_t fs_size_at(const char *path)
+{
+	char *p = xstrdup(path);
+	uint64_t size = 0;
+	for (;;) {
+		struct statvfs sv;
+		if (statvfs(p, &sv) == 0) {
+			size = (uint64_t)sv.f_blocks * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
+			break;
+		}
+		char *slash = strrchr(p, '/');
+		if (errno != ENOENT || !slash || !strcmp(p, "/"))
+			break;
+		if (slash == p)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	if (!size && !strchr(path, '/')) { /* a bare name: the current directory */
+		struct statvfs sv;
+		if (statvfs(".", &sv) == 0)
+			size = (uint64_t)sv.f_blocks * (sv.f_frsize ? sv.f_frsize : sv.f_bsize);
+	}
+	free(p);
+	return size;
+}
+
+int fio_job_fill(struct fio_job *j, char *err, size_t errlen)
+{
+	struct io_job *io = &j->io;
+	if (!io->files.fill)
+		return 0;
+	char qn[64];
+	const char *jn = fio_q(j->name, qn, sizeof qn);
+	unsigned caps = io_engine_caps(io->engine);
+	int reads = io->rw == IO_READ || io->rw == IO_RANDREAD || io->rw == IO_RW || io->rw == IO_RANDRW;
+	if (reads || io_job_trims(io) || !io_job_writes(io))
+		return nm_errf(err, errlen, "job '%s': fill_device with a job that reads or trims is not supported "
+			       "(fio lays its files out until the filesystem is full, then runs it)", jn);
+	if (io->files.overwrite || (caps & IO_ENGINE_NO_EXTEND))
+		return nm_errf(err, errlen, "job '%s': fill_device with %s is not supported (fio lays the file out "
+			       "until the filesystem is full first)", jn, io->files.overwrite ? "overwrite=1" : "an engine "
+			       "whose writes cannot grow a file");
+	if (io->size || io->filesize || j->io_size || (caps & IO_ENGINE_DISKLESS))
+		return 0;
+	/* fio's size is then unbounded and only ENOSPC ends the writes; a file's region is the
+	 * filesystem's size and two blocks, so a write at or past its end comes before the
+	 * region's, and the random map, the region's offsets stay of that size */
+	if (io->rw == IO_RANDWRITE)
+		return nm_errf(err, errlen, "job '%s': fill_device with random writes needs size= (fio 3.33's random map "
+			       "of an unbounded file fails, and the job writes nothing)", jn);
+	uint64_t most = 0;
+	for (unsigned t = 0; t < io->ntargets; t++) {
+		uint64_t fs = fs_size_at(io->targets[t]);
+		if (fs > most)
+			most = fs;
+	}
+	uint64_t bs = io->bs[DIR_WRITE] ? io->bs[DIR_WRITE] : 4096;
+	if (!most)
+		return nm_errf(err, errlen, "job '%s': fill_device without size=: cannot tell the filesystem's size "
+			       "at %s", jn, io->ntargets ? io->targets[0] : ".");
+	io->filesize = (most / bs + 2) * bs;
+	return 0;
 }
 
 /* --- checks before a run ------------------------------------------------------------------- */
@@ -197,7 +265,7 @@ int fio_check_targets(struct fio_plan *p, const char *const *allow, unsigned nal
 			int c = (io_engine_caps(j->io.engine) & IO_ENGINE_DISKLESS) ? 0 : check_one(j, path, allow, nallow, err, errlen);
 			if (c < 0)
 				rc = -1;
-			else if (c == 1)
+			else if (c == 1 && !j->io.files.fill) /* fill_device writes until it is full */
 				note_new(&nf, &nnf, path, new_file_size(&j->io));
 			else if (c == 2)
 				/* a file an earlier run created and kept carries nodemark's mark: its own to rewrite */

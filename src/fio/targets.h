@@ -11,6 +11,12 @@
  * nrfiles above 1, a private .nodemark-* directory there).  Pure: touches no file. */
 int fio_job_targets(struct fio_job *j, char *err, size_t errlen);
 
+/* fio's fill_device: refuses what nodemark does not fill as fio does (reading, trimming or
+ * overwrite=1 jobs, mmap, random writes without size=) and, without size=, gives each file a
+ * region of its filesystem's size and two blocks, so that only ENOSPC (or EDQUOT) ends the
+ * writes, as fio's unbounded size.  Reads the filesystems' sizes (statvfs). */
+int fio_job_fill(struct fio_job *j, char *err, size_t errlen);
+
 /* Before a run: refuses what would write where it must not (a dangling symbolic link, which
  * would create a file wherever it points and then lose the link; an existing file or block
  * device that is not named in allow[] for a writing job) and new files that do not fit in

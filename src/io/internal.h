@@ -378,6 +378,7 @@ struct io_worker {
 	                             * without a map): the first file keeps every I/O, as fio's */
 	struct io_taus file_taus;   /* file_service_type=random's draws, as fio's next_file_state */
 	unsigned files_done;        /* files done in this pass (io_next_file passes them by) */
+	int filled;                 /* fill_device: a write found the filesystem full (said once) */
 	/* openfiles below nfiles (a sync engine): a file is opened at its first I/O and closed
 	 * once done, as fio's; at the cap the next open file takes the I/O (io/fileservice.c) */
 	unsigned open_cap, nopen;

@@ -140,6 +140,9 @@ struct io_files_spec {
 	int overwrite;              /* with fio_setup: a write job's file gets its data too */
 	int create_on_open;         /* with fio_setup: a write job's new file is only created, empty
 	                             * (fio's create_on_open: its open at the job's start makes it) */
+	int fill;                   /* fio's fill_device: no free-space check, no allocation or
+	                             * growth before the writes; a write's ENOSPC or EDQUOT ends the
+	                             * thread, counted without bytes, not a failure */
 };
 
 /* io_job.queue: how the loop batches submissions and completions (io/loop.c); all 0: fio's

@@ -235,9 +235,11 @@ static int rw_writes(enum io_rw rw)
 
 /* The allocation fio's layout makes before any data (its fallocate_file): a failed native or
  * posix allocation is let go, as fio's (the file grows as written); keep and truncate fail the
- * job, as they fail fio's. */
+ * job, as they fail fio's; fill_device makes none. */
 static int allocate(const struct io_job *job, int fd, const char *path, uint64_t size, char *err, size_t errlen)
 {
+	if (job->files.fill) /* fio's fill_device: the job's writes take the space, none first */
+		return IO_OK;
 	switch (job->files.fallocate) {
 	case IO_FALLOC_NATIVE:
 		(void)fallocate(fd, 0, 0, (off_t)size);

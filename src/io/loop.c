@@ -20,6 +20,7 @@
 #include "io/iolog.h"
 #include "io/loop.h"
 #include "io/ticks.h"
+#include "util/error.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -435,6 +436,21 @@ static __attribute__((noinline)) int verify_completed(struct io_worker *w, struc
 	return -1;
 }
 
+/* fio's fill_device: a write that found the filesystem full ends the thread, not the job's
+ * failure; fio counts it as an I/O without bytes. Returns -1: the loop stops. */
+static __attribute__((noinline)) int filled(struct io_worker *w, struct io_loop *ls, const struct io_req *r)
+{
+	if (ls->measuring)
+		w->res->dir[DIR_WRITE].ios++;
+	if (!w->filled) {
+		w->filled = 1;
+		nm_warn("%s: write of %u bytes at offset %llu: %s (fill_device: the filesystem is full, the job ends)",
+			w->nfiles ? w->files[r->file].path : "(null)", r->len, (unsigned long long)r->offset,
+			strerror((int)-r->res));
+	}
+	return -1;
+}
+
 /* Book one finished I/O. Returns -1 on an I/O error (the loop stops). */
 static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_req *r, uint64_t done, int async)
 {
@@ -442,6 +458,8 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 		int e = r->res < 0 ? (int)-r->res : EIO;
 		if (w->vring && r->dir == DIR_WRITE) /* issued, in fio's count, not completed */
 			io_vstate_write_done(w->vring, r, 0);
+		if (w->job->files.fill && r->dir == DIR_WRITE && (e == ENOSPC || e == EDQUOT))
+			return filled(w, ls, r);
 		const char *hint = w->ops->fail_hint ? w->ops->fail_hint(w, e) : NULL;
 		static const char *const what[DIR_COUNT] = { "read", "write", "trim" };
 		io_worker_failf(w, e, "%s: %s of %u bytes at offset %llu: %s%s",

@@ -195,7 +195,7 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 				(job->files.shared_file ? 1 : (job->numjobs + s->ntargets - 1) / s->ntargets);
 		if (!io_layout_file_len(job))
 			return nm_errf(err, errlen, "%s: a directory target needs a size", t->path), IO_BAD_JOB;
-		if (space_check(t->path, need, err, errlen) < 0)
+		if (!job->files.fill && space_check(t->path, need, err, errlen) < 0) /* fill: until full */
 			return IO_BAD_JOB;
 		if (workdir_create(t->path, t->workdir, sizeof t->workdir, err, errlen) < 0)
 			return IO_BAD_JOB;
@@ -219,6 +219,8 @@ static int prepare_space(struct io_session *s, const struct io_job *job, struct 
 			if (st2 != IO_OK)
 				return st2 == IO_FAILED ? IO_BAD_JOB : st2;
 			t->dev_size = need;
+		} else if (need > t->dev_size && job->files.fill) {
+			t->dev_size = need; /* fio's fill_device grows it by its own writes, until full */
 		} else if (need > t->dev_size) {
 			char a[32], b[32];
 			if (!t->writable)
