@@ -55,7 +55,7 @@ else
     not_ok "filename=: the file kept, the filesystem full" "$(ls -la mnt | tail -n +2 | tr '\n' ' ') $(df -B1 mnt | tail -1)"
 fi
 pair "directory=" "$page" --rw=write --directory=mnt
-if [ -z "$(ls -A mnt)" ] && [ "$fio_left" -ge 4194304 ]; then
+if [ "$rc" = 0 ] && [ -z "$(ls -A mnt)" ] && [ "$fio_left" -ge 4194304 ]; then
     ok "directory=: nodemark's files removed at the end (fio's fill is kept: $fio_left bytes)"
 else
     not_ok "directory=: nodemark's files removed at the end" "left: $(ls -A mnt | tr '\n' ' ')"
