@@ -49,7 +49,7 @@ static int set_formats(struct fio_plan *p, const char *v, char *err, size_t errl
  * (one nodemark does not run is refused). */
 static int cli_switch(struct fio_plan *p, const char *key, const char *val, char *err, size_t errlen)
 {
-	static const char *const ignored[] = { "max-jobs", "alloc-size", "debug", "warnings-fatal" };
+	static const char *const ignored[] = { "alloc-size", "debug", "warnings-fatal" };
 	char qb[64];
 	if (!strcmp(key, "output")) {
 		if (fio_need_value(val, err, errlen) < 0)
@@ -141,6 +141,8 @@ static int cli_switch(struct fio_plan *p, const char *key, const char *val, char
 		fio_strv_push(&p->sections, &p->nsections, xstrdup(val));
 		return 1;
 	}
+	if (!strcmp(key, "max-jobs")) /* fio 3.33 reads it and drops it, without a word */
+		return 1;
 	for (size_t i = 0; i < sizeof ignored / sizeof ignored[0]; i++)
 		if (!strcmp(key, ignored[i])) {
 			char *w;

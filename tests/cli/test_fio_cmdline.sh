@@ -60,6 +60,15 @@ fio --name=j --rwmix=30 --filename="$d/f" --size=64k --parse-only >/dev/null 2>"
 grep -q "ambiguous" "$d/fio.err" && ok "fio says the same: ambiguous" ||
     not_ok "fio says the same: ambiguous" "$(head -c 300 "$d/fio.err")"
 
+# --max-jobs=N (fio's own test runner passes --max-jobs=16): fio 3.33 reads and drops it
+# silently; its tests want an empty stderr, so nodemark says nothing either
+fio --max-jobs=16 --name=j --filename="$d/f" --size=64k --parse-only >/dev/null 2>"$d/fio.err"
+frc=$?
+run_nm fio --no-save --max-jobs=16 --name=j --filename="$d/f" --size=64k --parse-only
+[ $frc = 0 ] && [ ! -s "$d/fio.err" ] && [ "$rc" = 0 ] && [ -z "$err" ] &&
+    ok "--max-jobs=16: taken with nothing on stderr, as fio's" ||
+    not_ok "--max-jobs=16: taken with nothing on stderr, as fio's" "fio $frc ($(head -c 200 "$d/fio.err")), nodemark $rc: $err"
+
 # --- the same job, spelled with abbreviations: the same bytes, the same job options ----------
 # each: the words; nodemark's and fio's JSON compared: every job's bytes and I/Os per direction
 # and its "job options" (fio lists an abbreviation under the option's full name)
