@@ -98,6 +98,24 @@ static __attribute__((noinline)) int file_done(struct io_worker *w, struct io_fi
 	return 1;
 }
 
+/* Whether sequential I/O of bs bytes is done with file f (ls->seq_ends): its next block no
+ * longer fits the region. With fio's holes (rw=read:N), fio's get_next_seq_offset: the file
+ * is done once the last I/O reached its end; a hole that runs past the end starts it over
+ * from the region's start (fio wraps there); a block that starts inside but runs past it
+ * ends it (fio's fill_io_u). */
+static inline int seq_done(const struct io_worker *w, struct io_file *f, int dir, uint64_t bs)
+{
+	uint64_t end = f->region_start + f->region_len, pos = f->seq_pos[dir];
+	int64_t skip = w->job->pattern.rw_seq_skip;
+	if (skip > 0 && pos != f->region_start) {
+		if (pos - (uint64_t)skip >= end)
+			return 1;
+		if (pos >= end)
+			f->seq_pos[dir] = pos = f->region_start;
+	}
+	return pos + bs > end;
+}
+
 /* Whether each write gets new data (fio's refill_buffers: random, or buffer_pattern's). */
 static inline int refills(const struct io_job *job)
 {
@@ -165,7 +183,7 @@ static inline int fill_io(struct io_worker *w, struct io_loop *ls, struct io_req
 		uint64_t small = io_bs_smallest(job, dir); /* a random map's blocks are the smallest size */
 		f->moved += ls->random ? (bs + small - 1) / small * small : bs;
 	} else {
-		while (__builtin_expect(ls->seq_ends, 0) && f->seq_pos[dir] + bs > f->region_start + f->region_len)
+		while (__builtin_expect(ls->seq_ends, 0) && seq_done(w, f, dir, bs))
 			if (!file_done(w, &f, &fi, r, bs)) /* the file is done */
 				return 0;
 		if (__builtin_expect(ls->rand_ends, 0)) {

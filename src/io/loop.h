@@ -37,8 +37,9 @@ struct io_loop {
 	int file_ends;              /* a mix over several files: each file's pass ends where the
 	                             * smallest size no longer fits it (the rest of its region, or
 	                             * of what a random map holds), as fio's files of size/nrfiles */
-	int seq_ends;               /* rw of one size: a file is done where a direction's next
-	                             * block no longer fits it (io/worker.c) */
+	int seq_ends;               /* rw of one size, or one direction with fio's holes
+	                             * (rw=read:N): a file is done where a direction's next
+	                             * block no longer fits it (io/worker.c, io/loop.c's seq_done) */
 	int rand_ends;              /* random I/O of one size over a random map: a file is done
 	                             * once each of its whole blocks had an I/O, as fio's map full
 	                             * (where that changes which file gets an I/O: io/worker.c) */

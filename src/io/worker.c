@@ -147,6 +147,12 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 			ls->file_ends = w->mixed_bs;
 		}
 	}
+	/* one direction with fio's holes (rw=read:N): a file is done where its next block no
+	 * longer fits, as fio's (io/loop.c's seq_done); without this the offset wrapped and the
+	 * pass went on to size bytes (t0007: 128 reads of 1m over 128m, fio's 85) */
+	if (!ls->random && ls->fixed_dir >= 0 && job->pattern.rw_seq_skip > 0 && !w->mixed_bs && !ls->zoned &&
+	    w->nfiles)
+		ls->seq_ends = 1;
 	/* random I/O of one size over a random map: fio's file is done once its map is full (and
 	 * closed where openfiles opens lazily), so a file that has had all its blocks is passed
 	 * by. Kept off where that changes nothing (files of equal blocks in turn, all open), for

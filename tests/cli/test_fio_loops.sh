@@ -53,4 +53,12 @@ same_moves "randread norandommap loops=3 null iodepth=4: queued, as libaio" json
 same_moves "bsrange=1k-16k randread norandommap loops=3 psync" offsets --size=100k --bsrange=1k-16k --norandommap --rw=randread --loops=3 --ioengine=psync
 same_moves "bssplit randwrite norandommap loops=2 psync" offsets --size=100k --bssplit=4k/50:16k/50 --norandommap --rw=randwrite --loops=2 --ioengine=psync
 same_moves "randrw 4k norandommap loops=3 psync" offsets --size=100k --bs=4k --norandommap --rw=randrw --loops=3 --ioengine=psync
+# 3. fio's holes (rw=read:N; fio's own t0007): a file is done where its next block no longer
+# fits (nodemark wrapped to the start and went on to size), a hole past the end starts it over
+H="--size=256k --bs=64k --ioengine=psync"
+same_moves "read:32k bs=64k over 256k: 3 reads, the 4th would pass the end" offsets $H --rw=read:32k
+same_moves "write:32k loops=2: 3 writes a loop" offsets $H --rw=write:32k --loops=2
+same_moves "read:32k io_size=1m: the file's 3 reads again until io_size" offsets $H --rw=read:32k --io_size=1m
+same_moves "read:64k bs=64k over 320k: 0 128k 256k, then done" offsets --size=320k --bs=64k --rw=read:64k
+same_moves "read:32k libaio iodepth=4: 3 reads" offsets $H --rw=read:32k --ioengine=libaio --iodepth=4
 rm -f f g f.log g.log
