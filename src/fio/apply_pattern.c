@@ -248,6 +248,17 @@ static int bssplit_dir(struct fio_job *j, int d, const char *v, char *err, size_
 	return 0;
 }
 
+/* One end of a range, as fio's range parser reads it: the size up to the first of fio's
+ * separators (/ : - ,), the rest left unread. So fio's own t0023 job's
+ * bsrange=512/25:1k:25:2k:25:4k/25 (a bssplit written as a range) is 512-1k in fio 3.33. */
+static int range_end(struct fio_job *j, const char *s, uint64_t *out, char *err, size_t errlen)
+{
+	char *end = xstrndup(s, strcspn(s, "/:-,"));
+	int rc = positive_size(j, *end ? end : s, out, err, errlen);
+	free(end);
+	return rc;
+}
+
 /* MIN-MAX or MIN:MAX (fio's range: '-' first, else ':'), or one size; the larger may come
  * first (fio swaps them). */
 static int bsrange_dir(struct fio_job *j, int d, const char *v, char *err, size_t errlen)
@@ -257,9 +268,9 @@ static int bsrange_dir(struct fio_job *j, int d, const char *v, char *err, size_
 		sep = strchr(v, ':');
 	char *lo = xstrndup(v, sep ? (size_t)(sep - v) : strlen(v));
 	uint64_t a = 0, b = 0;
-	int rc = positive_size(j, lo, &a, err, errlen);
+	int rc = range_end(j, lo, &a, err, errlen);
 	free(lo);
-	if (rc < 0 || positive_size(j, sep ? sep + 1 : v, &b, err, errlen) < 0)
+	if (rc < 0 || range_end(j, sep ? sep + 1 : v, &b, err, errlen) < 0)
 		return -1;
 	if (a > b) {
 		uint64_t t = a;

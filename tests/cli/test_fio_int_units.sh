@@ -14,7 +14,7 @@ for o in iodepth=1k numjobs=1k loops=1k nrfiles=1k fsync=1k fdatasync=1k iodepth
     log_avg_msec=1k log_hist_msec=1k replay_scale=1k replay_align=4k replay_time_scale=1k \
     rate_iops=1k rate_iops=1k,2k rate_iops_min=1k thinktime_blocks=1k flow_id=1k flow_sleep=1k \
     openfiles=1k randseed=1k number_ios=1k bsrange=512:1M bsrange=512-1M bsrange=1M-512 \
-    bsrange=1k:4k,8k-2k; do
+    bsrange=1k:4k,8k-2k bsrange=512/25:1k:25:2k:25:4k/25; do
     fio "${base[@]}" --"$o" >fio.out 2>&1
     frc=$?
     run_nm fio "${base[@]}" --"$o"
@@ -39,6 +39,10 @@ expect_refused "iodepth=1.5k: a fraction is refused" "whole number"
 
 # the values at work: the same figures as fio's
 json_like_fio "number_ios=1k: 1024 I/Os" --sizes d --name=n --ioengine=null --size=64m --number_ios=1k
+# fio reads a range's ends up to its separators (/ : - ,), the rest unread: fio's own t0023
+# job's bsrange=512/25:1k:25:2k:25:4k/25 is 512-1k (bytes and I/Os over the random map)
+json_like_fio "bsrange=512/25:1k:25:2k:25:4k/25 (fio's t0023): 512-1k blocks" --sizes d --name=c --rw=randread \
+    --filename=d/f --size=64k --bsrange=512/25:1k:25:2k:25:4k/25
 json_like_fio "bsrange=16k:16k (a colon): 16 KiB blocks" --sizes d --name=c --rw=read --filename=d/f --size=1m --bsrange=16k:16k
 json_like_fio "bsrange=64k-64k,8k:8k: reads and writes each their own range" --sizes d --name=c --rw=rw \
     --filename=d/f --size=1m --bsrange=64k-64k,8k:8k --rwmixread=100
