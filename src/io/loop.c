@@ -260,6 +260,9 @@ static inline int mix_dir(struct io_worker *w, struct io_loop *ls)
 static inline int next_io_plain(struct io_worker *w, struct io_loop *ls, struct io_req *r)
 {
 	const struct io_job *job = w->job;
+	/* a trim's write goes whatever the count: fio ends a trimwrite job on its written bytes */
+	if (__builtin_expect(ls->tw_pending, 0))
+		return trimwrite_next(w, ls, r);
 again:
 	if (ls->issued + ls->mix_slack >= ls->cut || (ls->number_ios && ls->pass_ios >= ls->number_ios)) {
 		if (ls->issued + ls->mix_slack < ls->pass_size && !(ls->number_ios && ls->pass_ios >= ls->number_ios)) {

@@ -16,7 +16,9 @@
  *   direction's smallest size from its offset on, cut at the first covered one (4096 bytes
  *   at 1536-byte blocks cover 3).
  *
- * Not lfsr (io/lfsr.c), strided zones or trims; a map over more than 2^31 blocks is not made. */
+ * Not lfsr (io/lfsr.c), strided zones or randtrim; randtrimwrite's trims take it (each write
+ * then goes where its trim went, io/loop.c), as fio's t0023 wants every sector trimmed once.
+ * A map over more than 2^31 blocks is not made. */
 #include "io/internal.h"
 
 #include <errno.h>
@@ -28,7 +30,7 @@ int io_bs_fio_setup(struct io_worker *w)
 	const struct io_job *job = w->job;
 	w->fio_offsets = 0;
 	if (!io_job_random(job) || job->pattern.lfsr || job->pattern.zone_size ||
-	    job->rw == IO_RANDTRIM || job->rw == IO_RANDTRIMWRITE)
+	    job->rw == IO_RANDTRIM)
 		return 0;
 	/* one size: fio's offsets where no map keeps each block once a pass (norandommap, uniform),
 	 * so the blocks a pass writes, rewrites and leaves are fio's (a verify's read-back too) */

@@ -96,6 +96,9 @@ int io_worker_setup_buffers(struct io_worker *w)
 {
 	const struct io_job *job = w->job;
 	uint64_t bs = job->bs[DIR_READ] > job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
+	/* trimwrite writes what it trimmed: the trim's size (bs=4k,4k,8k writes 8k) */
+	if ((job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE) && job->bs[DIR_TRIM] > bs)
+		bs = job->bs[DIR_TRIM];
 	w->depth = (w->ops->caps & IO_ENGINE_SYNC) ? 1 : job->iodepth;
 	w->buf_size = (bs + 4095) & ~(size_t)4095;
 	w->reqs = calloc(w->depth, sizeof *w->reqs);

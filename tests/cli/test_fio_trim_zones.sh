@@ -114,6 +114,32 @@ if [ $HAVE_FIO = 1 ]; then
     tw_like_fio "trimwrite, io_size=192k over size=128k (one round)" --rw=trimwrite --bs=16k --size=128k --io_size=192k --filename=twd/f
     tw_like_fio "trimwrite, io_size=600k over size=128k (three rounds)" --rw=trimwrite --bs=16k --size=128k --io_size=600k --filename=twd/f
     tw_like_fio "trimwrite, nrfiles=3 over size=200k" --rw=trimwrite --bs=16k --size=200k --nrfiles=3 --directory=twd
+    # fio's own t0023/t0024: mixed sizes over the random map (every block once, sizes cut at a
+    # covered block), the writes the trims' size (bs=4k,4k,8k: 8k writes from a 4k buffer
+    # overran it), and the last trim's write done (fio ends trimwrite on its written bytes)
+    tw_like_fio "randtrimwrite, bsrange=512-4k over the random map" --rw=randtrimwrite --bsrange=512-4k --size=256k --filename=twd/f
+    tw_like_fio "randtrimwrite, bsrange=512/25:1k:25:2k:25:4k/25 (t0023's)" --rw=randtrimwrite \
+        --bsrange=512/25:1k:25:2k:25:4k/25 --size=256k --filename=twd/f
+    tw_like_fio "randtrimwrite, bs=4k,4k,8k norandommap (with a bw log)" --rw=randtrimwrite --bs=4k,4k,8k --norandommap \
+        --size=256k --filename=twd/f --write_bw_log=twd/b --log_offset=1
+    tw_like_fio "randtrimwrite, bsrange=512-4k norandommap" --rw=randtrimwrite --bsrange=512-4k --norandommap --size=256k --filename=twd/f
+    # t0023's log check: each write follows a trim of the same offset and size, and the trims
+    # cover every 512-byte sector (a bw log of each I/O, log_offset=1)
+    rm -rf twd && mkdir twd
+    run_nm fio --no-save --output-format=json --ioengine=falloc --name=tw --rw=randtrimwrite --bsrange=512-4k \
+        --size=256k --filename=twd/f --write_bw_log=twnm --log_offset=1 --per_job_logs=0
+    tw_log() { python3 -c 'import sys
+rows = [[int(v) for v in l.split(",")[2:5]] for l in open(sys.argv[1]) if l.strip()]
+pairs = all(a[0] == 2 and b[0] == 1 and a[1:] == b[1:] for a, b in zip(rows[::2], rows[1::2])) and len(rows) % 2 == 0
+print(pairs, len({s for d, b, o in rows if d == 2 for s in range(o // 512, (o + b) // 512)}))' "$1" 2>&1; }
+    nml=$(tw_log twnm_bw.log)
+    rm -rf twd && mkdir twd
+    fio --output-format=json --ioengine=falloc --name=tw --rw=randtrimwrite --bsrange=512-4k \
+        --size=256k --filename=twd/f --write_bw_log=twfio --log_offset=1 --per_job_logs=0 >/dev/null 2>&1
+    fiol=$(tw_log twfio_bw.log)
+    [ "$rc" = 0 ] && [ "$nml" = "True 512" ] && [ "$fiol" = "$nml" ] &&
+        ok "randtrimwrite bsrange=512-4k log: trim then write of it, all 512 sectors trimmed, as fio's" ||
+        not_ok "randtrimwrite log: trim then write, every sector" "fio: $fiol, nodemark (rc $rc): $nml ${err:0:200}"
 else
     skip "trimwrite on a file beside fio" "fio is missing"
 fi
