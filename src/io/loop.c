@@ -99,19 +99,23 @@ static __attribute__((noinline)) int file_done(struct io_worker *w, struct io_fi
 }
 
 /* Whether sequential I/O of bs bytes is done with file f (ls->seq_ends): its next block no
- * longer fits the region. With fio's holes (rw=read:N), fio's get_next_seq_offset: the file
- * is done once the last I/O reached its end; a hole that runs past the end starts it over
- * from the region's start (fio wraps there); a block that starts inside but runs past it
- * ends it (fio's fill_io_u). */
+ * longer fits the region. With fio's holes (rw=read:N), fio 3.33's get_next_seq_offset and
+ * get_next_offset: the file is done once the last I/O reached the file's end; an offset in
+ * the region (hole added) at or past the file's size wraps, to offset= within the region
+ * (fio's own quirk: 0 where the region starts the file); at or past the region's length it
+ * is done, and so is a block that would run past the region's end. */
 static inline int seq_done(const struct io_worker *w, struct io_file *f, int dir, uint64_t bs)
 {
 	uint64_t end = f->region_start + f->region_len, pos = f->seq_pos[dir];
 	int64_t skip = w->job->pattern.rw_seq_skip;
 	if (skip > 0 && pos != f->region_start) {
-		if (pos - (uint64_t)skip >= end)
+		uint64_t real = f->size > end ? f->size : end;
+		if (pos - (uint64_t)skip >= real)
 			return 1;
-		if (pos >= end)
-			f->seq_pos[dir] = pos = f->region_start;
+		if (pos - f->region_start >= real)
+			f->seq_pos[dir] = pos = 2 * f->region_start;
+		if (pos - f->region_start >= f->region_len)
+			return 1;
 	}
 	return pos + bs > end;
 }

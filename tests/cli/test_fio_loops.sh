@@ -61,4 +61,8 @@ same_moves "write:32k loops=2: 3 writes a loop" offsets $H --rw=write:32k --loop
 same_moves "read:32k io_size=1m: the file's 3 reads again until io_size" offsets $H --rw=read:32k --io_size=1m
 same_moves "read:64k bs=64k over 320k: 0 128k 256k, then done" offsets --size=320k --bs=64k --rw=read:64k
 same_moves "read:32k libaio iodepth=4: 3 reads" offsets $H --rw=read:32k --ioengine=libaio --iodepth=4
+# with offset=: fio compares the offset in the region with the file's size, and wraps to
+# offset= within the region (64k 256k 128k); a hole to the region's length ends it (64k 192k)
+same_moves "read:160k offset=64k: fio's wrap to twice the offset" offsets --offset=64k --size=256k --bs=32k --rw=read:160k
+same_moves "read:64k offset=64k: done at the region's length" offsets --offset=64k --size=256k --bs=64k --rw=read:64k
 rm -f f g f.log g.log
