@@ -9,6 +9,7 @@
 #   make install PREFIX=/usr/local DESTDIR=    (and make uninstall)
 #   make clean
 #   WERROR=1        warnings are errors (CI sets it)
+#   TEST_JOBS=N     CLI test scripts run N at a time (default 2; those marked "# serial:" alone)
 #
 # Sources are found by wildcard: adding a file under src/ needs no edit here.
 
@@ -19,6 +20,7 @@ DESTDIR ?=
 BUILD   ?= build
 PKGS    := liburing jansson sqlite3 libcrypto libpcre2-8
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+TEST_JOBS ?= 2
 
 # The configuration (BLAKE3's source directory, pkg-config flags, mpicc) is computed by
 # scripts/configure.sh into build/config.mk, after scripts/deps.sh has installed the build
@@ -135,7 +137,7 @@ test: deps
 test-run: $(BUILD)/nodemark $(BUILD)/unit-tests $(SHIMS) $(MPI_BIN)
 	@NODEMARK=$(abspath $(BUILD)/nodemark) UNIT_TESTS=$(abspath $(BUILD)/unit-tests) \
 	  NODEMARK_MPI=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
-	  SHIM_DIR=$(abspath $(BUILD)/shim) bash tests/run.sh
+	  SHIM_DIR=$(abspath $(BUILD)/shim) TEST_JOBS=$(TEST_JOBS) bash tests/run.sh
 
 # Only the unit tests, or only the CLI tests (quicker while working on one layer).
 unit: $(BUILD)/unit-tests
@@ -159,7 +161,7 @@ asan-run:
 	  NODEMARK_SANITIZED=1 NODEMARK=$(abspath build/asan/nodemark) \
 	  NODEMARK_MPI=$(if $(MPI_BIN),$(abspath $(MPI_BIN))) \
 	  UNIT_TESTS=$(abspath build/asan/unit-tests) SHIM_DIR=$(abspath build/asan/shim) \
-	  bash tests/run.sh
+	  TEST_JOBS=$(TEST_JOBS) bash tests/run.sh
 
 # `make run` needs only the build packages (build/config.mk's rule installs them), not the test
 # toolchain; the compile lines go to a log, so the run's own output is what a user reads.

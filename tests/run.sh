@@ -6,7 +6,8 @@
 # this machine cannot make, with the reason); this script counts them and ends with the line
 # "N passed, N failed" (", N skipped" when any were), exit 1 on any failure.
 #
-#   tests/run.sh [--cli-only] [--unit-only]      TESTS=pattern limits the CLI scripts
+#   tests/run.sh [--cli-only] [--unit-only]      TESTS=pattern limits the CLI scripts,
+#                                                TEST_JOBS=N runs N scripts at a time
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 run_unit=1 run_cli=1
@@ -38,24 +39,70 @@ if [ $run_unit = 1 ] && [ -n "${UNIT_TESTS:-}" ]; then
     [ "${PIPESTATUS[0]}" -le 1 ] || echo "FAIL: unit-tests: the test binary crashed" | tee -a "$log"
 fi
 
+# one_script T: runs the CLI test script T in its own directory, with its own results store
+# (scripts never share state), and writes what it printed (T.out) and the block the driver
+# shows for it (T.block: the header, every line but PASS, the time) into $scratch/res.
+one_script() {
+    local t=$1 name work start rc
+    name=$(basename "$t" .sh)
+    work="$scratch/$name"
+    mkdir -p "$work" "$scratch/state/$name"
+    start=$(date +%s)
+    (cd "$work" && NODEMARK_DB="$scratch/state/$name/results.db" XDG_DATA_HOME="$scratch/state/$name/xdg" \
+        timeout -k 10 "${CLI_TIMEOUT:-900}" bash "$t") >"$scratch/res/$name.out" 2>&1
+    rc=$?
+    {
+        [ $rc -eq 124 ] && echo "FAIL: $name.sh: timed out"
+        grep -q '^\(PASS\|FAIL\|SKIP\): ' "$scratch/res/$name.out" ||
+            echo "FAIL: $name.sh: ran no checks (exit $rc)"
+    } >>"$scratch/res/$name.out"
+    { echo "== $name.sh"; grep -v '^PASS: ' "$scratch/res/$name.out"; echo "   ($(($(date +%s) - start)) s)"; } \
+        >"$scratch/res/$name.block"
+    rm -rf "$work" "$scratch/state/$name"
+}
+
+# show_done: prints the blocks of the scripts that have finished, once each, and adds their
+# lines to the log
+show_done() {
+    local b
+    for b in "$scratch"/res/*.block; do
+        [ -e "$b" ] || continue
+        cat "$b"
+        cat "${b%.block}.out" >>"$log"
+        rm -f "$b"
+    done
+}
+
+# TEST_JOBS scripts run at a time (default 1). A script whose checks depend on a quiet machine
+# (its header has a line "# serial: WHY": verdicts, noise, busy detection, timed progress) runs
+# alone, after the others; the others only compare what tools did (counts, bytes, calls,
+# files), which another script running beside them does not change.
 if [ $run_cli = 1 ]; then
+    mkdir -p "$scratch/res"
+    jobs_max=${TEST_JOBS:-1}
+    serial=()
     for t in "$here"/cli/*.sh; do
         [ "$(basename "$t")" = lib.sh ] && continue
         case $(basename "$t") in *${TESTS:-}*) ;; *) continue ;; esac
-        echo "== $(basename "$t")"
-        work="$scratch/$(basename "$t" .sh)"
-        mkdir -p "$work"
-        start=$(date +%s)
-        (cd "$work" && timeout -k 10 "${CLI_TIMEOUT:-900}" bash "$t") >"$scratch/out" 2>&1
-        rc=$?
-        tee -a "$log" <"$scratch/out" | grep -v '^PASS: '
-        [ $rc -eq 124 ] && echo "FAIL: $(basename "$t"): timed out" | tee -a "$log"
-        if ! grep -q '^\(PASS\|FAIL\|SKIP\): ' "$scratch/out"; then
-            echo "FAIL: $(basename "$t"): ran no checks (exit $rc)" | tee -a "$log"
+        if [ "$jobs_max" -le 1 ] || grep -q '^# serial:' "$t"; then
+            serial+=("$t")
+            [ "$jobs_max" -le 1 ] && { one_script "$t"; show_done; }
+            continue
         fi
-        echo "   ($(($(date +%s) - start)) s)"
-        rm -rf "$work"
+        while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+            wait -n
+            show_done
+        done
+        one_script "$t" &
     done
+    wait
+    show_done
+    if [ "$jobs_max" -gt 1 ]; then
+        for t in "${serial[@]}"; do
+            one_script "$t"
+            show_done
+        done
+    fi
 fi
 
 passed=$(grep -c '^PASS: ' "$log")

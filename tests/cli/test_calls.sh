@@ -1,3 +1,4 @@
+# serial: calls depend on whether the machine was busy
 # nodemark's calls after benchstat's tables: a change is called only when neither run was busy,
 # both have enough samples, the test says so and the change exceeds the noise floor.  The runs
 # are JSON records written here, so every input of the rule is known.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# serial: the paired verdicts of targets in turns depend on a quiet machine
 # nodemark disk A B C: targets measured in turns.  strace (-y names the file behind each
 # descriptor) is the witness: every pass is a worker thread that opens its target's file, so
 # the worker threads' opens, in order, are the order of the passes; the main thread's writes

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# serial: fio's status lines come at set times
 # nodemark fio's status line (issue 32 item 3), as fio's: on a terminal "Jobs: 1 (f=1):
 # [r(1)][45.0%][r=...][r=... IOPS][eta 00m:11s]" redrawn in place ('\r') and blanked before the
 # report; none into a pipe unless --eta=always, none with --eta=never, none when stdout takes

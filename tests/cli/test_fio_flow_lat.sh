@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# serial: flow ratios and latency targets follow the rates the machine allows
 # fio's flow control between jobs (flow, flow_id, flow_sleep) and latency targets
 # (latency_target, latency_window, latency_percentile, latency_run) under `nodemark fio`, each
 # next to real fio on the same job: the ratio of the jobs' I/O counts, the depth the search

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# serial: log samples come at set intervals
 # fio's log files (write_lat_log, write_bw_log, write_iops_log, write_hist_log): fio's names
 # and columns, line counts and values checked against the run's own JSON figures, the same
 # file names as real fio for the same job, and fio's own tools reading them (fiologparser.py
@@ -234,7 +235,16 @@ nmfio --name=t --filename=f --size=1m --rw=randread --ioengine=psync --time_base
     --rate_iops=500 --write_bw_log=t --write_lat_log=t --write_iops_log=t --log_avg_msec=100 \
     --write_hist_log=t --log_hist_msec=100
 expect_rc 0 "a job with every log for the tools"
-if [ -f "$FIO_TOOLS/fiologparser.py" ]; then
+# fiologparser.py of some checkouts (fio 3.33's own) splits a line into 4 columns and fails on
+# the 5 or 6 that fio 3.33 itself writes: then it reads neither tool's logs, and is skipped
+parser_reads_fio() {
+    command -v fio >/dev/null || return 0
+    mkdir -p fiolog && (cd fiolog && fio --name=t --ioengine=null --size=1m --write_lat_log=t >/dev/null 2>&1 &&
+        python3 "$FIO_TOOLS/fiologparser.py" -a t_clat.1.log >/dev/null 2>&1)
+}
+if [ -f "$FIO_TOOLS/fiologparser.py" ] && ! parser_reads_fio; then
+    skip "fiologparser.py on nodemark's logs" "the one in $FIO_TOOLS fails on fio $(fio --version)'s own logs"
+elif [ -f "$FIO_TOOLS/fiologparser.py" ]; then
     if o=$(python3 "$FIO_TOOLS/fiologparser.py" -i 500 -a t_clat.1.log 2>&1) && [ "$(grep -cE '^[0-9]+, [0-9.]+$' <<<"$o")" -ge 3 ]; then
         ok "fiologparser.py -a averages the clat log per 500 ms"
     else not_ok "fiologparser.py -a on t_clat.1.log" "${o:0:300}"; fi

@@ -1,3 +1,4 @@
+# serial: a stalled I/O is timed against the runtime
 # A time-based sync job whose last I/O stalls past the runtime (one pwrite held 1.5 s by the
 # fault shim's DELAY, in a 1 s job): the I/O counts, so its time counts too. The runtime runs to
 # its end, as fio's does, and IOPS is I/Os over that runtime, not over the nominal 1 s (which

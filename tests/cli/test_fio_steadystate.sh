@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# serial: steady state is judged on per-second samples
 # fio's steady state beside real fio: a job paced at a steady rate ends early once its last
 # ss_dur of samples are within the limit (attained=1), a limit no rate meets runs to its runtime
 # (attained=0), and the JSON "steadystate" section has fio's keys, criterion and window; each

@@ -1,3 +1,4 @@
+# serial: it measures how quiet the machine is
 # nodemark hash records how quiet the machine was over its run (extra.noise.hash, the figures
 # run's hash phase keeps) beside the CPU time of each sample, so compare treats two `nodemark
 # hash` runs as it treats run's hash phase (issue 27): a run busy from other processes is judged

@@ -1,3 +1,4 @@
+# serial: make install builds in the source tree
 # make install / make uninstall into a DESTDIR: the binary, the man page, and the MPI binary
 # when it was built; uninstall removes exactly what install wrote.
 . "$TESTS_DIR/cli/lib.sh"

@@ -1,3 +1,4 @@
+# serial: four ranks and their processes
 # The MPI build: 4 ranks on this machine. Needs Open MPI (scripts/deps.sh installs it), so a
 # missing mpirun or nodemark-mpi is a failure, not a skip.
 . "$TESTS_DIR/cli/lib.sh"

@@ -1,3 +1,4 @@
+# serial: progress lines come at set times
 # Long commands show progress on stderr: a live line (phase, elapsed, ETA) on a terminal; in a
 # log (stderr a file) a plain time-stamped line every 10 s (--progress N); nothing with --quiet
 # or NODEMARK_NO_PROGRESS (which the test driver sets).

@@ -1,3 +1,4 @@
+# serial: two quick runs compared: their verdicts depend on a quiet machine
 # nodemark run: the whole-machine suite. The full quick suite runs twice (the second compares
 # against the first); the rest uses the short phases to stay fast.
 . "$TESTS_DIR/cli/lib.sh"

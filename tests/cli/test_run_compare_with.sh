@@ -1,4 +1,5 @@
 #!/bin/bash
+# serial: targets in turns and their verdicts depend on a quiet machine
 # nodemark run DIR --compare-with DIR2: run's disk and pieces phases on two directories in
 # turns, reported as one comparison of DIR2 against DIR with paired verdicts.  strace is the
 # witness of the turns: disk's passes are worker threads that each open their target's file (as

@@ -1,3 +1,4 @@
+# serial: calls and their re-measures depend on a quiet machine
 # nodemark run re-measures a suspected change before calling it: the benches with a call against
 # the baseline are measured again (rounds, in turns) and the call is confirmed or withdrawn from
 # the new samples; compare makes the same calls later from what was saved.  The machine is

@@ -1,3 +1,4 @@
+# serial: noise floors and verdicts depend on a quiet machine
 # nodemark run with A/A history in the store: each figure's noise floor comes from the spread of
 # the earlier quiet runs of the same host, directory and mode, for the calls and for how many
 # samples the figure takes; without enough history, the documented default, and the run says

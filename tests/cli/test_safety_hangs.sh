@@ -1,3 +1,4 @@
+# serial: it times how long a command waits
 # Nothing waits for ever on a file that is not what it should be, and a full disk is named as
 # such: a FIFO given where a regular file is read (hash --file) is refused at once; a FIFO with no
 # reader given as --output fails at the end with a message, never blocks; ENOSPC while writing

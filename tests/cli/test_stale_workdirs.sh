@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# serial: it looks for other runs' working directories
 # Work directories left by a killed run (SIGKILL: no cleanup ran) are reported by the next run
 # in the same place: which directory, whose (the command and pid, which has ended) and how to
 # remove it; never removed by nodemark. One still in use by a running nodemark, and a store

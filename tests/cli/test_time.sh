@@ -1,3 +1,4 @@
+# serial: run counts follow the commands' measured times
 # nodemark time: runs, exports, hooks, parameters, failures, bad input.
 . "$TESTS_DIR/cli/lib.sh"
 

@@ -1,3 +1,4 @@
+# serial: run counts follow the commands' measured times
 # nodemark time takes hyperfine's command lines: its option names and syntax, its exports and
 # the order of its results; what is saved with the run (hooks, cwd).
 . "$TESTS_DIR/cli/lib.sh"

@@ -1,3 +1,4 @@
+# serial: peak memory is measured beside GNU time
 # nodemark time: peak memory (RSS) is the command's own, measured against GNU time in the same
 # test, whatever nodemark itself holds; the spawner behind it (src/proc/spawner.h) leaves the
 # command's descriptors, signals and parent as a direct spawn would, and goes with nodemark.

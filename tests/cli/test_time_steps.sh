@@ -1,3 +1,4 @@
+# serial: step times are compared
 # nodemark time --step NAME=CMD: a pipeline's steps timed in turn as one run, a row per step and
 # a total; saved with the step as a key and compared step by step, machine beside machine.
 . "$TESTS_DIR/cli/lib.sh"

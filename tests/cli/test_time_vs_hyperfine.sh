@@ -1,3 +1,4 @@
+# serial: run counts follow the commands' measured times, in both tools
 # nodemark time beside the real hyperfine on the same command lines: the order of parameter
 # combinations, what --show-output and --command-name print, the reference's place, the exit
 # statuses.

@@ -1,3 +1,4 @@
+# serial: milestone times are compared
 # Saved track runs compare milestone by milestone (compare, show, report), as the live
 # track --baseline table does: two logs of one job (different files, --name replay), the second
 # faster at every milestone by a known amount.
