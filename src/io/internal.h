@@ -510,6 +510,8 @@ void io_zone_enter(struct io_worker *w, struct io_file *f, uint64_t start);
 /* The thread's zone has had its zone_size bytes (issued so far in a pass of pass_size): on to
  * the next; returns the issued count where that one ends. */
 uint64_t io_zone_next(struct io_worker *w, uint64_t issued, uint64_t pass_size);
+/* fio's end of a pass from the first zone, in bytes of bs-byte I/O (UINT64_MAX: none). */
+uint64_t io_zone_pass_bytes(struct io_worker *w, uint64_t bs);
 
 /* Trims (io/trim.c): a block device's range discarded (BLKDISCARD), r->res set as an I/O's;
  * and whether a trimming job can run on target t with its engine (IO_OK or IO_BAD_JOB). */

@@ -32,6 +32,8 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 	if (!ls->opening && reopen && w->open_cap && (ls->rand_ends || ls->seq_ends || ls->file_ends))
 		for (unsigned i = 0; i < w->nfiles; i++)
 			io_file_done_close(w, i);
+	if (!ls->opening && ls->zoned && ls->fio_passes) /* fio starts a loop at the first zone */
+		io_zone_enter(w, &w->files[0], io_job_offset(w->job, w->index));
 	ls->cut = ls->zoned && w->job->pattern.zone_size < ls->pass_size ? w->job->pattern.zone_size : ls->pass_size;
 	for (unsigned i = 0; i < w->nfiles; i++) {
 		struct io_file *f = &w->files[i];
@@ -63,8 +65,10 @@ void io_loop_new_pass(struct io_worker *w, struct io_loop *ls, int reopen)
 int io_loop_fio_pass(struct io_worker *w, struct io_loop *ls)
 {
 	const struct io_job *job = w->job;
-	uint64_t total = ls->limit * job->loops, ios = job->number_ios * job->loops;
-	if (ls->limit && total / ls->limit != job->loops)
+	/* trimwrite: fio's job total counts the writes alone, a pass here both directions */
+	uint64_t mul = (uint64_t)job->loops * (ls->trimwrite ? 2 : 1), total = ls->limit * mul;
+	uint64_t ios = job->number_ios * job->loops;
+	if (ls->limit && total / ls->limit != mul)
 		total = UINT64_MAX;
 	if (ls->loops_left) {
 		ls->loops_left--;

@@ -17,12 +17,16 @@
 
 /* Whether fio's thread loop decides the passes (io/pass.c's io_loop_fio_pass): a job of
  * loops or io_size, not time-based, whose passes are the plain loop's (no read-back of
- * verify, replay, trimwrite, strided zones or lfsr, which keep their own). */
+ * verify or replay, which keep their own; nor lfsr with a mix of sizes, trimwrite with
+ * number_ios or without fio's random map, whose passes are not fio's either way). */
 static int fio_passes(const struct io_worker *w, const struct io_loop *ls)
 {
 	const struct io_job *job = w->job;
-	return (job->loops > 1 || job->files.io_limit) && !job->time_based && !ls->trimwrite && !ls->zoned &&
-	       !job->replay.entries && !job->pattern.lfsr && w->nfiles && !(w->vfy && io_verify_reads_back(w->vfy));
+	int tw_own = ls->trimwrite && (job->number_ios || (ls->random && (job->pattern.norandommap ||
+									   job->pattern.dist != DIST_UNIFORM)));
+	return (job->loops > 1 || job->files.io_limit || ls->zoned) && !job->time_based && !tw_own &&
+	       !(ls->zoned && (w->mixed_bs || ls->fixed_dir < 0)) && !(job->pattern.lfsr && w->mixed_bs) &&
+	       !job->replay.entries && w->nfiles && !(w->vfy && io_verify_reads_back(w->vfy));
 }
 
 /* fio's bounds of the passes (io/pass.c): where the files end a pass, their bytes; an engine
@@ -32,13 +36,14 @@ static int fio_passes(const struct io_worker *w, const struct io_loop *ls)
 static void init_fio_passes(struct io_worker *w, struct io_loop *ls, int ends, uint64_t files)
 {
 	const struct io_job *job = w->job;
-	ls->files_cap = ends ? ls->pass_size : ls->seq_ends ? files : UINT64_MAX;
+	ls->files_cap = ls->zoned ? io_zone_pass_bytes(w, job->bs[ls->fixed_dir])
+		      : ends ? ls->pass_size : UINT64_MAX;
 	ls->limit = job->size ? job->size : files;
 	uint64_t size = job->files.io_limit ? files : ls->limit;
 	if (ls->random && io_job_writes(job) && job->pattern.norandommap && ls->limit > size)
 		size = ls->limit;
 	int queues = !(w->ops->caps & IO_ENGINE_SYNC) || (strcmp(w->ops->name, "null") == 0 && job->iodepth > 1);
-	ls->queue_cap = queues ? size : UINT64_MAX;
+	ls->queue_cap = queues ? size * (ls->trimwrite ? 2 : 1) : UINT64_MAX;
 	ls->loops_left = job->loops;
 	ls->fio_passes = io_loop_fio_pass(w, ls);
 	if (!ls->fio_passes) /* a first pass of nothing: the loop's own passes, as before */
@@ -71,10 +76,11 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	uint64_t files = 0;
 	for (unsigned i = 0; i < w->nfiles; i++)
 		files += w->files[i].region_len;
-	int ends = ls->random ? (w->fio_offsets ? w->fio_offsets == 2 : !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM)
-			      : ls->fixed_dir >= 0;
+	int ends = ls->random ? (w->fio_offsets ? w->fio_offsets == 2
+						: job->pattern.lfsr || (!job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM))
+			      : ls->fixed_dir >= 0 || ls->trimwrite;
 	int fio_loop = fio_passes(w, ls);
-	if (fio_loop && ends && files)
+	if (fio_loop && ends && files && !ls->zoned)
 		ls->pass_size = files;
 	if (!ls->pass_size && ls->zoned) /* the whole file, zone after zone */
 		ls->pass_size = w->files[0].size > w->files[0].region_start ? w->files[0].size - w->files[0].region_start : 0;
@@ -136,13 +142,14 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 			ls->files_again = ls->pass_size > files;
 		}
 	}
-	/* rw, sequential I/O of both directions over files the pass fits in: a file is done where
-	 * a direction's next I/O no longer fits it, as fio's (each direction has its place in the
-	 * file), the pass where all are or at fio's byte count, whichever comes first */
+	/* rw, sequential I/O of both directions over files the pass fits in (or any pass of fio's
+	 * thread loop, io_size beyond the files too): a file is done where a direction's next I/O
+	 * no longer fits it, as fio's (each direction has its place in the file), the pass where
+	 * all are or at fio's byte count, whichever comes first */
 	/* (and one direction where openfiles opens files lazily: a done file is closed for the next) */
 	if (!ls->random && (ls->fixed_dir < 0 || w->open_cap) && !ls->trimwrite && !ls->zoned && w->nfiles &&
 	    !job->pattern.rw_seq_skip) {
-		if (ls->pass_size <= files) {
+		if (ls->pass_size <= files || fio_loop) {
 			ls->seq_ends = !w->mixed_bs;
 			ls->file_ends = w->mixed_bs;
 		}
@@ -168,8 +175,11 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	/* sequential service of random I/O: a file keeps the I/O until it is done, as fio's; where
 	 * no file ends (no map, a distribution, a time-based run) the first keeps every I/O */
 	w->files_stay = ls->random && (ls->rand_ends || (!file_end && !job->pattern.lfsr) || job->time_based);
-	if (fio_loop)
-		init_fio_passes(w, ls, ends && files, files);
+	uint64_t zone_file = 0;
+	if (ls->zoned && w->files[0].size > w->files[0].region_start)
+		zone_file = w->files[0].size - w->files[0].region_start;
+	if (fio_loop) /* zones: the whole file's bytes, not the first zone's */
+		init_fio_passes(w, ls, ends && files && !ls->zoned, ls->zoned ? zone_file : files);
 	ls->issued = ls->cut = ls->pass_size; /* the first I/O opens the first pass (io_loop_new_pass) */
 	ls->opening = 1;
 	io_loop_start_clocks(w, ls);

@@ -29,3 +29,22 @@ uint64_t io_zone_next(struct io_worker *w, uint64_t issued, uint64_t pass_size)
 	io_zone_enter(w, f, start);
 	return pass_size - issued > job->pattern.zone_size ? issued + job->pattern.zone_size : pass_size;
 }
+
+/* Where fio's pass over the zones ends (io/pass.c): its file is done where a zone's next
+ * sequential I/O of bs bytes would go past the file's end, so a pass from the first zone is
+ * the zones' bytes up to that one's whole blocks; none (UINT64_MAX) where the zones wrap first,
+ * as then only the byte counts end a pass. */
+uint64_t io_zone_pass_bytes(struct io_worker *w, uint64_t bs)
+{
+	const struct io_job *job = w->job;
+	uint64_t size = w->files[0].size, zs = job->pattern.zone_size, zr = job->pattern.zone_range;
+	uint64_t total = 0;
+	for (uint64_t start = io_job_offset(job, w->index); start < size && bs;
+	     start += zr + job->pattern.zone_skip) {
+		uint64_t whole = (size - start) / bs * bs;
+		if (size - start < zr && whole < zs)
+			return total + whole;
+		total += zs;
+	}
+	return UINT64_MAX;
+}
