@@ -76,7 +76,9 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	uint64_t files = 0;
 	for (unsigned i = 0; i < w->nfiles; i++)
 		files += w->files[i].region_len;
-	int ends = ls->random ? (w->fio_offsets ? w->fio_offsets == 2
+	/* (percentage_random's sequential I/Os leave fio's map alone: its end alone ends a pass) */
+	int part = job->pattern.seq_pct[DIR_READ] || job->pattern.seq_pct[DIR_WRITE];
+	int ends = ls->random ? (w->fio_offsets ? w->fio_offsets == 2 && !part
 						: job->pattern.lfsr || (!job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM))
 			      : ls->fixed_dir >= 0 || ls->trimwrite;
 	int fio_loop = fio_passes(w, ls);
@@ -139,7 +141,7 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 		if (w->fio_offsets) { /* fio's random map ends each file (io/bssplit.c), its bytes the
 				       * pass: a pass over more than the files (io_size) starts them over */
 			ls->mix_slack = 0, ls->file_ends = 0;
-			ls->files_again = ls->pass_size > files;
+			ls->files_again = ls->pass_size > files && !fio_loop;
 		}
 	}
 	/* rw, sequential I/O of both directions over files the pass fits in (or any pass of fio's

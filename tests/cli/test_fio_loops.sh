@@ -81,4 +81,11 @@ same_moves "zones randread io_size=50k loops=2 libaio" counts --size=96k --bs=4k
 same_moves "trimwrite io_size=300k loops=2: a round a loop" offsets $R --rw=trimwrite --io_size=300k --loops=2 --ioengine=falloc
 same_moves "trimwrite bs=12k io_size=58k loops=3: the writes' total" offsets $R --bs=12k --rw=trimwrite --io_size=58k --loops=3 --ioengine=falloc
 same_moves "randtrimwrite io_size=50k loops=2" counts $R --rw=randtrimwrite --io_size=50k --loops=2 --ioengine=falloc
+# 4. percentage_random: its sequential I/Os leave fio's map alone, so only the map's end (a
+# random draw that finds no block) or the bytes end a pass, not the file's size
+P="--size=32k --bs=4k --ioengine=psync --percentage_random"
+same_moves "percentage_random=50 randread loops=2: one pass of 16 I/Os" offsets $P=50 --rw=randread --loops=2
+same_moves "percentage_random=50 randrw loops=2" offsets --size=64k --bs=4k --ioengine=psync --percentage_random=50 --rw=randrw --loops=2
+same_moves "percentage_random=20 bssplit randwrite loops=2" offsets $P=20 --bssplit=4k/50:16k/50 --rw=randwrite --loops=2
+same_moves "percentage_random=50 bsrange io_size=100k loops=2" offsets $P=50 --bsrange=2k-8k --rw=randread --io_size=100k --loops=2
 rm -f f g f.log g.log
