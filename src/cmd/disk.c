@@ -92,7 +92,8 @@ static const char *engine_help(const char *name)
 {
 	static char help[512];
 	snprintf(help, sizeof help,
-		 "auto (default), uring, libaio (Linux AIO), psync, pvsync2 (preadv2, with --hipri), mmap, "
+		 "auto (default), uring, libaio (Linux AIO), psync, sync (lseek, read/write), pvsync2 (preadv2, "
+		 "with --hipri), mmap, "
 		 "null. auto %s. fio's filecreate, filestat, filedelete, ftruncate, falloc; cpuio, exec, net "
 		 "(their options are fio's: see "
 		 "nodemark fio)", io_engine_auto_text());

@@ -14,6 +14,7 @@
 	E(io_uring_ops) \
 	E(io_libaio_ops) \
 	E(io_psync_ops) \
+	E(io_sync_ops) \
 	E(io_pvsync2_ops) \
 	E(io_mmap_ops) \
 	E(io_null_ops) \

@@ -62,6 +62,7 @@ static __attribute__((noinline)) unsigned lazy_open(struct io_worker *w, unsigne
 	}
 	struct io_file *f = &w->files[fi];
 	f->fd = open(f->path, w->open_flags);
+	f->fd_pos = 0;
 	if (f->fd < 0) {
 		int e = errno;
 		io_worker_failf(w, e, "%s: cannot open: %s", f->path, strerror(e));

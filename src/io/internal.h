@@ -319,6 +319,8 @@ void io_rate_out(const struct rate_stat *s, uint64_t *min, uint64_t *max, double
 /* One file a worker uses. */
 struct io_file {
 	int fd;
+	uint64_t fd_pos;            /* the sync engine: the descriptor's file position (0 at each
+	                             * open), where an I/O that starts there needs no lseek */
 	char *map;                  /* mmap engine: the whole file */
 	uint64_t size;              /* bytes mapped / file size */
 	uint64_t region_start, region_len;

@@ -1,6 +1,7 @@
 /* The psync engine: pread/pwrite, one system call per I/O. On buffered memory-backed files
- * this beats io_uring (docs/design.md: peak I/O). And fio's pvsync2: preadv2/pwritev2, whose
- * flags carry its options (a polled I/O, one that must not block). */
+ * this beats io_uring (docs/design.md: peak I/O). fio's sync: read/write at the file's
+ * position, after an lseek where the I/O starts elsewhere. And fio's pvsync2:
+ * preadv2/pwritev2, whose flags carry its options (a polled I/O, one that must not block). */
 #include "io/internal.h"
 
 #include <errno.h>
@@ -41,11 +42,44 @@ static void psync_cleanup(struct io_worker *w)
 
 const struct io_engine_ops io_psync_ops = {
 	.name = "psync",
-	.aliases = { "sync", "pvsync", NULL },
-	.fio_names = { "psync", "sync", "pvsync", "vsync", NULL },
+	.aliases = { "pvsync", NULL },
+	.fio_names = { "psync", "pvsync", "vsync", NULL },
 	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM | IO_ENGINE_FIO_DEFAULT,
 	.setup = psync_setup,
 	.queue = psync_queue,
+	.cleanup = psync_cleanup,
+};
+
+/* fio 3.33's sync engine (engines/sync.c): the I/O goes where the file's position is, after
+ * an lseek(SEEK_SET) only where it does not start where the last one ended (a new
+ * descriptor is at 0): sequential I/O seeks once, random I/O before each. The position is
+ * where the last transfer ended, short or not; after a failed one fio seeks again. */
+static int sync_queue(struct io_worker *w, struct io_req *r)
+{
+	if (__builtin_expect(r->dir == DIR_TRIM, 0)) {
+		io_trim_discard(w, r);
+		return 1;
+	}
+	struct io_file *f = &w->files[r->file];
+	if (f->fd_pos != r->offset) {
+		if (lseek(f->fd, (off_t)r->offset, SEEK_SET) < 0) {
+			r->res = -errno;
+			f->fd_pos = UINT64_MAX;
+			return 1;
+		}
+		f->fd_pos = r->offset;
+	}
+	ssize_t n = r->dir == DIR_READ ? read(f->fd, r->buf, r->len) : write(f->fd, r->buf, r->len);
+	r->res = n < 0 ? -errno : n;
+	f->fd_pos = n < 0 ? UINT64_MAX : r->offset + (uint64_t)n;
+	return 1;
+}
+
+const struct io_engine_ops io_sync_ops = {
+	.name = "sync",
+	.caps = IO_ENGINE_SYNC | IO_ENGINE_TRIM,
+	.setup = psync_setup,
+	.queue = sync_queue,
 	.cleanup = psync_cleanup,
 };
 

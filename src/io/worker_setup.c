@@ -69,6 +69,7 @@ int io_worker_open_files(struct io_worker *w)
 		if ((w->ops->caps & IO_ENGINE_NO_OPEN))
 			continue; /* the engine works on the path */
 		f->fd = open(f->path, flags);
+		f->fd_pos = 0;
 		if (f->fd < 0) {
 			int e = errno;
 			snprintf(w->err, sizeof w->err, "%s: cannot open: %s", f->path, strerror(e));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fio's engines that are not block I/O, under `nodemark fio`: filecreate, filestat, filedelete,
-# ftruncate, cpuio, exec and net. Each is checked by what it did (the system calls strace saw,
+# ftruncate, cpuio, exec and net (and sync, fio's read/write after lseek). Each is checked by what it did (the system calls strace saw,
 # the files and the program's marks it left, the bytes that crossed the socket), never by
 # timings, and a small job of each kind against real fio's JSON structure.
 . "$(dirname "$0")/lib.sh"
@@ -307,6 +307,32 @@ missing=$(for e in $engines; do grep -qx "	$e" <<<"$out" || echo "$e"; done)
 run_nm fio --enghelp=net
 [ "$rc" = 0 ] && grep -q "^port " <<<"$out" && grep -q "^pingpong " <<<"$out" && ! grep -q "^cpuload" <<<"$out" &&
     ok "--enghelp=net: the net engine's options, no others" || not_ok "--enghelp=net" "rc $rc: ${out:0:300}"
+
+# --- sync: fio's read/write at the file's position, an lseek only where an I/O starts elsewhere
+# (was psync's pread/pwrite with a note on stderr, which failed fio's own t0005). The calls on
+# a 64 KiB file both tools find laid out (their layouts differ), in order, beside fio's.
+sync_calls() { grep -E '^[0-9]+ +(lseek|read|write|pread64|pwrite64)\([0-9]+</' "$1" | grep "$2>" |
+    sed -E 's/^[0-9]+ +//; s/\([0-9]+<[^>]*>, /(/; s/ = .*//'; }
+if [ $HAVE_FIO = 1 ] && [ $HAVE_STRACE = 1 ]; then
+    for job in "--rw=randwrite --norandommap" "--rw=write:8k" "--rw=randread --bsrange=1k-8k --norandommap" \
+               "--rw=read:-8k" "--rw=randrw --norandommap --direct=1"; do
+        head -c 64k /dev/zero >"$d/sf"
+        # shellcheck disable=SC2086
+        strace_fio fio "$d/sf.st" -y -s 0 -e trace=lseek,read,write,pread64,pwrite64 -- --name=s --ioengine=sync \
+            --filename="$d/sf" --size=64k --bs=4k $job --output-format=terse >/dev/null 2>"$d/sf.err"
+        frc=$rc
+        head -c 64k /dev/zero >"$d/sf"
+        # shellcheck disable=SC2086
+        strace_fio nm "$d/sn.st" -y -s 0 -e trace=lseek,read,write,pread64,pwrite64 -- --name=s --ioengine=sync \
+            --filename="$d/sf" --allow-write="$d/sf" --size=64k --bs=4k $job --output-format=terse >/dev/null 2>"$d/sn.err"
+        fc=$(sync_calls "$d/sf.st" "$d/sf") nc=$(sync_calls "$d/sn.st" "$d/sf")
+        [ $frc = 0 ] && [ "$rc" = 0 ] && [ -n "$fc" ] && [ "$fc" = "$nc" ] && [ ! -s "$d/sn.err" ] &&
+            ok "ioengine=sync $job: fio's calls, in order ($(grep -c lseek <<<"$nc") lseek), nothing on stderr" ||
+            not_ok "ioengine=sync $job: fio's calls" "fio $frc: $(head -c 300 <<<"$fc"); nodemark $rc: $(head -c 300 <<<"$nc") $(head -c 200 "$d/sn.err")"
+    done
+else
+    skip "ioengine=sync beside fio" "fio or strace is missing"
+fi
 
 # --- the structure fio gives the same jobs ---------------------------------------------------
 if [ $HAVE_FIO = 1 ]; then

@@ -22,9 +22,9 @@ TEST(engine_table_names_parse_back)
 	CHECK(io_engine_parse("auto", &back) == 0 && back == NULL);
 	CHECK_EQ_STR(io_engine_name(NULL), "auto");
 	CHECK(io_engine_parse("posixaio", &back) < 0); /* a fio name only: nodemark's own are uring's */
-	CHECK_EQ_STR(io_engine_choices(), "auto, uring, libaio, psync, pvsync2, mmap, null, filecreate, filestat, "
+	CHECK_EQ_STR(io_engine_choices(), "auto, uring, libaio, psync, sync, pvsync2, mmap, null, filecreate, filestat, "
 					  "filedelete, ftruncate, falloc, cpuio, exec or net");
-	CHECK_EQ_STR(io_engine_expected(), "expected auto, uring, libaio, psync, pvsync2, mmap, null, filecreate, "
+	CHECK_EQ_STR(io_engine_expected(), "expected auto, uring, libaio, psync, sync, pvsync2, mmap, null, filecreate, "
 					   "filestat, filedelete, ftruncate, falloc, cpuio, exec or net");
 }
 
