@@ -1,6 +1,7 @@
 /* The figures every fio output format derives from a result, computed one way for all of them:
  * runtime in ms, bandwidth, IOPS, latency distribution buckets, depth levels, group totals. */
 #include "fio/report_figures.h"
+#include "io/engine.h"
 #include "util/xalloc.h"
 
 #include <stdio.h>
@@ -150,35 +151,6 @@ void fio_group_figures(const struct fio_report *rep, int groupid, struct fio_gro
 	}
 }
 
-/* Direction s's figures added into d's, as fio's sum_thread_stats does with mixed reporting:
- * counts and latencies add up, the runtime is the longer, the rates add up. */
-static void add_dir(struct io_dir_result *d, const struct io_dir_result *s)
-{
-	d->ios += s->ios;
-	d->bytes += s->bytes;
-	d->short_ios += s->short_ios;
-	d->drop_ios += s->drop_ios;
-	if (s->runtime_ns > d->runtime_ns)
-		d->runtime_ns = s->runtime_ns;
-	hist_merge(&d->slat, &s->slat);
-	hist_merge(&d->clat, &s->clat);
-	hist_merge(&d->lat, &s->lat);
-	if (s->bw_samples) {
-		d->bw_min = d->bw_samples ? d->bw_min + s->bw_min : s->bw_min;
-		d->bw_max = d->bw_samples ? d->bw_max + s->bw_max : s->bw_max;
-		d->bw_mean += s->bw_mean;
-		d->bw_dev = s->bw_dev > d->bw_dev ? s->bw_dev : d->bw_dev;
-		d->bw_samples = s->bw_samples > d->bw_samples ? s->bw_samples : d->bw_samples;
-	}
-	if (s->iops_samples) {
-		d->iops_min = d->iops_samples ? d->iops_min + s->iops_min : s->iops_min;
-		d->iops_max = d->iops_samples ? d->iops_max + s->iops_max : s->iops_max;
-		d->iops_mean += s->iops_mean;
-		d->iops_dev = s->iops_dev > d->iops_dev ? s->iops_dev : d->iops_dev;
-		d->iops_samples = s->iops_samples > d->iops_samples ? s->iops_samples : d->iops_samples;
-	}
-}
-
 int fio_report_unify(const struct fio_report *r, struct fio_report *out, int all)
 {
 	*out = *r;
@@ -194,7 +166,9 @@ int fio_report_unify(const struct fio_report *r, struct fio_report *out, int all
 		if (e->unified != FIO_UNIFIED_MIXED && !(all && e->unified == FIO_UNIFIED_BOTH))
 			continue;
 		for (int d = 1; d < DIR_COUNT; d++) {
-			add_dir(&e->res.dir[DIR_READ], &e->res.dir[d]);
+			/* as fio's sum_thread_stats with mixed reporting: counts and latencies add
+			 * up, the runtime is the longer, the rates add up */
+			io_dir_merge(&e->res.dir[DIR_READ], &e->res.dir[d]);
 			memset(&e->res.dir[d], 0, sizeof e->res.dir[d]);
 			hist_init(&e->res.dir[d].slat);
 			hist_init(&e->res.dir[d].clat);

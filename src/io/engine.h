@@ -139,6 +139,9 @@ void io_result_init(struct io_job_result *r);
  * slowest job's (fio: group bandwidth = bytes / slowest runtime), per-second series add up,
  * the first error is kept.  dst must have been io_result_init'ed; job_index becomes ~0u. */
 void io_result_merge(struct io_job_result *dst, const struct io_job_result *src);
+/* Add one direction's figures into another's, as io_result_merge adds each direction (and fio's
+ * unified_rw_reporting adds the directions of one job). */
+void io_dir_merge(struct io_dir_result *dst, const struct io_dir_result *src);
 /* Frees what a result owns (the per-second series); the struct itself is the caller's. */
 void io_result_free(struct io_job_result *r);
 

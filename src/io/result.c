@@ -53,6 +53,23 @@ static void merge_rate(uint64_t *min, uint64_t *max, double *mean, double *dev, 
 		*n = sn;
 }
 
+void io_dir_merge(struct io_dir_result *a, const struct io_dir_result *b)
+{
+	a->ios += b->ios;
+	a->bytes += b->bytes;
+	a->short_ios += b->short_ios;
+	a->drop_ios += b->drop_ios;
+	if (b->runtime_ns > a->runtime_ns)
+		a->runtime_ns = b->runtime_ns;
+	hist_merge(&a->slat, &b->slat);
+	hist_merge(&a->clat, &b->clat);
+	hist_merge(&a->lat, &b->lat);
+	merge_rate(&a->bw_min, &a->bw_max, &a->bw_mean, &a->bw_dev, &a->bw_samples, b->bw_min, b->bw_max, b->bw_mean,
+		   b->bw_dev, b->bw_samples, 1);
+	merge_rate(&a->iops_min, &a->iops_max, &a->iops_mean, &a->iops_dev, &a->iops_samples, b->iops_min, b->iops_max,
+		   b->iops_mean, b->iops_dev, b->iops_samples, 1);
+}
+
 void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 {
 	int first = dst->job == NULL && dst->runtime_ns == 0 && !dst->engine_used[0];
@@ -77,23 +94,8 @@ void io_result_merge(struct io_job_result *dst, const struct io_job_result *src)
 		if (src->end_ns > dst->end_ns)
 			dst->end_ns = src->end_ns;
 	}
-	for (int d = 0; d < DIR_COUNT; d++) {
-		struct io_dir_result *a = &dst->dir[d];
-		const struct io_dir_result *b = &src->dir[d];
-		a->ios += b->ios;
-		a->bytes += b->bytes;
-		a->short_ios += b->short_ios;
-		a->drop_ios += b->drop_ios;
-		if (b->runtime_ns > a->runtime_ns)
-			a->runtime_ns = b->runtime_ns;
-		hist_merge(&a->slat, &b->slat);
-		hist_merge(&a->clat, &b->clat);
-		hist_merge(&a->lat, &b->lat);
-		merge_rate(&a->bw_min, &a->bw_max, &a->bw_mean, &a->bw_dev, &a->bw_samples, b->bw_min, b->bw_max,
-			   b->bw_mean, b->bw_dev, b->bw_samples, 1);
-		merge_rate(&a->iops_min, &a->iops_max, &a->iops_mean, &a->iops_dev, &a->iops_samples, b->iops_min,
-			   b->iops_max, b->iops_mean, b->iops_dev, b->iops_samples, 1);
-	}
+	for (int d = 0; d < DIR_COUNT; d++)
+		io_dir_merge(&dst->dir[d], &src->dir[d]);
 	if (src->runtime_ns > dst->runtime_ns)
 		dst->runtime_ns = src->runtime_ns;
 	dst->usr_cpu_ns += src->usr_cpu_ns;

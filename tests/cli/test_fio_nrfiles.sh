@@ -30,16 +30,11 @@ skip_without strace "the files' opens, reads and closes"
 # came later), which once lost a file's read here (1999 of 2000).
 calls='
 import re, sys
-fds, pending, opens, closes, reads = {}, {}, {}, 0, {}
+sys.path.insert(0, sys.argv[2])
+from strace_lines import strace_calls
+fds, opens, closes, reads = {}, {}, 0, {}
 most = nbytes = 0
-for line in open(sys.argv[1]):
-    tid, call = line.split(None, 1)
-    if "<unfinished ...>" in call:
-        pending[tid] = call.split("<unfinished", 1)[0].rstrip()
-        continue
-    m = re.match(r"<\.\.\. \w+ resumed>(.*)", call)
-    if m:
-        call = pending.pop(tid, "") + m.group(1)
+for tid, call in strace_calls(sys.argv[1]):
     m = re.match(r"openat\(AT_FDCWD, \"[^\"]*/(x\.0\.\d+)\", ([^)]*)\)\s*= (\d+)", call)
     if m and "O_CREAT" not in m.group(2):
         fds[int(m.group(3))] = (tid, m.group(1))
@@ -66,7 +61,7 @@ run() {
     strace_fio "$tool" "$tool.st" -e trace=openat,close,pread64 -- --name=x --thread --ioengine=psync \
         --directory="$d/dir" --nrfiles=2000 --size=8m --bs=4k "$@" --output-format=json >"$tool.json" 2>"$tool.err"
     [ "$rc" = 0 ] || not_ok "$tool, nrfiles=2000 $*: ran under strace" "exit $rc: $(head -c 300 "$tool.err")"
-    got=$(py "$calls" "$tool.st" 2>&1)
+    got=$(py "$calls" "$tool.st" "$TESTS_DIR/cli/helpers" 2>&1)
 }
 
 run fio
@@ -114,15 +109,10 @@ run_cmd bash -c 'ulimit -n 1024 && exec "$@"' - "$NM" fio --no-save "${args[@]}"
 # K I/Os in a row (reads and writes), then each file's opens, closes, I/Os and bytes.
 order='
 import re, sys
-fds, pending, ev, per = {}, {}, [], {}
-for line in open(sys.argv[1]):
-    tid, call = line.split(None, 1)
-    if "<unfinished ...>" in call:
-        pending[tid] = call.split("<unfinished", 1)[0].rstrip()
-        continue
-    m = re.match(r"<\.\.\. \w+ resumed>(.*)", call)
-    if m:
-        call = pending.pop(tid, "") + m.group(1)
+sys.path.insert(0, sys.argv[2])
+from strace_lines import strace_calls
+fds, ev, per = {}, [], {}
+for tid, call in strace_calls(sys.argv[1]):
     m = re.match(r"openat\(AT_FDCWD, \"[^\"]*/x\.0\.(\d+)\", ([^)]*)\)\s*= (\d+)", call)
     if m and "O_WRONLY" not in m.group(2): # the layout writes with O_WRONLY
         fds[int(m.group(3))] = (tid, m.group(1))
@@ -153,7 +143,7 @@ lazy() {
     rm -rf dir && mkdir dir
     strace_fio "$tool" "$tool.st" -e trace=openat,close,pread64,pwrite64 -- --name=x --thread --ioengine=psync \
         --directory="$d/dir" --nrfiles=8 --size=512k --bs=4k --openfiles=2 "$@" --output=/dev/null >"$tool.err" 2>&1
-    got=$(py "$order" "$tool.st" 2>&1)
+    got=$(py "$order" "$tool.st" "$TESTS_DIR/cli/helpers" 2>&1)
     [ "$rc" = 0 ] || got="exit $rc: $(head -c 200 "$tool.err")"
 }
 # same_files WHAT WANT_PER_FILE ARGS...: fio and nodemark make the same calls in the same order,

@@ -8,20 +8,11 @@ import collections
 import re
 import sys
 
+from strace_lines import strace_calls
+
 log, bs = sys.argv[1], sys.argv[2]
 io_file, mask, mem = {}, {}, collections.defaultdict(list)
-pending = {}
-for line in open(log):
-    m = re.match(r"(\d+) +(.*)", line.rstrip("\n"))
-    if not m:
-        continue
-    tid, rest = m.groups()
-    if rest.endswith("<unfinished ...>"):
-        pending[tid] = rest[: -len("<unfinished ...>")].rstrip()
-        continue
-    r = re.match(r"<\.\.\. [a-z_0-9]+ resumed>(.*)", rest)
-    if r:
-        rest = pending.pop(tid, "") + r.group(1)
+for tid, rest in strace_calls(log):
     c = re.match(r"([a-z_0-9]+)\((.*)\) += (-?\d+)", rest)
     if not c:
         continue
