@@ -327,7 +327,8 @@ static __attribute__((noinline)) void book_op(struct io_worker *w, const struct 
 		io_log_io(w->res->log, r->dir, (uint32_t)r->res, r->offset, r->prio, r->start_ns, r->issue_ns, done, 0);
 }
 
-static inline void book(struct io_worker *w, const struct io_req *r, uint64_t done, int async)
+/* (always inline: the common I/O books from complete() with no call) */
+static inline __attribute__((always_inline)) void book(struct io_worker *w, const struct io_req *r, uint64_t done, int async)
 {
 	struct io_dir_result *d = &w->res->dir[r->dir];
 	d->ios++;
@@ -476,6 +477,28 @@ static __attribute__((noinline)) int filled(struct io_worker *w, struct io_loop 
 	return -1;
 }
 
+/* What a finished I/O asks for beyond its booking (ls->after_io): its verify state, the syncs
+ * every N writes, the booking, its verify check, the latency target's step. -1: the loop stops. */
+static __attribute__((noinline)) int completed_more(struct io_worker *w, struct io_loop *ls, struct io_req *r,
+						    uint64_t done, int async)
+{
+	if (w->vring != NULL && r->dir == DIR_WRITE)
+		io_vstate_write_done(w->vring, r, 1);
+	if (r->dir == DIR_WRITE && (w->job->sync.fsync_every || w->job->sync.fdatasync_every)) {
+		unsigned every = w->job->sync.fsync_every ? w->job->sync.fsync_every : w->job->sync.fdatasync_every;
+		if (++ls->writes_since_sync >= every)
+			ls->need_sync = 1;
+	}
+	if (ls->measuring)
+		book(w, r, done, async);
+	/* checked once counted: fio counts the read that fails its check */
+	if (r->vcheck != 0 && verify_completed(w, r) < 0)
+		return -1;
+	if (ls->lat.on)
+		return lat_completed(w, ls, r, done);
+	return 0;
+}
+
 /* Book one finished I/O. Returns -1 on an I/O error (the loop stops). */
 static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_req *r, uint64_t done, int async)
 {
@@ -493,20 +516,10 @@ static inline int complete(struct io_worker *w, struct io_loop *ls, struct io_re
 			  r->res < 0 ? strerror(e) : "unexpected end of file", hint ? hint : "");
 		return -1;
 	}
-	if (__builtin_expect(w->vring != NULL, 0) && r->dir == DIR_WRITE)
-		io_vstate_write_done(w->vring, r, 1);
-	if (r->dir == DIR_WRITE && (w->job->sync.fsync_every || w->job->sync.fdatasync_every)) {
-		unsigned every = w->job->sync.fsync_every ? w->job->sync.fsync_every : w->job->sync.fdatasync_every;
-		if (++ls->writes_since_sync >= every)
-			ls->need_sync = 1;
-	}
+	if (__builtin_expect(ls->after_io, 0))
+		return completed_more(w, ls, r, done, async);
 	if (ls->measuring)
 		book(w, r, done, async);
-	/* checked once counted: fio counts the read that fails its check */
-	if (__builtin_expect(r->vcheck != 0, 0) && verify_completed(w, r) < 0)
-		return -1;
-	if (__builtin_expect(ls->lat.on, 0))
-		return lat_completed(w, ls, r, done);
 	return 0;
 }
 
@@ -858,6 +871,9 @@ void io_loop_run(struct io_worker *w, struct io_loop *ls)
 {
 	ls->simple = simple_run(w, ls);
 	ls->scramble = w->job->buf.scramble && !w->job->buf.refill_buffers && !w->vfy && ls->fixed_dir != DIR_READ;
+	const struct io_job *job = w->job;
+	ls->after_io = w->vfy || w->vring || job->sync.fsync_every || job->sync.fdatasync_every ||
+		       job->pace.lat_target_ns || ls->lat.on;
 	if ((w->ops->caps & IO_ENGINE_SYNC))
 		run_sync(w, ls);
 	else

@@ -56,6 +56,9 @@ struct io_loop {
 	uint64_t number_ios;        /* job->number_ios (twice that for trimwrite, as fio) */
 	int simple;                /* every I/O of the run is the common one (io/loop.c's
 	                            * simple_run): within a pass, next_io tests nothing else */
+	int after_io;              /* a finished I/O asks for more than its booking (verify, a
+	                            * verify state, syncs every N writes, a latency target): set
+	                            * once per run, so the common I/O tests one flag */
 	int scramble;              /* writes get fio's scramble (job->buf.scramble where the
 	                            * buffer is neither refilled nor verify's) */
 	int opening;               /* the first I/O is still to come: its files' cache is yet to drop */
