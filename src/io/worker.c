@@ -50,38 +50,13 @@ static void init_fio_passes(struct io_worker *w, struct io_loop *ls, int ends, u
 		ls->loops_left = job->loops;
 }
 
-/* The loop's state before the first I/O: direction, pass size, sampling intervals, clocks. */
-static void init_loop(struct io_worker *w, struct io_loop *ls)
+/* A pass's size: size bytes, or the whole region of every file (the files' whole blocks where
+ * they end the pass, file_end; trimwrite's rounds, twice its bytes); UINT64_MAX where nothing
+ * bounds it. files: the files' bytes; bs: the job's block size (the smaller of two). */
+static void init_pass_size(struct io_worker *w, struct io_loop *ls, uint64_t files, int fio_loop, int ends,
+			   int file_end, uint64_t bs)
 {
 	const struct io_job *job = w->job;
-	ls->random = io_job_random(job);
-	w->mixed_bs = io_job_mixed_bs(job);
-	ls->fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
-		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
-		       : job->rw == IO_TRIM || job->rw == IO_RANDTRIM   ? DIR_TRIM
-									: -1;
-	ls->trimwrite = job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE;
-	ls->number_ios = job->number_ios * (ls->trimwrite ? 2 : 1);
-	if (ls->fixed_dir < 0 && !ls->trimwrite && job->rwmix_read == 100)
-		ls->fixed_dir = DIR_READ;
-	if (ls->fixed_dir < 0 && !ls->trimwrite && job->rwmix_read == 0)
-		ls->fixed_dir = DIR_WRITE;
-	ls->loops_left = job->loops;
-	/* A pass: size bytes, or the whole region of every file; time-based runs wrap to a new
-	 * pass until the deadline. */
-	ls->zoned = job->pattern.zone_size && w->nfiles == 1;
-	ls->pass_size = job->size;
-	/* fio's passes end where the files do (sequential I/O of one direction, a random map),
-	 * whatever the job's bytes: a pass is then the files' (the bytes bound it in io/pass.c) */
-	uint64_t files = 0;
-	for (unsigned i = 0; i < w->nfiles; i++)
-		files += w->files[i].region_len;
-	/* (percentage_random's sequential I/Os leave fio's map alone: its end alone ends a pass) */
-	int part = job->pattern.seq_pct[DIR_READ] || job->pattern.seq_pct[DIR_WRITE];
-	int ends = ls->random ? (w->fio_offsets ? w->fio_offsets == 2 && !part
-						: job->pattern.lfsr || (!job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM))
-			      : ls->fixed_dir >= 0 || ls->trimwrite;
-	int fio_loop = fio_passes(w, ls);
 	if (fio_loop && ends && files && !ls->zoned)
 		ls->pass_size = files;
 	if (!ls->pass_size && ls->zoned) /* the whole file, zone after zone */
@@ -89,15 +64,6 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	if (!ls->pass_size)
 		for (unsigned i = 0; i < w->nfiles; i++)
 			ls->pass_size += w->files[i].region_len;
-	/* Where fio's files end the pass (sequential I/O of one direction, or a random map over
-	 * the files), a pass within the files ends at each file's last whole block: size=20000
-	 * at 4k moves 16384 bytes, 3 files of 6666 bytes 12288 (a mix's sizes fit each file's
-	 * rest, below).  Elsewhere fio's byte count ends it, with the I/O that reaches the size
-	 * (norandommap, rw: 20480). Strided zones: whole blocks of the size. */
-	int file_end = w->nfiles && (ls->random ? !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM
-						: ls->fixed_dir >= 0 || ls->trimwrite);
-	uint64_t bs = ls->fixed_dir >= 0 ? job->bs[ls->fixed_dir] : ls->trimwrite ? job->bs[DIR_TRIM]
-		     : job->bs[DIR_READ] < job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
 	if (ls->zoned && !w->mixed_bs && ls->pass_size > bs)
 		ls->pass_size -= ls->pass_size % bs;
 	else if (file_end && !w->mixed_bs && bs) {
@@ -124,6 +90,15 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 		ls->pass_size *= 2;
 	if (!ls->pass_size)
 		ls->pass_size = UINT64_MAX;
+}
+
+/* Where a file ends within a pass (its last whole block, a direction's next I/O no longer
+ * fitting, a full random map) and what that means for the loop: mix_slack, file_ends,
+ * seq_ends, rand_ends, files_again, files_stay. */
+static void init_file_ends(struct io_worker *w, struct io_loop *ls, uint64_t files, int fio_loop, int file_end,
+			   uint64_t bs)
+{
+	const struct io_job *job = w->job;
 	/* a mixed size fits what is left of the pass where fio's file ends the pass: a random map
 	 * (fio's is shared by the directions), or sequential I/O in one direction (a mix's
 	 * directions each have their place in the file, and fio's byte count ends the job) */
@@ -177,6 +152,51 @@ static void init_loop(struct io_worker *w, struct io_loop *ls)
 	/* sequential service of random I/O: a file keeps the I/O until it is done, as fio's; where
 	 * no file ends (no map, a distribution, a time-based run) the first keeps every I/O */
 	w->files_stay = ls->random && (ls->rand_ends || (!file_end && !job->pattern.lfsr) || job->time_based);
+}
+
+/* The loop's state before the first I/O: direction, pass size, sampling intervals, clocks. */
+static void init_loop(struct io_worker *w, struct io_loop *ls)
+{
+	const struct io_job *job = w->job;
+	ls->random = io_job_random(job);
+	w->mixed_bs = io_job_mixed_bs(job);
+	ls->fixed_dir = job->rw == IO_READ || job->rw == IO_RANDREAD     ? DIR_READ
+		       : job->rw == IO_WRITE || job->rw == IO_RANDWRITE ? DIR_WRITE
+		       : job->rw == IO_TRIM || job->rw == IO_RANDTRIM   ? DIR_TRIM
+									: -1;
+	ls->trimwrite = job->rw == IO_TRIMWRITE || job->rw == IO_RANDTRIMWRITE;
+	ls->number_ios = job->number_ios * (ls->trimwrite ? 2 : 1);
+	if (ls->fixed_dir < 0 && !ls->trimwrite && job->rwmix_read == 100)
+		ls->fixed_dir = DIR_READ;
+	if (ls->fixed_dir < 0 && !ls->trimwrite && job->rwmix_read == 0)
+		ls->fixed_dir = DIR_WRITE;
+	ls->loops_left = job->loops;
+	/* A pass: size bytes, or the whole region of every file; time-based runs wrap to a new
+	 * pass until the deadline. */
+	ls->zoned = job->pattern.zone_size && w->nfiles == 1;
+	ls->pass_size = job->size;
+	/* fio's passes end where the files do (sequential I/O of one direction, a random map),
+	 * whatever the job's bytes: a pass is then the files' (the bytes bound it in io/pass.c) */
+	uint64_t files = 0;
+	for (unsigned i = 0; i < w->nfiles; i++)
+		files += w->files[i].region_len;
+	/* (percentage_random's sequential I/Os leave fio's map alone: its end alone ends a pass) */
+	int part = job->pattern.seq_pct[DIR_READ] || job->pattern.seq_pct[DIR_WRITE];
+	int ends = ls->random ? (w->fio_offsets ? w->fio_offsets == 2 && !part
+						: job->pattern.lfsr || (!job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM))
+			      : ls->fixed_dir >= 0 || ls->trimwrite;
+	int fio_loop = fio_passes(w, ls);
+	/* Where fio's files end the pass (sequential I/O of one direction, or a random map over
+	 * the files), a pass within the files ends at each file's last whole block: size=20000
+	 * at 4k moves 16384 bytes, 3 files of 6666 bytes 12288 (a mix's sizes fit each file's
+	 * rest, below).  Elsewhere fio's byte count ends it, with the I/O that reaches the size
+	 * (norandommap, rw: 20480). Strided zones: whole blocks of the size. */
+	int file_end = w->nfiles && (ls->random ? !job->pattern.norandommap && job->pattern.dist == DIST_UNIFORM
+						: ls->fixed_dir >= 0 || ls->trimwrite);
+	uint64_t bs = ls->fixed_dir >= 0 ? job->bs[ls->fixed_dir] : ls->trimwrite ? job->bs[DIR_TRIM]
+		     : job->bs[DIR_READ] < job->bs[DIR_WRITE] ? job->bs[DIR_READ] : job->bs[DIR_WRITE];
+	init_pass_size(w, ls, files, fio_loop, ends, file_end, bs);
+	init_file_ends(w, ls, files, fio_loop, file_end, bs);
 	uint64_t zone_file = 0;
 	if (ls->zoned && w->files[0].size > w->files[0].region_start)
 		zone_file = w->files[0].size - w->files[0].region_start;
