@@ -9,6 +9,7 @@
 #include "fio/parse_util.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/fdio.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -174,21 +175,14 @@ static int read_log(const char *path, char **text, size_t *len, char *err, size_
 		return nm_errf(err, errlen, "larger than %u MiB", FIO_IOLOG_MAX_BYTES >> 20);
 	}
 	char *buf = xcalloc(1, (size_t)st.st_size + 1);
-	size_t n = 0;
-	while (n < (size_t)st.st_size) {
-		ssize_t k = read(fd, buf + n, (size_t)st.st_size - n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int e = errno;
-			close(fd);
-			free(buf);
-			return nm_errf(err, errlen, "%s", strerror(e));
-		}
-		if (k == 0)
-			break; /* it shrank: what is there */
-		n += (size_t)k;
+	ssize_t got = fd_read_upto(fd, buf, (size_t)st.st_size); /* it shrank: what is there */
+	if (got < 0) {
+		int e = errno;
+		close(fd);
+		free(buf);
+		return nm_errf(err, errlen, "%s", strerror(e));
 	}
+	size_t n = (size_t)got;
 	close(fd);
 	buf[n] = '\0';
 	*text = buf;

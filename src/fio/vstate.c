@@ -5,6 +5,7 @@
 #include "io/engine.h"
 #include "util/atomicfile.h"
 #include "util/error.h"
+#include "util/fdio.h"
 #include "util/xalloc.h"
 
 #include <errno.h>
@@ -82,23 +83,17 @@ static int read_state(const char *path, struct io_vstate *s, char *err, size_t e
 		close(fd);
 		return nm_errf(err, errlen, "%s: %s", path, S_ISREG(st.st_mode) ? strerror(e) : "not a regular file");
 	}
-	size_t cap = IO_VSTATE_HDR + IO_VSTATE_REC + (size_t)IO_VSTATE_MAX_SLOTS * 16, len = 0;
+	size_t cap = IO_VSTATE_HDR + IO_VSTATE_REC + (size_t)IO_VSTATE_MAX_SLOTS * 16;
 	size_t want = (uint64_t)st.st_size < cap ? (size_t)st.st_size : cap;
 	unsigned char *buf = xmalloc(want + 1);
-	while (len < want) {
-		ssize_t k = read(fd, buf + len, want - len);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0) {
-			int e = errno;
-			free(buf);
-			close(fd);
-			return nm_errf(err, errlen, "%s: %s", path, strerror(e));
-		}
-		if (k == 0)
-			break;
-		len += (size_t)k;
+	ssize_t got = fd_read_upto(fd, buf, want);
+	if (got < 0) {
+		int e = errno;
+		free(buf);
+		close(fd);
+		return nm_errf(err, errlen, "%s: %s", path, strerror(e));
 	}
+	size_t len = (size_t)got;
 	close(fd);
 	char why[256];
 	int rc = io_vstate_parse(buf, len, s, why, sizeof why);
